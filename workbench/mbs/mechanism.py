@@ -1,0 +1,316 @@
+"""A planar mechanism as data.
+
+Bodies, joints, drivers, force elements and clearance joints are frozen dataclasses that refer to
+each other by name, with anchor points in body coordinates (relative to the centre of mass, [m]).
+The body named ``ground`` always exists, is fixed at the origin and carries its own named points.
+Compiling a mechanism to arrays for the numerics is a separate step (:mod:`workbench.mbs.compile`).
+:meth:`Mechanism.validate` reports every problem at once.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import MechanismError
+from ..models import ContactLaw, FrictionLaw, Material
+
+GROUND = "ground"
+Vec2 = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Body:
+    """A rigid body.
+
+    Parameters
+    ----------
+    name : unique name.
+    mass : mass [kg].
+    inertia : moment of inertia about the centre of mass [kg m^2].
+    position : initial (guess of the) centre-of-mass position [m], global frame.
+    angle : initial (guess of the) orientation [rad].
+    points : named points in body coordinates, relative to the centre of mass [m].
+    """
+    name: str
+    mass: float
+    inertia: float
+    position: Vec2 = (0.0, 0.0)
+    angle: float = 0.0
+    points: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RevoluteJoint:
+    """Ideal revolute joint: point ``point_i`` of ``body_i`` coincides with ``point_j`` of ``body_j``."""
+    name: str
+    body_i: str
+    point_i: str
+    body_j: str
+    point_j: str
+
+
+@dataclass(frozen=True)
+class TranslationalJoint:
+    """Ideal translational joint: ``point_j`` of ``body_j`` slides along the line through
+    ``point_i`` of ``body_i`` with direction ``axis`` (body-i coordinates, unit-normalised);
+    the relative angle stays at its initial value."""
+    name: str
+    body_i: str
+    point_i: str
+    body_j: str
+    point_j: str
+    axis: Vec2 = (1.0, 0.0)
+
+
+@dataclass(frozen=True)
+class DriverFunction:
+    """``f(t) = sum_k a_k t^k + sum_m A_m sin(w_m t + phi_m)``.
+
+    Parameters
+    ----------
+    polynomial : coefficients ``a_k`` [unit/s^k], lowest order first.
+    harmonics : triples ``(A_m [unit], w_m [rad/s], phi_m [rad])``.
+    """
+    polynomial: tuple = (0.0,)
+    harmonics: tuple = ()
+
+    def __call__(self, t: float, derivative: int = 0) -> float:
+        out = 0.0
+        for k, a in enumerate(self.polynomial):
+            if k >= derivative:
+                out += a * math.perm(k, derivative) * t ** (k - derivative)
+        for amp, w, ph in self.harmonics:
+            out += amp * w ** derivative * math.sin(w * t + ph + derivative * math.pi / 2)
+        return out
+
+
+@dataclass(frozen=True)
+class Driver:
+    """Prescribed motion: coordinate ``coordinate`` (``x``, ``y`` or ``phi``) of ``body`` equals
+    ``function(t)`` ([m] or [rad]); for ``phi`` relative to ``relative_to`` (default ground).
+    Its load (the multiplier) is reported as ``driver_load`` [N] or [N m]."""
+    name: str
+    body: str
+    function: DriverFunction
+    coordinate: str = "phi"
+    relative_to: str = GROUND
+
+
+@dataclass(frozen=True)
+class SpringDamper:
+    """Translational spring-damper-actuator between two points.
+
+    ``F = stiffness (l - free_length) + damping l_dot + force`` along the line (tension positive).
+    stiffness [N/m], damping [N s/m], free_length [m], force [N]."""
+    name: str
+    body_i: str
+    point_i: str
+    body_j: str
+    point_j: str
+    stiffness: float = 0.0
+    damping: float = 0.0
+    free_length: float = 0.0
+    force: float = 0.0
+
+
+@dataclass(frozen=True)
+class ConstantForce:
+    """Constant force ``force`` [N] (global frame) applied at ``point`` of ``body``."""
+    name: str
+    body: str
+    force: Vec2
+    point: str | None = None
+
+
+@dataclass(frozen=True)
+class ConstantTorque:
+    """Constant torque ``torque`` [N m] on ``body``."""
+    name: str
+    body: str
+    torque: float
+
+
+@dataclass(frozen=True)
+class RevoluteClearanceJoint:
+    """Revolute joint with radial clearance (seed 000 §3.1, seed 004 §1.1).
+
+    The bushing of radius ``bushing_radius`` [m] is centred at ``bushing_point`` of
+    ``bushing_body``; the journal of radius ``journal_radius`` [m] at ``journal_point`` of
+    ``journal_body``.  ``length`` [m] is the axial length.  Contact and friction forces come from
+    the chosen models.
+    """
+    name: str
+    bushing_body: str
+    bushing_point: str
+    journal_body: str
+    journal_point: str
+    bushing_radius: float
+    journal_radius: float
+    contact: ContactLaw
+    friction: FrictionLaw | None = None
+    length: float = 0.01
+    bushing_material: Material = Material()
+    journal_material: Material = Material()
+
+    @property
+    def clearance(self) -> float:
+        return self.bushing_radius - self.journal_radius
+
+
+@dataclass(frozen=True)
+class TranslationalClearanceJoint:
+    """Translational joint with clearance (seed 004 §1.2): a rectangular slider of length
+    ``slider_length`` L [m] (along the guide) and height ``slider_height`` W [m] centred at
+    ``slider_point`` of ``slider_body`` and aligned with the slider's body x axis rotated by the
+    guide axis angle at assembly; the guide of height ``guide_height`` H [m] has its centre line
+    through ``guide_point`` of ``guide_body`` along ``axis`` (guide-body coordinates).
+    Clearance ``C = (H - W)/2`` (seed 004 eq. 18).  The four slider corners are the contact
+    points (states: free, one corner, one side, two opposite corners).  ``width`` [m] is the
+    out-of-plane width (for the stiffness, seed 004 eq. 26 with ``a = (L + width)``)."""
+    name: str
+    guide_body: str
+    guide_point: str
+    slider_body: str
+    slider_point: str
+    slider_length: float
+    slider_height: float
+    guide_height: float
+    contact: ContactLaw
+    friction: FrictionLaw | None = None
+    axis: Vec2 = (1.0, 0.0)
+    width: float = 0.01
+    guide_material: Material = Material()
+    slider_material: Material = Material()
+
+    @property
+    def clearance(self) -> float:
+        return 0.5 * (self.guide_height - self.slider_height)
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    """A planar mechanism: everything the solver needs except the numerical settings.
+
+    Parameters
+    ----------
+    bodies : moving bodies (ground is implicit).
+    ground_points : named points of the ground [m].
+    gravity : gravitational acceleration vector [m/s^2].
+    """
+    bodies: tuple[Body, ...]
+    joints: tuple = ()
+    drivers: tuple[Driver, ...] = ()
+    forces: tuple = ()
+    clearance_joints: tuple = ()
+    ground_points: dict = field(default_factory=dict)
+    gravity: Vec2 = (0.0, -9.81)
+
+    # ---------------------------------------------------------------- lookups
+    def body_index(self, name: str) -> int:
+        """Index of a moving body, -1 for ground."""
+        if name == GROUND:
+            return -1
+        for i, b in enumerate(self.bodies):
+            if b.name == name:
+                return i
+        raise MechanismError(f"unknown body '{name}'")
+
+    def point(self, body: str, point: str | None) -> np.ndarray:
+        """Body coordinates of a named point [m] (``None`` = centre of mass)."""
+        if point is None:
+            return np.zeros(2)
+        pts = self.ground_points if body == GROUND else self.bodies[self.body_index(body)].points
+        return np.asarray(pts[point], dtype=float)
+
+    # ---------------------------------------------------------------- validation
+    def problems(self) -> list[str]:
+        """Every inconsistency found, as messages (empty when the mechanism is valid)."""
+        out: list[str] = []
+        names = [b.name for b in self.bodies]
+        bodies = {b.name: b for b in self.bodies}
+        for b in self.bodies:
+            if names.count(b.name) > 1:
+                out.append(f"body '{b.name}' is defined more than once")
+            if b.name == GROUND:
+                out.append("'ground' is reserved for the fixed frame; rename the body")
+            if not b.mass > 0:
+                out.append(f"body '{b.name}': mass must be > 0 kg, got {b.mass}")
+            if not b.inertia > 0:
+                out.append(f"body '{b.name}': inertia must be > 0 kg m^2, got {b.inertia}")
+        valid_bodies = sorted(set(names) | {GROUND})
+
+        def check_ref(owner: str, body: str, point: str | None):
+            if body not in valid_bodies:
+                out.append(f"{owner}: unknown body '{body}' (valid: {', '.join(valid_bodies)})")
+                return
+            if point is None:
+                return
+            pts = self.ground_points if body == GROUND else bodies[body].points
+            if point not in pts:
+                out.append(f"{owner}: body '{body}' has no point '{point}' "
+                           f"(valid: {', '.join(sorted(pts)) or 'none defined'})")
+
+        all_names: list[str] = []
+        for j in self.joints:
+            all_names.append(j.name)
+            check_ref(f"joint '{j.name}'", j.body_i, j.point_i)
+            check_ref(f"joint '{j.name}'", j.body_j, j.point_j)
+            if j.body_i == j.body_j:
+                out.append(f"joint '{j.name}' connects body '{j.body_i}' to itself")
+        for d in self.drivers:
+            all_names.append(d.name)
+            check_ref(f"driver '{d.name}'", d.body, None)
+            check_ref(f"driver '{d.name}'", d.relative_to, None)
+            if d.coordinate not in ("x", "y", "phi"):
+                out.append(f"driver '{d.name}': coordinate '{d.coordinate}' is not one of 'x', 'y', 'phi'")
+        for f in self.forces:
+            all_names.append(f.name)
+            if isinstance(f, SpringDamper):
+                check_ref(f"force '{f.name}'", f.body_i, f.point_i)
+                check_ref(f"force '{f.name}'", f.body_j, f.point_j)
+            elif isinstance(f, ConstantForce):
+                check_ref(f"force '{f.name}'", f.body, f.point)
+            else:
+                check_ref(f"force '{f.name}'", f.body, None)
+        for c in self.clearance_joints:
+            all_names.append(c.name)
+            if isinstance(c, RevoluteClearanceJoint):
+                check_ref(f"clearance joint '{c.name}'", c.bushing_body, c.bushing_point)
+                check_ref(f"clearance joint '{c.name}'", c.journal_body, c.journal_point)
+                if not c.bushing_radius > c.journal_radius > 0:
+                    out.append(f"clearance joint '{c.name}': need bushing_radius > journal_radius > 0 m, "
+                               f"got {c.bushing_radius} and {c.journal_radius}")
+            else:
+                check_ref(f"clearance joint '{c.name}'", c.guide_body, c.guide_point)
+                check_ref(f"clearance joint '{c.name}'", c.slider_body, c.slider_point)
+                if not c.guide_height > c.slider_height > 0:
+                    out.append(f"clearance joint '{c.name}': need guide_height > slider_height > 0 m, "
+                               f"got {c.guide_height} and {c.slider_height}")
+                if not c.slider_length > 0:
+                    out.append(f"clearance joint '{c.name}': slider_length must be > 0 m")
+        for n in set(all_names):
+            if all_names.count(n) > 1:
+                out.append(f"the name '{n}' is used by more than one joint/driver/force")
+        return out
+
+    def validate(self) -> Mechanism:
+        """Raise :class:`MechanismError` listing every problem; return ``self`` when valid."""
+        probs = self.problems()
+        if probs:
+            raise MechanismError("the mechanism has problems:\n  - " + "\n  - ".join(probs))
+        return self
+
+    def ideal(self) -> Mechanism:
+        """The same mechanism with every clearance joint replaced by its ideal joint."""
+        joints = list(self.joints)
+        for c in self.clearance_joints:
+            if isinstance(c, RevoluteClearanceJoint):
+                joints.append(RevoluteJoint(c.name, c.bushing_body, c.bushing_point,
+                                            c.journal_body, c.journal_point))
+            else:
+                joints.append(TranslationalJoint(c.name, c.guide_body, c.guide_point,
+                                                 c.slider_body, c.slider_point, c.axis))
+        return Mechanism(self.bodies, tuple(joints), self.drivers, self.forces, (),
+                         self.ground_points, self.gravity)

@@ -1,0 +1,106 @@
+"""Solver settings and the solver's output, as plain data (SI units).
+
+:class:`Simulation` is what :func:`workbench.mbs.solver.simulate` returns; turning it into an
+xarray dataset is the job of :mod:`workbench.results` alone.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class SolverSettings:
+    """Numerical settings of a dynamics run.
+
+    Parameters
+    ----------
+    t_end : end time [s].
+    t_start : start time [s].
+    output_step : spacing of the output samples [s].
+    rtol, atol : relative [1] and absolute [state units] tolerances of the embedded Runge-Kutta.
+    max_step : largest step [s] (0 = unlimited).
+    first_step : initial step [s].
+    baumgarte_alpha, baumgarte_beta : Baumgarte stabilisation factors [1/s] (seed 004 eq. 41).
+    path : ``"fast"`` (compiled Dormand-Prince with event location) or ``"scipy"`` (reference:
+        ``scipy.integrate.solve_ivp`` with a plain-Python right-hand side).
+    method : scipy method on the reference path (``"DOP853"``, ``"RK45"``, ``"Radau"`` ...).
+    detection : contact-start detection: ``"event"`` (root finding on the gap with the dense
+        output) or ``"step_halving"`` (seed 001: two-state, three-stage step halving to the
+        critical point ``0 <= delta <= epsilon``).
+    critical_penetration : epsilon of seed 001 [m].
+    min_step : smallest step of the step-halving detector [s] (seed 001: 0.1 us).
+    """
+    t_end: float
+    t_start: float = 0.0
+    output_step: float = 1e-5
+    rtol: float = 1e-6
+    atol: float = 1e-9
+    max_step: float = 0.0
+    first_step: float = 1e-6
+    baumgarte_alpha: float = 5.0
+    baumgarte_beta: float = 5.0
+    path: str = "fast"
+    method: str = "DOP853"
+    detection: str = "event"
+    critical_penetration: float = 1e-8
+    min_step: float = 1e-7
+
+
+@dataclass
+class Simulation:
+    """Output of one dynamics run, sampled at ``time``.
+
+    Shapes: ``nt`` samples, ``nb`` moving bodies, ``nd`` drivers, ``nj`` ideal joints,
+    ``nc`` clearance joints, ``ni`` impacts.
+
+    Attributes
+    ----------
+    time : (nt,) [s]
+    position, velocity, acceleration : (nt, nb, 3) — x [m], y [m], phi [rad] and derivatives.
+    driver_load : (nt, nd) [N m] for angle drivers, [N] for x/y drivers: the generalised force the
+        driver applies to its body.
+    joint_reaction : (nt, nj, 2) [N] force of the ideal joint on ``body_j`` (global frame).
+    contact_force : (nt, nc) [N] normal contact force (sum over contact points).
+    friction_force : (nt, nc) [N] friction force (signed along the tangent; sum over points).
+    penetration : (nt, nc) [m] largest penetration (negative while apart).
+    eccentricity : (nt, nc, 2) [m] journal centre relative to the bushing centre, bushing frame
+        (translational joints: slider centre relative to the guide line, guide frame).
+    slip_velocity : (nt, nc) [m/s] relative tangential velocity at the contact.
+    kinetic_energy, potential_energy, contact_energy, driver_work, dissipated_energy : (nt,) [J]
+        (contact_energy: elastic energy stored in the contact springs; dissipated: contact damping,
+        friction and dampers).
+    drift_position, drift_velocity : (nt,) [m], [m/s] norms of the constraint violations.
+    impact_time, impact_velocity : (ni,) [s], [m/s] start of each contact and its approach speed
+        ``delta_dot_minus`` (> 0); impact_joint, impact_point : (ni,) indices.
+    stats : counters (steps, rejected steps, right-hand-side calls, wall time [s]).
+    """
+    body_names: list[str]
+    driver_names: list[str]
+    joint_names: list[str]
+    clearance_names: list[str]
+    clearance_kinds: list[str]
+    time: np.ndarray
+    position: np.ndarray
+    velocity: np.ndarray
+    acceleration: np.ndarray
+    driver_load: np.ndarray
+    joint_reaction: np.ndarray
+    contact_force: np.ndarray
+    friction_force: np.ndarray
+    penetration: np.ndarray
+    eccentricity: np.ndarray
+    slip_velocity: np.ndarray
+    kinetic_energy: np.ndarray
+    potential_energy: np.ndarray
+    contact_energy: np.ndarray
+    driver_work: np.ndarray
+    dissipated_energy: np.ndarray
+    drift_position: np.ndarray
+    drift_velocity: np.ndarray
+    impact_time: np.ndarray
+    impact_velocity: np.ndarray
+    impact_joint: np.ndarray
+    impact_point: np.ndarray
+    stats: dict = field(default_factory=dict)

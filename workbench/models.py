@@ -1,0 +1,388 @@
+"""Base classes every model implements, whether built in or third-party.
+
+Four families of models, each registered through one hook (see :mod:`workbench.hookspecs`):
+
+============  =========================================================================
+family        question the model answers
+============  =========================================================================
+``contact``   normal contact force from penetration ``delta`` [m], its rate [m/s] and
+              the impact velocity at the start of the contact [m/s]
+``friction``  tangential force from the slip velocity [m/s] and the normal force [N]
+``pressure``  contact pressure on the bore nodes [Pa] for a load or an approach
+``wear``      wear depth on the nodes [m] from pressure [Pa] and slip distance [m]
+============  =========================================================================
+
+A model class carries ``name``, ``reference`` (paper and equation) and ``Params``: a frozen
+dataclass whose fields are made with :func:`parameter` (default, SI unit, docstring).  Contact and
+friction models also carry a compiled ``kernel`` (a ``numba.njit`` function) that the multibody
+solver calls in its hot loop; their plain-Python ``kernel.py_func`` is the reference path.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .errors import PluginError, StudyError, choices_text, did_you_mean
+
+FAMILIES = ("contact", "friction", "pressure", "wear")
+
+
+# --------------------------------------------------------------------------------------------
+# parameters
+# --------------------------------------------------------------------------------------------
+def parameter(default: Any, *, unit: str, doc: str, min: float | None = None,
+              max: float | None = None, choices: tuple | None = None):
+    """A model parameter: a dataclass field with its SI unit and docstring in the metadata.
+
+    Parameters
+    ----------
+    default : the default value (``None`` means "derived from the joint geometry").
+    unit : SI unit as text, ``"1"`` for dimensionless, e.g. ``"N/m^1.5"``, ``"Pa"``.
+    doc : one line saying what it is.
+    min, max : inclusive bounds checked when a study sets the value.
+    choices : allowed values for a text parameter.
+    """
+    return dataclasses.field(default=default, metadata={
+        "unit": unit, "doc": doc, "min": min, "max": max, "choices": choices})
+
+
+@dataclass(frozen=True)
+class ParameterInfo:
+    """Description of one parameter, for ``workbench plugins`` and the conformance suite."""
+    name: str
+    default: Any
+    unit: str
+    doc: str
+    min: float | None = None
+    max: float | None = None
+    choices: tuple | None = None
+
+
+def parameter_infos(params_cls: type) -> list[ParameterInfo]:
+    """List the parameters of a ``Params`` dataclass (raises if one lacks unit or doc)."""
+    out = []
+    for f in dataclasses.fields(params_cls):
+        md = f.metadata
+        if "unit" not in md or "doc" not in md:
+            raise PluginError(f"parameter '{f.name}' of {params_cls.__qualname__} has no unit/doc; "
+                              "declare it with workbench.models.parameter(...)")
+        default = f.default if f.default is not dataclasses.MISSING else None
+        out.append(ParameterInfo(f.name, default, md["unit"], md["doc"], md.get("min"),
+                                 md.get("max"), md.get("choices")))
+    return out
+
+
+@dataclass(frozen=True)
+class NoParams:
+    """Parameters of a model that has none."""
+
+
+# --------------------------------------------------------------------------------------------
+# the model base
+# --------------------------------------------------------------------------------------------
+class Model:
+    """Base of every model.  Subclasses set the class attributes below.
+
+    Attributes
+    ----------
+    family : one of :data:`FAMILIES` (set by the family base class).
+    name : registry name used in study files, ``snake_case``.
+    reference : paper and equation the model implements.
+    Params : frozen dataclass of parameters made with :func:`parameter`.
+    """
+    family: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    reference: ClassVar[str] = ""
+    Params: ClassVar[type] = NoParams
+
+    def __init__(self, params: Any = None, **values: Any):
+        if params is not None and values:
+            raise TypeError("give either a Params instance or keyword values, not both")
+        self.params = params if params is not None else self.Params(**values)
+
+    @classmethod
+    def parameters(cls) -> list[ParameterInfo]:
+        return parameter_infos(cls.Params)
+
+    @classmethod
+    def from_mapping(cls, values: dict, *, file: str | None = None, key: str = "") -> Model:
+        """Build the model from a study-file table, checking names, types and bounds.
+
+        Errors name the file, the key path, the bad value and the valid choices.
+        """
+        infos = {p.name: p for p in cls.parameters()}
+        kwargs = {}
+        for k, v in values.items():
+            if k not in infos:
+                raise StudyError(
+                    f"unknown parameter '{k}' for {cls.family} model '{cls.name}'."
+                    f"{did_you_mean(k, infos)} Valid parameters: {choices_text(infos) or 'none'}",
+                    file=file, key=f"{key}.{k}" if key else k)
+            info = infos[k]
+            kwargs[k] = _check_value(v, info, file=file, key=f"{key}.{k}" if key else k)
+        return cls(cls.Params(**kwargs))
+
+    def describe(self) -> str:
+        vals = ", ".join(f"{f.name}={getattr(self.params, f.name)!r}"
+                         for f in dataclasses.fields(self.params))
+        return f"{self.family}:{self.name}({vals})"
+
+
+def _check_value(v: Any, info: ParameterInfo, *, file: str | None, key: str) -> Any:
+    if info.choices is not None:
+        if v not in info.choices:
+            raise StudyError(f"value {v!r} is not valid.{did_you_mean(str(v), map(str, info.choices))}"
+                             f" Valid choices: {choices_text(map(str, info.choices))}",
+                             file=file, key=key)
+        return v
+    if isinstance(info.default, bool):
+        if not isinstance(v, bool):
+            raise StudyError(f"expected true/false, got {v!r}", file=file, key=key)
+        return v
+    if isinstance(info.default, (int, float)) or info.default is None and info.unit != "text":
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise StudyError(f"expected a number in {info.unit}, got {v!r}", file=file, key=key)
+        v = float(v)
+        if not math.isfinite(v):
+            raise StudyError(f"expected a finite number, got {v!r}", file=file, key=key)
+        if info.min is not None and v < info.min:
+            raise StudyError(f"value {v} is below the minimum {info.min} {info.unit}", file=file, key=key)
+        if info.max is not None and v > info.max:
+            raise StudyError(f"value {v} is above the maximum {info.max} {info.unit}", file=file, key=key)
+        return v
+    return v
+
+
+# --------------------------------------------------------------------------------------------
+# contact geometry shared by contact laws and pressure models
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Material:
+    """An isotropic linear-elastic material.
+
+    Parameters
+    ----------
+    E : Young's modulus [Pa].
+    nu : Poisson's ratio [1].
+    rigid : treat the part as rigid (its compliance term is dropped) [bool].
+    """
+    E: float = 207e9
+    nu: float = 0.3
+    rigid: bool = False
+
+    @property
+    def h(self) -> float:
+        """Material compliance parameter ``h = (1 - nu^2)/E`` [1/Pa] (seed 004 eq. 12)."""
+        return 0.0 if self.rigid else (1.0 - self.nu ** 2) / self.E
+
+
+@dataclass(frozen=True)
+class ContactGeometry:
+    """Geometry and materials of one contact pair, in SI units.
+
+    ``kind == "cylindrical"``: a journal of radius ``radius_journal`` [m] inside a bushing bore of
+    radius ``radius_bushing`` [m], axial length ``length`` [m] (revolute clearance joint).
+    ``kind == "planar"``: a slider corner or face on a flat guide; ``length`` [m] is the slider's
+    width normal to the plane of motion and ``half_perimeter`` [m] is ``a`` of seed 004 eq. 26.
+    ``kind == "sphere"``: two spheres of radii ``radius_journal`` and ``radius_bushing`` (external
+    contact), used by restitution tests.
+    """
+    kind: str = "cylindrical"
+    radius_journal: float = 0.0100
+    radius_bushing: float = 0.0105
+    length: float = 0.01
+    journal: Material = Material()
+    bushing: Material = Material()
+    half_perimeter: float = 0.0
+
+    @property
+    def clearance(self) -> float:
+        """Radial clearance ``c = R_bushing - R_journal`` [m]."""
+        return self.radius_bushing - self.radius_journal
+
+    @property
+    def E_star(self) -> float:
+        """Effective modulus ``1/E* = h_journal + h_bushing`` [Pa]."""
+        return 1.0 / (self.journal.h + self.bushing.h)
+
+    def default_stiffness(self) -> float:
+        """Contact stiffness from the geometry.
+
+        cylindrical: ``K = 4/(3(h_i+h_j)) sqrt(R_i R_j/(R_i - R_j))`` [N/m^1.5] (seed 004 eq. 11,
+        with ``R_i`` the bushing and ``R_j`` the journal radius).
+        planar: ``K_s = a/(0.475 (h_i + h_j))`` [N/m] (seed 004 eq. 26).
+        sphere: Hertz ``K = 4/(3(h_i+h_j)) sqrt(R_i R_j/(R_i + R_j))`` [N/m^1.5].
+        """
+        hsum = self.journal.h + self.bushing.h
+        Ri, Rj = self.radius_bushing, self.radius_journal
+        if self.kind == "cylindrical":
+            return 4.0 / (3.0 * hsum) * math.sqrt(Ri * Rj / (Ri - Rj))
+        if self.kind == "planar":
+            return self.half_perimeter / (0.475 * hsum)
+        if self.kind == "sphere":
+            return 4.0 / (3.0 * hsum) * math.sqrt(Ri * Rj / (Ri + Rj))
+        raise ValueError(f"unknown contact geometry kind {self.kind!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# contact force laws
+# --------------------------------------------------------------------------------------------
+class ContactLaw(Model):
+    """Normal contact force law ``F_n(delta, delta_dot, delta_dot_minus)``.
+
+    Subclasses provide
+
+    * ``kernel``: a ``numba.njit`` function ``kernel(delta, delta_dot, delta_dot_minus, p) -> F_n``
+      with ``delta`` the penetration [m] (> 0 in contact), ``delta_dot`` its rate [m/s] (> 0 while
+      approaching), ``delta_dot_minus`` the approach speed at the instant the contact began [m/s]
+      (> 0) and ``p`` the float64 array made by :meth:`pack`.  Returns the normal force [N]; it must
+      be 0 for ``delta <= 0`` and never negative (no tension).
+    * ``pack(geometry)``: the parameter array ``p`` for one contact pair; derived quantities (e.g.
+      the stiffness from seed 004 eq. 11 when ``stiffness`` is ``None``) are resolved here, once.
+    """
+    family: ClassVar[str] = "contact"
+    #: True for laws with hysteresis damping (Table 2 of the review), False for pure elastic.
+    dissipative: ClassVar[bool] = False
+    #: geometry kinds the law is meant for
+    geometries: ClassVar[tuple[str, ...]] = ("cylindrical", "planar", "sphere")
+    kernel: ClassVar[Any] = None
+
+    def pack(self, geometry: ContactGeometry) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def force(self, delta, delta_dot, delta_dot_minus, geometry: ContactGeometry) -> np.ndarray:
+        """Vectorised normal force [N] (reference path: loops the plain-Python kernel)."""
+        p = self.pack(geometry)
+        d, dd, dm = np.broadcast_arrays(np.asarray(delta, float), np.asarray(delta_dot, float),
+                                        np.asarray(delta_dot_minus, float))
+        f = self.kernel.py_func if hasattr(self.kernel, "py_func") else self.kernel
+        out = np.empty(d.shape)
+        for i in np.ndindex(d.shape):
+            out[i] = f(d[i], dd[i], dm[i], p)
+        return out
+
+
+# --------------------------------------------------------------------------------------------
+# friction laws
+# --------------------------------------------------------------------------------------------
+class FrictionLaw(Model):
+    """Tangential friction force law.
+
+    ``kernel(v_t, f_n, z, p) -> (f_t, z_dot)``: ``v_t`` the relative tangential (slip) velocity
+    [m/s], ``f_n >= 0`` the normal force [N], ``z`` the internal state (e.g. LuGre bristle
+    deflection [m]; ignored when ``n_states == 0``), ``p`` the array from :meth:`pack`.  Returns the
+    friction force [N] along the tangent (it opposes ``v_t``: ``f_t * v_t <= 0`` for passive laws)
+    and the state rate [unit of z / s] (0.0 when there is no state).
+    """
+    family: ClassVar[str] = "friction"
+    #: number of internal states integrated with the dynamics (0 or 1)
+    n_states: ClassVar[int] = 0
+    kernel: ClassVar[Any] = None
+
+    def pack(self) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def force(self, v_t, f_n, z=0.0) -> tuple[np.ndarray, np.ndarray]:
+        """Vectorised ``(f_t, z_dot)`` (reference path)."""
+        p = self.pack()
+        v, fn, zz = np.broadcast_arrays(np.asarray(v_t, float), np.asarray(f_n, float),
+                                        np.asarray(z, float))
+        f = self.kernel.py_func if hasattr(self.kernel, "py_func") else self.kernel
+        ft = np.empty(v.shape)
+        dz = np.empty(v.shape)
+        for i in np.ndindex(v.shape):
+            ft[i], dz[i] = f(v[i], fn[i], zz[i], p)
+        return ft, dz
+
+
+# --------------------------------------------------------------------------------------------
+# contact pressure models
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BoreSection:
+    """A pin-in-bushing contact section: the data a pressure model needs.
+
+    Parameters
+    ----------
+    theta : node angles [rad] in the bushing frame, uniformly spaced over [0, 2 pi).
+    radius : nominal bore radius ``R`` [m].
+    gap : radial gap per node when the journal centre sits on the bushing centre [m]
+        (``R_bushing(theta) - R_journal(theta)``: worn geometry enters here).
+    length : axial contact length ``b`` [m].
+    bushing, journal : materials of the two parts.
+    """
+    theta: np.ndarray
+    radius: float
+    gap: np.ndarray
+    length: float
+    bushing: Material = Material()
+    journal: Material = Material()
+
+    @property
+    def normals(self) -> np.ndarray:
+        """Outward unit normals of the bore at the nodes, shape (n, 2)."""
+        return np.column_stack([np.cos(self.theta), np.sin(self.theta)])
+
+    @property
+    def dtheta(self) -> float:
+        return 2.0 * math.pi / len(self.theta)
+
+
+@dataclass(frozen=True)
+class PressureSolution:
+    """What a pressure model returns.
+
+    Attributes
+    ----------
+    pressure : contact pressure per node [Pa], >= 0.
+    eccentricity : journal-centre offset (approach) in the bushing frame, shape (2,) [m].
+    force : resultant the pressure carries, ``R b sum(p n dtheta)``, shape (2,) [N].
+    info : solver diagnostics (residuals, iterations, half-angle ...), numbers only.
+    """
+    pressure: np.ndarray
+    eccentricity: np.ndarray
+    force: np.ndarray
+    info: dict = dataclasses.field(default_factory=dict)
+
+
+class PressureModel(Model):
+    """Contact pressure on the bore nodes.
+
+    ``solve_load(section, load)``: the journal is pressed on the bushing by ``load`` (shape (2,),
+    [N], bushing frame, pointing from the bushing centre towards the contact); find the approach
+    and the pressure that carry it.  ``solve_approach(section, eccentricity)``: the journal centre is
+    displaced by ``eccentricity`` [m]; find the pressure.  Penetration at node ``i`` is
+    ``u_i = e . n_i - gap_i`` (rigid-body approach, small-displacement).
+    """
+    family: ClassVar[str] = "pressure"
+
+    def solve_load(self, section: BoreSection, load) -> PressureSolution:  # pragma: no cover
+        raise NotImplementedError
+
+    def solve_approach(self, section: BoreSection, eccentricity) -> PressureSolution:  # pragma: no cover
+        raise NotImplementedError
+
+
+# --------------------------------------------------------------------------------------------
+# wear laws
+# --------------------------------------------------------------------------------------------
+class WearLaw(Model):
+    """Wear depth law.
+
+    ``depth(pressure, slip, sliding_distance)``: wear depth per node [m] produced by contact
+    pressure ``pressure`` [Pa] acting over a slip distance ``slip`` [m] (same shape), when the
+    surface has already slid ``sliding_distance`` [m] in total (used by laws whose coefficient
+    evolves, e.g. running-in).  Returns an array >= 0 of the same shape.
+    """
+    family: ClassVar[str] = "wear"
+
+    def depth(self, pressure, slip, sliding_distance=0.0) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+
+BASES: dict[str, type[Model]] = {
+    "contact": ContactLaw, "friction": FrictionLaw, "pressure": PressureModel, "wear": WearLaw}

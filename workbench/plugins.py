@@ -1,0 +1,161 @@
+"""Plugin manager and model registry.
+
+:func:`get_plugin_manager` builds a fresh pluggy manager (no side effects at import) and loads
+every module of the ``workbench`` entry-point group; a module that fails to import is skipped with
+a warning, it does not break the host.  :func:`build_registry` calls each registration hook
+once per plugin and validates every model it registers (base class, name, reference, parameters
+with units, name clashes) — pluggy checks hook signatures but never what a hook registers.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import warnings
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any
+
+import pluggy
+
+from . import hookspecs
+from .errors import PluginError, StudyError, choices_text, did_you_mean
+from .models import BASES, FAMILIES, Model
+
+ENTRY_POINT_GROUP = "workbench"
+_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """A registered model and where it came from."""
+    family: str
+    name: str
+    cls: type
+    plugin: str
+    distribution: str
+    version: str
+
+
+def get_plugin_manager(*, load_entry_points: bool = True, extra_plugins: tuple = ()) -> pluggy.PluginManager:
+    """A fresh plugin manager with the hook specs, the entry-point plugins and ``extra_plugins``.
+
+    Entry points are loaded one by one so that a broken third-party module only warns.
+    """
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    pm._workbench_dists = {}  # plugin name -> (distribution, version)
+    if load_entry_points:
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
+                continue
+            dist = getattr(ep, "dist", None)
+            dist_name = dist.metadata["Name"] if dist is not None else "unknown"
+            dist_version = dist.version if dist is not None else "unknown"
+            try:
+                module = ep.load()
+                pm.register(module, name=ep.name)
+            except Exception as exc:  # noqa: BLE001 - any failure of a plugin must not break the host
+                warnings.warn(f"workbench plugin '{ep.name}' from distribution '{dist_name}' "
+                              f"failed to load and is skipped: {type(exc).__name__}: {exc}",
+                              RuntimeWarning, stacklevel=2)
+                continue
+            pm._workbench_dists[ep.name] = (dist_name, dist_version)
+    for plugin in extra_plugins:
+        name = pm.register(plugin)
+        pm._workbench_dists[name] = ("(in-process)", "")
+    return pm
+
+
+class Registry:
+    """Registered models by family and name."""
+
+    def __init__(self):
+        self._models: dict[str, dict[str, ModelEntry]] = {f: {} for f in FAMILIES}
+
+    def add(self, entry: ModelEntry) -> None:
+        fam = self._models[entry.family]
+        if entry.name in fam:
+            other = fam[entry.name]
+            raise PluginError(
+                f"two plugins register the {entry.family} model '{entry.name}': "
+                f"'{other.plugin}' ({other.distribution} {other.version}) and "
+                f"'{entry.plugin}' ({entry.distribution} {entry.version}); uninstall or rename one")
+        fam[entry.name] = entry
+
+    def names(self, family: str) -> list[str]:
+        return sorted(self._models[family])
+
+    def entries(self, family: str | None = None) -> list[ModelEntry]:
+        fams = [family] if family else list(FAMILIES)
+        return [self._models[f][n] for f in fams for n in sorted(self._models[f])]
+
+    def entry(self, family: str, name: str, *, file: str | None = None, key: str | None = None) -> ModelEntry:
+        if family not in self._models:
+            raise StudyError(f"unknown model family '{family}'. Valid: {choices_text(FAMILIES)}",
+                             file=file, key=key)
+        fam = self._models[family]
+        if name not in fam:
+            raise StudyError(f"unknown {family} model '{name}'.{did_you_mean(name, fam)} "
+                             f"Valid choices: {choices_text(fam) or '(none registered)'}",
+                             file=file, key=key)
+        return fam[name]
+
+    def get(self, family: str, name: str, **where) -> type:
+        return self.entry(family, name, **where).cls
+
+    def create(self, family: str, name: str, params: dict | None = None, *,
+               file: str | None = None, key: str | None = None) -> Model:
+        """Instantiate a model from a study table (checked parameters)."""
+        cls = self.get(family, name, file=file, key=key)
+        return cls.from_mapping(params or {}, file=file, key=key or "")
+
+    def provenance(self) -> dict[str, str]:
+        """``{"contact:hertz": "joint-wear-workbench 0.1.0 (plugin contact_hertz)", ...}``."""
+        return {f"{e.family}:{e.name}": f"{e.distribution} {e.version} (plugin {e.plugin})"
+                for e in self.entries()}
+
+
+def validate_model(cls: Any, family: str, plugin: str) -> None:
+    """Check a registered model class; raise :class:`PluginError` naming the plugin and problem."""
+    base = BASES[family]
+    where = f"plugin '{plugin}' registered {cls!r} as a {family} model"
+    if not isinstance(cls, type) or not issubclass(cls, base):
+        raise PluginError(f"{where}, but it is not a subclass of workbench.models.{base.__name__}")
+    name = getattr(cls, "name", "")
+    if not isinstance(name, str) or not _NAME_RE.match(name):
+        raise PluginError(f"{where} with an invalid name {name!r}: use snake_case, e.g. 'my_law'")
+    if not isinstance(cls.reference, str) or not cls.reference.strip():
+        raise PluginError(f"{where}: '{name}' has no reference (paper and equation)")
+    if not dataclasses.is_dataclass(cls.Params) or not cls.Params.__dataclass_params__.frozen:
+        raise PluginError(f"{where}: '{name}'.Params must be a frozen dataclass")
+    try:
+        cls.parameters()
+        cls.Params()
+    except PluginError as exc:
+        raise PluginError(f"{where}: {exc}") from None
+    except TypeError as exc:
+        raise PluginError(f"{where}: every parameter of '{name}' needs a default ({exc})") from None
+    if family in ("contact", "friction"):
+        if cls.kernel is None or not callable(cls.kernel):
+            raise PluginError(f"{where}: '{name}' has no compiled kernel")
+    if family == "friction" and cls.n_states not in (0, 1):
+        raise PluginError(f"{where}: '{name}'.n_states must be 0 or 1, got {cls.n_states!r}")
+
+
+def build_registry(pm: pluggy.PluginManager | None = None) -> Registry:
+    """Call every registration hook of every plugin once and validate what they register."""
+    pm = pm if pm is not None else get_plugin_manager()
+    dists = getattr(pm, "_workbench_dists", {})
+    reg = Registry()
+    for hook_name, family in hookspecs.HOOK_FAMILIES.items():
+        caller = getattr(pm.hook, hook_name)
+        for impl in caller.get_hookimpls():
+            plugin = impl.plugin_name
+            dist, ver = dists.get(plugin, ("(in-process)", ""))
+
+            def register(cls, _family=family, _plugin=plugin, _dist=dist, _ver=ver):
+                validate_model(cls, _family, _plugin)
+                reg.add(ModelEntry(_family, cls.name, cls, _plugin, _dist, _ver))
+
+            impl.function(register=register)
+    return reg
