@@ -11,8 +11,9 @@ and made of cubic smoothsteps ``S(s) = s^2 (3 - 2 s)``::
 so ``|mu|`` rises from 0 at rest to the static value ``mu_s`` at the static-friction critical
 velocity ``v_s``, falls to the dynamic value ``mu_d`` at the dynamic critical velocity ``v_d``
 (the Stribeck effect) and stays there.  ``mu`` and its derivative are continuous everywhere
-(``dmu/dv = 0`` at ``|v| = v_s`` and ``v_d``); near rest it is a steep viscous law of slope
-``1.5 mu_s / v_s``, which stands in for sticking.
+(``dmu/dv = 0`` at ``|v| = v_s`` and ``v_d``).  The first piece is evaluated in the
+equivalent, exactly odd form ``mu = mu_s u (3 - u^2)/2``, ``u = v/v_s``.  Near rest it is a steep
+viscous law of slope ``1.5 mu_s / v_s``, which stands in for sticking.
 """
 from __future__ import annotations
 
@@ -36,9 +37,8 @@ def bai_zhao_friction(v_t, f_n, z, p):
     v_d = p[3]
     speed = abs(v_t)
     if speed < v_s:
-        y = (v_t + v_s) / (2.0 * v_s)
-        mu = mu_s * (2.0 * y * y * (3.0 - 2.0 * y) - 1.0)
-        return -mu * fn, 0.0
+        u = v_t / v_s  # mu_s (2 S((u + 1)/2) - 1) written in its exactly odd form
+        return -mu_s * 0.5 * u * (3.0 - u * u) * fn, 0.0
     if speed <= v_d:
         x = (speed - v_d) / (v_s - v_d)
         m = mu_d + (mu_s - mu_d) * x * x * (3.0 - 2.0 * x)
