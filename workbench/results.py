@@ -1,0 +1,280 @@
+"""The one place that builds and writes results datasets.
+
+:func:`simulation_to_dataset` turns a :class:`~workbench.mbs.solution.Simulation` (and, for the
+comparison plots, the simulation of the ideal-joint twin) into an :class:`xarray.Dataset` whose
+every variable and coordinate carries ``units`` and ``long_name``, and whose attrs carry the
+provenance: the study text and file, the workbench version, every registered plugin with its
+distribution and version, the models used per joint, the solver settings and statistics and the
+creation time (all as strings or numbers: netCDF rejects dicts, so structured attrs are JSON text).
+
+:func:`write_dataset` writes netCDF4 through the pinned ``h5netcdf`` engine to a temporary file in
+the target directory and renames it over the target only when complete, so a failure never
+leaves a half-written file nor destroys an earlier result.
+
+Dimensions: ``time``; ``body`` × ``component`` (x, y, phi); ``driver``; ``joint`` (the clearance
+joints); ``ideal_joint`` (the ideal joints); ``axis`` (x, y); ``impact``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from . import __version__
+from .mbs.mechanism import (RevoluteClearanceJoint, TranslationalClearanceJoint, TranslationalJoint,
+                            GROUND)
+
+ENGINE = "h5netcdf"
+COMPONENTS = ("x", "y", "phi")
+_UNITS = {
+    "position": ("m", "m", "rad"),
+    "velocity": ("m/s", "m/s", "rad/s"),
+    "acceleration": ("m/s^2", "m/s^2", "rad/s^2"),
+}
+
+
+def _var(dims, data, units: str, long_name: str, **extra) -> xr.Variable:
+    return xr.Variable(dims, np.asarray(data), attrs={"units": units, "long_name": long_name, **extra})
+
+
+def _mixed_units(units: tuple[str, ...] | list[str]) -> str:
+    """One units string: the unit itself when all agree, else the per-entry list ``"m, m, rad"``."""
+    return units[0] if len(set(units)) == 1 else ", ".join(units)
+
+
+def _driver_units(study, names: list[str]) -> list[str]:
+    coord = {d.name: d.coordinate for d in study.mechanism.drivers} if study is not None else {}
+    return ["N m" if coord.get(n, "phi") == "phi" else "N" for n in names]
+
+
+def driver_values(function, t: np.ndarray) -> np.ndarray:
+    """Vectorised value of a :class:`~workbench.mbs.mechanism.DriverFunction` at times ``t``."""
+    t = np.asarray(t, dtype=float)
+    out = np.zeros_like(t)
+    for k, a in enumerate(function.polynomial):
+        out += a * t ** k
+    for amp, w, ph in function.harmonics:
+        out += amp * np.sin(w * t + ph)
+    return out
+
+
+def _on_grid(t_src: np.ndarray, data: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """``data`` (time first) sampled at ``t``: as is when the grids agree, else linear interpolation."""
+    data = np.asarray(data, dtype=float)
+    if t_src.shape == t.shape and np.allclose(t_src, t, rtol=0.0, atol=1e-12 * max(1.0, abs(t[-1]))):
+        return data
+    flat = data.reshape(len(t_src), -1)
+    out = np.column_stack([np.interp(t, t_src, flat[:, i]) for i in range(flat.shape[1])]) \
+        if flat.shape[1] else np.empty((len(t), 0))
+    return out.reshape((len(t),) + data.shape[1:])
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, default=str)
+
+
+def _model_info(model, registry) -> dict | None:
+    if model is None:
+        return None
+    info = {"model": model.name,
+            "parameters": {f.name: getattr(model.params, f.name) for f in dataclasses.fields(model.params)}}
+    if registry is not None:
+        try:
+            e = registry.entry(model.family, model.name)
+            info["provided_by"] = f"{e.distribution} {e.version} (plugin {e.plugin})"
+        except Exception:  # noqa: BLE001 - provenance is best effort for a model built outside the registry
+            pass
+    return info
+
+
+def _attr_value(v: Any) -> Any:
+    """A netCDF-safe attribute value (str or number), or ``None`` to drop it."""
+    if v is None:
+        return None
+    if isinstance(v, (bool, np.bool_)):
+        return int(v)
+    if isinstance(v, (int, float, np.integer, np.floating, str)):
+        return v
+    return _json(v)
+
+
+def _slider(mechanism) -> tuple[str, tuple[float, float]] | None:
+    """The slider body and its guide direction (global frame) when the guide is on the ground."""
+    for c in mechanism.clearance_joints:
+        if isinstance(c, TranslationalClearanceJoint):
+            axis = c.axis if c.guide_body == GROUND else (1.0, 0.0)
+            return c.slider_body, axis
+    for j in mechanism.joints:
+        if isinstance(j, TranslationalJoint):
+            if j.body_i == GROUND:
+                return j.body_j, j.axis
+            if j.body_j == GROUND:
+                return j.body_i, j.axis
+    return None
+
+
+def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.Dataset:
+    """Build the results dataset of one dynamics run.
+
+    Parameters
+    ----------
+    sim : the :class:`~workbench.mbs.solution.Simulation` of the study's mechanism.
+    ideal : the simulation of ``study.mechanism.ideal()`` on the same settings, or ``None``; its
+        motion, driver loads and the reactions of the joints that replace the clearance joints
+        are stored as ``ideal_*`` variables (interpolated onto ``time`` if the grids differ).
+    study : the :class:`~workbench.study.Study` (text, file, mechanism, output options).
+    registry : the model registry, for the plugin provenance.
+    """
+    t = np.asarray(sim.time, dtype=float)
+    mech = study.mechanism if study is not None else None
+    out_opts = study.output if study is not None else None
+
+    def want(flag: str) -> bool:
+        return out_opts is None or getattr(out_opts, flag)
+
+    drv_units = _driver_units(study, list(sim.driver_names))
+    clearance_of = {c.name: c for c in mech.clearance_joints} if mech is not None else {}
+    coords = {
+        "time": _var(("time",), t, "s", "time"),
+        "body": _var(("body",), np.array(sim.body_names, dtype=str), "1", "moving body"),
+        "component": _var(("component",), np.array(COMPONENTS), "1",
+                          "coordinate of the body's centre of mass: x, y (global frame), angle phi"),
+        "driver": _var(("driver",), np.array(sim.driver_names, dtype=str), "1", "driver"),
+        "driver_unit": _var(("driver",), np.array(drv_units, dtype=str), "1", "unit of the driver load"),
+        "joint": _var(("joint",), np.array(sim.clearance_names, dtype=str), "1", "clearance joint"),
+        "joint_kind": _var(("joint",), np.array(sim.clearance_kinds, dtype=str), "1",
+                           "kind of clearance joint (revolute or translational)"),
+        "ideal_joint": _var(("ideal_joint",), np.array(sim.joint_names, dtype=str), "1", "ideal joint"),
+        "axis": _var(("axis",), np.array(["x", "y"]), "1", "vector component"),
+    }
+    T = lambda a: np.moveaxis(np.asarray(a, dtype=float), 0, -1)  # noqa: E731 - time first -> time last
+    v: dict[str, xr.Variable] = {}
+    for name in ("position", "velocity", "acceleration"):
+        v[name] = _var(("body", "component", "time"), T(getattr(sim, name)), _mixed_units(_UNITS[name]),
+                       f"{name} of the centre of mass (x, y) and of the angle (phi)",
+                       component_units=", ".join(_UNITS[name]))
+    v["driver_load"] = _var(("driver", "time"), T(sim.driver_load), _mixed_units(drv_units),
+                            "generalised force applied by the driver (moment for angle drivers)")
+    v["contact_force"] = _var(("joint", "time"), T(sim.contact_force), "N",
+                              "normal contact force (sum over contact points)")
+    v["friction_force"] = _var(("joint", "time"), T(sim.friction_force), "N",
+                               "friction force along the tangent (sum over contact points)")
+    v["penetration"] = _var(("joint", "time"), T(sim.penetration), "m",
+                            "largest penetration (negative while apart)")
+    v["eccentricity"] = _var(("joint", "axis", "time"), T(sim.eccentricity), "m",
+                             "journal centre relative to the bushing centre, bushing frame "
+                             "(translational: slider centre relative to the guide line, guide frame)")
+    v["clearance"] = _var(("joint",), [clearance_of[n].clearance if n in clearance_of else math.nan
+                                       for n in sim.clearance_names], "m",
+                          "radial clearance (revolute) or clearance C = (H - W)/2 (translational)")
+    if want("slip_velocity"):
+        v["slip_velocity"] = _var(("joint", "time"), T(sim.slip_velocity), "m/s",
+                                  "relative tangential (slip) velocity at the contact")
+    if want("joint_reactions"):
+        v["joint_reaction"] = _var(("ideal_joint", "axis", "time"), T(sim.joint_reaction), "N",
+                                   "force of the ideal joint on its body_j, global frame")
+    if want("energies"):
+        for name, long in (("kinetic_energy", "kinetic energy"),
+                           ("potential_energy", "gravitational and spring potential energy"),
+                           ("contact_energy", "elastic energy stored in the contacts"),
+                           ("driver_work", "work done by the drivers since the start"),
+                           ("dissipated_energy", "energy dissipated by contact damping, friction and dampers")):
+            v[name] = _var(("time",), getattr(sim, name), "J", long)
+    if want("constraint_drift"):
+        v["drift_position"] = _var(("time",), sim.drift_position, "m",
+                                   "norm of the position constraint violation")
+        v["drift_velocity"] = _var(("time",), sim.drift_velocity, "m/s",
+                                   "norm of the velocity constraint violation")
+    names = np.asarray(sim.clearance_names, dtype=object)
+    ij = np.asarray(sim.impact_joint, dtype=int)
+    v["impact_time"] = _var(("impact",), np.asarray(sim.impact_time, dtype=float), "s",
+                            "time at which a contact begins (located by root finding)")
+    v["impact_velocity"] = _var(("impact",), np.asarray(sim.impact_velocity, dtype=float), "m/s",
+                                "approach speed at the start of the contact (delta_dot_minus)")
+    v["impact_joint"] = _var(("impact",), np.array([str(names[i]) for i in ij], dtype=str), "1",
+                             "clearance joint of the impact")
+    v["impact_point"] = _var(("impact",), np.asarray(sim.impact_point, dtype=np.int32), "1",
+                             "index of the contact point (translational joints: slider corner)")
+    attrs: dict[str, Any] = {}
+    if mech is not None:
+        drv = next((d for d in mech.drivers if d.coordinate == "phi"), None)
+        if drv is not None:
+            v["crank_angle"] = _var(("time",), driver_values(drv.function, t), "rad",
+                                    f"angle prescribed by the first angle driver '{drv.name}' (unwrapped)")
+            attrs["crank_driver"] = drv.name
+        slider = _slider(mech)
+        if slider is not None:
+            attrs["slider_body"] = slider[0]
+            ax = np.asarray(slider[1], dtype=float)
+            attrs["slider_axis"] = (ax / np.linalg.norm(ax)).tolist()
+        attrs["joint_models"] = _json({c.name: {"contact": _model_info(c.contact, registry),
+                                                "friction": _model_info(c.friction, registry)}
+                                       for c in mech.clearance_joints})
+    if ideal is not None:
+        ti = np.asarray(ideal.time, dtype=float)
+        for name in ("position", "velocity", "acceleration"):
+            v[f"ideal_{name}"] = _var(("body", "component", "time"), T(_on_grid(ti, getattr(ideal, name), t)),
+                                      _mixed_units(_UNITS[name]),
+                                      f"{name} of the ideal-joint mechanism",
+                                      component_units=", ".join(_UNITS[name]))
+        v["ideal_driver_load"] = _var(("driver", "time"), T(_on_grid(ti, ideal.driver_load, t)),
+                                      _mixed_units(drv_units), "driver load of the ideal-joint mechanism")
+        idx = [list(ideal.joint_names).index(n) for n in sim.clearance_names]
+        react = _on_grid(ti, np.asarray(ideal.joint_reaction)[:, idx, :], t)
+        v["ideal_joint_force"] = _var(("joint", "axis", "time"), T(react), "N",
+                                      "reaction of the ideal joint that replaces the clearance joint "
+                                      "(ideal-joint mechanism), global frame")
+        v["ideal_contact_force"] = _var(("joint", "time"), T(np.linalg.norm(react, axis=-1)), "N",
+                                        "magnitude of the ideal joint's reaction in place of the "
+                                        "clearance joint (ideal-joint mechanism)")
+        attrs["ideal_solver_stats"] = _json(ideal.stats)
+    attrs.update({
+        "title": study.title if study is not None else "",
+        "description": study.description if study is not None else "",
+        "study_kind": "dynamics",
+        "study_text": study.text if study is not None else "",
+        "study_file": str(study.file) if study is not None and study.file is not None else "",
+        "workbench_version": __version__,
+        "plugins": _json(registry.provenance()) if registry is not None else "{}",
+        "solver_settings": _json(dataclasses.asdict(study.solver)) if study is not None and study.solver else "",
+        "solver_stats": _json(sim.stats),
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    })
+    for k, val in sim.stats.items():
+        if isinstance(val, (int, float, np.integer, np.floating)) and not isinstance(val, bool):
+            attrs[f"solver_{k}"] = val
+    attrs = {k: a for k, a in ((k, _attr_value(a) if not isinstance(a, list) else a)
+                               for k, a in attrs.items()) if a is not None}
+    return xr.Dataset(v, coords=coords, attrs=attrs)
+
+
+def write_dataset(ds: xr.Dataset, path: str | Path) -> Path:
+    """Write ``ds`` to ``path`` (netCDF4 via h5netcdf) atomically; return the path.
+
+    The data go to a temporary file next to ``path`` that replaces ``path`` only once complete.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    encoding = {name: {"zlib": True, "complevel": 4} for name, var in ds.data_vars.items()
+                if var.dtype.kind == "f" and var.size > 1024}
+    try:
+        ds.to_netcdf(tmp, engine=ENGINE, encoding=encoding)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def open_results(path: str | Path) -> xr.Dataset:
+    """Read a results file fully into memory (the file is closed again)."""
+    with xr.open_dataset(path, engine=ENGINE, decode_timedelta=False) as ds:
+        return ds.load()

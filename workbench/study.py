@@ -1,0 +1,329 @@
+"""Study files: load a TOML study into a :class:`Study`, and run it.
+
+A study file is TOML in SI units (the one conversion at the boundary is ``speed_rpm``).  Its
+tables and keys are defined, with units and defaults, in :mod:`workbench.study_schema` and
+documented in ``docs/study_format.md``.  ``[study] kind`` selects what runs: ``"dynamics"`` (the
+planar multibody solver; this module builds the :class:`~workbench.mbs.mechanism.Mechanism` and
+:class:`~workbench.mbs.solution.SolverSettings`) or ``"pressure"`` (handed as a plain dict to
+:mod:`workbench.fem.pressure_study`).
+
+Every mistake is a :class:`~workbench.errors.StudyError` naming the file, the key path (e.g.
+``mechanism.clearance_joints[0].contact.restitution``), the bad value and the valid choices; the
+loader collects every schema problem of a file and reports them together, then reports every
+problem of the mechanism (unknown bodies, points, duplicate names ...) together.
+"""
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import MechanismError, StudyError, choices_text, did_you_mean
+from .mbs.mechanism import (Body, ConstantForce, ConstantTorque, Driver, DriverFunction, Mechanism,
+                            RevoluteClearanceJoint, RevoluteJoint, SpringDamper,
+                            TranslationalClearanceJoint, TranslationalJoint)
+from .mbs.solution import SolverSettings
+from .models import Material
+from . import study_schema as S
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+@dataclass(frozen=True)
+class OutputOptions:
+    """What goes into the results dataset (see ``[output]`` in ``docs/study_format.md``)."""
+    step: float = 1e-5
+    compare_ideal: bool = True
+    energies: bool = True
+    joint_reactions: bool = True
+    constraint_drift: bool = True
+    slip_velocity: bool = True
+
+
+@dataclass(frozen=True)
+class Study:
+    """A loaded study.
+
+    Attributes
+    ----------
+    kind : ``"dynamics"`` or ``"pressure"``.
+    title, description : from ``[study]``.
+    mechanism, solver, output : the dynamics run (``None`` for other kinds).
+    config : the parsed TOML document (what a non-dynamics kind receives).
+    text : the study file's text, stored verbatim in the results.
+    file : the study file's path (``None`` for a study loaded from text).
+    """
+    kind: str
+    title: str
+    description: str
+    text: str
+    file: Path | None
+    config: dict = field(default_factory=dict)
+    mechanism: Mechanism | None = None
+    solver: SolverSettings | None = None
+    output: OutputOptions | None = None
+
+
+# --------------------------------------------------------------------------------------------
+# loading
+# --------------------------------------------------------------------------------------------
+def load_study(path: str | Path, registry=None) -> Study:
+    """Read and check the study file ``path``; ``registry`` defaults to the installed plugins."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise StudyError(f"cannot read the study file: {exc.strerror or exc}", file=str(path)) from None
+    return load_study_text(text, file=path, registry=registry)
+
+
+def load_study_text(text: str, *, file: str | Path | None = None, registry=None) -> Study:
+    """Check a study given as TOML text (``file`` is only used in messages and provenance)."""
+    fname = str(file) if file is not None else "<study>"
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise StudyError(f"not valid TOML: {exc}", file=fname) from None
+    probs = S.Problems(fname)
+    head = S.read_table(doc.get("study", {}), S.STUDY, "study", probs) or {}
+    kind = head.get("kind", "dynamics")
+    if kind is S.BAD:
+        probs.raise_if_any()
+    common = dict(kind=kind, title=head.get("title", ""), description=head.get("description", ""),
+                  text=text, file=Path(file) if file is not None else None, config=doc)
+    if kind != "dynamics":
+        probs.raise_if_any()
+        return Study(**common)
+
+    for k in doc:
+        if k not in S.TOP_LEVEL:
+            probs.add(k, f"unknown top-level table '{k}'.{did_you_mean(k, S.TOP_LEVEL)} "
+                         f"Valid: {choices_text(S.TOP_LEVEL)}")
+    if "mechanism" not in doc:
+        probs.add("mechanism", "missing required table [mechanism]")
+    if registry is None:
+        from .plugins import build_registry
+        registry = build_registry()
+    mechanism = _mechanism(doc.get("mechanism", {}), probs, registry) if "mechanism" in doc else None
+    out = S.read_table(doc.get("output", {}), S.OUTPUT, "output", probs)
+    output = OutputOptions(**out) if not S.has_bad(out) else None
+    solver = _solver(doc.get("solver", {}), probs, mechanism, output)
+    probs.raise_if_any()
+    try:
+        mechanism.validate()
+    except MechanismError as exc:
+        raise StudyError(str(exc), file=fname) from None
+    return Study(mechanism=mechanism, solver=solver, output=output, **common)
+
+
+def _items(values: dict, name: str, path: str) -> list[tuple[str, Any]]:
+    v = values.get(name)
+    return [] if v is S.BAD or v is None else [(f"{path}.{name}[{i}]", t) for i, t in enumerate(v)]
+
+
+def _typed(table: dict, types: dict, path: str, probs: S.Problems):
+    """Section of an array-of-tables entry chosen by its ``type`` key (``None`` if unusable)."""
+    t = table.get("type")
+    if t is None:
+        probs.add(f"{path}.type", f"missing required key 'type' (one of {choices_text(types)})")
+        return None
+    if t not in types:
+        probs.add(f"{path}.type", f"'{t}' is not valid.{did_you_mean(str(t), types)} "
+                                  f"Valid choices: {choices_text(types)}")
+        return None
+    return types[t]
+
+
+def _material(value, path: str, probs: S.Problems) -> Material | None:
+    if value is None:
+        return Material()
+    vals = S.read_table(value, S.MATERIAL, path, probs)
+    return None if S.has_bad(vals) else Material(**vals)
+
+
+def _model(registry, family: str, table, path: str, probs: S.Problems):
+    """A model instance from ``{model = "name", <params>}`` (``S.BAD`` on error)."""
+    if not isinstance(table, dict):
+        probs.add(path, f"expected a table {{model = \"<name>\", ...}}, got {table!r}")
+        return S.BAD
+    name = table.get("model")
+    if name is None:
+        probs.add(f"{path}.model", f"missing required key 'model'; valid {family} models: "
+                                   f"{choices_text(registry.names(family)) or '(none registered)'}")
+        return S.BAD
+    params = {k: v for k, v in table.items() if k != "model"}
+    try:
+        registry.entry(family, str(name), file=probs.file, key=f"{path}.model")
+        return registry.create(family, str(name), params, file=probs.file, key=path)
+    except StudyError as exc:
+        if exc.file is None:  # raised by a model's own checks, which know neither file nor path
+            key = f"{path}.{exc.key}" if exc.key else path
+            exc = StudyError(S.bare_message(exc), file=probs.file, key=key)
+        probs.extend(exc)
+        return S.BAD
+    except (TypeError, ValueError) as exc:  # a model's own parameter checks
+        probs.add(path, f"{family} model '{name}' rejected its parameters: {exc}")
+        return S.BAD
+
+
+def _mechanism(table, probs: S.Problems, registry) -> Mechanism | None:
+    m = S.read_table(table, S.MECHANISM, "mechanism", probs)
+    if m is None:
+        return None
+    bodies = []
+    for path, t in _items(m, "bodies", "mechanism"):
+        v = S.read_table(t, S.BODY, path, probs)
+        if not S.has_bad(v):
+            bodies.append(Body(**v))
+    joints = []
+    for path, t in _items(m, "joints", "mechanism"):
+        sec = _typed(t, S.JOINT_TYPES, path, probs)
+        v = S.read_table(t, sec, path, probs) if sec else None
+        if not S.has_bad(v):
+            cls = RevoluteJoint if v.pop("type") == "revolute" else TranslationalJoint
+            joints.append(cls(**v))
+    drivers = [d for path, t in _items(m, "drivers", "mechanism")
+               if (d := _driver(t, path, probs)) is not None]
+    forces = []
+    for path, t in _items(m, "forces", "mechanism"):
+        sec = _typed(t, S.FORCE_TYPES, path, probs)
+        v = S.read_table(t, sec, path, probs) if sec else None
+        if not S.has_bad(v):
+            cls = {"spring_damper": SpringDamper, "force": ConstantForce, "torque": ConstantTorque}[v.pop("type")]
+            forces.append(cls(**v))
+    clearance = [c for path, t in _items(m, "clearance_joints", "mechanism")
+                 if (c := _clearance(t, path, probs, registry)) is not None]
+    if S.has_bad(m):
+        return None
+    return Mechanism(bodies=tuple(bodies), joints=tuple(joints), drivers=tuple(drivers),
+                     forces=tuple(forces), clearance_joints=tuple(clearance),
+                     ground_points=dict(m["ground_points"]), gravity=m["gravity"])
+
+
+def _driver(t, path: str, probs: S.Problems) -> Driver | None:
+    v = S.read_table(t, S.DRIVER, path, probs)
+    if S.has_bad(v):
+        return None
+    given = [k for k in ("speed", "speed_rpm", "function") if v[k] is not None]
+    if len(given) != 1:
+        probs.add(path, f"give exactly one of 'speed' [m/s or rad/s], 'speed_rpm' [rev/min] or "
+                        f"'function'; got {', '.join(repr(g) for g in given) or 'none'}")
+        return None
+    if v["speed_rpm"] is not None and v["coordinate"] != "phi":
+        probs.add(f"{path}.speed_rpm", f"'speed_rpm' is for angle drivers (coordinate = \"phi\"), "
+                                       f"this driver moves '{v['coordinate']}'; use 'speed' [m/s]")
+        return None
+    if v["function"] is not None:
+        if "initial" in t:
+            probs.add(f"{path}.initial", "'initial' goes with 'speed'; with 'function' put the "
+                                         "value at t = 0 in function.polynomial[0]")
+            return None
+        f = S.read_table(v["function"], S.DRIVER_FUNCTION, f"{path}.function", probs)
+        if S.has_bad(f):
+            return None
+        func = DriverFunction(polynomial=f["polynomial"], harmonics=f["harmonics"])
+    else:
+        speed = v["speed"] if v["speed"] is not None else v["speed_rpm"] * 2.0 * math.pi / 60.0
+        func = DriverFunction(polynomial=(v["initial"], speed))
+    return Driver(name=v["name"], body=v["body"], function=func, coordinate=v["coordinate"],
+                  relative_to=v["relative_to"])
+
+
+def _clearance(t, path: str, probs: S.Problems, registry):
+    sec = _typed(t, S.CLEARANCE_TYPES, path, probs)
+    v = S.read_table(t, sec, path, probs) if sec else None
+    if v is None:
+        return None
+    kind = v.pop("type")
+    contact_table, friction_table = v.pop("contact"), v.pop("friction")
+    contact = S.BAD if contact_table is S.BAD else \
+        _model(registry, "contact", contact_table, f"{path}.contact", probs)
+    if friction_table is None or friction_table is S.BAD:
+        friction = friction_table
+    else:
+        friction = _model(registry, "friction", friction_table, f"{path}.friction", probs)
+    if kind == "revolute":
+        mats = ("bushing_material", "journal_material")
+        size, alt = "bushing_radius", "clearance"
+    else:
+        mats = ("guide_material", "slider_material")
+        size, alt = "guide_height", "clearance"
+    for mname in mats:
+        if v[mname] is not S.BAD:
+            v[mname] = _material(v[mname], f"{path}.{mname}", probs)
+    if S.has_bad(v) or contact is S.BAD or friction is S.BAD or None in (v[mats[0]], v[mats[1]]):
+        return None
+    c = v.pop(alt)
+    if (v[size] is None) == (c is None):
+        probs.add(path, f"give exactly one of '{size}' [m] and 'clearance' [m]")
+        return None
+    if kind == "revolute":
+        if c is not None:
+            v[size] = v["journal_radius"] + c
+        return RevoluteClearanceJoint(contact=contact, friction=friction, **v)
+    if c is not None:
+        v[size] = v["slider_height"] + 2.0 * c
+    return TranslationalClearanceJoint(contact=contact, friction=friction, **v)
+
+
+def first_angle_driver(mechanism: Mechanism) -> Driver | None:
+    """The first driver of an angle (``phi``), or ``None``."""
+    return next((d for d in mechanism.drivers if d.coordinate == "phi"), None)
+
+
+def _solver(table, probs: S.Problems, mechanism: Mechanism | None,
+            output: OutputOptions | None) -> SolverSettings | None:
+    v = S.read_table(table, S.SOLVER, "solver", probs)
+    if S.has_bad(v):
+        return None
+    t_end, revs = v.pop("t_end"), v.pop("revolutions")
+    if (t_end is None) == (revs is None):
+        probs.add("solver", "give exactly one of 't_end' [s] and 'revolutions' "
+                            f"(got {'both' if t_end is not None else 'neither'})")
+        return None
+    if revs is not None:
+        if mechanism is None:
+            return None
+        d = first_angle_driver(mechanism)
+        f = d.function if d is not None else None
+        if f is None or f.harmonics or len(f.polynomial) != 2 or f.polynomial[1] == 0.0:
+            probs.add("solver.revolutions", "'revolutions' needs a first angle driver with a "
+                                            "constant non-zero speed; give 't_end' [s] instead")
+            return None
+        t_end = v["t_start"] + revs * 2.0 * math.pi / abs(f.polynomial[1])
+    if not t_end > v["t_start"]:
+        probs.add("solver.t_end", f"t_end = {t_end:g} s must be after t_start = {v['t_start']:g} s")
+        return None
+    step = output.step if output is not None else S.OUTPUT.keys[0].default
+    return SolverSettings(t_end=t_end, output_step=step, **v)
+
+
+# --------------------------------------------------------------------------------------------
+# running
+# --------------------------------------------------------------------------------------------
+def run_study(study: Study, *, registry, out: str | Path):
+    """Run ``study`` and write its dataset to ``out``; return the dataset.
+
+    Dynamics: simulate the mechanism and, when it has clearance joints and
+    ``[output] compare_ideal`` is true, its ideal twin (:meth:`Mechanism.ideal`) on the same
+    settings.  Pressure: :func:`workbench.fem.pressure_study.run_pressure_study`.
+    """
+    if study.kind == "pressure":
+        from .fem.pressure_study import run_pressure_study
+        return run_pressure_study(study.config, study_text=study.text,
+                                  study_file=str(study.file) if study.file else None,
+                                  out=out, registry=registry)
+    from .mbs.solver import simulate
+    from .results import simulation_to_dataset, write_dataset
+    sim = simulate(study.mechanism, study.solver)
+    ideal = None
+    if study.mechanism.clearance_joints and study.output.compare_ideal:
+        ideal = simulate(study.mechanism.ideal(), study.solver)
+    ds = simulation_to_dataset(sim, ideal=ideal, study=study, registry=registry)
+    write_dataset(ds, out)
+    return ds

@@ -1,0 +1,462 @@
+"""The study-file schema: every key, its type, SI unit, default and meaning, as data.
+
+The loader (:mod:`workbench.study`) reads tables through :func:`read_table`, which checks unknown
+keys (with a did-you-mean), missing required keys, types and bounds, and *collects* every problem
+in a :class:`Problems` list instead of stopping at the first one.  :func:`format_reference` turns
+the same tables into the Markdown reference in ``docs/study_format.md``, so the documentation
+cannot drift from what the loader accepts.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .errors import StudyError, choices_text, did_you_mean
+from .mbs.solution import SolverSettings
+
+REQUIRED = object()   # marks a key without a default
+BAD = object()        # value of a key whose check failed (the problem is already recorded)
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of a study table.
+
+    kind: ``number`` | ``int`` | ``bool`` | ``text`` | ``vec2`` | ``numbers`` | ``triples`` |
+    ``points`` | ``table`` | ``tables`` (array of tables).  ``gt``/``lt`` are exclusive bounds,
+    ``min``/``max`` inclusive ones.  ``default=None`` marks an optional key with no default value.
+    """
+    name: str
+    kind: str
+    unit: str
+    doc: str
+    default: Any = REQUIRED
+    gt: float | None = None
+    lt: float | None = None
+    min: float | None = None
+    max: float | None = None
+    choices: tuple | None = None
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+
+@dataclass(frozen=True)
+class Section:
+    """A table of the study file (``path`` as written in the docs, e.g. ``mechanism.bodies[]``)."""
+    path: str
+    doc: str
+    keys: tuple[Key, ...]
+
+    def names(self) -> list[str]:
+        return [k.name for k in self.keys]
+
+
+# --------------------------------------------------------------------------------------------
+# problem collection
+# --------------------------------------------------------------------------------------------
+class Problems:
+    """Every problem found in one study file, reported together by :meth:`raise_if_any`."""
+
+    def __init__(self, file: str | None):
+        self.file = file
+        self.items: list[StudyError] = []
+
+    def add(self, key: str | None, message: str) -> None:
+        self.items.append(StudyError(message, file=self.file, key=key))
+
+    def extend(self, exc: StudyError) -> None:
+        self.items.append(exc)
+
+    def raise_if_any(self) -> None:
+        if not self.items:
+            return
+        if len(self.items) == 1:
+            raise self.items[0]
+        lines = "\n  - ".join(f"[{e.key}] {bare_message(e)}" if e.key else bare_message(e) for e in self.items)
+        err = StudyError(f"{len(self.items)} problems:\n  - {lines}", file=self.file)
+        err.problems = list(self.items)
+        raise err
+
+
+def bare_message(e: StudyError) -> str:
+    """The message of a StudyError without its ``file: [key]:`` prefix."""
+    text = str(e)
+    prefix = (f"{e.file}" if e.file else "") + (f"{': ' if e.file else ''}[{e.key}]" if e.key else "")
+    return text[len(prefix) + 2:] if prefix and text.startswith(prefix + ": ") else text
+
+
+# --------------------------------------------------------------------------------------------
+# value checks
+# --------------------------------------------------------------------------------------------
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _bounds_text(key: Key) -> str:
+    parts = []
+    if key.gt is not None:
+        parts.append(f"> {key.gt:g}")
+    if key.min is not None:
+        parts.append(f">= {key.min:g}")
+    if key.lt is not None:
+        parts.append(f"< {key.lt:g}")
+    if key.max is not None:
+        parts.append(f"<= {key.max:g}")
+    return " and ".join(parts)
+
+
+def _number(v: Any, key: Key, path: str, probs: Problems, what: str = "a number") -> Any:
+    unit = f" [{key.unit}]" if key.unit not in ("", "1") else ""
+    if not _is_number(v):
+        probs.add(path, f"expected {what}{unit}, got {v!r}")
+        return BAD
+    v = float(v)
+    if not math.isfinite(v):
+        probs.add(path, f"expected a finite number{unit}, got {v!r}")
+        return BAD
+    ok = ((key.gt is None or v > key.gt) and (key.min is None or v >= key.min)
+          and (key.lt is None or v < key.lt) and (key.max is None or v <= key.max))
+    if not ok:
+        probs.add(path, f"value {v:g} is out of range: must be {_bounds_text(key)}{unit}")
+        return BAD
+    return v
+
+
+def check_value(v: Any, key: Key, path: str, probs: Problems) -> Any:
+    """Check and convert one value; record a problem and return :data:`BAD` when it is wrong."""
+    k = key.kind
+    if k == "number":
+        return _number(v, key, path, probs)
+    if k == "int":
+        if not isinstance(v, int) or isinstance(v, bool):
+            probs.add(path, f"expected an integer, got {v!r}")
+            return BAD
+        n = _number(v, key, path, probs)
+        return BAD if n is BAD else int(n)
+    if k == "bool":
+        if not isinstance(v, bool):
+            probs.add(path, f"expected true or false, got {v!r}")
+            return BAD
+        return v
+    if k == "text":
+        if not isinstance(v, str) or not v.strip():
+            probs.add(path, f"expected a non-empty text, got {v!r}")
+            return BAD
+        if key.choices is not None and v not in key.choices:
+            probs.add(path, f"'{v}' is not valid.{did_you_mean(v, key.choices)} "
+                            f"Valid choices: {choices_text(key.choices)}")
+            return BAD
+        return v
+    if k == "vec2":
+        if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(_is_number(x) for x in v):
+            probs.add(path, f"expected two numbers [x, y] [{key.unit}], got {v!r}")
+            return BAD
+        if not all(math.isfinite(float(x)) for x in v):
+            probs.add(path, f"expected finite numbers, got {v!r}")
+            return BAD
+        return (float(v[0]), float(v[1]))
+    if k == "numbers":
+        if not isinstance(v, (list, tuple)) or not v or not all(_is_number(x) for x in v):
+            probs.add(path, f"expected a non-empty list of numbers, got {v!r}")
+            return BAD
+        return tuple(float(x) for x in v)
+    if k == "triples":
+        if not isinstance(v, (list, tuple)) or not all(
+                isinstance(t, (list, tuple)) and len(t) == 3 and all(_is_number(x) for x in t) for t in v):
+            probs.add(path, f"expected a list of [amplitude, frequency, phase] triples, got {v!r}")
+            return BAD
+        return tuple(tuple(float(x) for x in t) for t in v)
+    if k == "points":
+        if not isinstance(v, dict):
+            probs.add(path, f"expected a table of named points, e.g. {{A = [0.0, 0.0]}}, got {v!r}")
+            return BAD
+        out, bad = {}, False
+        for name, xy in v.items():
+            val = check_value(xy, Key(name, "vec2", "m", ""), f"{path}.{name}", probs)
+            bad |= val is BAD
+            out[name] = val
+        return BAD if bad else out
+    if k == "table":
+        if not isinstance(v, dict):
+            probs.add(path, f"expected a table {{...}}, got {v!r}")
+            return BAD
+        return v
+    if k == "tables":
+        if not isinstance(v, list) or not all(isinstance(t, dict) for t in v):
+            probs.add(path, f"expected an array of tables ([[{path}]] entries), got {v!r}")
+            return BAD
+        return v
+    raise ValueError(f"unknown key kind {k!r}")  # programming error, not a user error
+
+
+def read_table(table: Any, section: Section, path: str, probs: Problems,
+               *, extra: tuple[str, ...] = ()) -> dict | None:
+    """Check ``table`` against ``section``; return ``{name: value}`` with defaults filled in
+    (:data:`BAD` for failed keys) or ``None`` when ``table`` is not a table at all.
+
+    ``extra`` names keys that are allowed but handled by the caller (left out of the result).
+    """
+    if not isinstance(table, dict):
+        probs.add(path or None, f"expected a table, got {table!r}")
+        return None
+    valid = section.names() + list(extra)
+    for k in table:
+        if k not in valid:
+            where = f"{path}.{k}" if path else k
+            probs.add(where, f"unknown key '{k}'.{did_you_mean(k, valid)} "
+                             f"Valid keys here: {choices_text(valid)}")
+    out = {}
+    for key in section.keys:
+        where = f"{path}.{key.name}" if path else key.name
+        if key.name not in table:
+            if key.required:
+                probs.add(where, f"missing required key '{key.name}' ({key.doc}"
+                                 f"{', ' + key.unit if key.unit not in ('', '1') else ''})")
+                out[key.name] = BAD
+            else:
+                out[key.name] = key.default
+            continue
+        out[key.name] = check_value(table[key.name], key, where, probs)
+    return out
+
+
+def has_bad(values: dict | None) -> bool:
+    return values is None or any(v is BAD for v in values.values())
+
+
+# --------------------------------------------------------------------------------------------
+# the schema
+# --------------------------------------------------------------------------------------------
+KINDS = ("dynamics", "pressure")
+
+STUDY = Section("study", "What the study is.", (
+    Key("kind", "text", "", "what to run: a multibody dynamics run or a contact-pressure study",
+        "dynamics", choices=KINDS),
+    Key("title", "text", "", "short title, stored in the results", "untitled study"),
+    Key("description", "text", "", "free text, stored in the results", ""),
+))
+
+TOP_LEVEL = ("study", "mechanism", "solver", "output")
+
+MECHANISM = Section("mechanism", "The planar mechanism; the fixed frame is the body `ground`.", (
+    Key("gravity", "vec2", "m/s^2", "gravitational acceleration vector", (0.0, -9.81)),
+    Key("ground_points", "points", "m", "named points of the ground, e.g. `{O = [0.0, 0.0]}`", {}),
+    Key("bodies", "tables", "", "moving rigid bodies (array of tables, see below)"),
+    Key("joints", "tables", "", "ideal joints", []),
+    Key("drivers", "tables", "", "prescribed motions", []),
+    Key("forces", "tables", "", "force elements", []),
+    Key("clearance_joints", "tables", "", "joints with clearance, contact and friction", []),
+))
+
+BODY = Section("mechanism.bodies[]", "A rigid body; anchor points are relative to its centre of mass.", (
+    Key("name", "text", "", "unique name (not `ground`)"),
+    Key("mass", "number", "kg", "mass", gt=0.0),
+    Key("inertia", "number", "kg m^2", "moment of inertia about the centre of mass", gt=0.0),
+    Key("position", "vec2", "m", "initial guess of the centre-of-mass position (global frame)", (0.0, 0.0)),
+    Key("angle", "number", "rad", "initial guess of the orientation", 0.0),
+    Key("points", "points", "m", "named points in body coordinates, e.g. `{A = [-0.025, 0.0]}`", {}),
+))
+
+_PAIR = (
+    Key("name", "text", "", "unique name (joints, drivers, forces and clearance joints share one namespace)"),
+    Key("type", "text", "", "joint type", choices=("revolute", "translational")),
+    Key("body_i", "text", "", "first body (or `ground`)"),
+    Key("point_i", "text", "", "point of `body_i`"),
+    Key("body_j", "text", "", "second body (or `ground`)"),
+    Key("point_j", "text", "", "point of `body_j`"),
+)
+REVOLUTE = Section("mechanism.joints[] (type = \"revolute\")",
+                   "Ideal revolute joint: `point_i` of `body_i` coincides with `point_j` of `body_j`.",
+                   _PAIR)
+TRANSLATIONAL = Section(
+    "mechanism.joints[] (type = \"translational\")",
+    "Ideal translational joint: `point_j` slides on the line through `point_i` along `axis`; "
+    "the relative angle stays at its initial value.",
+    _PAIR + (Key("axis", "vec2", "1", "direction of the line in `body_i` coordinates (normalised)",
+                 (1.0, 0.0)),))
+JOINT_TYPES = {"revolute": REVOLUTE, "translational": TRANSLATIONAL}
+
+DRIVER = Section("mechanism.drivers[]", (
+    "Prescribed motion of one coordinate. Give exactly one of `speed`, `speed_rpm` or `function`: "
+    "a constant speed makes `f(t) = initial + speed t`."), (
+    Key("name", "text", "", "unique name"),
+    Key("body", "text", "", "driven body"),
+    Key("coordinate", "text", "", "driven coordinate", "phi", choices=("x", "y", "phi")),
+    Key("relative_to", "text", "", "for `phi`: angle relative to this body", "ground"),
+    Key("initial", "number", "m or rad", "value at t = 0 (constant-speed drivers)", 0.0),
+    Key("speed", "number", "m/s or rad/s", "constant speed", None),
+    Key("speed_rpm", "number", "rev/min", "constant angular speed (phi only), converted to rad/s", None),
+    Key("function", "table", "", "a function of time, see `mechanism.drivers[].function`", None),
+))
+
+DRIVER_FUNCTION = Section(
+    "mechanism.drivers[].function",
+    "`f(t) = sum_k a_k t^k + sum_m A_m sin(w_m t + phi_m)`.", (
+        Key("polynomial", "numbers", "unit/s^k", "coefficients `a_k`, lowest order first", (0.0,)),
+        Key("harmonics", "triples", "[unit, rad/s, rad]",
+            "list of `[A_m, w_m, phi_m]` triples", ()),
+    ))
+
+_FORCE_HEAD = (Key("name", "text", "", "unique name"),
+               Key("type", "text", "", "force element type",
+                   choices=("spring_damper", "force", "torque")))
+SPRING_DAMPER = Section(
+    "mechanism.forces[] (type = \"spring_damper\")",
+    "`F = stiffness (l - free_length) + damping dl/dt + force` along the line between the points "
+    "(tension positive).", _FORCE_HEAD + (
+        Key("body_i", "text", "", "first body"),
+        Key("point_i", "text", "", "point of `body_i`"),
+        Key("body_j", "text", "", "second body"),
+        Key("point_j", "text", "", "point of `body_j`"),
+        Key("stiffness", "number", "N/m", "spring stiffness", 0.0, min=0.0),
+        Key("damping", "number", "N s/m", "damping coefficient", 0.0, min=0.0),
+        Key("free_length", "number", "m", "unstretched length", 0.0, min=0.0),
+        Key("force", "number", "N", "constant actuator force", 0.0),
+    ))
+FORCE = Section("mechanism.forces[] (type = \"force\")",
+                "Constant force (global frame) at a point of a body.", _FORCE_HEAD + (
+                    Key("body", "text", "", "body the force acts on"),
+                    Key("force", "vec2", "N", "force vector, global frame"),
+                    Key("point", "text", "", "point of application (default: centre of mass)", None),
+                ))
+TORQUE = Section("mechanism.forces[] (type = \"torque\")", "Constant torque on a body.",
+                 _FORCE_HEAD + (Key("body", "text", "", "body the torque acts on"),
+                                Key("torque", "number", "N m", "torque, counter-clockwise positive")))
+FORCE_TYPES = {"spring_damper": SPRING_DAMPER, "force": FORCE, "torque": TORQUE}
+
+MATERIAL = Section("material", "An isotropic elastic material (inline table, e.g. "
+                   "`{E = 207e9, nu = 0.3}`); default steel.", (
+    Key("E", "number", "Pa", "Young's modulus", 207e9, gt=0.0),
+    Key("nu", "number", "1", "Poisson's ratio", 0.3, gt=-1.0, lt=0.5),
+    Key("rigid", "bool", "", "drop this part's compliance from the contact stiffness", False),
+))
+
+_CLEAR_HEAD = (
+    Key("name", "text", "", "unique name; also the `joint` label in the results"),
+    Key("type", "text", "", "clearance joint type", choices=("revolute", "translational")),
+)
+_MODELS = (
+    Key("contact", "table", "", "contact force law: `{model = \"<name>\", <parameter> = <value>, ...}` "
+        "(see `workbench plugins --family contact`)"),
+    Key("friction", "table", "", "friction law, same form (omit for frictionless contact)", None),
+)
+REVOLUTE_CLEARANCE = Section(
+    "mechanism.clearance_joints[] (type = \"revolute\")",
+    "Journal in a bushing with radial clearance (seed 000 §3.1, seed 004 §1.1). "
+    "Give exactly one of `bushing_radius` and `clearance`.", _CLEAR_HEAD + (
+        Key("bushing_body", "text", "", "body carrying the bushing (hole)"),
+        Key("bushing_point", "text", "", "bushing centre, a point of `bushing_body`"),
+        Key("journal_body", "text", "", "body carrying the journal (pin)"),
+        Key("journal_point", "text", "", "journal centre, a point of `journal_body`"),
+        Key("journal_radius", "number", "m", "journal radius", gt=0.0),
+        Key("bushing_radius", "number", "m", "bushing radius", None, gt=0.0),
+        Key("clearance", "number", "m", "radial clearance; bushing radius = journal radius + clearance",
+            None, gt=0.0),
+        Key("length", "number", "m", "axial length of the joint", 0.01, gt=0.0),
+        Key("bushing_material", "table", "", "material of the bushing (see `material`)", None),
+        Key("journal_material", "table", "", "material of the journal", None),
+    ) + _MODELS)
+TRANSLATIONAL_CLEARANCE = Section(
+    "mechanism.clearance_joints[] (type = \"translational\")",
+    "Rectangular slider (length L along the guide, height W) in a guide of height H, clearance "
+    "C = (H - W)/2 (seed 004 §1.2, eq. 18). Give exactly one of `guide_height` and `clearance`.",
+    _CLEAR_HEAD + (
+        Key("guide_body", "text", "", "body carrying the guide"),
+        Key("guide_point", "text", "", "a point of the guide's centre line, on `guide_body`"),
+        Key("slider_body", "text", "", "body carrying the slider"),
+        Key("slider_point", "text", "", "slider centre, a point of `slider_body`"),
+        Key("slider_length", "number", "m", "slider length L along the guide", gt=0.0),
+        Key("slider_height", "number", "m", "slider height W across the guide", gt=0.0),
+        Key("guide_height", "number", "m", "guide height H", None, gt=0.0),
+        Key("clearance", "number", "m", "clearance C; guide height = slider height + 2 C", None, gt=0.0),
+        Key("axis", "vec2", "1", "guide direction in `guide_body` coordinates (normalised)", (1.0, 0.0)),
+        Key("width", "number", "m", "out-of-plane width of the slider (contact stiffness, seed 004 eq. 26)",
+            0.01, gt=0.0),
+        Key("guide_material", "table", "", "material of the guide (see `material`)", None),
+        Key("slider_material", "table", "", "material of the slider", None),
+    ) + _MODELS)
+CLEARANCE_TYPES = {"revolute": REVOLUTE_CLEARANCE, "translational": TRANSLATIONAL_CLEARANCE}
+
+_SD = {f.name: f.default for f in fields(SolverSettings)}
+SOLVER = Section("solver", "Numerical settings (`workbench.mbs.solution.SolverSettings`). "
+                 "Give exactly one of `t_end` and `revolutions`.", (
+    Key("t_end", "number", "s", "end time", None, gt=0.0),
+    Key("revolutions", "number", "1",
+        "run length in revolutions of the first constant-speed angle driver: "
+        "t_end = t_start + revolutions 2 pi / |speed|", None, gt=0.0),
+    Key("t_start", "number", "s", "start time", _SD["t_start"]),
+    Key("rtol", "number", "1", "relative tolerance of the embedded Runge-Kutta", _SD["rtol"], gt=0.0, lt=1.0),
+    Key("atol", "number", "state units", "absolute tolerance", _SD["atol"], gt=0.0),
+    Key("max_step", "number", "s", "largest step (0 = unlimited)", _SD["max_step"], min=0.0),
+    Key("first_step", "number", "s", "initial step", _SD["first_step"], gt=0.0),
+    Key("baumgarte_alpha", "number", "1/s", "Baumgarte velocity factor (seed 004 eq. 41)",
+        _SD["baumgarte_alpha"], min=0.0),
+    Key("baumgarte_beta", "number", "1/s", "Baumgarte position factor (seed 004 eq. 41)",
+        _SD["baumgarte_beta"], min=0.0),
+    Key("path", "text", "", "`fast` (compiled) or `scipy` (reference)", _SD["path"],
+        choices=("fast", "scipy")),
+    Key("method", "text", "", "scipy method on the reference path", _SD["method"],
+        choices=("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")),
+    Key("detection", "text", "", "contact-start detection: `event` (root finding) or "
+        "`step_halving` (seed 001)", _SD["detection"], choices=("event", "step_halving")),
+    Key("critical_penetration", "number", "m", "epsilon of the step-halving detector (seed 001)",
+        _SD["critical_penetration"], gt=0.0),
+    Key("min_step", "number", "s", "smallest step of the step-halving detector (seed 001)",
+        _SD["min_step"], gt=0.0),
+))
+
+OUTPUT = Section("output", "What the results dataset holds.", (
+    Key("step", "number", "s", "spacing of the output samples", _SD["output_step"], gt=0.0),
+    Key("compare_ideal", "bool", "", "also run the ideal-joint twin (clearance joints made ideal) "
+        "and store its `ideal_*` variables for comparison plots", True),
+    Key("energies", "bool", "", "store kinetic, potential, contact energy, driver work, dissipation", True),
+    Key("joint_reactions", "bool", "", "store the reactions of the ideal joints", True),
+    Key("constraint_drift", "bool", "", "store the constraint-violation norms", True),
+    Key("slip_velocity", "bool", "", "store the tangential slip velocity of the clearance joints", True),
+))
+
+SECTIONS: tuple[Section, ...] = (
+    STUDY, MECHANISM, BODY, REVOLUTE, TRANSLATIONAL, DRIVER, DRIVER_FUNCTION, SPRING_DAMPER, FORCE,
+    TORQUE, REVOLUTE_CLEARANCE, TRANSLATIONAL_CLEARANCE, MATERIAL, SOLVER, OUTPUT)
+
+
+# --------------------------------------------------------------------------------------------
+# documentation
+# --------------------------------------------------------------------------------------------
+def _fmt_default(key: Key) -> str:
+    if key.required:
+        return "**required**"
+    d = key.default
+    if d is None:
+        return "—"
+    if isinstance(d, bool):
+        return "true" if d else "false"
+    if isinstance(d, str):
+        return f'"{d}"'
+    if isinstance(d, float):
+        return f"{d:g}"
+    if isinstance(d, tuple):
+        return "[" + ", ".join(f"{x:g}" if isinstance(x, float) else str(x) for x in d) + "]"
+    if isinstance(d, dict):
+        return "{}"
+    if isinstance(d, list):
+        return "[]"
+    return str(d)
+
+
+def format_reference() -> str:
+    """Markdown tables of every section and key (copied into ``docs/study_format.md``)."""
+    out = []
+    for s in SECTIONS:
+        out.append(f"### `[{s.path}]`\n\n{s.doc}\n")
+        out.append("| key | type | unit | default | meaning |")
+        out.append("|---|---|---|---|---|")
+        for k in s.keys:
+            kind = k.kind if not k.choices else " \\| ".join(f'"{c}"' for c in k.choices)
+            unit = k.unit.replace("|", "\\|") if k.unit else ""
+            out.append(f"| `{k.name}` | {kind} | {unit} | {_fmt_default(k)} | {k.doc} |")
+        out.append("")
+    return "\n".join(out)
