@@ -31,6 +31,9 @@ class Body:
     inertia : moment of inertia about the centre of mass [kg m^2].
     position : initial (guess of the) centre-of-mass position [m], global frame.
     angle : initial (guess of the) orientation [rad].
+    velocity : initial (guess of the) centre-of-mass velocity [m/s]; projected onto the
+        constraints at assembly (a driven mechanism needs none).
+    angular_velocity : initial (guess of the) angular velocity [rad/s].
     points : named points in body coordinates, relative to the centre of mass [m].
     """
     name: str
@@ -39,6 +42,8 @@ class Body:
     position: Vec2 = (0.0, 0.0)
     angle: float = 0.0
     points: dict = field(default_factory=dict)
+    velocity: Vec2 = (0.0, 0.0)
+    angular_velocity: float = 0.0
 
 
 @dataclass(frozen=True)

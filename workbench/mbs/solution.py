@@ -31,6 +31,7 @@ class SolverSettings:
         critical point ``0 <= delta <= epsilon``).
     critical_penetration : epsilon of seed 001 [m].
     min_step : smallest step of the step-halving detector [s] (seed 001: 0.1 us).
+    max_steps : largest number of (accepted + rejected) steps before giving up [1].
     """
     t_end: float
     t_start: float = 0.0
@@ -46,6 +47,7 @@ class SolverSettings:
     detection: str = "event"
     critical_penetration: float = 1e-8
     min_step: float = 1e-7
+    max_steps: int = 20_000_000
 
 
 @dataclass

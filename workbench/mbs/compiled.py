@@ -1,0 +1,198 @@
+"""Mechanism -> arrays for the compiled kernels.
+
+The tables below are the whole interface between the Python model (:mod:`.mechanism`) and the
+numba code (:mod:`.equations`, :mod:`.integrator`).  Row layouts:
+
+``cons_i`` (int, one row per constraint): ``[type, body_i, body_j, first_row]`` with type
+``REV`` (2 rows), ``TRANS`` (2 rows), ``DRV_PHI``/``DRV_X``/``DRV_Y`` (1 row); body -1 = ground.
+``cons_f`` (float): REV ``[s_ix, s_iy, s_jx, s_jy]``; TRANS ``[s_ix, s_iy, s_jx, s_jy, n_x', n_y',
+phi0]`` (n' = axis normal in body-i frame); drivers ``[driver row in drv_f]``.
+``drv_f``: ``[n_poly, a0..a5, n_harm, (A, w, phase) x 3]``.
+``frc_i``: ``[type, body_i, body_j]`` with SPRING, FORCE, TORQUE; ``frc_f``: SPRING ``[s_ix, s_iy,
+s_jx, s_jy, k, c, l0, f0]``, FORCE ``[s_x, s_y, f_x, f_y]``, TORQUE ``[T]``.
+``clr_i``: ``[type, body_i (bushing/guide), body_j (journal/slider), first_point, n_points]`` with
+CL_REV, CL_TRANS; ``clr_f``: CL_REV ``[s_bx, s_by, s_jx, s_jy, R_b, R_j]``; CL_TRANS ``[s_gx, s_gy,
+s_sx, s_sy, a_x', a_y' (guide frame), u_x', u_y' (slider frame), L, W, H]``.
+Contact points (1 per revolute, 4 corners per translational clearance joint) each own one
+friction state slot (LuGre) and one ``delta_dot_minus`` slot.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import MechanismError
+from ..models import ContactGeometry
+from . import kernels
+from .mechanism import (ConstantForce, ConstantTorque, Mechanism, RevoluteClearanceJoint,
+                        RevoluteJoint, SpringDamper, TranslationalJoint)
+
+REV, TRANS, DRV_PHI, DRV_X, DRV_Y = 0, 1, 2, 3, 4
+SPRING, FORCE, TORQUE = 0, 1, 2
+CL_REV, CL_TRANS = 0, 1
+MAX_POLY, MAX_HARM = 6, 3
+
+
+@dataclass
+class CompiledModel:
+    """Arrays and kernels of one mechanism (see the module docstring for the layouts)."""
+    mechanism: Mechanism
+    nb: int
+    mass: np.ndarray
+    cons_i: np.ndarray
+    cons_f: np.ndarray
+    n_rows: int
+    drv_f: np.ndarray
+    frc_i: np.ndarray
+    frc_f: np.ndarray
+    gravity: np.ndarray
+    clr_i: np.ndarray
+    clr_f: np.ndarray
+    n_points: int
+    contact_kernels: tuple
+    friction_kernels: tuple
+    contact_params: np.ndarray
+    friction_params: np.ndarray
+    has_friction_state: np.ndarray  # per clearance joint, 0/1
+    driver_rows: np.ndarray  # constraint row of each driver
+    joint_rows: np.ndarray  # first constraint row of each ideal joint
+
+    @property
+    def n_state(self) -> int:
+        """q, qdot, one friction state per contact point, 4 energy integrals."""
+        return 6 * self.nb + self.n_points + 4
+
+    def args(self):
+        """The tuple of arrays the compiled functions take (in this order)."""
+        return (self.mass, self.cons_i, self.cons_f, self.drv_f, self.frc_i, self.frc_f,
+                self.gravity, self.clr_i, self.clr_f, self.contact_kernels, self.friction_kernels,
+                self.contact_params, self.friction_params, self.has_friction_state)
+
+
+def _rot(phi: float) -> np.ndarray:
+    c, s = np.cos(phi), np.sin(phi)
+    return np.array([[c, -s], [s, c]])
+
+
+def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None) -> CompiledModel:
+    """Build the arrays of ``mech``.
+
+    ``angles`` (body angles at assembly, [rad]) fix the reference relative angle of
+    translational joints and the slider axis of translational clearance joints; default: the
+    bodies' ``angle`` guesses.
+    """
+    mech.validate()
+    nb = len(mech.bodies)
+    ang = np.array([b.angle for b in mech.bodies]) if angles is None else np.asarray(angles)
+
+    def bidx(name):
+        return mech.body_index(name)
+
+    def ang_of(i):
+        return 0.0 if i < 0 else ang[i]
+
+    mass = np.zeros(3 * nb)
+    for i, b in enumerate(mech.bodies):
+        mass[3 * i:3 * i + 3] = (b.mass, b.mass, b.inertia)
+
+    cons_i, cons_f, drv_f = [], [], []
+    row = 0
+    joint_rows = []
+    for j in mech.joints:
+        bi, bj = bidx(j.body_i), bidx(j.body_j)
+        si, sj = mech.point(j.body_i, j.point_i), mech.point(j.body_j, j.point_j)
+        joint_rows.append(row)
+        if isinstance(j, RevoluteJoint):
+            cons_i.append([REV, bi, bj, row]); cons_f.append([*si, *sj, 0, 0, 0, 0])
+        elif isinstance(j, TranslationalJoint):
+            a = np.asarray(j.axis, float)
+            a = a / np.linalg.norm(a)
+            n = np.array([-a[1], a[0]])
+            cons_i.append([TRANS, bi, bj, row])
+            cons_f.append([*si, *sj, *n, ang_of(bj) - ang_of(bi), 0])
+        else:  # pragma: no cover - validated upstream
+            raise MechanismError(f"unknown joint type {type(j).__name__}")
+        row += 2
+    driver_rows = []
+    for d in mech.drivers:
+        f = d.function
+        if len(f.polynomial) > MAX_POLY or len(f.harmonics) > MAX_HARM:
+            raise MechanismError(f"driver '{d.name}': at most {MAX_POLY} polynomial coefficients "
+                                 f"and {MAX_HARM} harmonics")
+        rowf = np.zeros(2 + MAX_POLY + 3 * MAX_HARM)
+        rowf[0] = len(f.polynomial)
+        rowf[1:1 + len(f.polynomial)] = f.polynomial
+        rowf[1 + MAX_POLY] = len(f.harmonics)
+        for m, h in enumerate(f.harmonics):
+            rowf[2 + MAX_POLY + 3 * m: 5 + MAX_POLY + 3 * m] = h
+        drv_f.append(rowf)
+        typ = {"phi": DRV_PHI, "x": DRV_X, "y": DRV_Y}[d.coordinate]
+        cons_i.append([typ, bidx(d.body), bidx(d.relative_to), row])
+        cons_f.append([len(drv_f) - 1, 0, 0, 0, 0, 0, 0, 0])
+        driver_rows.append(row)
+        row += 1
+
+    frc_i, frc_f = [], []
+    for f in mech.forces:
+        if isinstance(f, SpringDamper):
+            si, sj = mech.point(f.body_i, f.point_i), mech.point(f.body_j, f.point_j)
+            frc_i.append([SPRING, bidx(f.body_i), bidx(f.body_j)])
+            frc_f.append([*si, *sj, f.stiffness, f.damping, f.free_length, f.force])
+        elif isinstance(f, ConstantForce):
+            s = mech.point(f.body, f.point)
+            frc_i.append([FORCE, bidx(f.body), -1]); frc_f.append([*s, *f.force, 0, 0, 0, 0])
+        elif isinstance(f, ConstantTorque):
+            frc_i.append([TORQUE, bidx(f.body), -1]); frc_f.append([f.torque, 0, 0, 0, 0, 0, 0, 0])
+        else:  # pragma: no cover
+            raise MechanismError(f"unknown force element {type(f).__name__}")
+
+    clr_i, clr_f, ck, fk, cp, fp, hs = [], [], [], [], [], [], []
+    npts = 0
+    for c in mech.clearance_joints:
+        if isinstance(c, RevoluteClearanceJoint):
+            bi, bj = bidx(c.bushing_body), bidx(c.journal_body)
+            sb, sj = mech.point(c.bushing_body, c.bushing_point), mech.point(c.journal_body, c.journal_point)
+            clr_i.append([CL_REV, bi, bj, npts, 1])
+            clr_f.append([*sb, *sj, c.bushing_radius, c.journal_radius] + [0] * 6)
+            geom = ContactGeometry("cylindrical", c.journal_radius, c.bushing_radius, c.length,
+                                   c.journal_material, c.bushing_material)
+            npts += 1
+        else:
+            bi, bj = bidx(c.guide_body), bidx(c.slider_body)
+            sg, ss = mech.point(c.guide_body, c.guide_point), mech.point(c.slider_body, c.slider_point)
+            a = np.asarray(c.axis, float)
+            a = a / np.linalg.norm(a)
+            # slider axis in slider frame: the guide axis at assembly, seen from the slider
+            a_glob = _rot(ang_of(bi)) @ a
+            u = _rot(ang_of(bj)).T @ a_glob
+            clr_i.append([CL_TRANS, bi, bj, npts, 4])
+            clr_f.append([*sg, *ss, *a, *u, c.slider_length, c.slider_height, c.guide_height])
+            geom = ContactGeometry("planar", 0.0, 0.0, c.width, c.slider_material, c.guide_material,
+                                   half_perimeter=c.slider_length + c.width)
+            npts += 4
+        ck.append(kernels.contact_cfunc(type(c.contact).kernel))
+        cp.append(np.asarray(c.contact.pack(geom), float))
+        if c.friction is None:
+            fk.append(kernels.no_friction()); fp.append(np.zeros(1)); hs.append(0)
+        else:
+            fk.append(kernels.friction_cfunc(type(c.friction).kernel))
+            fp.append(np.asarray(c.friction.pack(), float)); hs.append(int(type(c.friction).n_states > 0))
+    if not ck:  # the compiled code wants non-empty tuples of one type
+        ck.append(kernels.no_contact()); fk.append(kernels.no_friction())
+
+    def arr(x, shape1, dtype=float):
+        return np.ascontiguousarray(np.array(x, dtype=dtype).reshape(-1, shape1)) if x else np.zeros((0, shape1), dtype)
+
+    return CompiledModel(
+        mechanism=mech, nb=nb, mass=mass,
+        cons_i=arr(cons_i, 4, np.int64), cons_f=arr(cons_f, 8), n_rows=row,
+        drv_f=arr(drv_f, 2 + MAX_POLY + 3 * MAX_HARM),
+        frc_i=arr(frc_i, 3, np.int64), frc_f=arr(frc_f, 8),
+        gravity=np.asarray(mech.gravity, float),
+        clr_i=arr(clr_i, 5, np.int64), clr_f=arr(clr_f, 12), n_points=npts,
+        contact_kernels=tuple(ck), friction_kernels=tuple(fk),
+        contact_params=kernels.pack_rows(cp), friction_params=kernels.pack_rows(fp),
+        has_friction_state=np.array(hs if hs else [0], dtype=np.int64),
+        driver_rows=np.array(driver_rows, dtype=np.int64),
+        joint_rows=np.array(joint_rows, dtype=np.int64))

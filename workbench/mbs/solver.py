@@ -1,0 +1,258 @@
+"""Running a mechanism: assembly, integration (fast or reference path), sampled outputs.
+
+:func:`simulate` is the one entry point.  The fast path is the compiled Dormand-Prince integrator
+with event location (:mod:`.integrator`); the reference path is ``scipy.integrate.solve_ivp``
+(DOP853 by default) on the same right-hand side, with contact starts as terminal events.
+"""
+from __future__ import annotations
+
+import time as _time
+
+import numpy as np
+from numba import njit
+from scipy.integrate import solve_ivp
+
+from ..errors import SolverError
+from .compiled import CompiledModel, TRANS, compile_mechanism
+from .equations import constraints, contact_gaps, mechanical_energy, rhs
+from .integrator import (DETECT_EVENT, DETECT_HALVING, STATUS_BAD_MODEL, STATUS_MAX_STEPS,
+                         STATUS_OK, STATUS_SINGULAR, STATUS_STEP_UNDERFLOW, integrate)
+from .mechanism import Mechanism, RevoluteClearanceJoint
+from .solution import Simulation, SolverSettings
+
+MAX_IMPACTS = 200_000
+
+
+# ------------------------------------------------------------------------------ assembly
+def _constraint_arrays(cm: CompiledModel, t, q, qd):
+    m, n = cm.n_rows, 3 * cm.nb
+    Phi = np.zeros(m); J = np.zeros((m, n)); gam = np.zeros(m); Phit = np.zeros(m)
+    if m:
+        constraints(t, q, qd, cm.cons_i, cm.cons_f, cm.drv_f, Phi, J, gam, Phit)
+    return Phi, J, gam, Phit
+
+
+def assemble(mech: Mechanism, t0: float = 0.0, *, tol: float = 1e-13, max_iter: int = 50):
+    """Consistent initial positions and velocities of ``mech`` at ``t0``.
+
+    Clearance joints are held ideal (journal centred in the bushing, slider centred in the guide),
+    so a clearance mechanism starts from its ideal twin's state — positions by Gauss-Newton from
+    the bodies' guesses (minimum-norm corrections), velocities by projecting the guesses onto
+    ``Phi_q qdot = -Phi_t``.  Returns ``(q0, qd0)``.
+    """
+    ideal = compile_mechanism(mech.ideal())
+    q = np.array([c for b in mech.bodies for c in (*b.position, b.angle)], float)
+    qd = np.array([c for b in mech.bodies for c in (*b.velocity, b.angular_velocity)], float)
+    if ideal.n_rows == 0:
+        return q, qd
+    for _ in range(max_iter):
+        Phi, J, _, _ = _constraint_arrays(ideal, t0, q, qd)
+        if np.linalg.norm(Phi) < tol:
+            break
+        q -= np.linalg.lstsq(J, Phi, rcond=None)[0]
+    else:
+        raise SolverError(f"could not assemble the mechanism at t = {t0} s: constraint violation "
+                          f"{np.linalg.norm(Phi):.3e} after {max_iter} Newton iterations; check the "
+                          "body position/angle guesses and the joint points")
+    Phi, J, _, Phit = _constraint_arrays(ideal, t0, q, qd)
+    qd = qd - np.linalg.lstsq(J, J @ qd + Phit, rcond=None)[0]
+    return q, qd
+
+
+# ------------------------------------------------------------------------------ outputs
+@njit(cache=True)
+def _evaluate_samples(times, Y, DM, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f, frc_i, frc_f,
+                      gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z):
+    nt = times.shape[0]
+    ny = Y.shape[1]
+    n = mass.shape[0]
+    nc = clr_i.shape[0]
+    QDD = np.zeros((nt, n)); LAM = np.zeros((nt, max(n_rows, 1))); REC = np.zeros((nt, max(nc, 1), 7))
+    KE = np.zeros(nt); PE = np.zeros(nt); DP = np.zeros(nt); DV = np.zeros(nt)
+    ydot = np.zeros(ny)
+    Phi = np.zeros(max(n_rows, 1)); J = np.zeros((max(n_rows, 1), n)); gam = np.zeros(max(n_rows, 1))
+    Phit = np.zeros(max(n_rows, 1))
+    for k in range(nt):
+        rhs(times[k], Y[k], DM[k], ydot, LAM[k], REC[k], alpha, beta, n_rows, mass, cons_i, cons_f, drv_f,
+            frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
+        QDD[k] = ydot[n:2 * n]
+        KE[k], PE[k] = mechanical_energy(Y[k], n, mass, gravity, frc_i, frc_f)
+        if n_rows > 0:
+            constraints(times[k], Y[k, :n], Y[k, n:2 * n], cons_i, cons_f, drv_f, Phi[:n_rows],
+                        J[:n_rows], gam[:n_rows], Phit[:n_rows])
+            DP[k] = np.sqrt(np.sum(Phi[:n_rows] ** 2))
+            DV[k] = np.sqrt(np.sum((J[:n_rows] @ Y[k, n:2 * n] + Phit[:n_rows]) ** 2))
+    return QDD, LAM, REC, KE, PE, DP, DV
+
+
+def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings) -> Simulation:
+    mech = cm.mechanism
+    n, nb, npts = 3 * cm.nb, cm.nb, cm.n_points
+    QDD, LAM, REC, KE, PE, DP, DV = _evaluate_samples(
+        times, Y, DM, settings.baumgarte_alpha, settings.baumgarte_beta, cm.n_rows, *cm.args())
+    nt = len(times)
+    nc = len(mech.clearance_joints)
+    # ideal-joint reactions on body_j
+    reac = np.zeros((nt, len(mech.joints), 2))
+    for k, row in enumerate(cm.joint_rows):
+        if cm.cons_i[k, 0] == TRANS:
+            bi = cm.cons_i[k, 1]
+            phi = Y[:, 3 * bi + 2] if bi >= 0 else np.zeros(nt)
+            nxp, nyp = cm.cons_f[k, 4], cm.cons_f[k, 5]
+            nx = np.cos(phi) * nxp - np.sin(phi) * nyp
+            ny = np.sin(phi) * nxp + np.cos(phi) * nyp
+            reac[:, k, 0] = -nx * LAM[:, row]; reac[:, k, 1] = -ny * LAM[:, row]
+        else:
+            reac[:, k, :] = LAM[:, row:row + 2]
+    W = Y[:, 2 * n + npts:]
+    imp_t, imp_v, imp_j, imp_p = imp
+    return Simulation(
+        body_names=[b.name for b in mech.bodies], driver_names=[d.name for d in mech.drivers],
+        joint_names=[j.name for j in mech.joints], clearance_names=[c.name for c in mech.clearance_joints],
+        clearance_kinds=["revolute" if isinstance(c, RevoluteClearanceJoint) else "translational"
+                         for c in mech.clearance_joints],
+        time=times.copy(),
+        position=Y[:, :n].reshape(nt, nb, 3).copy(), velocity=Y[:, n:2 * n].reshape(nt, nb, 3).copy(),
+        acceleration=QDD.reshape(nt, nb, 3),
+        driver_load=-LAM[:, cm.driver_rows] if len(cm.driver_rows) else np.zeros((nt, 0)),
+        joint_reaction=reac,
+        contact_force=REC[:, :nc, 0].copy(), friction_force=REC[:, :nc, 1].copy(),
+        penetration=REC[:, :nc, 2].copy(), eccentricity=REC[:, :nc, 3:5].copy(),
+        slip_velocity=REC[:, :nc, 5].copy(),
+        kinetic_energy=KE, potential_energy=PE, contact_energy=W[:, 1].copy(), driver_work=W[:, 0].copy(),
+        dissipated_energy=W[:, 2] + W[:, 3],
+        drift_position=DP, drift_velocity=DV,
+        impact_time=np.asarray(imp_t, float), impact_velocity=np.asarray(imp_v, float),
+        impact_joint=np.asarray(imp_j, np.int64), impact_point=np.asarray(imp_p, np.int64),
+        stats=stats)
+
+
+# ------------------------------------------------------------------------------ paths
+def _fast_path(cm, y0, settings, out_times):
+    detect = {"event": DETECT_EVENT, "step_halving": DETECT_HALVING}[settings.detection]
+    n_err = 6 * cm.nb + cm.n_points
+    (Y, DM, k_out, it, iv, ij, ip, n_imp, st, status, t_fail, bad) = integrate(
+        y0, settings.t_start, settings.t_end, out_times, settings.rtol, settings.atol,
+        settings.first_step, settings.max_step, settings.baumgarte_alpha, settings.baumgarte_beta,
+        detect, settings.critical_penetration, settings.min_step, n_err, cm.n_rows,
+        settings.max_steps, MAX_IMPACTS, *cm.args())
+    if status != STATUS_OK:
+        raise SolverError(_failure_message(cm, status, t_fail, bad, k_out, len(out_times)))
+    stats = {"steps": int(st[0]), "rejected_steps": int(st[1]), "rhs_calls": int(st[2]),
+             "events": int(st[3])}
+    return Y[:k_out], DM[:k_out], (it[:n_imp], iv[:n_imp], ij[:n_imp], ip[:n_imp]), stats
+
+
+def _failure_message(cm, status, t_fail, bad, k_out, n_out):
+    mech = cm.mechanism
+    done = f" (the run had produced {k_out} of {n_out} output samples)"
+    if status == STATUS_BAD_MODEL:
+        c = mech.clearance_joints[bad]
+        models = f"contact model '{c.contact.name}'" + (
+            f" / friction model '{c.friction.name}'" if c.friction is not None else "")
+        return (f"clearance joint '{c.name}': the {models} returned a non-finite value at "
+                f"t = {t_fail:.9g} s{done}")
+    if status == STATUS_SINGULAR:
+        return (f"the constraint equations became singular at t = {t_fail:.9g} s (redundant "
+                f"or degenerate joints/drivers){done}")
+    if status == STATUS_STEP_UNDERFLOW:
+        return f"step size underflow at t = {t_fail:.9g} s; try looser tolerances{done}"
+    if status == STATUS_MAX_STEPS:
+        return f"maximum number of steps reached at t = {t_fail:.9g} s; raise solver.max_steps{done}"
+    return f"integration failed with status {status} at t = {t_fail:.9g} s{done}"
+
+
+def _scipy_path(cm, y0, settings, out_times):
+    n, npts = 3 * cm.nb, cm.n_points
+    args = cm.args()
+    dm = np.full(max(npts, 1), 1e-3)
+    lam = np.zeros(max(cm.n_rows, 1)); rec = np.zeros((max(len(cm.mechanism.clearance_joints), 1), 7))
+    g = np.zeros(max(npts, 1)); gd = np.zeros(max(npts, 1))
+    contact_gaps(y0, n, cm.clr_i, cm.clr_f, g, gd)
+    for p in range(npts):
+        if g[p] > 0:
+            dm[p] = max(gd[p], 1e-6)
+    counters = {"rhs_calls": 0}
+
+    def f(t, y):
+        yd = np.empty_like(y)
+        bad = rhs(t, y, dm, yd, lam, rec, settings.baumgarte_alpha, settings.baumgarte_beta,
+                  cm.n_rows, *args)
+        counters["rhs_calls"] += 1
+        if bad != -1:
+            raise SolverError(_failure_message(cm, STATUS_BAD_MODEL if bad >= 0 else STATUS_SINGULAR,
+                                               t, bad, 0, len(out_times)))
+        return yd
+
+    def make_event(p):
+        def ev(t, y):
+            contact_gaps(y, n, cm.clr_i, cm.clr_f, g, gd)
+            return g[p]
+        ev.terminal = True
+        ev.direction = 1.0
+        return ev
+
+    events = [make_event(p) for p in range(npts)]
+    t, y = settings.t_start, y0.copy()
+    Ys, DMs, imp = [], [], ([], [], [], [])
+    pt_joint = [j for j, c in enumerate(cm.clr_i) for _ in range(c[4])]
+    steps = 0
+    k0 = 0
+    while t < settings.t_end:
+        t_eval = out_times[k0:]
+        t_eval = t_eval[t_eval >= t]
+        sol = solve_ivp(f, (t, settings.t_end), y, method=settings.method, t_eval=t_eval,
+                        rtol=settings.rtol, atol=settings.atol, events=events or None,
+                        first_step=settings.first_step,
+                        max_step=settings.max_step if settings.max_step > 0 else np.inf)
+        if sol.status == -1:
+            raise SolverError(f"scipy {settings.method} failed at t = {sol.t[-1] if len(sol.t) else t:.9g} s: "
+                              f"{sol.message}")
+        steps += int(sol.nfev)
+        if sol.y.shape[1]:
+            Ys.append(sol.y.T.copy()); DMs.append(np.tile(dm, (sol.y.shape[1], 1)))
+            k0 += sol.y.shape[1]
+        if sol.status == 1:  # a contact started
+            for p, (te, ye) in enumerate(zip(sol.t_events, sol.y_events)):
+                if len(te):
+                    t, y = float(te[-1]), ye[-1].copy()
+                    contact_gaps(y, n, cm.clr_i, cm.clr_f, g, gd)
+                    dm[p] = max(gd[p], 1e-6)
+                    imp[0].append(t); imp[1].append(gd[p]); imp[2].append(pt_joint[p]); imp[3].append(p)
+                    # restart just inside the contact so the event does not fire again
+                    break
+            # nudge: step the penetration off zero by integrating a tiny interval
+            if g[p] <= 0.0:
+                small = solve_ivp(f, (t, t + 1e-12), y, method="RK45", rtol=1e-12, atol=1e-15)
+                t, y = small.t[-1], small.y[:, -1]
+        else:
+            break
+    Y = np.vstack(Ys) if Ys else np.zeros((0, len(y0)))
+    DM = np.vstack(DMs) if DMs else np.zeros((0, max(npts, 1)))
+    stats = {"steps": steps, "rejected_steps": 0, "rhs_calls": counters["rhs_calls"], "events": len(imp[0])}
+    return Y, DM, tuple(np.array(a) for a in imp), stats
+
+
+def simulate(mech: Mechanism, settings: SolverSettings) -> Simulation:
+    """Run ``mech`` with ``settings``; return the sampled :class:`Simulation`.
+
+    Raises :class:`SolverError` (naming the joint, model and time) when the integration fails.
+    """
+    if settings.path not in ("fast", "scipy"):
+        raise SolverError(f"unknown solver path '{settings.path}'; valid: 'fast', 'scipy'")
+    if settings.detection not in ("event", "step_halving"):
+        raise SolverError(f"unknown contact detection '{settings.detection}'; valid: 'event', 'step_halving'")
+    wall = _time.perf_counter()
+    q0, qd0 = assemble(mech, settings.t_start)
+    cm = compile_mechanism(mech, angles=q0[2::3])
+    y0 = np.concatenate([q0, qd0, np.zeros(cm.n_points), np.zeros(4)])
+    n_out = int(np.floor((settings.t_end - settings.t_start) / settings.output_step + 1e-9)) + 1
+    out_times = settings.t_start + settings.output_step * np.arange(n_out)
+    if settings.path == "fast":
+        Y, DM, imp, stats = _fast_path(cm, y0, settings, out_times)
+    else:
+        Y, DM, imp, stats = _scipy_path(cm, y0, settings, out_times)
+    sim = _to_simulation(cm, out_times[:len(Y)], Y, DM, imp, stats, settings)
+    sim.stats["wall_time"] = _time.perf_counter() - wall
+    sim.stats["path"] = settings.path
+    return sim
