@@ -6,12 +6,13 @@ IEEE TAC 40 (1995) eqs. 2-4 (LuGre steady state, pre-sliding stiffness, hysteres
 """
 from __future__ import annotations
 
+import ctypes
 import math
 import warnings
 
 import numpy as np
 import pytest
-from numba import njit
+from numba import cfunc, njit, types
 from scipy.integrate import solve_ivp, trapezoid
 
 from plugins.friction.ambrosio import Ambrosio
@@ -341,3 +342,31 @@ def test_bad_parameters_are_study_errors_naming_the_key(name, values, key):
     with pytest.raises(StudyError) as err:
         FRICTION_CLASSES[name].from_mapping(values, file="study.toml", key="models.friction")
     assert key in str(err.value)
+
+
+_POINTER_SIG = types.float64(types.float64, types.float64, types.float64,
+                             types.CPointer(types.float64), types.CPointer(types.float64))
+
+
+@pytest.mark.parametrize("name", FRICTION_CLASSES)
+def test_kernel_compiles_with_a_raw_parameter_pointer(name):
+    """Kernel contract (workbench.models.FrictionLaw): the engine may pass ``p`` as a raw pointer,
+    so the kernel may only index it.  Wrap it in a C callback taking ``double*`` and call it."""
+    cls = FRICTION_CLASSES[name]
+    model = cls()
+    kern = cls.kernel
+
+    def wrapper(v_t, f_n, z, p, out):
+        f_t, z_dot = kern(v_t, f_n, z, p)
+        out[0] = z_dot
+        return f_t
+
+    c = cfunc(_POINTER_SIG)(wrapper)
+    p = model.pack()
+    out = np.zeros(1)
+    dbl = ctypes.POINTER(ctypes.c_double)
+    for v_t, f_n, z in [(3e-4, 120.0, 1e-7), (-2e-2, 50.0, -4e-7), (0.0, 10.0, 0.0), (1.0, 0.0, 1e-7)]:
+        f_t = c.ctypes(v_t, f_n, z, p.ctypes.data_as(dbl), out.ctypes.data_as(dbl))
+        ref = kern.py_func(v_t, f_n, z, p)
+        assert f_t == pytest.approx(ref[0], rel=1e-12, abs=1e-300)
+        assert out[0] == pytest.approx(ref[1], rel=1e-12, abs=1e-300)
