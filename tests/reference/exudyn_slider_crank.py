@@ -1,0 +1,417 @@
+"""Independent Exudyn model of the Flores slider-crank with a revolute clearance joint.
+
+Peer-engine cross-check for issue 2 (items 9-11): the same mechanism as
+``studies/flores_slider_crank.toml``, built with Exudyn (https://github.com/jgerstmayr/EXUDYN)
+and no workbench imports, so that the two codes share nothing but the data.
+
+Model
+-----
+* Crank (0.05 m, 0.30 kg, 1e-4 kg m^2), rod (0.12 m, 0.21 kg, 2.5e-4 kg m^2), slider (0.14 kg,
+  1e-4 kg m^2) as ``NodeRigidBody2D`` + ``ObjectRigidBody2D``; centres of mass at the link
+  midpoints, the slider's at the bushing centre.  Gravity 9.81 m/s^2 in -y
+  (``LoadMassProportional``).
+* Ideal revolute joints ground-crank (at the origin) and crank-rod (``ObjectJointRevolute2D``).
+* In-line guide along x through the crank pivot: the slider's y and phi are fixed by two
+  ``CoordinateConstraint`` (= ``ObjectConnectorCoordinate``) to a ground node - an exact
+  prismatic joint.
+* Driver: the crank's phi is constrained on *velocity level* to 5000 rpm
+  (``ObjectConnectorCoordinate(velocityLevel=True, offset=omega)``); the angle starts at 0 and
+  integrates the constant speed.  Its Lagrange multiplier is the driver torque.
+* Clearance joint rod (journal, R = 10.0 mm) / slider (bushing, R = 10.5 mm):
+  ``ObjectContactSphereSphere`` with ``isHollowSphere1=True`` (marker 1 = bushing is the hollow
+  sphere).  All centres lie in the plane z = 0 and the motion is planar, so sphere-in-hollow-sphere
+  is exactly circle-in-circle: gap ``g = c - |e|`` with ``c = R_b - R_j``.
+* Contact law: Exudyn's ``impactModel=1`` (Hunt-Crossley) with ``contactStiffness = K`` of seed
+  004 eq. 11 and ``contactStiffnessExponent = 1.5``.  Exudyn's documentation of
+  ObjectContactSphereSphere and its source (``CObjectContactSphereSphere::ComputeContactForces``)
+  give ``f = k d^n + lambda d^n v_n`` with ``lambda = (k / d_dot_minus) (3/2)(e_res - 1)`` and
+  ``v_n = -d_dot``, i.e. ``f = k d^n [1 + (3/2)(1 - e_res) d_dot / d_dot_minus]``.
+  Lankarani-Nikravesh is ``f = K d^n [1 + 3(1 - e^2)/4 d_dot / d_dot_minus]``, so the two agree
+  exactly for ``e_res = 1 - (1 - e^2)/2 = (1 + e^2)/2`` (VALIDATION.md's statement, verified).
+  One difference remains: Exudyn stores ``d_dot_minus`` as ``-v_n`` at the *end of the first
+  step in contact* (``PostNewtonStep``), not at the instant the gap closes; it converges with the
+  step size (``exudyn_impact_velocity`` in the output shows the stored value).
+* Friction (optional): Exudyn's regularized Coulomb law, ``F_t = mu F_n`` above
+  ``frictionProportionalZone`` and linear in the slip speed below it.  Ambrosio's law (seed 004
+  eq. 13-14) with ``c_f = mu`` and ``v_1 = frictionProportionalZone`` differs from it only while
+  the slip speed is below ``v_1`` (1e-2 m/s), which does not happen during the first impact
+  (slip speed ~ R |omega_rod| ~ 2 m/s).  Exudyn's friction forces act at the contact point
+  ``R - delta/2`` from the centres (seed 000 uses ``R``): a relative difference ~ delta / R ~ 1e-3
+  in the friction moment only.
+
+Integrator: Exudyn's implicit generalized-alpha (index-3 constraints) with a constant step and
+discontinuous iteration for the contact state; ``spectral_radius=1`` (default here) removes the
+numerical dissipation (trapezoidal rule).  Explicit Exudyn solvers cannot be used: they only
+eliminate coordinate constraints, not the revolute joints of this redundant-coordinate model.
+
+Public API: :func:`simulate_exudyn`, :func:`first_impact`, :func:`refined_peak`,
+:class:`FloresData`, :func:`contact_stiffness`, :func:`hunt_crossley_restitution_for_ln`.
+"""
+from __future__ import annotations
+
+import math
+import time as _time
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+_VERBOSE = 0
+
+
+@dataclass(frozen=True)
+class FloresData:
+    """Data of the Flores slider-crank (issue 2 item 9), SI units.
+
+    crank_length, rod_length [m]; *_mass [kg]; *_inertia [kg m^2]; crank_speed [rad/s];
+    journal_radius, bushing_radius [m]; young [Pa]; poisson [1]; exponent [1]; gravity [m/s^2].
+    """
+    crank_length: float = 0.05
+    rod_length: float = 0.12
+    crank_mass: float = 0.30
+    rod_mass: float = 0.21
+    slider_mass: float = 0.14
+    crank_inertia: float = 1.0e-4
+    rod_inertia: float = 2.5e-4
+    slider_inertia: float = 1.0e-4
+    crank_speed: float = 5000.0 * 2.0 * math.pi / 60.0
+    journal_radius: float = 0.0100
+    bushing_radius: float = 0.0105
+    young: float = 207e9
+    poisson: float = 0.3
+    exponent: float = 1.5
+    gravity: float = 9.81
+
+    @property
+    def clearance(self) -> float:
+        """Radial clearance c = R_bushing - R_journal [m]."""
+        return self.bushing_radius - self.journal_radius
+
+
+def contact_stiffness(d: FloresData = FloresData()) -> float:
+    """Pin-in-bushing stiffness K [N/m^1.5] of seed 004 eq. 11 (same material for both):
+    ``K = 4/(3 (h_i + h_j)) sqrt(R_i R_j / (R_i - R_j))``, ``h = (1 - nu^2)/E``."""
+    h = (1.0 - d.poisson ** 2) / d.young
+    rb, rj = d.bushing_radius, d.journal_radius
+    return 4.0 / (3.0 * (h + h)) * math.sqrt(rb * rj / (rb - rj))
+
+
+def hunt_crossley_restitution_for_ln(e: float) -> float:
+    """Exudyn's Hunt-Crossley ``e_res`` that reproduces Lankarani-Nikravesh damping for ``e``:
+    ``(3/2)(1 - e_res) = (3/4)(1 - e^2)``  ->  ``e_res = 1 - (1 - e^2)/2``."""
+    return 1.0 - 0.5 * (1.0 - e * e)
+
+
+def _initial_states(d: FloresData):
+    """Ideal-mechanism states at crank angle 0 (crank and rod along +x), derived in closed form:
+    crank pin at (r, 0) moving with (0, r w); beta = 0, beta_dot = -r w cos(0)/(l cos 0) = -r w / l;
+    rod centre velocity (0, r w) + beta_dot * l/2 (0, 1) = (0, r w / 2); rod end and slider at rest."""
+    r, l, w = d.crank_length, d.rod_length, d.crank_speed
+    crank = ([0.5 * r, 0.0, 0.0], [0.0, 0.5 * r * w, w])
+    rod = ([r + 0.5 * l, 0.0, 0.0], [0.0, 0.5 * r * w, -r * w / l])
+    slider = ([r + l, 0.0, 0.0], [0.0, 0.0, 0.0])
+    return crank, rod, slider
+
+
+def simulate_exudyn(step_size: float, t_end: float, restitution: float = 0.9,
+                    friction: float = 0.0, friction_velocity: float = 1.0e-2, *,
+                    data: FloresData = FloresData(), stiffness: float | None = None,
+                    ideal: bool = False, spectral_radius: float = 0.9,
+                    output_every: int = 1) -> dict:
+    """Run the Exudyn model with a constant step and return time series and the first impact.
+
+    Parameters
+    ----------
+    step_size : constant time step [s].
+    t_end : end time [s] (two crank revolutions at 5000 rpm = 0.024 s).
+    restitution : Lankarani-Nikravesh restitution e [1]; passed to Exudyn as
+        :func:`hunt_crossley_restitution_for_ln` (e).
+    friction : Coulomb coefficient mu [1] (0 = frictionless).
+    friction_velocity : Exudyn's ``frictionProportionalZone`` [m/s] (Ambrosio's v_1).
+    data : the mechanism data.
+    stiffness : contact stiffness [N/m^1.5]; default :func:`contact_stiffness` (seed 004 eq. 11).
+    ideal : replace the clearance joint by an ideal revolute joint (check of the model set-up).
+    spectral_radius : generalized-alpha rho_inf [1] (1 = no numerical dissipation).
+    output_every : keep every n-th step in the output [1].
+
+    Returns
+    -------
+    dict with arrays ``time`` [s], ``crank_angle`` [rad], ``contact_force`` [N] (norm of the
+    normal force, 0 when apart), ``penetration`` [m] (negative while apart),
+    ``penetration_rate`` [m/s], ``slider_x`` [m], ``slider_velocity`` [m/s],
+    ``slider_acceleration`` [m/s^2], ``kinetic_energy``, ``potential_energy``, ``contact_energy``
+    (``K delta^(n+1)/(n+1)``) [J], ``driver_torque`` [N m] (torque the driver applies to the
+    crank), ``eccentricity`` (n, 2) [m], ``exudyn_impact_velocity`` [m/s] (Exudyn's stored
+    d_dot_minus); scalars ``first_impact`` (dict, see :func:`first_impact`), ``wall_time`` [s],
+    ``steps``, ``stiffness``, ``exudyn_restitution``, ``settings`` (dict).
+    """
+    import exudyn as exu
+    import exudyn.itemInterface as ei
+
+    if not step_size > 0 or not t_end > 0:
+        raise ValueError(f"step_size and t_end must be > 0 s, got {step_size!r}, {t_end!r}")
+    d = data
+    k_c = contact_stiffness(d) if stiffness is None else float(stiffness)
+    e_res = hunt_crossley_restitution_for_ln(restitution)
+    r, l = d.crank_length, d.rod_length
+
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    ground = mbs.AddObject(ei.ObjectGround(referencePosition=[0, 0, 0]))
+    n_ground = mbs.AddNode(ei.NodePointGround(referenceCoordinates=[0, 0, 0]))
+    m_ground_coord = mbs.AddMarker(ei.MarkerNodeCoordinate(nodeNumber=n_ground, coordinate=0))
+
+    (cq, cv), (rq, rv), (sq, sv) = _initial_states(d)
+    bodies = {}
+    for name, q, v, mass, inertia in (("crank", cq, cv, d.crank_mass, d.crank_inertia),
+                                      ("rod", rq, rv, d.rod_mass, d.rod_inertia),
+                                      ("slider", sq, sv, d.slider_mass, d.slider_inertia)):
+        node = mbs.AddNode(ei.NodeRigidBody2D(referenceCoordinates=q, initialVelocities=v))
+        body = mbs.AddObject(ei.ObjectRigidBody2D(nodeNumber=node, physicsMass=mass,
+                                                  physicsInertia=inertia))
+        m_mass = mbs.AddMarker(ei.MarkerBodyMass(bodyNumber=body))
+        mbs.AddLoad(ei.LoadMassProportional(markerNumber=m_mass, loadVector=[0, -d.gravity, 0]))
+        bodies[name] = (node, body)
+
+    def marker(body_name, local):
+        body = ground if body_name == "ground" else bodies[body_name][1]
+        return mbs.AddMarker(ei.MarkerBodyRigid(bodyNumber=body, localPosition=[local[0], local[1], 0]))
+
+    mbs.AddObject(ei.ObjectJointRevolute2D(markerNumbers=[marker("ground", (0, 0)),
+                                                          marker("crank", (-0.5 * r, 0))]))
+    mbs.AddObject(ei.ObjectJointRevolute2D(markerNumbers=[marker("crank", (0.5 * r, 0)),
+                                                          marker("rod", (-0.5 * l, 0))]))
+    n_slider = bodies["slider"][0]
+    for coord in (1, 2):                 # slider y = 0 and phi = 0: in-line guide along x
+        m = mbs.AddMarker(ei.MarkerNodeCoordinate(nodeNumber=n_slider, coordinate=coord))
+        mbs.AddObject(ei.ObjectConnectorCoordinate(markerNumbers=[m_ground_coord, m]))
+    m_crank_phi = mbs.AddMarker(ei.MarkerNodeCoordinate(nodeNumber=bodies["crank"][0], coordinate=2))
+    driver = mbs.AddObject(ei.ObjectConnectorCoordinate(markerNumbers=[m_ground_coord, m_crank_phi],
+                                                        offset=d.crank_speed, velocityLevel=True))
+
+    m_journal = marker("rod", (0.5 * l, 0))
+    m_bushing = marker("slider", (0, 0))
+    contact = None
+    n_data = None
+    if ideal:
+        mbs.AddObject(ei.ObjectJointRevolute2D(markerNumbers=[m_journal, m_bushing]))
+    else:
+        n_data = mbs.AddNode(ei.NodeGenericData(initialCoordinates=[d.clearance, 0, 0, 0],
+                                                numberOfDataCoordinates=4))
+        contact = mbs.AddObject(ei.ObjectContactSphereSphere(
+            markerNumbers=[m_journal, m_bushing], nodeNumber=n_data,
+            spheresRadii=[d.journal_radius, d.bushing_radius], isHollowSphere1=True,
+            contactStiffness=k_c, contactStiffnessExponent=d.exponent, contactDamping=0.0,
+            restitutionCoefficient=e_res, impactModel=1, minimumImpactVelocity=0.0,
+            dynamicFriction=friction, frictionProportionalZone=friction_velocity))
+
+    OV = exu.OutputVariableType
+    sensors = {}
+
+    def node_sensor(key, node, ov):
+        sensors[key] = mbs.AddSensor(ei.SensorNode(nodeNumber=node, outputVariableType=ov,
+                                                   storeInternal=True, writeToFile=False))
+
+    for name in ("crank", "rod", "slider"):
+        node_sensor(name + "_q", bodies[name][0], OV.Coordinates)
+        node_sensor(name + "_v", bodies[name][0], OV.Coordinates_t)
+    node_sensor("slider_a", n_slider, OV.Coordinates_tt)
+    sensors["driver"] = mbs.AddSensor(ei.SensorObject(objectNumber=driver, outputVariableType=OV.Force,
+                                                      storeInternal=True, writeToFile=False))
+    if contact is not None:
+        sensors["contact_f"] = mbs.AddSensor(ei.SensorObject(objectNumber=contact,
+                                                             outputVariableType=OV.Force,
+                                                             storeInternal=True, writeToFile=False))
+        node_sensor("data", n_data, OV.Coordinates)
+
+    mbs.Assemble()
+    s = exu.SimulationSettings()
+    n_steps = int(round(t_end / step_size))
+    ti = s.timeIntegration
+    ti.numberOfSteps = n_steps
+    ti.endTime = n_steps * step_size
+    ti.verboseMode = _VERBOSE
+    ti.adaptiveStep = False
+    ti.automaticStepSize = False
+    ti.generalizedAlpha.spectralRadius = spectral_radius
+    ti.generalizedAlpha.computeInitialAccelerations = True
+    ti.newton.useModifiedNewton = True
+    ti.newton.relativeTolerance = 1e-8
+    ti.newton.absoluteTolerance = 1e-10
+    ti.discontinuous.maxIterations = 10
+    ti.discontinuous.iterationTolerance = 1e-6
+    ti.discontinuous.useRecommendedStepSize = False
+    s.solution.file.write = False
+    s.solution.sensors.writePeriod = step_size * output_every * (1 - 1e-9)
+    s.displayStatistics = False
+    s.displayComputationTime = False
+
+    t0 = _time.perf_counter()
+    ok = mbs.SolveDynamic(s, solverType=exu.DynamicSolverType.GeneralizedAlpha)
+    wall = _time.perf_counter() - t0
+    if not ok:
+        raise RuntimeError(f"Exudyn solver failed (step {step_size} s, t_end {t_end} s)")
+
+    def get(key):
+        return np.asarray(mbs.GetSensorStoredData(sensors[key]))
+
+    cq_, rq_, sq_ = get("crank_q"), get("rod_q"), get("slider_q")
+    cv_, rv_, sv_ = get("crank_v"), get("rod_v"), get("slider_v")
+    t = cq_[:, 0]
+    # journal centre (rod end) and bushing centre (slider COM); phi is the 3rd coordinate.
+    # With NodeRigidBody2D the stored Coordinates are displacements from the reference values.
+    rod_x = rq_[:, 1] + rq[0]
+    rod_y = rq_[:, 2] + rq[1]
+    rod_phi = rq_[:, 3] + rq[2]
+    sl_x = sq_[:, 1] + sq[0]
+    sl_y = sq_[:, 2] + sq[1]
+    jx = rod_x + 0.5 * l * np.cos(rod_phi)
+    jy = rod_y + 0.5 * l * np.sin(rod_phi)
+    jvx = rv_[:, 1] - 0.5 * l * np.sin(rod_phi) * rv_[:, 3]
+    jvy = rv_[:, 2] + 0.5 * l * np.cos(rod_phi) * rv_[:, 3]
+    ex, ey = jx - sl_x, jy - sl_y
+    ecc = np.hypot(ex, ey)
+    nx, ny = ex / np.maximum(ecc, 1e-300), ey / np.maximum(ecc, 1e-300)
+    pen = ecc - d.clearance
+    pen_rate = nx * (jvx - sv_[:, 1]) + ny * (jvy - sv_[:, 2])
+
+    kinetic = 0.0
+    potential = 0.0
+    for q_, v_, mass, inertia in ((cq_, cv_, d.crank_mass, d.crank_inertia),
+                                  (rq_, rv_, d.rod_mass, d.rod_inertia),
+                                  (sq_, sv_, d.slider_mass, d.slider_inertia)):
+        kinetic = kinetic + 0.5 * mass * (v_[:, 1] ** 2 + v_[:, 2] ** 2) + 0.5 * inertia * v_[:, 3] ** 2
+        potential = potential + mass * d.gravity * q_[:, 2]    # reference y = 0 for all bodies
+    out = {
+        "time": t,
+        "kinetic_energy": kinetic,
+        "potential_energy": potential,
+        "contact_energy": k_c * np.maximum(pen, 0.0) ** (d.exponent + 1) / (d.exponent + 1),
+        "crank_angle": cq_[:, 3] + cq[2],
+        "penetration": pen,
+        "penetration_rate": pen_rate,
+        "eccentricity": np.column_stack([ex, ey]),
+        "slider_x": sl_x,
+        "slider_velocity": sv_[:, 1],
+        "slider_acceleration": get("slider_a")[:, 1],
+        # the multiplier of the velocity-level driver acts on the crank coordinate with the
+        # opposite sign of the torque the driver applies (checked by power balance in the tests)
+        "driver_torque": -get("driver")[:, 1],
+        "wall_time": wall,
+        "steps": n_steps,
+        "stiffness": k_c,
+        "exudyn_restitution": e_res,
+        "settings": {"step_size": step_size, "t_end": t_end, "restitution": restitution,
+                     "friction": friction, "friction_velocity": friction_velocity,
+                     "spectral_radius": spectral_radius, "ideal": ideal},
+    }
+    if contact is not None:
+        f = get("contact_f")[:, 1:3]
+        out["contact_force"] = np.hypot(f[:, 0], f[:, 1])
+        # Exudyn's Force output is the force on marker 0 (the journal), pushed back along -n
+        # (n = journal centre - bushing centre, normalised); compression counts positive here.
+        out["contact_force_normal"] = -(f[:, 0] * nx + f[:, 1] * ny)
+        out["exudyn_impact_velocity"] = get("data")[:, 3]
+        out["first_impact"] = first_impact(t, pen, pen_rate, out["contact_force_normal"])
+    else:
+        out["contact_force"] = np.zeros_like(t)
+        out["first_impact"] = None
+    return out
+
+
+def first_impact(time, penetration, penetration_rate, contact_force) -> dict:
+    """First contact of a sampled run.
+
+    * ``time``: root of the cubic Hermite interpolant of (penetration, penetration_rate) on the
+      first sample interval where the penetration changes sign from < 0 to >= 0 [s];
+    * ``velocity``: approach speed delta_dot_minus [m/s] at that instant, the penetration rate
+      extrapolated linearly from the last two samples before contact (free flight, smooth);
+    * ``peak_force``: largest contact force during that contact [N], refined by a parabola through
+      the largest sample and its neighbours; ``peak_time`` [s]; ``end_time`` [s] (first sample
+      with penetration < 0 again); ``duration`` [s].
+    """
+    t = np.asarray(time)
+    p = np.asarray(penetration)
+    pd = np.asarray(penetration_rate)
+    f = np.asarray(contact_force)
+    idx = np.nonzero((p[:-1] < 0) & (p[1:] >= 0))[0]
+    if len(idx) == 0:
+        return {"time": math.nan, "velocity": math.nan, "peak_force": math.nan,
+                "peak_time": math.nan, "end_time": math.nan, "duration": math.nan}
+    k = int(idx[0])
+    h = t[k + 1] - t[k]
+
+    def hermite(s):
+        h00, h10 = 2 * s ** 3 - 3 * s ** 2 + 1, s ** 3 - 2 * s ** 2 + s
+        h01, h11 = -2 * s ** 3 + 3 * s ** 2, s ** 3 - s ** 2
+        return h00 * p[k] + h10 * h * pd[k] + h01 * p[k + 1] + h11 * h * pd[k + 1]
+
+    lo, hi = 0.0, 1.0
+    for _ in range(60):                      # bisection: hermite(lo) < 0 <= hermite(hi)
+        mid = 0.5 * (lo + hi)
+        if hermite(mid) < 0:
+            lo = mid
+        else:
+            hi = mid
+    tc = t[k] + 0.5 * (lo + hi) * h
+    if k >= 1:
+        vel = pd[k] + (pd[k] - pd[k - 1]) / (t[k] - t[k - 1]) * (tc - t[k])
+    else:
+        vel = pd[k]
+    after = np.nonzero(p[k + 1:] < 0)[0]
+    k_end = k + 1 + int(after[0]) if len(after) else len(p) - 1
+    fpk, tpk = refined_peak(t, f, k + 1, k_end)
+    return {"time": float(tc), "velocity": float(vel), "peak_force": fpk, "peak_time": tpk,
+            "end_time": float(t[k_end]), "duration": float(t[k_end] - tc)}
+
+
+def refined_peak(time, force, start: int, stop: int) -> tuple[float, float]:
+    """Largest ``force`` [N] among samples ``start:stop`` and its time [s], refined by the vertex
+    of the parabola through the largest sample and its two neighbours (equal spacing only)."""
+    t = np.asarray(time)
+    f = np.asarray(force)
+    j = start + int(np.argmax(f[start:stop]))
+    fpk, tpk = float(f[j]), float(t[j])
+    if 0 < j < len(f) - 1 and np.isclose(t[j + 1] - t[j], t[j] - t[j - 1], rtol=1e-6):
+        fm, f0, fp = f[j - 1], f[j], f[j + 1]
+        den = fm - 2 * f0 + fp
+        if den < 0:
+            x = 0.5 * (fm - fp) / den
+            if abs(x) <= 1:
+                fpk = float(f0 - 0.25 * (fm - fp) * x)
+                tpk = float(t[j] + x * (t[j + 1] - t[j]))
+    return fpk, tpk
+
+
+def convergence_table(steps=(4e-6, 2e-6, 1e-6, 5e-7, 2.5e-7, 1.25e-7, 6.25e-8, 3.125e-8),
+                      t_first: float = 0.4e-3, t_full: float | None = 0.024, **kwargs) -> list[dict]:
+    """First impact for each step size [s] (run to ``t_first`` [s]), the relative differences to the
+    smallest step, and the wall time [s] of a run to ``t_full`` [s] (two revolutions; None = skip;
+    only for steps >= 0.25 us to keep it short).  ``kwargs`` go to :func:`simulate_exudyn`."""
+    rows = []
+    for h in steps:
+        r = simulate_exudyn(h, t_first, **kwargs)
+        row = {"step": h, **{k: r["first_impact"][k] for k in ("time", "velocity", "peak_force")},
+               "wall_first": r["wall_time"], "wall_full": math.nan}
+        if t_full is not None and h >= 2.5e-7:
+            row["wall_full"] = simulate_exudyn(h, t_full, **kwargs)["wall_time"]
+        rows.append(row)
+    ref = rows[-1]
+    for row in rows:
+        for k in ("time", "velocity", "peak_force"):
+            row["rel_" + k] = (row[k] - ref[k]) / ref[k]
+    return rows
+
+
+if __name__ == "__main__":   # convergence table: python tests/reference/exudyn_slider_crank.py [mu]
+    import sys
+    import warnings
+    warnings.simplefilter("ignore", DeprecationWarning)
+    mu = float(sys.argv[1]) if len(sys.argv) > 1 else 0.0
+    print(f"K = {contact_stiffness():.6e} N/m^1.5, Exudyn e_res = {hunt_crossley_restitution_for_ln(0.9)}"
+          f", friction mu = {mu}")
+    print("step [us] | t_impact [s]      | d_dot_minus [m/s] | peak F [N]   | rel t    | rel v    "
+          "| rel F    | wall 0.4 ms [s] | wall 2 rev [s]")
+    for row in convergence_table(friction=mu):
+        print(f"{row['step'] * 1e6:9.4g} | {row['time']:.10e} | {row['velocity']:.8f}        | "
+              f"{row['peak_force']:12.4f} | {row['rel_time']:8.1e} | {row['rel_velocity']:8.1e} | "
+              f"{row['rel_peak_force']:8.1e} | {row['wall_first']:15.3f} | {row['wall_full']:.3f}")
