@@ -11,7 +11,9 @@ import numpy as np
 from numba import njit
 
 from workbench.hookspecs import hookimpl
-from workbench.models import ContactGeometry, ContactLaw, parameter
+from workbench.models import ContactGeometry, ContactLaw
+
+from ._common import exponent_field, resolve_stiffness, stiffness_field
 
 
 @njit(cache=True)
@@ -23,22 +25,27 @@ def hertz_force(delta, delta_dot, delta_dot_minus, p):
 
 
 class Hertz(ContactLaw):
-    """Pure elastic Hertz law ``F_n = K delta^n`` (Machado et al. 2012, eq. 2)."""
+    """Pure elastic Hertz law ``F_n = K delta^n`` (Machado et al. 2012, eq. 2).
+
+    ``K`` [N/m^n] defaults to the geometry's stiffness (seed 004 eq. 11 for a pin in a bore,
+    Hertz for spheres — both for ``n = 1.5`` —, seed 004 eq. 26 for planar contact with ``n = 1``);
+    with another exponent ``stiffness`` must be given (:func:`plugins.contact._common.resolve_stiffness`).
+    """
     name = "hertz"
     reference = "Hertz 1881; Machado et al., Mech. Mach. Theory 53 (2012) eq. (2); seed 000 Table 1"
     dissipative = False
 
     @dataclass(frozen=True)
     class Params:
-        stiffness: float | None = parameter(
-            None, unit="N/m^n", doc="generalized stiffness K; default from the geometry (seed 004 eq. 11)", min=0.0)
-        exponent: float = parameter(1.5, unit="1", doc="force exponent n", min=1.0, max=3.0)
+        stiffness: float | None = stiffness_field()
+        exponent: float = exponent_field()
 
     kernel = hertz_force
 
     def pack(self, geometry: ContactGeometry) -> np.ndarray:
-        K = self.params.stiffness if self.params.stiffness is not None else geometry.default_stiffness()
-        return np.array([K, self.params.exponent], dtype=np.float64)
+        n = float(self.params.exponent)
+        K = resolve_stiffness(self.params.stiffness, n, geometry, self.name)
+        return np.array([K, n], dtype=np.float64)
 
 
 @hookimpl

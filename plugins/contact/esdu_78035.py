@@ -1,0 +1,48 @@
+"""ESDU-78035 internal-cylinder contact law (pin in a bore, implicit ``delta(F)``).
+
+``delta = F (s_i + s_j)/L [ln(4 L dR/(F (s_i + s_j))) + 1]``, ``s_k = (1 - nu_k^2)/(pi E_k)`` —
+ESDU Item 78035 (1978), as tabulated by Pereira, Ramalho & Ambrosio, Nonlinear Dyn 63 (2011)
+681-697 (ESDU-78035 model for internal contact); seed 000 Table 1.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.hookspecs import hookimpl
+from workbench.models import ContactGeometry, ContactLaw
+
+from ._cylinder_implicit import cylinder_numbers, implicit_cylinder_force, implicit_params
+
+
+class Esdu78035(ContactLaw):
+    """Pure elastic ESDU-78035 law for a journal in a bore (Pereira et al. 2011).
+
+    ``delta = F (s_i+s_j)/L [ln(4 L dR/(F (s_i+s_j))) + 1]`` with ``s_k = (1-nu_k^2)/(pi E_k)``
+    [1/Pa], ``L`` the axial length [m], ``dR = R_bushing - R_journal`` [m], i.e.
+    ``delta = F/(pi L E*) [ln(4 pi L dR E*/F) + 1]`` — Johnson's form with ``+1`` instead of
+    ``-1`` (more compliant).  Solved for ``F`` to ~1e-14 relative; no solution above
+    ``delta = 4 dR`` (linear continuation there).  No parameters.
+    """
+    name = "esdu_78035"
+    reference = ("ESDU Item 78035 (1978); Pereira, Ramalho & Ambrosio, Nonlinear Dyn 63 (2011) "
+                 "681-697, ESDU-78035 model; seed 000 Table 1")
+    dissipative = False
+    geometries = ("cylindrical",)
+
+    @dataclass(frozen=True)
+    class Params:
+        """The ESDU-78035 law has no parameters: everything comes from the joint geometry."""
+
+    kernel = implicit_cylinder_force
+
+    def pack(self, geometry: ContactGeometry) -> np.ndarray:
+        L, dR, Es = cylinder_numbers(geometry, self.name)
+        return implicit_params(1.0 / (math.pi * L * Es), 4.0 * math.pi * L * dR * Es, 1.0)
+
+
+@hookimpl
+def register_contact_laws(register):
+    register(Esdu78035)

@@ -1,0 +1,60 @@
+"""Hooke's linear contact law, ``F_n = K delta``.
+
+Machado, Moreira, Flores & Lankarani, Mech. Mach. Theory 53 (2012) §3 (Hooke's law, the simplest
+pure elastic model); seed 000 Table 1.  Default stiffness: seed 004 eq. 26 for a planar
+(translational-joint) contact; for a pin in a bore the secant of Johnson's line-contact law at a
+reference load (see :func:`plugins.contact._common.linear_stiffness`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from workbench.hookspecs import hookimpl
+from workbench.models import ContactGeometry, ContactLaw, parameter
+
+from ._common import linear_stiffness
+
+
+@njit(cache=True)
+def hooke_force(delta, delta_dot, delta_dot_minus, p):
+    """``F = K delta`` for ``delta > 0``; ``p = [K]``."""
+    if delta <= 0.0:
+        return 0.0
+    return p[0] * delta
+
+
+class Hooke(ContactLaw):
+    """Pure elastic linear law ``F_n = K delta`` (Machado et al. 2012 §3; seed 000 Table 1).
+
+    Default ``K`` [N/m]: ``planar`` seed 004 eq. 26 ``K_s = a/(0.475 (h_i+h_j))``;
+    ``cylindrical`` the secant stiffness of Johnson's plane-strain pin-in-bore law
+    (Pereira et al. 2011) at ``reference_load``; ``sphere`` the Hertz secant at ``reference_load``.
+    """
+    name = "hooke"
+    reference = ("Machado, Moreira, Flores & Lankarani, Mech. Mach. Theory 53 (2012) §3 (Hooke); "
+                 "seed 000 Table 1; default stiffness seed 004 eq. 26 (planar)")
+    dissipative = False
+
+    @dataclass(frozen=True)
+    class Params:
+        stiffness: float | None = parameter(
+            None, unit="N/m", doc="linear stiffness K; default from the geometry (seed 004 eq. 26 "
+            "planar, Johnson secant at reference_load for a pin in a bore)", min=0.0)
+        reference_load: float = parameter(
+            1000.0, unit="N", doc="load at which the default secant stiffness of a cylindrical or "
+            "sphere contact is taken (unused when stiffness is given or the contact is planar)",
+            min=1e-9)
+
+    kernel = hooke_force
+
+    def pack(self, geometry: ContactGeometry) -> np.ndarray:
+        K = linear_stiffness(self.params.stiffness, self.params.reference_load, geometry, self.name)
+        return np.array([K], dtype=np.float64)
+
+
+@hookimpl
+def register_contact_laws(register):
+    register(Hooke)
