@@ -258,6 +258,9 @@ BODY = Section("mechanism.bodies[]", "A rigid body; anchor points are relative t
     Key("position", "vec2", "m", "initial guess of the centre-of-mass position (global frame)", (0.0, 0.0)),
     Key("angle", "number", "rad", "initial guess of the orientation", 0.0),
     Key("points", "points", "m", "named points in body coordinates, e.g. `{A = [-0.025, 0.0]}`", {}),
+    Key("velocity", "vec2", "m/s", "initial guess of the centre-of-mass velocity (projected onto the "
+        "constraints at assembly; a driven mechanism needs none)", (0.0, 0.0)),
+    Key("angular_velocity", "number", "rad/s", "initial guess of the angular velocity", 0.0),
 ))
 
 _PAIR = (
@@ -406,6 +409,8 @@ SOLVER = Section("solver", "Numerical settings (`workbench.mbs.solution.SolverSe
         _SD["critical_penetration"], gt=0.0),
     Key("min_step", "number", "s", "smallest step of the step-halving detector (seed 001)",
         _SD["min_step"], gt=0.0),
+    Key("max_steps", "int", "1", "largest number of (accepted + rejected) steps before giving up",
+        _SD["max_steps"], gt=0),
 ))
 
 OUTPUT = Section("output", "What the results dataset holds.", (

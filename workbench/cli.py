@@ -1,0 +1,178 @@
+"""The ``workbench`` command line: ``run``, ``validate``, ``plugins``, ``plot``.
+
+Every mistake a user can make (bad study file, unknown model, failed integration ...) is a
+:class:`~workbench.errors.WorkbenchError`; the command prints its message, without a traceback,
+and exits with status 2.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .errors import WorkbenchError
+from .models import FAMILIES
+
+EXIT_USER_ERROR = 2
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def _friendly(func):
+    """Turn a WorkbenchError into a message on stderr and exit status 2."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except WorkbenchError as exc:
+            from rich.markup import escape
+            _console(stderr=True).print(f"[bold red]error:[/] {escape(str(exc))}")
+            sys.exit(EXIT_USER_ERROR)
+    return wrapper
+
+
+def _registry():
+    from .plugins import build_registry
+    return build_registry()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="workbench")
+def main():
+    """Joint Wear Workbench: clearance, contact, friction and wear in planar mechanisms."""
+
+
+@main.command()
+@click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
+@_friendly
+def validate(study_file: Path):
+    """Check STUDY_FILE (schema, models, mechanism) without running it."""
+    from .study import load_study
+    registry = _registry()
+    study = load_study(study_file, registry=registry)
+    if study.kind == "pressure":
+        from .fem import pressure_study
+        check = getattr(pressure_study, "validate_pressure_study", None)
+        if check is not None:
+            check(study.config, study_file=str(study_file), registry=registry)
+        _console().print(f"[green]ok[/] {study_file}: pressure study '{study.title}'")
+        return
+    m, s = study.mechanism, study.solver
+    _console().print(
+        f"[green]ok[/] {study_file}: dynamics study '{study.title}': {len(m.bodies)} bodies, "
+        f"{len(m.joints)} ideal joints, {len(m.drivers)} drivers, {len(m.forces)} forces, "
+        f"{len(m.clearance_joints)} clearance joints; t = {s.t_start:g} .. {s.t_end:g} s, "
+        f"output every {s.output_step:g} s, {s.path} path")
+
+
+@main.command()
+@click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="results file to write (netCDF4, read with xarray.open_dataset)")
+@click.option("--plot/--no-plot", default=True, show_default=True, help="write the PNG plots too")
+@click.option("--plot-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="where the plots go [default: <OUT without suffix>_plots]")
+@_friendly
+def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None):
+    """Run STUDY_FILE and write its results to OUT (and plots)."""
+    from .study import load_study, run_study
+    console = _console()
+    registry = _registry()
+    study = load_study(study_file, registry=registry)
+    what = (f"{study.kind} study '{study.title}'" if study.kind != "dynamics" else
+            f"'{study.title}': t = {study.solver.t_start:g} .. {study.solver.t_end:g} s"
+            + (" (and the ideal-joint twin)" if study.mechanism.clearance_joints
+               and study.output.compare_ideal else ""))
+    t0 = time.perf_counter()
+    with console.status(f"running {what} ..."):
+        ds = run_study(study, registry=registry, out=out)
+    console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s: {what}")
+    if study.kind == "dynamics":
+        _summary(console, ds)
+    if plot:
+        _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console)
+
+
+def _summary(console, ds) -> None:
+    for j in ds["joint"].values:
+        f = ds["contact_force"].sel(joint=j)
+        n = int((ds["impact_joint"] == j).sum())
+        console.print(f"  joint {j}: {n} impacts, peak contact force {float(f.max()):.4g} N")
+    if "driver" in ds.dims and ds.sizes["driver"]:
+        load = ds["driver_load"].isel(driver=0)
+        console.print(f"  driver {ds['driver'].values[0]}: peak |load| {float(abs(load).max()):.4g} "
+                      f"{ds['driver_unit'].values[0]}")
+    steps = ds.attrs.get("solver_steps")
+    if steps is not None:
+        console.print(f"  solver: {steps} steps, {ds.attrs.get('solver_wall_time', float('nan')):.2f} s")
+
+
+def _plot(ds, outdir: Path, console) -> list[Path]:
+    if ds.attrs.get("study_kind") == "pressure":
+        from .fem.pressure_study import plot_pressure_study
+        paths = plot_pressure_study(ds, outdir)
+    else:
+        from .plot import plot_results
+        paths = plot_results(ds, outdir)
+    for p in paths or []:
+        console.print(f"[green]plot[/] {p}")
+    return paths
+
+
+@main.command()
+@click.argument("result", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-o", "--out-dir", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=None, help="where the PNGs go [default: <RESULT without suffix>_plots]")
+@_friendly
+def plot(result: Path, out_dir: Path | None):
+    """Write the PNG plots of a results file."""
+    from .errors import WorkbenchError as _WE
+    from .results import open_results
+    try:
+        ds = open_results(result)
+    except (OSError, ValueError) as exc:
+        raise _WE(f"{result}: cannot read it as a workbench results file: {exc}") from None
+    _plot(ds, out_dir or result.with_name(result.stem + "_plots"), _console())
+
+
+@main.command()
+@click.option("--family", type=click.Choice(FAMILIES), default=None, help="only this model family")
+@_friendly
+def plugins(family: str | None):
+    """List every registered model: family, name, provider, parameters, reference."""
+    from rich.table import Table
+    registry = _registry()
+    table = Table(title="workbench models", show_lines=True)
+    for col in ("family", "name"):
+        table.add_column(col, no_wrap=True)
+    for col in ("distribution", "version", "parameters", "reference"):
+        table.add_column(col, overflow="fold")
+    entries = registry.entries(family)
+    for e in entries:
+        params = "\n".join(_param_line(p) for p in e.cls.parameters()) or "(none)"
+        table.add_row(e.family, e.name, e.distribution, e.version, params, e.cls.reference)
+    console = _console()
+    console.print(table)
+    console.print(f"{len(entries)} models" + (f" in family '{family}'" if family else ""))
+
+
+def _param_line(p) -> str:
+    if p.default is None:
+        default = "derived"
+    elif isinstance(p.default, float):
+        default = f"{p.default:g}"
+    else:
+        default = str(p.default)
+    unit = "" if p.unit in ("1", "text", "") else f" {p.unit}"
+    return f"{p.name} = {default}{unit}"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
