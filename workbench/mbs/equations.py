@@ -318,6 +318,8 @@ def rhs(t, y, dm, ydot, lam, rec, alpha, beta, n_rows,
     pd = element_forces(q, qd, Q, frc_i, frc_f, gravity, mass)
     pc, pf, bad = clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar,
                                    has_z, rec, tmp)
+    if bad >= 0:
+        return bad
     qdd = ydot[n:2 * n]
     pdrv = 0.0
     if n_rows > 0:

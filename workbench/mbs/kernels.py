@@ -9,9 +9,15 @@ clearance joint use its own law without recompiling the solver.
 from __future__ import annotations
 
 import functools
+import warnings
 
 import numpy as np
 from numba import cfunc, njit, types
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+# first-class function types are what makes per-joint laws cheap; the feature is stable for
+# the plain C signatures used here
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 #: F_n = contact(delta, delta_dot, delta_dot_minus, p)
 CONTACT_SIG = types.float64(types.float64, types.float64, types.float64, types.CPointer(types.float64))
