@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from workbench.errors import StudyError
-from workbench.models import ContactGeometry
+from workbench.models import ContactGeometry, parameter
 
 #: relative tolerance on "exponent == 1.5" / "exponent == 1" when the geometric stiffness is used
 _EXP_TOL = 1e-12
@@ -52,7 +52,8 @@ def resolve_stiffness(stiffness: float | None, exponent: float, geometry: Contac
         raise StudyError(
             f"contact law '{law}': the default stiffness of a '{geometry.kind}' contact "
             f"(seed 004 eq. {26 if geometry.kind == 'planar' else 11}) is for exponent {n_geom:g}, "
-            f"but exponent = {exponent:g}; set exponent = {n_geom:g} or give 'stiffness' in N/m^{exponent:g}")
+            f"but exponent = {exponent:g}; set exponent = {n_geom:g} or give 'stiffness' "
+            f"in N/m^{exponent:g}")
     try:
         K = geometry.default_stiffness()
     except (ValueError, ZeroDivisionError) as exc:
@@ -112,11 +113,13 @@ def check_restitution(e: float, law: str, e_min: float, e_max: float = 1.0) -> f
     """Check ``e_min <= e <= e_max`` (the range the law's formula allows) and return ``e``."""
     v = float(e)
     if not math.isfinite(v) or v < e_min or v > e_max:
-        raise StudyError(f"contact law '{law}': restitution = {e!r} is outside [{e_min:g}, {e_max:g}]")
+        raise StudyError(f"contact law '{law}': restitution = {e!r} is outside "
+                         f"[{e_min:g}, {e_max:g}]")
     return v
 
 
-def hysteresis_params(K: float, n: float, chi: float, min_impact_speed: float, law: str) -> np.ndarray:
+def hysteresis_params(K: float, n: float, chi: float, min_impact_speed: float,
+                      law: str) -> np.ndarray:
     """``p`` of :func:`hysteresis_force`: ``[K, n, chi, v_floor]``."""
     v_floor = _check_positive(min_impact_speed, "min_impact_speed", law)
     return np.array([K, float(n), float(chi), v_floor], dtype=np.float64)
@@ -127,10 +130,11 @@ def hysteresis_force(delta, delta_dot, delta_dot_minus, p):
     """``F = K delta^n (1 + chi delta_dot / max(delta_dot_minus, v_floor))``, clamped at 0.
 
     ``p = [K, n, chi, v_floor]``.  Zero for ``delta <= 0``.  During restitution
-    (``delta_dot < 0``) a large damping term would make the force negative (tension, sticking);
-    it is clamped to 0 — the bodies then separate before ``delta`` returns to 0 (Flores et al.
-    2011 §2 discuss this for low restitution).  ``v_floor`` guards the division for grazing
-    contacts whose impact speed is (nearly) zero.
+    (``delta_dot < 0``) the damping term would make the force negative (tension) once
+    ``delta_dot < -delta_dot_minus/chi``; it is clamped to 0.  In a free two-body impact this never
+    happens (``delta_dot = -v0/chi`` is an invariant line of the motion, the force only tends to
+    0), but it can when other forces pull the bodies apart or when ``v_floor`` is active.
+    ``v_floor`` guards the division for grazing contacts whose impact speed is (nearly) zero.
     """
     if delta <= 0.0:
         return 0.0
@@ -144,7 +148,9 @@ def hysteresis_force(delta, delta_dot, delta_dot_minus, p):
 
 
 class HysteresisLaw:
-    """Mixin of the seven hysteresis-damping laws ``F = K delta^n (1 + chi(e) delta_dot/delta_dot_minus)``.
+    """Mixin of the seven hysteresis-damping laws.
+
+    ``F = K delta^n (1 + chi(e) delta_dot/delta_dot_minus)`` (Machado et al. 2012 §4).
 
     A law module subclasses ``(HysteresisLaw, ContactLaw)`` and sets ``name``, ``reference``,
     ``Params`` (fields ``stiffness``, ``exponent``, ``restitution``, ``min_impact_speed``),
@@ -170,20 +176,19 @@ class HysteresisLaw:
 
 def stiffness_field():
     """The ``stiffness`` parameter shared by the power laws."""
-    from workbench.models import parameter
     return parameter(None, unit="N/m^n",
                      doc="generalized stiffness K; default from the geometry (seed 004 eq. 11, "
                          "Hertz for spheres, eq. 26 for planar with exponent 1)", min=0.0)
 
 
 def exponent_field():
-    from workbench.models import parameter
+    """The ``exponent`` parameter shared by the power laws."""
     return parameter(1.5, unit="1", doc="force exponent n (1.5 for Hertz point/cylinder laws)",
                      min=1.0, max=3.0)
 
 
 def min_impact_speed_field():
-    from workbench.models import parameter
+    """The guard of ``delta_dot_minus`` shared by the hysteresis laws."""
     return parameter(1e-4, unit="m/s",
                      doc="floor of the impact speed delta_dot_minus in the damping term "
                          "(guards grazing contacts; real impacts are much faster)", min=1e-12)

@@ -56,8 +56,8 @@ def cylinder_numbers(geometry: ContactGeometry, law: str) -> tuple[float, float,
                          f"geometry kind 'cylindrical', got {geometry.kind!r}")
     L, dR = float(geometry.length), float(geometry.clearance)
     if not (L > 0.0 and dR > 0.0):
-        raise StudyError(f"contact law '{law}': needs length > 0 and clearance R_bushing - R_journal > 0, "
-                         f"got length = {L:g} m, clearance = {dR:g} m")
+        raise StudyError(f"contact law '{law}': needs length > 0 and clearance "
+                         f"R_bushing - R_journal > 0, got length = {L:g} m, clearance = {dR:g} m")
     hsum = geometry.journal.h + geometry.bushing.h
     if not hsum > 0.0:
         raise StudyError(f"contact law '{law}': journal and bushing cannot both be rigid")

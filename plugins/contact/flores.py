@@ -22,8 +22,8 @@ class Flores(HysteresisLaw, ContactLaw):
     loop, meant for any restitution incl. soft materials; diverges as e -> 0 (e >= 0.01
     enforced).
     ``K`` [N/m^n] defaults to the geometric stiffness (seed 004 eq. 11 for a pin in a bore).
-    The force is clamped to 0 when the damping term would make it negative (no tension, late in
-    the restitution phase at low ``e``); ``delta_dot_minus`` is floored at ``min_impact_speed``.
+    The force is clamped to 0 when the damping term would make it negative (no tension);
+    ``delta_dot_minus`` [m/s] is floored at ``min_impact_speed`` (grazing contacts).
     """
     name = "flores"
     reference = ("Flores, Machado, Silva & Martins, Multibody Syst. Dyn. 25 (2011) 357-375; Machado et"

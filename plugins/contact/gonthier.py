@@ -21,8 +21,8 @@ class Gonthier(HysteresisLaw, ContactLaw):
     Approximation of Gonthier's exact relation for the whole range of restitution; diverges as e
     -> 0 (e >= 0.01 enforced).
     ``K`` [N/m^n] defaults to the geometric stiffness (seed 004 eq. 11 for a pin in a bore).
-    The force is clamped to 0 when the damping term would make it negative (no tension, late in
-    the restitution phase at low ``e``); ``delta_dot_minus`` is floored at ``min_impact_speed``.
+    The force is clamped to 0 when the damping term would make it negative (no tension);
+    ``delta_dot_minus`` [m/s] is floored at ``min_impact_speed`` (grazing contacts).
     """
     name = "gonthier"
     reference = ("Gonthier, McPhee, Lange & Piedboeuf, Multibody Syst. Dyn. 11 (2004) 209-233; Machado"

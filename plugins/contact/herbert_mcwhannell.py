@@ -21,8 +21,8 @@ class HerbertMcWhannell(HysteresisLaw, ContactLaw):
     Obtained by fitting the Hunt-Crossley hysteresis loop to impact tests (gear teeth); equals
     Hunt-Crossley as e -> 1.
     ``K`` [N/m^n] defaults to the geometric stiffness (seed 004 eq. 11 for a pin in a bore).
-    The force is clamped to 0 when the damping term would make it negative (no tension, late in
-    the restitution phase at low ``e``); ``delta_dot_minus`` is floored at ``min_impact_speed``.
+    The force is clamped to 0 when the damping term would make it negative (no tension);
+    ``delta_dot_minus`` [m/s] is floored at ``min_impact_speed`` (grazing contacts).
     """
     name = "herbert_mcwhannell"
     reference = ("Herbert & McWhannell, J. Eng. Ind. 99 (1977) 513-518; Machado et al., Mech. Mach. "

@@ -29,7 +29,8 @@ class Hertz(ContactLaw):
 
     ``K`` [N/m^n] defaults to the geometry's stiffness (seed 004 eq. 11 for a pin in a bore,
     Hertz for spheres — both for ``n = 1.5`` —, seed 004 eq. 26 for planar contact with ``n = 1``);
-    with another exponent ``stiffness`` must be given (:func:`plugins.contact._common.resolve_stiffness`).
+    with another exponent ``stiffness`` must be given
+    (:func:`plugins.contact._common.resolve_stiffness`).
     """
     name = "hertz"
     reference = "Hertz 1881; Machado et al., Mech. Mach. Theory 53 (2012) eq. (2); seed 000 Table 1"

@@ -21,8 +21,8 @@ class HuntCrossley(HysteresisLaw, ContactLaw):
     Derived for restitution close to 1 (low impact speeds); the dissipated energy is
     underestimated for lower e.
     ``K`` [N/m^n] defaults to the geometric stiffness (seed 004 eq. 11 for a pin in a bore).
-    The force is clamped to 0 when the damping term would make it negative (no tension, late in
-    the restitution phase at low ``e``); ``delta_dot_minus`` is floored at ``min_impact_speed``.
+    The force is clamped to 0 when the damping term would make it negative (no tension);
+    ``delta_dot_minus`` [m/s] is floored at ``min_impact_speed`` (grazing contacts).
     """
     name = "hunt_crossley"
     reference = ("Hunt & Crossley, J. Appl. Mech. 42 (1975) 440-445; Machado et al., Mech. Mach. "

@@ -21,8 +21,8 @@ class LankaraniNikravesh(HysteresisLaw, ContactLaw):
     Derived from an energy balance that assumes little dissipation: meant for restitution close
     to 1 (e >~ 0.8); it dissipates too little for low e.
     ``K`` [N/m^n] defaults to the geometric stiffness (seed 004 eq. 11 for a pin in a bore).
-    The force is clamped to 0 when the damping term would make it negative (no tension, late in
-    the restitution phase at low ``e``); ``delta_dot_minus`` is floored at ``min_impact_speed``.
+    The force is clamped to 0 when the damping term would make it negative (no tension);
+    ``delta_dot_minus`` [m/s] is floored at ``min_impact_speed`` (grazing contacts).
     """
     name = "lankarani_nikravesh"
     reference = ("Lankarani & Nikravesh, J. Mech. Des. 112 (1990) 369-376; Machado et al., Mech. Mach."

@@ -21,8 +21,8 @@ class LeeWang(HysteresisLaw, ContactLaw):
     Half the Hunt-Crossley damping: it does not reproduce its nominal restitution (measured in
     tests/test_restitution.py).
     ``K`` [N/m^n] defaults to the geometric stiffness (seed 004 eq. 11 for a pin in a bore).
-    The force is clamped to 0 when the damping term would make it negative (no tension, late in
-    the restitution phase at low ``e``); ``delta_dot_minus`` is floored at ``min_impact_speed``.
+    The force is clamped to 0 when the damping term would make it negative (no tension);
+    ``delta_dot_minus`` [m/s] is floored at ``min_impact_speed`` (grazing contacts).
     """
     name = "lee_wang"
     reference = ("Lee & Wang, J. Mech. Transm. Autom. Des. 105 (1983) 534-540; Machado et al., Mech. "

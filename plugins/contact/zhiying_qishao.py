@@ -21,8 +21,8 @@ class ZhiyingQishao(HysteresisLaw, ContactLaw):
 
     Lankarani-Nikravesh corrected by exp(2(1 - e)) so that it holds for low restitution too.
     ``K`` [N/m^n] defaults to the geometric stiffness (seed 004 eq. 11 for a pin in a bore).
-    The force is clamped to 0 when the damping term would make it negative (no tension, late in
-    the restitution phase at low ``e``); ``delta_dot_minus`` is floored at ``min_impact_speed``.
+    The force is clamped to 0 when the damping term would make it negative (no tension);
+    ``delta_dot_minus`` [m/s] is floored at ``min_impact_speed`` (grazing contacts).
     """
     name = "zhiying_qishao"
     reference = ("Zhiying & Qishao, J. Dyn. Control 4 (2006) 294-298; Machado et al., Mech. Mach. "
