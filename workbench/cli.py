@@ -115,12 +115,15 @@ def _summary(console, ds) -> None:
 
 
 def _plot(ds, outdir: Path, console) -> list[Path]:
-    if ds.attrs.get("study_kind") == "pressure":
-        from .fem.pressure_study import plot_pressure_study
-        paths = plot_pressure_study(ds, outdir)
-    else:
-        from .plot import plot_results
-        paths = plot_results(ds, outdir)
+    try:
+        if ds.attrs.get("study_kind") == "pressure":
+            from .fem.pressure_study import plot_pressure_study
+            paths = plot_pressure_study(ds, outdir)
+        else:
+            from .plot import plot_results
+            paths = plot_results(ds, outdir)
+    except OSError as exc:
+        raise WorkbenchError(f"cannot write the plots to {outdir}: {exc}") from exc
     for p in paths or []:
         console.print(f"[green]plot[/] {p}")
     return paths
@@ -133,12 +136,11 @@ def _plot(ds, outdir: Path, console) -> list[Path]:
 @_friendly
 def plot(result: Path, out_dir: Path | None):
     """Write the PNG plots of a results file."""
-    from .errors import WorkbenchError as _WE
     from .results import open_results
     try:
         ds = open_results(result)
     except (OSError, ValueError) as exc:
-        raise _WE(f"{result}: cannot read it as a workbench results file: {exc}") from None
+        raise WorkbenchError(f"{result}: cannot read it as a workbench results file: {exc}") from None
     _plot(ds, out_dir or result.with_name(result.stem + "_plots"), _console())
 
 

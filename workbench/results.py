@@ -28,6 +28,7 @@ import numpy as np
 import xarray as xr
 
 from . import __version__
+from .errors import WorkbenchError
 from .mbs.mechanism import (RevoluteClearanceJoint, TranslationalClearanceJoint, TranslationalJoint,
                             GROUND)
 
@@ -261,13 +262,19 @@ def write_dataset(ds: xr.Dataset, path: str | Path) -> Path:
     The data go to a temporary file next to ``path`` that replaces ``path`` only once complete.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WorkbenchError(f"cannot create the directory of the results file {path}: {exc}") from exc
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     encoding = {name: {"zlib": True, "complevel": 4} for name, var in ds.data_vars.items()
                 if var.dtype.kind == "f" and var.size > 1024}
     try:
         ds.to_netcdf(tmp, engine=ENGINE, encoding=encoding)
         os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise WorkbenchError(f"cannot write the results file {path}: {exc}") from exc
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -94,7 +94,10 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
     kind = head.get("kind", "dynamics")
     if kind is S.BAD:
         probs.raise_if_any()
-    common = dict(kind=kind, title=head.get("title", ""), description=head.get("description", ""),
+    title = head.get("title")
+    if title is None or title is S.BAD:
+        title = Path(file).stem if file is not None else "untitled study"
+    common = dict(kind=kind, title=title, description=head.get("description", ""),
                   text=text, file=Path(file) if file is not None else None, config=doc)
     if kind != "dynamics":
         probs.raise_if_any()
@@ -287,7 +290,7 @@ def _solver(table, probs: S.Problems, mechanism: Mechanism | None,
                             f"(got {'both' if t_end is not None else 'neither'})")
         return None
     if revs is not None:
-        if mechanism is None:
+        if mechanism is None or probs.items:  # the driver may be the broken part: no follow-on error
             return None
         d = first_angle_driver(mechanism)
         f = d.function if d is not None else None

@@ -23,7 +23,7 @@ BAD = object()        # value of a key whose check failed (the problem is alread
 class Key:
     """One key of a study table.
 
-    kind: ``number`` | ``int`` | ``bool`` | ``text`` | ``vec2`` | ``numbers`` | ``triples`` |
+    kind: ``number`` | ``int`` | ``bool`` | ``text`` | ``free_text`` (may be empty) | ``vec2`` | ``numbers`` | ``triples`` |
     ``points`` | ``table`` | ``tables`` (array of tables).  ``gt``/``lt`` are exclusive bounds,
     ``min``/``max`` inclusive ones.  ``default=None`` marks an optional key with no default value.
     """
@@ -141,6 +141,11 @@ def check_value(v: Any, key: Key, path: str, probs: Problems) -> Any:
             probs.add(path, f"expected true or false, got {v!r}")
             return BAD
         return v
+    if k == "free_text":
+        if not isinstance(v, str):
+            probs.add(path, f"expected a text, got {v!r}")
+            return BAD
+        return v
     if k == "text":
         if not isinstance(v, str) or not v.strip():
             probs.add(path, f"expected a non-empty text, got {v!r}")
@@ -235,8 +240,8 @@ KINDS = ("dynamics", "pressure")
 STUDY = Section("study", "What the study is.", (
     Key("kind", "text", "", "what to run: a multibody dynamics run or a contact-pressure study",
         "dynamics", choices=KINDS),
-    Key("title", "text", "", "short title, stored in the results", "untitled study"),
-    Key("description", "text", "", "free text, stored in the results", ""),
+    Key("title", "free_text", "", "short title, stored in the results (default: the file name)", None),
+    Key("description", "free_text", "", "free text, stored in the results", ""),
 ))
 
 TOP_LEVEL = ("study", "mechanism", "solver", "output")
@@ -456,7 +461,14 @@ def format_reference() -> str:
     """Markdown tables of every section and key (copied into ``docs/study_format.md``)."""
     out = []
     for s in SECTIONS:
-        out.append(f"### `[{s.path}]`\n\n{s.doc}\n")
+        base, _, rest = s.path.partition(" ")
+        if base.endswith("[]"):
+            heading = f"`[[{base[:-2]}]]`" + (f" {rest}" if rest else "")
+        elif s in (MATERIAL, DRIVER_FUNCTION):
+            heading = f"inline table `{s.path}`"
+        else:
+            heading = f"`[{s.path}]`"
+        out.append(f"### {heading}\n\n{s.doc}\n")
         out.append("| key | type | unit | default | meaning |")
         out.append("|---|---|---|---|---|")
         for k in s.keys:
