@@ -308,7 +308,7 @@ def rhs(t, y, dm, ydot, lam, rec, alpha, beta, n_rows,
         ckern, fkern, cpar, fpar, has_z):
     """Right-hand side ``ydot = f(t, y)``; also fills multipliers ``lam`` and the clearance
     record ``rec``.  Returns the index of a joint whose model gave a non-finite value, or -1
-    (-2 when the constraint system is singular)."""
+    (-2 when the constraint system is singular, -3 when the state is not finite)."""
     n = mass.shape[0]
     npts = ydot.shape[0] - 2 * n - 4
     q = y[:n]; qd = y[n:2 * n]; z = y[2 * n:2 * n + npts]
@@ -332,6 +332,8 @@ def rhs(t, y, dm, ydot, lam, rec, alpha, beta, n_rows,
         S = JM @ J.T
         b = JM @ Q - rhs_c
         for i in range(n_rows):
+            if not math.isfinite(b[i]):
+                return -3
             if not (S[i, i] > 0.0):
                 return -2
         lam[:] = np.linalg.solve(S, b)

@@ -25,6 +25,7 @@ from .equations import contact_gaps, rhs
 
 DETECT_EVENT, DETECT_HALVING = 0, 1
 STATUS_OK, STATUS_STEP_UNDERFLOW, STATUS_MAX_STEPS, STATUS_BAD_MODEL, STATUS_SINGULAR = 0, 1, 2, 3, 4
+STATUS_NONFINITE = 5
 
 # Dormand-Prince 5(4) tableau
 C2, C3, C4, C5 = 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0
@@ -45,6 +46,12 @@ P = np.array([
     [0.0, 127303824393.0 / 49829197408.0, -318862633887.0 / 49829197408.0, 701980252875.0 / 199316789632.0],
     [0.0, -282668133.0 / 205662961.0, 2019193451.0 / 616988883.0, -1453857185.0 / 822651844.0],
     [0.0, 40617522.0 / 29380423.0, -110615467.0 / 29380423.0, 69997945.0 / 29380423.0]])
+
+
+@njit(cache=True)
+def _worse(a, b):
+    """First failure code of two right-hand-side calls (-1 = all well)."""
+    return a if a != -1 else b
 
 
 @njit(cache=True)
@@ -125,19 +132,19 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
                   frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
         for i in range(ny):
             ytmp[i] = y[i] + h * (A31 * K[0, i] + A32 * K[1, i])
-        bad = max(bad, rhs(t + C3 * h, ytmp, dm, K[2], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f,
+        bad = _worse(bad, rhs(t + C3 * h, ytmp, dm, K[2], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f,
                            drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z))
         for i in range(ny):
             ytmp[i] = y[i] + h * (A41 * K[0, i] + A42 * K[1, i] + A43 * K[2, i])
-        bad = max(bad, rhs(t + C4 * h, ytmp, dm, K[3], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f,
+        bad = _worse(bad, rhs(t + C4 * h, ytmp, dm, K[3], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f,
                            drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z))
         for i in range(ny):
             ytmp[i] = y[i] + h * (A51 * K[0, i] + A52 * K[1, i] + A53 * K[2, i] + A54 * K[3, i])
-        bad = max(bad, rhs(t + C5 * h, ytmp, dm, K[4], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f,
+        bad = _worse(bad, rhs(t + C5 * h, ytmp, dm, K[4], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f,
                            drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z))
         for i in range(ny):
             ytmp[i] = y[i] + h * (A61 * K[0, i] + A62 * K[1, i] + A63 * K[2, i] + A64 * K[3, i] + A65 * K[4, i])
-        bad = max(bad, rhs(t + h, ytmp, dm, K[5], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f,
+        bad = _worse(bad, rhs(t + h, ytmp, dm, K[5], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f,
                            drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z))
         for i in range(ny):
             ynew[i] = y[i] + h * (B1 * K[0, i] + B3 * K[2, i] + B4 * K[3, i] + B5 * K[4, i] + B6 * K[5, i])
@@ -150,8 +157,9 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
                 h *= 0.25
                 stats[1] += 1
                 continue
-            status = STATUS_BAD_MODEL if max(bad, bad2) >= 0 else STATUS_SINGULAR
-            return Y, DM, k_out, imp_t, imp_v, imp_j, imp_p, n_imp, stats, status, t, max(bad, bad2)
+            bad = _worse(bad, bad2)
+            status = STATUS_BAD_MODEL if bad >= 0 else (STATUS_SINGULAR if bad == -2 else STATUS_NONFINITE)
+            return Y, DM, k_out, imp_t, imp_v, imp_j, imp_p, n_imp, stats, status, t, bad
         # ---- error estimate (positions, velocities, friction states)
         err = 0.0
         for i in range(n_err):

@@ -16,7 +16,8 @@ from ..errors import SolverError
 from .compiled import CompiledModel, TRANS, compile_mechanism
 from .equations import constraints, contact_gaps, mechanical_energy, rhs
 from .integrator import (DETECT_EVENT, DETECT_HALVING, STATUS_BAD_MODEL, STATUS_MAX_STEPS,
-                         STATUS_OK, STATUS_SINGULAR, STATUS_STEP_UNDERFLOW, integrate)
+                         STATUS_NONFINITE, STATUS_OK, STATUS_SINGULAR, STATUS_STEP_UNDERFLOW,
+                         integrate)
 from .mechanism import Mechanism, RevoluteClearanceJoint
 from .solution import Simulation, SolverSettings
 
@@ -155,6 +156,9 @@ def _failure_message(cm, status, t_fail, bad, k_out, n_out):
     if status == STATUS_SINGULAR:
         return (f"the constraint equations became singular at t = {t_fail:.9g} s (redundant "
                 f"or degenerate joints/drivers){done}")
+    if status == STATUS_NONFINITE:
+        return (f"the state became non-finite at t = {t_fail:.9g} s (a force element or model "
+                f"produced inf/NaN){done}")
     if status == STATUS_STEP_UNDERFLOW:
         return f"step size underflow at t = {t_fail:.9g} s; try looser tolerances{done}"
     if status == STATUS_MAX_STEPS:
