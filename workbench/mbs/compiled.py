@@ -167,7 +167,7 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None) -> C
             a_glob = _rot(ang_of(bi)) @ a
             u = _rot(ang_of(bj)).T @ a_glob
             clr_i.append([CL_TRANS, bi, bj, npts, 4])
-            clr_f.append([*sg, *ss, *a, *u, c.slider_length, c.slider_height, c.guide_height])
+            clr_f.append([*sg, *ss, *a, *u, c.slider_length, c.slider_height, c.guide_height, 0.0])
             geom = ContactGeometry("planar", 0.0, 0.0, c.width, c.slider_material, c.guide_material,
                                    half_perimeter=c.slider_length + c.width)
             npts += 4
