@@ -129,10 +129,13 @@ class ElasticPart:
         return f - (2.0 / n) * (np.outer(c, c @ f) + np.outer(s, s @ f)) if f.ndim == 2 else \
             f - (2.0 / n) * (c * (c @ f) + s * (s @ f))
 
-    def compute_compliance(self) -> tuple[np.ndarray, int]:
-        """Condensed normal compliance (n, n) [m^2/N] and the number of unit-load solves used."""
+    def compute_compliance(self, *, use_symmetry: bool = True) -> tuple[np.ndarray, int]:
+        """Condensed normal compliance (n, n) [m^2/N] and the number of unit-load solves used.
+
+        ``use_symmetry=False`` does one unit-load solve per node (the reference path).
+        """
         n = self.n
-        m = rotation_order(self.mesh, n)
+        m = rotation_order(self.mesh, n) if use_symmetry else 1
         q = n // m
         loads = np.zeros((n, q))
         loads[np.arange(q), np.arange(q)] = 1.0

@@ -1,0 +1,86 @@
+"""Finite-element contact pressure: plane-strain bushing and pin condensed onto the contact nodes.
+
+scikit-fem plane-strain model of the bushing (annulus, outer edge held) and the pin (disc), each
+elastic or rigid with its own material, condensed once onto the ``n`` contact nodes; frictionless
+contact solved as a linear complementarity problem by a warm-started active-set method (see
+:mod:`workbench.fem.contact`).  The FE approach to contact pressure is the accurate reference of
+seed 000 §2.3.3; validated against Persson (1964) / Ciavarella & Decuzzi, IJSS 38 (2001) eq. for
+``P/(E* dR)`` and ``p_max`` (``VALIDATION.md``).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.errors import WorkbenchError
+from workbench.fem.contact import ContactSolver, half_angle
+from workbench.fem.joint import JointModel
+from workbench.hookspecs import hookimpl
+from workbench.models import BoreSection, PressureModel, PressureSolution, parameter
+
+
+class FEM(PressureModel):
+    """FE contact pressure (seed 000 §2.3.3; Persson 1964 / Ciavarella & Decuzzi 2001 as oracle)."""
+    name = "fem"
+    reference = ("plane-strain FE (scikit-fem) condensed onto the bore nodes, frictionless LCP; "
+                 "seed 000 §2.3.3; validated against Persson 1964 / Ciavarella & Decuzzi, IJSS 38 (2001)")
+
+    @dataclass(frozen=True)
+    class Params:
+        outer_radius_ratio: float = parameter(
+            2.0, unit="1", doc="outer radius of the bushing (held edge) over the bore radius", min=1.05)
+        mesh_growth: float = parameter(
+            1.12, unit="1", doc="radial growth factor of the element size away from the contact", min=1.0,
+            max=1.5)
+        tolerance: float = parameter(
+            1e-10, unit="1", doc="relative gap tolerance of the active-set contact solver", min=0.0, max=1e-3)
+        bushing_mesh: str | None = parameter(
+            None, unit="text", doc="optional bushing mesh file (boundaries 'bore', 'outer')")
+        pin_mesh: str | None = parameter(
+            None, unit="text", doc="optional pin mesh file (boundary 'surface')")
+
+    def __init__(self, params=None, **values):
+        super().__init__(params, **values)
+        self._solvers: dict = {}
+
+    def joint_model(self, section: BoreSection) -> JointModel:
+        """The FE joint model for a section (nominal pin radius ``R - mean(gap)``)."""
+        n = len(section.theta)
+        R = float(section.radius)
+        pin_radius = R - float(np.mean(section.gap))
+        if not 0.5 * R < pin_radius <= R:
+            raise WorkbenchError(f"pin radius {pin_radius} m from the section gap is not in (R/2, R]")
+        p = self.params
+        return JointModel(R, pin_radius, p.outer_radius_ratio * R, n, section.bushing, section.journal,
+                          p.mesh_growth, p.bushing_mesh, p.pin_mesh)
+
+    def solver(self, section: BoreSection) -> ContactSolver:
+        model = self.joint_model(section)
+        key = (model, float(section.length))
+        if key not in self._solvers:
+            self._solvers[key] = ContactSolver(model.compliance(), section.theta, section.radius,
+                                               section.length, tol=self.params.tolerance)
+        return self._solvers[key]
+
+    def _solution(self, section, res) -> PressureSolution:
+        n = len(section.theta)
+        force = section.radius * section.length * (2 * math.pi / n) * (section.normals.T @ res.pressure)
+        info = dict(res.info)
+        info["half_angle"] = half_angle(section.theta, res.pressure)
+        info["peak_pressure"] = float(res.pressure.max())
+        return PressureSolution(res.pressure, np.asarray(res.eccentricity, float), force, info)
+
+    def solve_load(self, section: BoreSection, load) -> PressureSolution:
+        res = self.solver(section).solve(section.gap, load=np.asarray(load, float))
+        return self._solution(section, res)
+
+    def solve_approach(self, section: BoreSection, eccentricity) -> PressureSolution:
+        res = self.solver(section).solve(section.gap, eccentricity=np.asarray(eccentricity, float))
+        return self._solution(section, res)
+
+
+@hookimpl
+def register_pressure_models(register):
+    register(FEM)
