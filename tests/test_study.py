@@ -7,6 +7,7 @@ import math
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from study_helpers import STUDY_TEXT, toy_registry
@@ -252,7 +253,38 @@ def test_model_check_inside_params_gets_file_and_path():
 def test_every_study_file_validates(path):
     from workbench.plugins import build_registry
     s = load_study(path, registry=build_registry())
-    assert s.mechanism.validate() is s.mechanism
+    if s.kind == "dynamics":
+        assert s.mechanism.validate() is s.mechanism
+
+
+def _engine_missing() -> str | None:
+    try:
+        import workbench.mbs.solver  # noqa: F401
+    except Exception as exc:  # noqa: BLE001
+        return f"workbench.mbs.solver is not importable yet ({type(exc).__name__}: {exc})"
+    return None
+
+
+@pytest.mark.skipif(_engine_missing() is not None, reason=str(_engine_missing()))
+@pytest.mark.parametrize("path", STUDIES, ids=[p.name for p in STUDIES])
+def test_every_dynamics_study_runs_briefly(path, tmp_path):
+    """Each dynamics study runs 0.3 ms (about 9 deg of crank) through run_study.  Physical check:
+    the slider-crank studies start at top dead centre, crank and rod along +x, so the assembled
+    slider centre is at x = r + l = 0.05 + 0.12 m (issue 2 item 9) to assembly accuracy (1e-9 m);
+    the crank angle follows its 5000 rpm driver exactly (1e-12 relative)."""
+    from workbench.plugins import build_registry
+    from workbench.study import run_study
+    reg = build_registry()
+    study = load_study(path, registry=reg)
+    if study.kind != "dynamics":
+        pytest.skip(f"{path.name} is a {study.kind} study")
+    study = dataclasses.replace(study, solver=dataclasses.replace(study.solver, t_end=3e-4))
+    ds = run_study(study, registry=reg, out=tmp_path / "out.nc")
+    assert (tmp_path / "out.nc").exists()
+    assert float(ds["position"].sel(body="slider", component="x").isel(time=0)) == pytest.approx(0.17, abs=1e-9)
+    t = ds["time"].values
+    np.testing.assert_allclose(ds["crank_angle"].values[1:], 5000 * RPM * t[1:], rtol=1e-12)
+    assert np.isfinite(ds["driver_load"].values).all()
 
 
 def test_flores_study_is_the_issue_data():
