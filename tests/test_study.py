@@ -327,7 +327,7 @@ def test_docs_reference_is_generated_from_the_schema():
     doc = (ROOT / "docs" / "study_format.md").read_text()
     block = re.search(r"<!-- BEGIN GENERATED[^\n]*\n(.*?)<!-- END GENERATED", doc, re.S).group(1)
     assert block.strip() == format_reference().strip(), \
-        "docs/study_format.md is stale: paste workbench.study_schema.format_reference() between the markers"
+        "docs/study_format.md is stale: run workbench.study_schema.update_reference('docs/study_format.md')"
 
 
 def test_schema_covers_every_solver_setting():
@@ -342,3 +342,8 @@ def test_every_key_is_documented_with_a_unit():
             assert k.doc.strip(), f"{s.path}.{k.name} has no doc"
             if k.kind in ("number", "vec2", "points"):
                 assert k.unit, f"{s.path}.{k.name} has no unit"
+
+
+def test_a_mechanism_needs_a_body(reg):
+    e = error_of("[mechanism]\nbodies = []\n[solver]\nt_end = 1.0\n", reg)
+    assert e.key == "mechanism.bodies" and "at least one moving body" in str(e)

@@ -114,9 +114,14 @@ def _summary(console, ds) -> None:
         console.print(f"  solver: {steps} steps, {ds.attrs.get('solver_wall_time', float('nan')):.2f} s")
 
 
+def _is_pressure(ds) -> bool:
+    kind = ds.attrs.get("study_kind")
+    return kind == "pressure" or (kind is None and "contact_force" not in ds and "pressure" in ds)
+
+
 def _plot(ds, outdir: Path, console) -> list[Path]:
     try:
-        if ds.attrs.get("study_kind") == "pressure":
+        if _is_pressure(ds):
             from .fem.pressure_study import plot_pressure_study
             paths = plot_pressure_study(ds, outdir)
         else:

@@ -201,6 +201,8 @@ def _mechanism(table, probs: S.Problems, registry) -> Mechanism | None:
             forces.append(cls(**v))
     clearance = [c for path, t in _items(m, "clearance_joints", "mechanism")
                  if (c := _clearance(t, path, probs, registry)) is not None]
+    if m["bodies"] is not S.BAD and not m["bodies"]:
+        probs.add("mechanism.bodies", "the mechanism needs at least one moving body ([[mechanism.bodies]])")
     if S.has_bad(m):
         return None
     return Mechanism(bodies=tuple(bodies), joints=tuple(joints), drivers=tuple(drivers),
@@ -318,9 +320,15 @@ def run_study(study: Study, *, registry, out: str | Path):
     """
     if study.kind == "pressure":
         from .fem.pressure_study import run_pressure_study
-        return run_pressure_study(study.config, study_text=study.text,
-                                  study_file=str(study.file) if study.file else None,
-                                  out=out, registry=registry)
+        from .results import write_dataset
+        out = Path(out)
+        before = out.stat().st_mtime_ns if out.exists() else None
+        ds = run_pressure_study(study.config, study_text=study.text,
+                                study_file=str(study.file) if study.file else None,
+                                out=out, registry=registry)
+        if not out.exists() or out.stat().st_mtime_ns == before:  # it did not write the file itself
+            write_dataset(ds, out)
+        return ds
     from .mbs.solver import simulate
     from .results import simulation_to_dataset, write_dataset
     sim = simulate(study.mechanism, study.solver)

@@ -472,8 +472,19 @@ def format_reference() -> str:
         out.append("| key | type | unit | default | meaning |")
         out.append("|---|---|---|---|---|")
         for k in s.keys:
-            kind = k.kind if not k.choices else " \\| ".join(f'"{c}"' for c in k.choices)
+            kind = {"free_text": "text"}.get(k.kind, k.kind) if not k.choices else \
+                " \\| ".join(f'"{c}"' for c in k.choices)
             unit = k.unit.replace("|", "\\|") if k.unit else ""
             out.append(f"| `{k.name}` | {kind} | {unit} | {_fmt_default(k)} | {k.doc} |")
         out.append("")
     return "\n".join(out)
+
+
+def update_reference(md_path) -> None:
+    """Replace the generated block of ``docs/study_format.md`` with :func:`format_reference`."""
+    from pathlib import Path
+    p = Path(md_path)
+    text = p.read_text(encoding="utf-8")
+    start = text.index("\n", text.index("<!-- BEGIN GENERATED")) + 1
+    end = text.index("<!-- END GENERATED")
+    p.write_text(text[:start] + format_reference().rstrip() + "\n" + text[end:], encoding="utf-8")
