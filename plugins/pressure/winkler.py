@@ -115,8 +115,12 @@ class Winkler(PressureModel):
                 break
             H = s * k * (N[on].T @ N[on]) + 1e-12 * s * k * len(N) * np.eye(2)
             step = -np.linalg.solve(H, grad)
+            if np.array_equal(N @ (e + step) - section.gap > 0, on):
+                e = e + step      # same contact set: the quadratic's minimiser, exact
+                break
             E0, t = energy(e), 1.0
-            while energy(e + t * step) > E0 + 1e-4 * t * (grad @ step) and t > 1e-12:
+            slack = 1e-13 * (abs(E0) + abs(F @ e))
+            while energy(e + t * step) > E0 + 1e-4 * t * (grad @ step) + slack and t > 1e-12:
                 t *= 0.5
             e = e + t * step
         else:

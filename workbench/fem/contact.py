@@ -35,32 +35,35 @@ class ContactResult:
 
 
 def half_angle(theta: np.ndarray, p: np.ndarray, *, edge_exponent: float = 0.5) -> float:
-    """Half the angular width [rad] of the contact arc around the pressure peak.
+    """Half the angular span [rad] of the contact: the smallest arc holding every loaded node.
 
-    The edge is located between the last loaded node and the next one by extrapolating
-    ``p^(1/edge_exponent)`` linearly to zero (``0.5``: square-root edge of elastic contact,
-    ``1``: linear edge of a Winkler foundation); nodes are uniformly spaced.
+    A worn bore can touch in two lobes; the span covers both (and the unloaded pocket between).
+    Each end of the arc is placed between its last loaded node and the next one by extrapolating
+    ``p^(1/edge_exponent)`` linearly to zero (``0.5``: square-root edge of elastic contact, ``1``:
+    linear edge of a Winkler foundation); nodes are uniformly spaced.
     """
     n = len(p)
-    if not np.any(p > 0):
+    on = np.asarray(p) > 0
+    if not on.any():
         return 0.0
-    dth = 2 * math.pi / n
-    i0 = int(np.argmax(p))
-    on = p > 0
     if on.all():
         return math.pi
-    edges = []
-    for step in (1, -1):
-        k, j = 0, i0
-        while on[(j + step) % n] and k < n:
-            j, k = j + step, k + 1
-        inner = p[(j - step) % n] if k > 0 else 0.0
-        last = p[j % n]
-        q = 1.0 / edge_exponent
-        a, b = last ** q, inner ** q
-        frac = a / (b - a) if k > 0 and b > a else 0.5
-        edges.append(k + min(max(frac, 0.0), 1.0))
-    return 0.5 * (edges[0] + edges[1]) * dth
+    # the largest circular run of unloaded nodes; the contact arc is its complement
+    idx = np.flatnonzero(on)
+    gaps = np.diff(np.append(idx, idx[0] + n)) - 1
+    g = int(np.argmax(gaps))
+    first, last = idx[(g + 1) % len(idx)], idx[g]
+    span_nodes = (last - first) % n  # nodes strictly between the two end nodes, plus one
+    q = 1.0 / edge_exponent
+
+    def overhang(end, inward):
+        a = p[end] ** q
+        b = p[(end + inward) % n] ** q if on[(end + inward) % n] else 0.0
+        if b > a:
+            return min(max(a / (b - a), 0.0), 1.0)
+        return 0.5
+    ext = span_nodes + overhang(last, -1) + overhang(first, +1)
+    return 0.5 * ext * 2 * math.pi / n
 
 
 class ContactSolver:

@@ -1,0 +1,116 @@
+"""studies/winkler_vs_fem.toml, shortened, through run_pressure_study (and its config errors)."""
+from __future__ import annotations
+
+import copy
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from workbench.errors import StudyError
+from workbench.fem.pressure_study import plot_pressure_study, run_pressure_study
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+STUDY = Path(__file__).resolve().parents[1] / "studies" / "winkler_vs_fem.toml"
+
+
+def short_config() -> dict:
+    """Persson case and worn case, 3 loads, 240 nodes."""
+    cfg = tomllib.loads(STUDY.read_text())
+    cfg["grid"]["theta_nodes"] = 240
+    persson = next(c for c in cfg["cases"] if c["name"] == "persson_plate")
+    worn = next(c for c in cfg["cases"] if c["name"] == "worn_bushing")
+    persson["persson_half_angles_deg"] = [20.0, 40.0, 60.0]
+    worn["loads"] = worn["loads"][1:4]
+    cfg["cases"] = [persson, worn]
+    return cfg
+
+
+@pytest.fixture(scope="module")
+def result(tmp_path_factory):
+    from workbench.plugins import build_registry
+
+    out = tmp_path_factory.mktemp("study") / "winkler_vs_fem.nc"
+    ds = run_pressure_study(short_config(), study_text=STUDY.read_text(), study_file=str(STUDY),
+                            out=out, registry=build_registry())
+    return ds, out
+
+
+def test_dataset_layout_units_and_provenance(result):
+    import xarray as xr
+
+    ds, out = result
+    assert ds["pressure"].dims == ("case", "model", "load", "theta")
+    for name in ("half_angle", "peak_pressure", "peak_pressure_error", "half_angle_error"):
+        assert ds[name].dims == ("case", "model", "load")
+    for name in ("bore_radius", "pin_radius", "clearance", "bushing_E", "bushing_nu", "bushing_rigid",
+                 "journal_E", "journal_nu", "journal_rigid", "outer_radius"):
+        assert ds[name].dims == ("case",)
+    for v in list(ds.data_vars) + list(ds.coords):
+        assert ds[v].attrs.get("units") and ds[v].attrs.get("long_name"), v
+    assert set(ds["model"].values) >= {"fem", "winkler_textbook", "winkler_persson", "persson", "hertz"}
+    assert "pressure:fem" in ds.attrs["plugin_provenance"]
+    assert ds.attrs["study_kind"] == "pressure" and "[study]" in ds.attrs["study_text"]
+    back = xr.open_dataset(out, engine="h5netcdf")
+    assert np.allclose(back["pressure"].values, ds["pressure"].values, equal_nan=True)
+    back.close()
+
+
+def test_study_numbers(result):
+    """Persson validation case inside the study (VALIDATION.md; 2 %, see test_fem_contact), the
+    baseline has zero error, per-load Persson calibration reproduces Persson's half-angle, the
+    FE-fitted Winkler is exact at its fit load, and every pressure carries its load."""
+    ds, _ = result
+    p = ds.sel(case="persson_plate")
+    assert np.allclose(p["peak_pressure_error"].sel(model="persson"), 0, atol=0.02)
+    assert np.allclose(p["half_angle_error"].sel(model="persson"), 0, atol=0.02)
+    assert np.allclose(p["half_angle"].sel(model="persson"), np.radians([20, 40, 60]), rtol=1e-9)
+    assert np.all(ds["peak_pressure_error"].sel(model="fem") == 0)
+    wp = p["half_angle"].sel(model="winkler_persson") / p["half_angle"].sel(model="persson")
+    assert np.allclose(wp, 1, atol=0.01)
+    fit_load = 2
+    for case in ds["case"].values:
+        assert abs(float(ds["half_angle_error"].sel(case=case, model="winkler_fem_fit", load=fit_load))) < 1e-4
+    dth = float(ds["theta"][1] - ds["theta"][0])
+    for case in ds["case"].values:
+        d = ds.sel(case=case)
+        for m in ("fem", "winkler_textbook", "approximate_area"):
+            pr = d["pressure"].sel(model=m).values
+            # approximate area (seed 000 eq. 22) integrates |p| to F; the others carry F as a resultant
+            w = 1.0 if m == "approximate_area" else np.cos(d["theta"].values)
+            Fx = (pr * w).sum(axis=-1) * float(d["bore_radius"]) * float(d["length"]) * dth
+            assert np.allclose(Fx, d["load_value"].values, rtol=1e-9), (case, m)
+    assert float(ds["equilibrium_residual"].sel(model="fem").max()) < 1e-10
+
+
+def test_plots(result, tmp_path):
+    ds, _ = result
+    paths = plot_pressure_study(ds, tmp_path)
+    assert len(paths) == 2 * ds.sizes["case"]
+    assert all(p.exists() and p.stat().st_size > 10_000 for p in paths)
+
+
+@pytest.mark.parametrize("mutate, match", [
+    (lambda c: c["grid"].update(theta_node=240), r"\[grid.theta_node\].*Did you mean 'theta_nodes'"),
+    (lambda c: c["cases"][0].update(clearence=1e-5), r"cases\[0\].clearence.*Did you mean 'clearance'"),
+    (lambda c: c["models"]["fem"].update(plugin="femm"), r"Did you mean 'fem'"),
+    (lambda c: c["models"]["approximate_area"].update(fit_to="fem"), r"only valid as \"fem\" on a winkler"),
+    (lambda c: c["compare"].update(baseline="winkler"), r"Did you mean 'winkler_\w+'"),
+    (lambda c: c["cases"][1].update(loads=[1.0]), r"same number of loads"),
+    (lambda c: c["cases"][0]["bushing"].update(nu=0.7), r"cases\[0\].bushing.nu"),
+])
+def test_config_errors_name_key_and_choices(mutate, match):
+    from workbench.plugins import build_registry
+
+    cfg = copy.deepcopy(short_config())
+    mutate(cfg)
+    with pytest.raises(StudyError, match=match) as exc:
+        run_pressure_study(cfg, study_text="", study_file="s.toml", out=Path("unused.nc"),
+                           registry=build_registry())
+    assert "s.toml" in str(exc.value)

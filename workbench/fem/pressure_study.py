@@ -1,0 +1,250 @@
+"""Run a static pressure study (``kind = "pressure"``): every model on every case and load.
+
+The dataset (dimensions ``case``, ``model``, ``load``, ``theta``) holds the nodal pressure, the
+contact half-angle, the peak pressure, the approach and the solver residuals of each model, their
+errors relative to the baseline model (normally ``fem``), the closed forms of Persson and Hertz
+(``VALIDATION.md``) as extra models, and each case's radii, clearance and materials.  ``theta`` is
+measured from the load line.  Schema: :mod:`workbench.fem.study_config`.
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from workbench.models import BoreSection
+
+from . import closed_forms as cf
+from .contact import half_angle
+from .study_config import Case, ModelSpec, parse_pressure_study
+
+
+def _closed_form(name: str, case: Case, theta: np.ndarray, F: float):
+    P, R, dR = F / case.length, case.bore_radius, case.clearance
+    if name == "persson":
+        eps = cf.persson_half_angle(P, case.E_star, dR)
+        return cf.persson_pressure(theta, eps, P, R), eps
+    if dR <= 0:
+        return np.full_like(theta, np.nan), math.nan
+    a, _ = cf.hertz_internal(P, R - dR, R, case.E_star)
+    return cf.hertz_pressure(theta, P, R - dR, R, case.E_star), a / R
+
+
+def _make_model(spec: ModelSpec, case: Case, registry, file, k=None):
+    params = dict(spec.params)
+    if spec.plugin == "fem":
+        params.setdefault("outer_radius_ratio", case.outer_radius / case.bore_radius)
+    if k is not None:
+        params["stiffness"] = k
+    return registry.create("pressure", spec.plugin, params, file=file, key=f"models.{spec.label}")
+
+
+def _fit_winkler(spec, case, section, registry, file, F, target):
+    """Foundation modulus [Pa/m] whose (discrete, worn-gap) Winkler half-angle at ``F`` is ``target``.
+
+    Starts from the closed form (uniform clearance) and solves on log k by bracketing + brentq."""
+    from scipy.optimize import brentq
+
+    P = F / case.length
+    k0 = cf.winkler_stiffness_for_half_angle(target, P, case.bore_radius, max(case.clearance, 1e-12)) \
+        if case.clearance > 0 else P / (case.bore_radius * 1e-6)
+
+    def mismatch(logk):
+        m = _make_model(spec, case, registry, file, math.exp(logk))
+        return m.solve_load(section, np.array([F, 0.0])).info["half_angle"] - target
+
+    a = math.log(k0)
+    fa = mismatch(a)
+    if fa == 0:
+        return k0
+    direction = 1.0 if fa > 0 else -1.0   # contact too wide: stiffer; too narrow: softer
+    b = a + direction * math.log(2.0)
+    fb = mismatch(b)
+    for _ in range(60):
+        if fa * fb <= 0:
+            break
+        a, fa = b, fb
+        b = a + direction * math.log(2.0)
+        fb = mismatch(b)
+    if fb == 0:
+        return math.exp(b)
+    return math.exp(brentq(mismatch, min(a, b), max(a, b), xtol=1e-8))
+
+
+def run_pressure_study(config: dict, *, study_text: str, study_file: str | None, out, registry):
+    """Run the study, write its dataset (netCDF, h5netcdf engine) to ``out`` and return it."""
+    import xarray as xr
+
+    import workbench
+
+    study = parse_pressure_study(config, registry, study_file)
+    n = study.theta_nodes
+    nodes = 2 * np.pi * np.arange(n) / n
+    wrapped = np.angle(np.exp(1j * nodes))
+    order = np.argsort(wrapped)
+    theta = wrapped[order]
+    labels = [m.label for m in study.models] + list(study.reference)
+    nc, nm, nl = len(study.cases), len(labels), len(study.cases[0].loads)
+    shape = (nc, nm, nl)
+    pressure = np.full(shape + (n,), np.nan)
+    ha, peak, approach = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)
+    eq_res, cp_res = np.full(shape, np.nan), np.full(shape, np.nan)
+    stiffness, wall = np.full((nc, nm), np.nan), np.full((nc, nm), np.nan)
+    # fem first, so that winkler models fitted to it can use its half-angles
+    specs = sorted(enumerate(study.models), key=lambda im: im[1].fit_to is not None)
+    for ci, case in enumerate(study.cases):
+        section = BoreSection(nodes, case.bore_radius, case.gap(nodes), case.length, case.bushing,
+                              case.journal)
+        fem_index = next((i for i, m in enumerate(study.models) if m.plugin == "fem"), None)
+        for mi, spec in specs:
+            t0 = time.perf_counter()
+            for li, F in enumerate(case.loads):
+                k = None
+                if spec.fit_to == "fem":
+                    lj = li if spec.fit_load is None else spec.fit_load
+                    P = case.loads[lj] / case.length
+                    k = _fit_winkler(spec, case, section, registry, study_file,
+                                     case.loads[lj], ha[ci, fem_index, lj])
+                if li == 0 or k is not None:
+                    model = _make_model(spec, case, registry, study_file, k)
+                sol = model.solve_load(section, np.array([F, 0.0]))
+                p = sol.pressure
+                pressure[ci, mi, li] = p[order]
+                edge = 1.0 if spec.plugin == "winkler" else 0.5
+                ha[ci, mi, li] = sol.info.get("half_angle", half_angle(nodes, p, edge_exponent=edge))
+                peak[ci, mi, li] = p.max()
+                approach[ci, mi, li] = float(np.linalg.norm(sol.eccentricity))
+                eq_res[ci, mi, li] = sol.info.get("equilibrium_residual", np.nan)
+                cp_res[ci, mi, li] = sol.info.get("complementarity_residual", np.nan)
+                if "stiffness" in sol.info:
+                    stiffness[ci, mi] = sol.info["stiffness"]
+            wall[ci, mi] = (time.perf_counter() - t0) / nl
+        for ri, name in enumerate(study.reference):
+            mi = len(study.models) + ri
+            for li, F in enumerate(case.loads):
+                pr, eps = _closed_form(name, case, theta, F)
+                pressure[ci, mi, li], ha[ci, mi, li] = pr, eps
+                peak[ci, mi, li] = np.max(pr) if np.isfinite(eps) else np.nan
+    b = labels.index(study.baseline)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        peak_err = peak / peak[:, b:b + 1] - 1
+        ha_err = ha / ha[:, b:b + 1] - 1
+        rms_err = np.sqrt(np.mean((pressure - pressure[:, b:b + 1]) ** 2, axis=-1)) / peak[:, b:b + 1]
+    cases = study.cases
+
+    def var(dims, data, units, long_name):
+        return (dims, data, {"units": units, "long_name": long_name})
+
+    def case_var(f, units, long_name):
+        return var(("case",), np.array([f(c) for c in cases], float), units, long_name)
+
+    cml = ("case", "model", "load")
+    ds = xr.Dataset(
+        {
+            "pressure": var(cml + ("theta",), pressure, "Pa", "contact pressure on the bore nodes"),
+            "half_angle": var(cml, ha, "rad", "contact half-angle"),
+            "peak_pressure": var(cml, peak, "Pa", "peak contact pressure"),
+            "approach": var(cml, approach, "m", "journal-centre displacement (eccentricity) magnitude"),
+            "peak_pressure_error": var(cml, peak_err, "1", f"peak pressure relative to {study.baseline}, minus 1"),
+            "half_angle_error": var(cml, ha_err, "1", f"half-angle relative to {study.baseline}, minus 1"),
+            "pressure_rms_error": var(cml, rms_err, "1",
+                                      f"rms pressure difference to {study.baseline} over its peak"),
+            "equilibrium_residual": var(cml, eq_res, "1", "relative force-equilibrium residual"),
+            "complementarity_residual": var(cml, cp_res, "1", "scaled complementarity residual"),
+            "foundation_modulus": var(("case", "model"), stiffness, "Pa/m", "Winkler foundation modulus k"),
+            "solve_time": var(("case", "model"), wall, "s", "mean wall time per load (incl. first build)"),
+            "load_value": var(("case", "load"), np.array([c.loads for c in cases], float), "N",
+                              "load on the joint (along theta = 0)"),
+            "bore_radius": case_var(lambda c: c.bore_radius, "m", "bore radius"),
+            "pin_radius": case_var(lambda c: c.bore_radius - c.clearance, "m", "pin radius"),
+            "clearance": case_var(lambda c: c.clearance, "m", "radial clearance"),
+            "outer_radius": case_var(lambda c: c.outer_radius, "m", "held outer radius of bushing/plate"),
+            "length": case_var(lambda c: c.length, "m", "axial contact length"),
+            "worn_depth": case_var(lambda c: c.worn_depth, "m", "depth of the worn crescent"),
+            "bushing_E": case_var(lambda c: c.bushing.E, "Pa", "bushing Young's modulus"),
+            "bushing_nu": case_var(lambda c: c.bushing.nu, "1", "bushing Poisson's ratio"),
+            "bushing_rigid": case_var(lambda c: c.bushing.rigid, "1", "bushing rigid (1) or elastic (0)"),
+            "journal_E": case_var(lambda c: c.journal.E, "Pa", "journal Young's modulus"),
+            "journal_nu": case_var(lambda c: c.journal.nu, "1", "journal Poisson's ratio"),
+            "journal_rigid": case_var(lambda c: c.journal.rigid, "1", "journal rigid (1) or elastic (0)"),
+        },
+        coords={
+            "case": ("case", [c.name for c in cases], {"units": "1", "long_name": "case"}),
+            "model": ("model", labels, {"units": "1", "long_name": "pressure model label"}),
+            "load": ("load", np.arange(nl), {"units": "1", "long_name": "load index"}),
+            "theta": ("theta", theta, {"units": "rad", "long_name": "bore angle from the load line"}),
+            "plugin": ("model", [m.plugin for m in study.models] + ["closed_form"] * len(study.reference),
+                       {"units": "1", "long_name": "pressure plugin or closed form"}),
+        },
+        attrs={
+            "study_kind": "pressure",
+            "title": study.title,
+            "study_text": study_text,
+            "study_file": study_file or "",
+            "baseline": study.baseline,
+            "workbench_version": workbench.__version__,
+            "plugin_provenance": json.dumps(registry.provenance(), sort_keys=True),
+        },
+    )
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    ds.to_netcdf(out, engine="h5netcdf")
+    return ds
+
+
+def plot_pressure_study(ds, outdir) -> list[Path]:
+    """Pressure distributions per case and load, and the errors vs load; returns the PNG paths."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    deg = np.degrees(ds["theta"].values)
+    for case in ds["case"].values:
+        d = ds.sel(case=case)
+        nl = d.sizes["load"]
+        fig, axes = plt.subplots(1, nl, figsize=(3.2 * nl, 3.2), squeeze=False, sharey=False)
+        for li, ax in enumerate(axes[0]):
+            pl = d["pressure"].isel(load=li).values
+            for m, pm in zip(d["model"].values, pl):
+                ax.plot(deg, pm / 1e6, label=str(m))
+            loaded = np.abs(deg[np.any(np.nan_to_num(pl) > 0, axis=0)])
+            lim = min(180.0, 1.15 * loaded.max() + 1.0) if loaded.size else 180.0
+            ax.set_xlim(-lim, lim)
+            ax.set_title(f"F = {float(d['load_value'].isel(load=li)):.3g} N", fontsize=9)
+            ax.set_xlabel("theta from load line [deg]")
+        axes[0][0].set_ylabel("pressure [MPa]")
+        axes[0][-1].legend(fontsize=7)
+        fig.suptitle(f"{case}: contact pressure", fontsize=10)
+        fig.tight_layout()
+        p = outdir / f"pressure_{case}.png"
+        fig.savefig(p, dpi=110)
+        plt.close(fig)
+        paths.append(p)
+
+        fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+        F = d["load_value"].values
+        for m in d["model"].values:
+            if m == ds.attrs.get("baseline"):
+                continue
+            axes[0].plot(F, 100 * d["peak_pressure_error"].sel(model=m), "o-", label=str(m))
+            axes[1].plot(F, 100 * d["half_angle_error"].sel(model=m), "o-", label=str(m))
+        for ax, what in zip(axes, ("peak pressure", "half-angle")):
+            ax.set_xscale("log")
+            ax.axhline(0, color="k", lw=0.5)
+            ax.set_xlabel("load [N]")
+            ax.set_ylabel(f"{what} error vs {ds.attrs.get('baseline')} [%]")
+        axes[1].legend(fontsize=7)
+        fig.suptitle(f"{case}: error relative to {ds.attrs.get('baseline')}", fontsize=10)
+        fig.tight_layout()
+        p = outdir / f"errors_{case}.png"
+        fig.savefig(p, dpi=110)
+        plt.close(fig)
+        paths.append(p)
+    return paths
