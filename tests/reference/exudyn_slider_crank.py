@@ -45,14 +45,15 @@ Two formulations of the same model:
   generalized-alpha (index-3 constraints) with a constant step and discontinuous iteration for
   the contact state.  ``spectral_radius`` 0.9 (default): with 1 (trapezoidal rule) the index-3
   multipliers, hence the driver torque, alternate in sign from step to step.  Exudyn's explicit
-  solvers cannot run this model (they only eliminate coordinate constraints, not joints).
+  solvers refuse this model ("explicit integrator detected object 4 which contains constraints
+  that cannot be solved": they eliminate coordinate constraints only, not joints).
 * ``formulation="kinematic_tree"``: one ``ObjectKinematicTree`` with the minimal coordinates
   (crank angle, rod angle relative to the crank, slider x) and ``MarkerKinematicTreeRigid``
   markers for the contact; runs with the explicit solvers (``RK44``, ``DOPRI5`` ...).  The
   constant-speed driver is a flywheel (crank inertia + 1e6 kg m^2, started at 5000 rpm): the
-  crank speed stays constant to ~1e-9 and the driver torque is ``-1e6 * theta_ddot``.  Exudyn
-  updates the contact state at the end of each step (one-step lag at contact start/end), which
-  limits RK44's convergence of the peak force to ~O(h) below 1 us.
+  crank speed stays constant to ~1e-9 and the driver torque is ``-1e6 * theta_ddot``.  With RK44
+  the peak force converges only slowly below 1 us (5e-5 at 0.5 us, 3e-5 at 0.25 us), as if the
+  contact state switched with a lag of one step (not verified in Exudyn's source).
 
 :data:`BENCHMARK_CONFIGS` names the configurations that reach 0.05 % on the first-impact peak.
 
@@ -63,11 +64,11 @@ from __future__ import annotations
 
 import math
 import time as _time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
-_VERBOSE = 0
+_VERBOSE = 0          # Exudyn's timeIntegration.verboseMode (debugging aid)
 
 
 @dataclass(frozen=True)
