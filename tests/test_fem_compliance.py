@@ -103,3 +103,27 @@ def test_pin_compliance_has_no_mode_one_and_is_positive_otherwise():
 def test_rigid_part_has_no_fe_model():
     with pytest.raises(WorkbenchError, match="rigid"):
         ElasticPart(pin_mesh(0.01, 32), Material(rigid=True), "pin")
+
+
+def test_vtu_export_matches_condensed_compliance(tmp_path):
+    """The exported bore displacement is the condensed compliance applied to the same loads, and
+    the stresses near the load are compressive (radial load on the bore)."""
+    import meshio
+
+    from workbench.fem.contact import ContactSolver
+    from workbench.fem.export import export_vtu
+    from workbench.fem.joint import JointModel
+
+    n, R, dR = 96, 0.01, 2e-5
+    model = JointModel(R, R - dR, 2 * R, n, STEEL, STEEL)
+    th = 2 * np.pi * np.arange(n) / n
+    res = ContactSolver(model.compliance(), th, R, 0.01).solve(np.full(n, dR), load=[2e4, 0.0])
+    paths = export_vtu(tmp_path / "contact", model, res.pressure)
+    assert [p.name for p in paths] == ["contact_bushing.vtu", "contact_pin.vtu"]
+    m = meshio.read(paths[0])
+    part = model.bushing_part()
+    u = m.point_data["displacement"]
+    ur = u[part.nodes, 0] * np.cos(th) + u[part.nodes, 1] * np.sin(th)
+    expected = part.compliance() @ (res.pressure * R * 2 * np.pi / n)
+    assert np.allclose(ur, expected, atol=1e-9 * np.abs(expected).max())
+    assert m.cell_data["von_mises"][0].max() > 0.5 * res.pressure.max()

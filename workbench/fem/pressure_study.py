@@ -212,8 +212,8 @@ def plot_pressure_study(ds, outdir) -> list[Path]:
         fig, axes = plt.subplots(1, nl, figsize=(3.2 * nl, 3.2), squeeze=False, sharey=False)
         for li, ax in enumerate(axes[0]):
             pl = d["pressure"].isel(load=li).values
-            for m, pm in zip(d["model"].values, pl):
-                ax.plot(deg, pm / 1e6, label=str(m))
+            for i, (m, pm) in enumerate(zip(d["model"].values, pl)):
+                ax.plot(deg, pm / 1e6, color=f"C{i % 10}", label=str(m))
             loaded = np.abs(deg[np.any(np.nan_to_num(pl) > 0, axis=0)])
             lim = min(180.0, 1.15 * loaded.max() + 1.0) if loaded.size else 180.0
             ax.set_xlim(-lim, lim)
@@ -230,11 +230,12 @@ def plot_pressure_study(ds, outdir) -> list[Path]:
 
         fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
         F = d["load_value"].values
-        for m in d["model"].values:
+        for i, m in enumerate(d["model"].values):
             if m == ds.attrs.get("baseline"):
                 continue
-            axes[0].plot(F, 100 * d["peak_pressure_error"].sel(model=m), "o-", label=str(m))
-            axes[1].plot(F, 100 * d["half_angle_error"].sel(model=m), "o-", label=str(m))
+            style = dict(color=f"C{i % 10}", marker="o", label=str(m))
+            axes[0].plot(F, 100 * d["peak_pressure_error"].sel(model=m), **style)
+            axes[1].plot(F, 100 * d["half_angle_error"].sel(model=m), **style)
         for ax, what in zip(axes, ("peak pressure", "half-angle")):
             ax.set_xscale("log")
             ax.axhline(0, color="k", lw=0.5)
