@@ -37,6 +37,9 @@ def _make_model(spec: ModelSpec, case: Case, registry, file, k=None):
     params = dict(spec.params)
     if spec.plugin == "fem":
         params.setdefault("outer_radius_ratio", case.outer_radius / case.bore_radius)
+        for key in ("bushing_mesh", "pin_mesh"):
+            if getattr(case, key):
+                params.setdefault(key, getattr(case, key))
     if k is not None:
         params["stiffness"] = k
     return registry.create("pressure", spec.plugin, params, file=file, key=f"models.{spec.label}")

@@ -10,7 +10,8 @@ Tables and keys (SI units; the one conversion is ``persson_half_angles_deg``)::
                length [m], outer_radius [m] (held edge of the bushing or plate),
                bushing = {E [Pa], nu [1], rigid}, journal = {...},
                loads [N] or persson_half_angles_deg (loads giving these Persson half-angles),
-               worn_depth [m], worn_half_angle [rad] (a cos^2 crescent of wear at the load line)
+               worn_depth [m], worn_half_angle [rad] (a cos^2 crescent of wear at the load line),
+               bushing_mesh, pin_mesh (mesh files for the fem model, relative to the study file)
     [models.<label>]  plugin = "<pressure model>", its parameters, and optionally
                fit_to = "fem" (winkler only: k fitted to the FE half-angle) with fit_load = index
                of the load to fit at (default: fit at every load)
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -36,7 +38,8 @@ GRID = ("theta_nodes",)
 COMPARE = ("baseline", "reference")
 REFERENCES = ("persson", "hertz")
 CASE = ("name", "bore_radius", "clearance", "clearances", "length", "outer_radius", "bushing",
-        "journal", "loads", "persson_half_angles_deg", "worn_depth", "worn_half_angle")
+        "journal", "loads", "persson_half_angles_deg", "worn_depth", "worn_half_angle",
+        "bushing_mesh", "pin_mesh")
 MATERIAL = ("E", "nu", "rigid")
 MODEL_RUNNER_KEYS = ("plugin", "fit_to", "fit_load")
 
@@ -54,6 +57,8 @@ class Case:
     loads: tuple
     worn_depth: float = 0.0
     worn_half_angle: float = 0.5
+    bushing_mesh: str | None = None
+    pin_mesh: str | None = None
 
     def gap(self, theta: np.ndarray) -> np.ndarray:
         """Radial gap [m] on the nodes: clearance plus the worn crescent centred on theta = 0."""
@@ -151,6 +156,16 @@ def _cases(raw, file) -> list[Case]:
             worn_depth=_number(c.get("worn_depth", 0.0), file, f"{key}.worn_depth", nonneg=True),
             worn_half_angle=_number(c.get("worn_half_angle", 0.5), file, f"{key}.worn_half_angle",
                                     positive=True))
+        base = Path(file).resolve().parent if file else Path.cwd()
+        for mk in ("bushing_mesh", "pin_mesh"):
+            if mk in c:
+                if not isinstance(c[mk], str):
+                    raise StudyError(f"expected a mesh file path, got {c[mk]!r}", file=file, key=f"{key}.{mk}")
+                path = (base / c[mk]).resolve()
+                if not path.exists():
+                    raise StudyError(f"mesh file {path} does not exist (run meshes/make_meshes.py)",
+                                     file=file, key=f"{key}.{mk}")
+                common[mk] = str(path)
         if common["outer_radius"] <= R * 1.05:
             raise StudyError(f"outer_radius must exceed 1.05 x bore_radius = {1.05 * R}", file=file,
                              key=f"{key}.outer_radius")
