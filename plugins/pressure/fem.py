@@ -9,6 +9,7 @@ seed 000 §2.3.3; validated against Persson (1964) / Ciavarella & Decuzzi, IJSS 
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -40,21 +41,42 @@ class FEM(PressureModel):
             None, unit="text", doc="optional bushing mesh file (boundaries 'bore', 'outer')")
         pin_mesh: str | None = parameter(
             None, unit="text", doc="optional pin mesh file (boundary 'surface')")
+        remesh_fraction: float = parameter(
+            0.5, unit="1", doc="move the bore nodes and rebuild the compliance when the wear depth "
+            "(gap minus its minimum) changes by this fraction of the bore element size R dtheta", min=0.0)
 
     def __init__(self, params=None, **values):
         super().__init__(params, **values)
         self._solvers: dict = {}
+        self._wear: dict = {}   # nominal geometry -> bore wear the current compliance was built for
 
     def joint_model(self, section: BoreSection) -> JointModel:
-        """The FE joint model for a section (nominal pin radius ``R - mean(gap)``)."""
+        """The FE joint model for a section.
+
+        Nominal pin radius ``R - min(gap)``; the wear depth ``gap - min(gap)`` moves the bore nodes
+        (and rebuilds the compliance) once it has changed by ``remesh_fraction`` of the bore element
+        size since the last rebuild; below that, the worn geometry enters through the gap only.
+        """
         n = len(section.theta)
         R = float(section.radius)
-        pin_radius = R - float(np.mean(section.gap))
+        gmin = float(np.min(section.gap))
+        pin_radius = R - gmin
         if not 0.5 * R < pin_radius <= R:
             raise WorkbenchError(f"pin radius {pin_radius} m from the section gap is not in (R/2, R]")
         p = self.params
-        return JointModel(R, pin_radius, p.outer_radius_ratio * R, n, section.bushing, section.journal,
-                          p.mesh_growth, p.bushing_mesh, p.pin_mesh)
+        nominal = JointModel(R, pin_radius, p.outer_radius_ratio * R, n, section.bushing, section.journal,
+                             p.mesh_growth, p.bushing_mesh, p.pin_mesh)
+        wear = np.asarray(section.gap, float) - gmin
+        h = R * 2 * np.pi / n
+        last = self._wear.get(nominal)
+        if last is None:
+            last = np.zeros(n)
+        if np.max(np.abs(wear - last)) > p.remesh_fraction * h:
+            last = wear
+        self._wear[nominal] = last
+        if not np.any(last > 0):
+            return nominal
+        return dataclasses.replace(nominal, bore_wear=tuple(np.round(last, 15)))
 
     def solver(self, section: BoreSection) -> ContactSolver:
         model = self.joint_model(section)
@@ -62,23 +84,26 @@ class FEM(PressureModel):
         if key not in self._solvers:
             self._solvers[key] = ContactSolver(model.compliance(), section.theta, section.radius,
                                                section.length, tol=self.params.tolerance)
+            self._solvers[key].bore_moved = model.bore_wear is not None
         return self._solvers[key]
 
-    def _solution(self, section, res) -> PressureSolution:
+    def _solution(self, section, solver, res) -> PressureSolution:
         n = len(section.theta)
         force = section.radius * section.length * (2 * math.pi / n) * (section.normals.T @ res.pressure)
         info = dict(res.info)
         info["half_angle"] = half_angle(section.theta, res.pressure)
         info["peak_pressure"] = float(res.pressure.max())
+        info["bore_moved"] = float(solver.bore_moved)
         return PressureSolution(res.pressure, np.asarray(res.eccentricity, float), force, info)
 
     def solve_load(self, section: BoreSection, load) -> PressureSolution:
-        res = self.solver(section).solve(section.gap, load=np.asarray(load, float))
-        return self._solution(section, res)
+        solver = self.solver(section)
+        return self._solution(section, solver, solver.solve(section.gap, load=np.asarray(load, float)))
 
     def solve_approach(self, section: BoreSection, eccentricity) -> PressureSolution:
-        res = self.solver(section).solve(section.gap, eccentricity=np.asarray(eccentricity, float))
-        return self._solution(section, res)
+        solver = self.solver(section)
+        res = solver.solve(section.gap, eccentricity=np.asarray(eccentricity, float))
+        return self._solution(section, solver, res)
 
 
 @hookimpl

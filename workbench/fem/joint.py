@@ -18,7 +18,7 @@ from workbench.errors import WorkbenchError
 from workbench.models import Material
 
 from .compliance import ElasticPart
-from .mesh import GROWTH, bushing_mesh, load_mesh, pin_mesh
+from .mesh import GROWTH, bushing_mesh, load_mesh, morph_bore, pin_mesh
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,9 @@ class JointModel:
     bushing, journal : materials.
     growth : radial growth factor of the element size away from the contact [1].
     bushing_mesh_file, pin_mesh_file : optional mesh files replacing the generated meshes.
+    bore_wear : radial wear depth of the bore on the n nodes [m]; the bore nodes are moved by it
+        (:func:`workbench.fem.mesh.morph_bore`) and the compliance is rebuilt (no rotational symmetry
+        left, so n unit-load solves).
     """
     radius: float
     pin_radius: float
@@ -44,10 +47,13 @@ class JointModel:
     growth: float = GROWTH
     bushing_mesh_file: str | None = None
     pin_mesh_file: str | None = None
+    bore_wear: tuple | None = None
 
     def bushing_part(self) -> ElasticPart:
         mesh = load_mesh(self.bushing_mesh_file) if self.bushing_mesh_file else \
             bushing_mesh(self.radius, self.outer_radius, self.n, growth=self.growth)
+        if self.bore_wear is not None:
+            mesh = morph_bore(mesh, np.asarray(self.bore_wear))
         return ElasticPart(mesh, self.bushing, "bushing")
 
     def pin_part(self) -> ElasticPart:

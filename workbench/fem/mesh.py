@@ -130,6 +130,28 @@ def pin_mesh(R: float, n: int, *, growth: float = GROWTH, n_min: int = 8) -> Mes
     return mesh.with_boundaries({"surface": lambda x: np.hypot(x[0], x[1]) > radii[0] - 0.5 * h0})
 
 
+def morph_bore(mesh: MeshTri, depth: np.ndarray, *, boundary: str = "bore", band: float | None = None) -> MeshTri:
+    """A copy of the mesh with its circular ``boundary`` moved radially outward by ``depth`` [m].
+
+    ``depth`` is given on the boundary nodes (sorted by angle, as :func:`surface_nodes` returns
+    them) and interpolated periodically in angle; the move decays linearly to zero over ``band`` [m]
+    from the boundary (default: a quarter of the mesh's radial extent), so elements stay valid.
+    """
+    nodes, th = surface_nodes(mesh, boundary)
+    depth = np.asarray(depth, float)
+    if depth.shape != th.shape:
+        raise WorkbenchError(f"wear depth has {depth.size} values for {th.size} boundary nodes")
+    r = np.hypot(mesh.p[0], mesh.p[1])
+    R = float(np.mean(r[nodes]))
+    band = band if band is not None else 0.25 * (r.max() - r.min())
+    phi = np.mod(np.arctan2(mesh.p[1], mesh.p[0]), 2 * np.pi)
+    w = np.interp(phi, np.append(th, th[0] + 2 * np.pi), np.append(depth, depth[0]), period=2 * np.pi)
+    weight = np.clip(1.0 - np.abs(r - R) / band, 0.0, 1.0)
+    scale = (r + w * weight) / np.where(r > 0, r, 1.0)
+    p = mesh.p * scale
+    return MeshTri(np.ascontiguousarray(p), np.ascontiguousarray(mesh.t), mesh.boundaries)
+
+
 def surface_nodes(mesh: MeshTri, boundary: str) -> tuple[np.ndarray, np.ndarray]:
     """Nodes of a named circular boundary sorted by angle in [0, 2 pi): ``(indices, theta)``.
 
