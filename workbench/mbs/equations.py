@@ -303,18 +303,59 @@ def element_forces(q, qd, Q, frc_i, frc_f, gravity, mass):
 
 
 @njit(cache=True)
-def rhs(t, y, dm, ydot, lam, rec, alpha, beta, n_rows,
+def workspace_size(n, n_rows, npts):
+    """Length of the float work buffer :func:`rhs` needs."""
+    m = max(n_rows, 1)
+    return 2 * n + max(npts, 1) + 1 + 6 * m + m * n + m * m
+
+
+@njit(cache=True)
+def _cholesky_solve(S, b, x, m):
+    """Solve ``S x = b`` for symmetric positive definite ``S`` (overwritten by its factor).
+    Returns False when ``S`` is not positive definite (redundant or degenerate constraints)."""
+    for j in range(m):
+        d = S[j, j]
+        for k in range(j):
+            d -= S[j, k] * S[j, k]
+        if not (d > 1e-300):
+            return False
+        d = math.sqrt(d)
+        S[j, j] = d
+        for i in range(j + 1, m):
+            v = S[i, j]
+            for k in range(j):
+                v -= S[i, k] * S[j, k]
+            S[i, j] = v / d
+    for i in range(m):
+        v = b[i]
+        for k in range(i):
+            v -= S[i, k] * x[k]
+        x[i] = v / S[i, i]
+    for i in range(m - 1, -1, -1):
+        v = x[i]
+        for k in range(i + 1, m):
+            v -= S[k, i] * x[k]
+        x[i] = v / S[i, i]
+    return True
+
+
+@njit(cache=True)
+def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
         mass, cons_i, cons_f, drv_f, frc_i, frc_f, gravity, clr_i, clr_f,
         ckern, fkern, cpar, fpar, has_z):
     """Right-hand side ``ydot = f(t, y)``; also fills multipliers ``lam`` and the clearance
-    record ``rec``.  Returns the index of a joint whose model gave a non-finite value, or -1
-    (-2 when the constraint system is singular, -3 when the state is not finite)."""
+    record ``rec``.  ``ws`` is a work buffer of :func:`workspace_size` floats.  Returns the index
+    of a joint whose model gave a non-finite value, or -1 (-2 when the constraint system is
+    singular, -3 when the state is not finite)."""
     n = mass.shape[0]
     npts = ydot.shape[0] - 2 * n - 4
+    m = max(n_rows, 1)
     q = y[:n]; qd = y[n:2 * n]; z = y[2 * n:2 * n + npts]
-    Q = np.zeros(n)
-    zdot = np.zeros(max(npts, 1))
-    tmp = np.zeros(1)
+    o = 0
+    Q = ws[o:o + n]; o += n
+    zdot = ws[o:o + max(npts, 1)]; o += max(npts, 1)
+    tmp = ws[o:o + 1]; o += 1
+    Q[:] = 0.0
     pd = element_forces(q, qd, Q, frc_i, frc_f, gravity, mass)
     pc, pf, bad = clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar,
                                    has_z, rec, tmp)
@@ -323,28 +364,46 @@ def rhs(t, y, dm, ydot, lam, rec, alpha, beta, n_rows,
     qdd = ydot[n:2 * n]
     pdrv = 0.0
     if n_rows > 0:
-        Phi = np.empty(n_rows); J = np.empty((n_rows, n)); gam = np.empty(n_rows)
-        Phit = np.empty(n_rows)
+        Phi = ws[o:o + m]; o += m
+        gam = ws[o:o + m]; o += m
+        Phit = ws[o:o + m]; o += m
+        Jqd = ws[o:o + m]; o += m
+        b = ws[o:o + m]; o += m
+        x = ws[o:o + m]; o += m
+        J = ws[o:o + m * n].reshape((m, n)); o += m * n
+        S = ws[o:o + m * m].reshape((m, m)); o += m * m
+        gen = ws[o:o + n]; o += n
         constraints(t, q, qd, cons_i, cons_f, drv_f, Phi, J, gam, Phit)
-        Jqd = J @ qd
-        rhs_c = gam - 2.0 * alpha * (Jqd + Phit) - beta * beta * Phi
-        JM = J / mass  # J M^-1 (broadcast over columns)
-        S = JM @ J.T
-        b = JM @ Q - rhs_c
-        for i in range(n_rows):
+        for i in range(m):
+            acc = 0.0
+            for k in range(n):
+                acc += J[i, k] * qd[k]
+            Jqd[i] = acc
+            acc = 0.0
+            for k in range(n):
+                acc += J[i, k] * Q[k] / mass[k]
+            b[i] = acc - (gam[i] - 2.0 * alpha * (Jqd[i] + Phit[i]) - beta * beta * Phi[i])
             if not math.isfinite(b[i]):
                 return -3
-            if not (S[i, i] > 0.0):
-                return -2
-        lam[:] = np.linalg.solve(S, b)
-        gen = Q - J.T @ lam
-        for i in range(n):
-            qdd[i] = gen[i] / mass[i]
+            for j2 in range(i + 1):
+                acc = 0.0
+                for k in range(n):
+                    acc += J[i, k] * J[j2, k] / mass[k]
+                S[i, j2] = acc
+        if not _cholesky_solve(S, b, x, m):
+            return -2
+        for i in range(m):
+            lam[i] = x[i]
+        for k in range(n):
+            acc = Q[k]
+            for i in range(m):
+                acc -= J[i, k] * x[i]
+            qdd[k] = acc / mass[k]
         # driver power: -lambda * (Phi_q qd) on driver rows
         for k in range(cons_i.shape[0]):
             if cons_i[k, 0] >= DRV_PHI:
                 r = cons_i[k, 3]
-                pdrv += -lam[r] * Jqd[r]
+                pdrv += -x[r] * Jqd[r]
     else:
         for i in range(n):
             qdd[i] = Q[i] / mass[i]

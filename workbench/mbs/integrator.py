@@ -21,7 +21,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .equations import contact_gaps, rhs
+from .equations import contact_gaps, rhs, workspace_size
 
 DETECT_EVENT, DETECT_HALVING = 0, 1
 STATUS_OK, STATUS_STEP_UNDERFLOW, STATUS_MAX_STEPS, STATUS_BAD_MODEL, STATUS_SINGULAR = 0, 1, 2, 3, 4
@@ -91,6 +91,7 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
         for k in range(clr_i[j, 4]):
             pt_joint[clr_i[j, 3] + k] = j
     lam = np.zeros(max(n_rows, 1)); rec = np.zeros((max(nc, 1), 7))
+    ws = np.zeros(workspace_size(n, n_rows, npts))
     K = np.zeros((7, ny)); ytmp = np.zeros(ny); ynew = np.zeros(ny); yd = np.zeros(ny)
     g_old = np.zeros(max(npts, 1)); g_new = np.zeros(max(npts, 1)); gd = np.zeros(max(npts, 1))
     g_a = np.zeros(max(npts, 1))
@@ -101,7 +102,7 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
     for p in range(npts):
         if g_old[p] > 0.0:
             dm[p] = max(gd[p], 1e-6)
-    bad = rhs(t, y, dm, K[0], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f, frc_i,
+    bad = rhs(t, y, dm, K[0], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f, frc_i,
               frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
     stats[2] += 1
     if bad != -1:
@@ -128,27 +129,27 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
         # ---- stages
         for i in range(ny):
             ytmp[i] = y[i] + h * A21 * K[0, i]
-        bad = rhs(t + C2 * h, ytmp, dm, K[1], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f,
+        bad = rhs(t + C2 * h, ytmp, dm, K[1], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f,
                   frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
         for i in range(ny):
             ytmp[i] = y[i] + h * (A31 * K[0, i] + A32 * K[1, i])
-        bad = _worse(bad, rhs(t + C3 * h, ytmp, dm, K[2], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f,
+        bad = _worse(bad, rhs(t + C3 * h, ytmp, dm, K[2], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f,
                            drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z))
         for i in range(ny):
             ytmp[i] = y[i] + h * (A41 * K[0, i] + A42 * K[1, i] + A43 * K[2, i])
-        bad = _worse(bad, rhs(t + C4 * h, ytmp, dm, K[3], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f,
+        bad = _worse(bad, rhs(t + C4 * h, ytmp, dm, K[3], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f,
                            drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z))
         for i in range(ny):
             ytmp[i] = y[i] + h * (A51 * K[0, i] + A52 * K[1, i] + A53 * K[2, i] + A54 * K[3, i])
-        bad = _worse(bad, rhs(t + C5 * h, ytmp, dm, K[4], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f,
+        bad = _worse(bad, rhs(t + C5 * h, ytmp, dm, K[4], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f,
                            drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z))
         for i in range(ny):
             ytmp[i] = y[i] + h * (A61 * K[0, i] + A62 * K[1, i] + A63 * K[2, i] + A64 * K[3, i] + A65 * K[4, i])
-        bad = _worse(bad, rhs(t + h, ytmp, dm, K[5], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f,
+        bad = _worse(bad, rhs(t + h, ytmp, dm, K[5], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f,
                            drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z))
         for i in range(ny):
             ynew[i] = y[i] + h * (B1 * K[0, i] + B3 * K[2, i] + B4 * K[3, i] + B5 * K[4, i] + B6 * K[5, i])
-        bad2 = rhs(t + h, ynew, dm, K[6], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f,
+        bad2 = rhs(t + h, ynew, dm, K[6], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f,
                    frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
         stats[2] += 6
         if bad2 != -1 or bad != -1:
@@ -245,12 +246,12 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
         g_old[:] = g_new
         t = t_new if not last else t1
         if event and th_ev < 1.0:
-            bad = rhs(t, y, dm, K[0], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f, frc_i,
+            bad = rhs(t, y, dm, K[0], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f, frc_i,
                       frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
             stats[2] += 1
             h_next = max(h_next, 1e-12)
         elif event:
-            bad = rhs(t, y, dm, K[0], lam, rec, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f, frc_i,
+            bad = rhs(t, y, dm, K[0], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f, frc_i,
                       frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
             stats[2] += 1
         else:

@@ -14,7 +14,7 @@ from scipy.integrate import solve_ivp
 
 from ..errors import SolverError
 from .compiled import CompiledModel, TRANS, compile_mechanism
-from .equations import constraints, contact_gaps, mechanical_energy, rhs
+from .equations import constraints, contact_gaps, mechanical_energy, rhs, workspace_size
 from .integrator import (DETECT_EVENT, DETECT_HALVING, STATUS_BAD_MODEL, STATUS_MAX_STEPS,
                          STATUS_NONFINITE, STATUS_OK, STATUS_SINGULAR, STATUS_STEP_UNDERFLOW,
                          integrate)
@@ -71,10 +71,11 @@ def _evaluate_samples(times, Y, DM, alpha, beta, n_rows, mass, cons_i, cons_f, d
     QDD = np.zeros((nt, n)); LAM = np.zeros((nt, max(n_rows, 1))); REC = np.zeros((nt, max(nc, 1), 7))
     KE = np.zeros(nt); PE = np.zeros(nt); DP = np.zeros(nt); DV = np.zeros(nt)
     ydot = np.zeros(ny)
+    ws = np.zeros(workspace_size(n, n_rows, ny - 2 * n - 4))
     Phi = np.zeros(max(n_rows, 1)); J = np.zeros((max(n_rows, 1), n)); gam = np.zeros(max(n_rows, 1))
     Phit = np.zeros(max(n_rows, 1))
     for k in range(nt):
-        rhs(times[k], Y[k], DM[k], ydot, LAM[k], REC[k], alpha, beta, n_rows, mass, cons_i, cons_f, drv_f,
+        rhs(times[k], Y[k], DM[k], ydot, LAM[k], REC[k], ws, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f,
             frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
         QDD[k] = ydot[n:2 * n]
         KE[k], PE[k] = mechanical_energy(Y[k], n, mass, gravity, frc_i, frc_f)
@@ -177,15 +178,22 @@ def _scipy_path(cm, y0, settings, out_times):
         if g[p] > 0:
             dm[p] = max(gd[p], 1e-6)
     counters = {"rhs_calls": 0}
+    ws = np.zeros(workspace_size(n, cm.n_rows, npts))
 
     def f(t, y):
         yd = np.empty_like(y)
-        bad = rhs(t, y, dm, yd, lam, rec, settings.baumgarte_alpha, settings.baumgarte_beta,
+        bad = rhs(t, y, dm, yd, lam, rec, ws, settings.baumgarte_alpha, settings.baumgarte_beta,
                   cm.n_rows, *args)
         counters["rhs_calls"] += 1
-        if bad != -1:
-            raise SolverError(_failure_message(cm, STATUS_BAD_MODEL if bad >= 0 else STATUS_SINGULAR,
-                                               t, bad, 0, len(out_times)))
+        if bad == -3 or bad >= 0:
+            # a trial stage left the finite range or a model gave a non-finite value there: NaN
+            # makes scipy reject the step and shrink it; if it cannot recover, the failure is
+            # reported below with the last culprit
+            counters["last_bad"] = (bad, t)
+            yd[:] = np.nan
+            return yd
+        if bad == -2:
+            raise SolverError(_failure_message(cm, STATUS_SINGULAR, t, bad, 0, len(out_times)))
         return yd
 
     def make_event(p):
@@ -205,11 +213,15 @@ def _scipy_path(cm, y0, settings, out_times):
     while t < settings.t_end:
         t_eval = out_times[k0:]
         t_eval = t_eval[t_eval >= t]
-        sol = solve_ivp(f, (t, settings.t_end), y, method=settings.method, t_eval=t_eval,
-                        rtol=settings.rtol, atol=settings.atol, events=events or None,
-                        first_step=settings.first_step,
-                        max_step=settings.max_step if settings.max_step > 0 else np.inf)
+        with np.errstate(invalid="ignore", over="ignore"):
+            sol = solve_ivp(f, (t, settings.t_end), y, method=settings.method, t_eval=t_eval,
+                            rtol=settings.rtol, atol=settings.atol, events=events or None,
+                            first_step=settings.first_step,
+                            max_step=settings.max_step if settings.max_step > 0 else np.inf)
         if sol.status == -1:
+            bad, tb = counters.get("last_bad", (-1, t))
+            if bad >= 0:
+                raise SolverError(_failure_message(cm, STATUS_BAD_MODEL, tb, bad, k0, len(out_times)))
             raise SolverError(f"scipy {settings.method} failed at t = {sol.t[-1] if len(sol.t) else t:.9g} s: "
                               f"{sol.message}")
         steps += int(sol.nfev)
