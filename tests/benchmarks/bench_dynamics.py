@@ -1,0 +1,136 @@
+"""Speed benchmark of the dynamics core (issue 2 item 11).  A script: prints, asserts nothing.
+
+    python tests/benchmarks/bench_dynamics.py [--quick]
+
+Two crank revolutions of the Flores study (studies/flores_slider_crank.toml), timed
+(a) at rtol 1e-6 and (b) at the loosest tolerance whose first-impact peak force is within 0.05 %
+of a converged reference (rtol 1e-12), for the compiled fast path, the scipy reference path and
+Exudyn (tests/reference/exudyn_slider_crank.py: the standard redundant-coordinate model at the
+step that gives 0.05 %, and the fastest Exudyn set-up found).  All in one run, so the ratios
+compare like with like on the same (shared, noisy) machine; wall times are best-of-N.
+Cold start (numba compiles everything into an empty cache) and warm start (a new process
+with the cache filled) are measured in subprocesses.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from reference import exudyn_slider_crank as exu_ref  # noqa: E402
+from workbench.mbs.analysis import impact  # noqa: E402
+from workbench.mbs.solver import simulate  # noqa: E402
+from workbench.plugins import build_registry  # noqa: E402
+from workbench.study import load_study  # noqa: E402
+
+STUDY = ROOT / "studies" / "flores_slider_crank.toml"
+FIRST = 4e-4  # s: window holding the first impact
+TARGET = 5e-4  # 0.05 % on the first-impact peak
+
+
+def best_of(fn, n):
+    best, out = np.inf, None
+    for _ in range(n):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def first_peak(mech, settings, **kw):
+    s = replace(settings, t_end=FIRST, output_step=1e-9, **kw)
+    return impact(simulate(mech, s)).peak_force
+
+
+def loosest_tolerance(mech, settings, path, ref):
+    for rtol in (1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10):
+        err = abs(first_peak(mech, settings, rtol=rtol, atol=rtol * 1e-3, path=path) - ref) / ref
+        if err < TARGET:
+            return rtol, err
+    return 1e-10, err
+
+
+SNIPPET = """
+import time, sys
+t0 = time.perf_counter()
+from workbench.plugins import build_registry
+from workbench.study import load_study
+from workbench.mbs.solver import simulate
+st = load_study(sys.argv[1], build_registry())
+t1 = time.perf_counter()
+simulate(st.mechanism, st.solver)
+print(t1 - t0, time.perf_counter() - t1)
+"""
+
+
+def start_times():
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        out = []
+        for _ in range(2):
+            r = subprocess.run([sys.executable, "-c", SNIPPET, str(STUDY)], env=env, capture_output=True,
+                               text=True, check=True)
+            out.append([float(x) for x in r.stdout.split()])
+    return out  # [[import, first run] cold, [import, first run] warm]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer repeats, skip the cold start")
+    args = ap.parse_args()
+    reps = 2 if args.quick else 5
+    reg = build_registry()
+    study = load_study(STUDY, reg)
+    mech, base = study.mechanism, study.solver
+    simulate(mech, replace(base, t_end=1e-4))  # compile / load the cache
+
+    ref = first_peak(mech, base, rtol=1e-12, atol=1e-15)
+    print(f"reference first-impact peak (fast path, rtol 1e-12): {ref:.6f} N")
+    tol_fast, e_fast = loosest_tolerance(mech, base, "fast", ref)
+    tol_scipy, e_scipy = loosest_tolerance(mech, base, "scipy", ref)
+    print(f"(b) loosest rtol within 0.05 %: fast {tol_fast:g} (error {e_fast:.1e}), "
+          f"scipy DOP853 {tol_scipy:g} (error {e_scipy:.1e})")
+
+    rows = []
+    for label, rtol_f, rtol_s in (("(a) rtol 1e-6", 1e-6, 1e-6), ("(b) 0.05 % first impact", tol_fast, tol_scipy)):
+        tf, sf = best_of(lambda: simulate(mech, replace(base, rtol=rtol_f, atol=rtol_f * 1e-3)), reps)
+        ts, _ = best_of(lambda: simulate(mech, replace(base, rtol=rtol_s, atol=rtol_s * 1e-3, path="scipy")),
+                        1 if args.quick else 2)
+        rows.append((label, tf, ts, sf.stats))
+
+    t_end = base.t_end
+    mu = 0.01  # the study's Ambrosio c_f; Exudyn: Coulomb with a linear zone up to v1 = 1e-2 m/s
+    exu_times = {}
+    for name, kw in exu_ref.BENCHMARK_CONFIGS.items():
+        t, res = best_of(lambda: exu_ref.simulate_exudyn(t_end=t_end, friction=mu, **kw), 2 if args.quick else 3)
+        exu_times[name] = (t, res.get("wall_time", float("nan")), res["first_impact"]["peak_force"])
+
+    print()
+    print(f"{'case':28s} {'fast [s]':>10s} {'scipy [s]':>10s} {'scipy/fast':>11s}")
+    for label, tf, ts, st in rows:
+        print(f"{label:28s} {tf:10.4f} {ts:10.3f} {ts / tf:11.1f}   ({st['steps']} steps, {st['rhs_calls']} rhs)")
+    tf_b = rows[1][1]
+    print()
+    print(f"{'Exudyn configuration (same accuracy as (b))':46s} {'wall [s]':>9s} {'solve [s]':>9s} "
+          f"{'peak err':>9s} {'Exudyn/fast(b)':>15s}")
+    for name, (t, solve, peak) in exu_times.items():
+        print(f"{name:46s} {t:9.3f} {solve:9.3f} {abs(peak - ref) / ref:9.1e} {t / tf_b:15.1f}")
+    if not args.quick:
+        (ci, cr), (wi, wr) = start_times()
+        print()
+        print(f"cold start (empty numba cache): import {ci:.2f} s + first run {cr:.2f} s = {ci + cr:.2f} s")
+        print(f"warm start (cache filled, new process): import {wi:.2f} s + first run {wr:.2f} s = {wi + wr:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
