@@ -123,3 +123,19 @@ def test_fem_plugin_contract(registry):
     assert np.allclose(back.pressure, sol.pressure, atol=1e-8 * sol.pressure.max())
     stiff = registry.create("pressure", "fem", {}).solve_load(section(n=n, journal=RIGID), F)
     assert stiff.info["half_angle"] < sol.info["half_angle"]
+
+
+def test_winkler_calibrated_to_fem(registry):
+    """calibrate='fem': k fitted so the discrete Winkler half-angle equals the FE one at the
+    calibration load (root-finding tolerance 1e-6 relative); at 8x the load the calibrated Winkler
+    contact is narrower than FE's (eps ~ P^(1/3) vs P^(1/2) while Hertzian, VALIDATION.md)."""
+    sec = section(n=240)
+    F1 = 3e3
+    fem = registry.create("pressure", "fem", {"outer_radius_ratio": 2.0})
+    wk = registry.create("pressure", "winkler", {"calibrate": "fem", "calibration_load": F1,
+                                                 "fem_outer_radius_ratio": 2.0})
+    w1, f1 = wk.solve_load(sec, [0.0, F1]), fem.solve_load(sec, [0.0, F1])
+    assert w1.info["half_angle"] == pytest.approx(f1.info["half_angle"], rel=1e-6)
+    w8, f8 = wk.solve_load(sec, [0.0, 8 * F1]), fem.solve_load(sec, [0.0, 8 * F1])
+    assert w8.info["stiffness"] == w1.info["stiffness"]
+    assert w8.info["half_angle"] < 0.95 * f8.info["half_angle"]

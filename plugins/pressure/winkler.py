@@ -6,7 +6,9 @@ Seed 000 §2.3.3 eq. 23-24: ``p = (E_w / L) u`` with ``u`` the local penetration
 elastic each is a layer of thickness ``L`` and the springs act in series.  The layer thickness has no
 definite rule (seed 000 §2.3.3), so ``k`` can instead be calibrated: ``calibrate = "persson"`` fits
 ``k`` so that the Winkler closed form (rigid journal, ``VALIDATION.md``) has Persson's contact
-half-angle at the calibration load (the current load when ``calibration_load`` is not given).
+half-angle at the calibration load (the current load when ``calibration_load`` is not given);
+``calibrate = "fem"`` fits ``k`` (by root finding) so that the discrete Winkler half-angle equals the
+FE model's (:mod:`workbench.fem`) for the current, possibly worn, gap.
 """
 from __future__ import annotations
 
@@ -43,10 +45,13 @@ class Winkler(PressureModel):
         stiffness: float | None = parameter(
             None, unit="Pa/m", doc="foundation modulus k; default E_w/L from the materials", min=0.0)
         calibrate: str = parameter(
-            "none", unit="text", doc="fit k to a reference: 'none' or 'persson' (half-angle at the "
-            "calibration load)", choices=("none", "persson"))
+            "none", unit="text", doc="fit k to a reference half-angle at the calibration load: 'none', "
+            "'persson' (closed form) or 'fem' (the FE model of the joint)", choices=("none", "persson", "fem"))
         calibration_load: float | None = parameter(
             None, unit="N", doc="load at which k is calibrated; default: the load being solved", min=0.0)
+        fem_outer_radius_ratio: float = parameter(
+            2.0, unit="1", doc="calibrate='fem': held outer radius of the bushing over the bore radius",
+            min=1.05)
 
     # ----------------------------------------------------------------------------- stiffness
     def textbook_stiffness(self, section: BoreSection) -> float:
@@ -61,20 +66,44 @@ class Winkler(PressureModel):
             raise WorkbenchError("winkler layer_thickness must be positive")
         return 1.0 / sum(p.layer_thickness / layer_modulus(m, p.modulus_rule) for m in parts)
 
-    def stiffness(self, section: BoreSection, load_magnitude: float | None) -> float:
+    def stiffness(self, section: BoreSection, load_magnitude: float | None, direction=None) -> float:
+        """``k`` [Pa/m]: textbook, or calibrated at the calibration load (the current one by default)."""
         p = self.params
         if p.calibrate == "none":
             return self.textbook_stiffness(section)
         P_cal = p.calibration_load if p.calibration_load is not None else load_magnitude
         if P_cal is None or P_cal <= 0:
-            raise WorkbenchError("winkler calibrate='persson' needs calibration_load for solve_approach")
+            raise WorkbenchError(f"winkler calibrate='{p.calibrate}' needs calibration_load for solve_approach")
         P = P_cal / section.length
         dR = float(np.mean(section.gap))
         if dR <= 0:
-            raise WorkbenchError("winkler Persson calibration needs a positive mean clearance")
+            raise WorkbenchError("winkler calibration needs a positive mean clearance")
         E_star = 1.0 / (section.bushing.h + section.journal.h)
-        eps = cf.persson_half_angle(P, E_star, dR)
-        return cf.winkler_stiffness_for_half_angle(eps, P, section.radius, dR)
+        if p.calibrate == "persson":
+            eps = cf.persson_half_angle(P, E_star, dR)
+            return cf.winkler_stiffness_for_half_angle(eps, P, section.radius, dR)
+        return self._fem_calibrated(section, P_cal, np.array([1.0, 0.0]) if direction is None else direction)
+
+    def _fem_calibrated(self, section: BoreSection, F: float, direction) -> float:
+        """``k`` whose discrete Winkler half-angle equals the FE model's at load ``F`` [N]."""
+        from workbench.fem.calibration import fit_positive
+        from workbench.fem.contact import ContactSolver
+        from workbench.fem.joint import JointModel
+
+        cache = self.__dict__.setdefault("_fem_cache", {})
+        R, n = float(section.radius), len(section.theta)
+        model = JointModel(R, R - float(np.min(section.gap)), self.params.fem_outer_radius_ratio * R, n,
+                           section.bushing, section.journal)
+        load = F * np.asarray(direction, float) / np.linalg.norm(direction)
+        key = (model, section.length, section.gap.tobytes(), load.tobytes())
+        if key not in cache:
+            solver = ContactSolver(model.compliance(), section.theta, R, section.length)
+            target = half_angle(section.theta, solver.solve(section.gap, load=load).pressure)
+            dR = max(float(np.mean(section.gap)), 1e-12)
+            k0 = cf.winkler_stiffness_for_half_angle(target, F / section.length, R, dR)
+            cache[key] = fit_positive(lambda k: self._solve_force(section, load, k).info["half_angle"],
+                                      target, k0, increasing=False)
+        return cache[key]
 
     # ----------------------------------------------------------------------------- solves
     def _solution(self, section, k, e, info) -> PressureSolution:
@@ -86,13 +115,17 @@ class Winkler(PressureModel):
         return PressureSolution(pr, np.asarray(e, float), force, info)
 
     def solve_approach(self, section: BoreSection, eccentricity) -> PressureSolution:
-        k = self.stiffness(section, None)
+        e = np.asarray(eccentricity, float)
+        k = self.stiffness(section, None, e if np.any(e) else None)
         return self._solution(section, k, np.asarray(eccentricity, float), {"iterations": 0})
 
     def solve_load(self, section: BoreSection, load) -> PressureSolution:
         F = np.asarray(load, float)
         Fm = float(np.linalg.norm(F))
-        k = self.stiffness(section, Fm)
+        return self._solve_force(section, F, self.stiffness(section, Fm, F if Fm > 0 else None))
+
+    def _solve_force(self, section: BoreSection, F: np.ndarray, k: float) -> PressureSolution:
+        Fm = float(np.linalg.norm(F))
         if Fm == 0:
             return self._solution(section, k, np.zeros(2), {"iterations": 0, "equilibrium_residual": 0.0})
         N, s = section.normals, section.radius * section.length * section.dtheta

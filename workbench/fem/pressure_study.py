@@ -19,6 +19,7 @@ from workbench.models import BoreSection
 
 from . import closed_forms as cf
 from .contact import half_angle
+from .calibration import fit_positive
 from .study_config import Case, ModelSpec, parse_pressure_study
 
 
@@ -46,35 +47,17 @@ def _make_model(spec: ModelSpec, case: Case, registry, file, k=None):
 
 
 def _fit_winkler(spec, case, section, registry, file, F, target):
-    """Foundation modulus [Pa/m] whose (discrete, worn-gap) Winkler half-angle at ``F`` is ``target``.
-
-    Starts from the closed form (uniform clearance) and solves on log k by bracketing + brentq."""
-    from scipy.optimize import brentq
-
+    """Foundation modulus [Pa/m] whose (discrete, worn-gap) Winkler half-angle at ``F`` is ``target``
+    (start: the closed form with uniform clearance)."""
     P = F / case.length
-    k0 = cf.winkler_stiffness_for_half_angle(target, P, case.bore_radius, max(case.clearance, 1e-12)) \
+    k0 = cf.winkler_stiffness_for_half_angle(target, P, case.bore_radius, case.clearance) \
         if case.clearance > 0 else P / (case.bore_radius * 1e-6)
 
-    def mismatch(logk):
-        m = _make_model(spec, case, registry, file, math.exp(logk))
-        return m.solve_load(section, np.array([F, 0.0])).info["half_angle"] - target
+    def measure(k):
+        m = _make_model(spec, case, registry, file, k)
+        return m.solve_load(section, np.array([F, 0.0])).info["half_angle"]
 
-    a = math.log(k0)
-    fa = mismatch(a)
-    if fa == 0:
-        return k0
-    direction = 1.0 if fa > 0 else -1.0   # contact too wide: stiffer; too narrow: softer
-    b = a + direction * math.log(2.0)
-    fb = mismatch(b)
-    for _ in range(60):
-        if fa * fb <= 0:
-            break
-        a, fa = b, fb
-        b = a + direction * math.log(2.0)
-        fb = mismatch(b)
-    if fb == 0:
-        return math.exp(b)
-    return math.exp(brentq(mismatch, min(a, b), max(a, b), xtol=1e-8))
+    return fit_positive(measure, target, k0, increasing=False)
 
 
 def run_pressure_study(config: dict, *, study_text: str, study_file: str | None, out, registry):
