@@ -136,3 +136,17 @@ def test_rigid_pin_gives_narrower_contact_than_elastic_pin():
     th = 2 * np.pi * np.arange(n) / n
     assert half_angle(th, rg.pressure) < 0.9 * half_angle(th, el.pressure)
     assert rg.pressure.max() > 1.05 * el.pressure.max()
+
+
+def test_fallback_active_set_agrees_with_the_primal_dual_one():
+    """The one-node-at-a-time fallback (used when the primal-dual sweep cycles or runs out of
+    iterations) reaches the same complementarity solution."""
+    n = 240
+    C = JointModel(R, R - DR, 20 * R, n, STEEL, STEEL).compliance()
+    th = 2 * np.pi * np.arange(n) / n
+    F = np.array([load_for(25.0) * B, 0.0])
+    ref = ContactSolver(C, th, R, B).solve(np.full(n, DR), load=F, warm=False)
+    fb = ContactSolver(C, th, R, B, max_iter=1).solve(np.full(n, DR), load=F, warm=False)
+    assert ref.info["fallback"] == 0.0 and fb.info["fallback"] == 1.0
+    assert np.allclose(fb.pressure, ref.pressure, atol=1e-9 * ref.pressure.max())
+    assert fb.info["complementarity_residual"] < 1e-10

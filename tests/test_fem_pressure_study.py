@@ -29,6 +29,7 @@ def short_config() -> dict:
     persson["persson_half_angles_deg"] = [20.0, 40.0, 60.0]
     worn["loads"] = worn["loads"][1:4]
     cfg["cases"] = [persson, worn]
+    cfg["output"] = {"vtu": True}
     for c in cfg["cases"]:  # the committed meshes have 720 nodes; generate 240-node ones
         c.pop("bushing_mesh", None), c.pop("pin_mesh", None)
     return cfg
@@ -59,6 +60,8 @@ def test_dataset_layout_units_and_provenance(result):
     assert set(ds["model"].values) >= {"fem", "winkler_textbook", "winkler_persson", "persson", "hertz"}
     assert "pressure:fem" in ds.attrs["plugin_provenance"]
     assert ds.attrs["study_kind"] == "pressure" and "[study]" in ds.attrs["study_text"]
+    vtus = ds.attrs["vtu_files"].split("\n")
+    assert len(vtus) == 4 and all(Path(v).exists() for v in vtus)  # 2 cases x (bushing, pin)
     back = xr.open_dataset(out, engine="h5netcdf")
     assert np.allclose(back["pressure"].values, ds["pressure"].values, equal_nan=True)
     back.close()
@@ -100,6 +103,7 @@ def test_plots(result, tmp_path):
 
 @pytest.mark.parametrize("mutate, match", [
     (lambda c: c["grid"].update(theta_node=240), r"\[grid.theta_node\].*Did you mean 'theta_nodes'"),
+    (lambda c: c["output"].update(vtk=True), r"\[output.vtk\].*Did you mean 'vtu'"),
     (lambda c: c["cases"][0].update(clearence=1e-5), r"cases\[0\].clearence.*Did you mean 'clearance'"),
     (lambda c: c["models"]["fem"].update(plugin="femm"), r"Did you mean 'fem'"),
     (lambda c: c["models"]["approximate_area"].update(fit_to="fem"), r"only valid as \"fem\" on a winkler"),

@@ -59,6 +59,10 @@ class FEM(PressureModel):
         """
         n = len(section.theta)
         R = float(section.radius)
+        steps = np.diff(np.asarray(section.theta, float))
+        if n < 12 or not np.allclose(steps, 2 * np.pi / n, rtol=1e-9, atol=1e-12):
+            raise WorkbenchError("the fem pressure model needs >= 12 bore nodes uniformly spaced over "
+                                 "[theta0, theta0 + 2 pi)")
         gmin = float(np.min(section.gap))
         pin_radius = R - gmin
         if not 0.5 * R < pin_radius <= R:

@@ -81,6 +81,7 @@ def run_pressure_study(config: dict, *, study_text: str, study_file: str | None,
     stiffness, wall = np.full((nc, nm), np.nan), np.full((nc, nm), np.nan)
     # fem first, so that winkler models fitted to it can use its half-angles
     specs = sorted(enumerate(study.models), key=lambda im: im[1].fit_to is not None)
+    vtu_files = []
     for ci, case in enumerate(study.cases):
         section = BoreSection(nodes, case.bore_radius, case.gap(nodes), case.length, case.bushing,
                               case.journal)
@@ -108,6 +109,11 @@ def run_pressure_study(config: dict, *, study_text: str, study_file: str | None,
                 if "stiffness" in sol.info:
                     stiffness[ci, mi] = sol.info["stiffness"]
             wall[ci, mi] = (time.perf_counter() - t0) / nl
+            if study.vtu and spec.plugin == "fem" and hasattr(model, "joint_model"):
+                from .export import export_vtu
+                vtu_dir = Path(out).parent / f"{Path(out).stem}_vtu"
+                vtu_files += export_vtu(vtu_dir / f"{case.name}_{spec.label}_load{nl - 1}",
+                                        model.joint_model(section), p)
         for ri, name in enumerate(study.reference):
             mi = len(study.models) + ri
             for li, F in enumerate(case.loads):
@@ -173,6 +179,7 @@ def run_pressure_study(config: dict, *, study_text: str, study_file: str | None,
             "baseline": study.baseline,
             "workbench_version": workbench.__version__,
             "plugin_provenance": json.dumps(registry.provenance(), sort_keys=True),
+            "vtu_files": "\n".join(str(v) for v in vtu_files),
         },
     )
     out = Path(out)

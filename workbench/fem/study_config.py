@@ -4,6 +4,7 @@ Tables and keys (SI units; the one conversion is ``persson_half_angles_deg``)::
 
     [study]    kind = "pressure", title, description
     [grid]     theta_nodes = 720                 # contact nodes on the bore [1]
+    [output]   vtu = false                       # FE displacement/stress fields at the largest load
     [compare]  baseline = "fem"                  # model label the errors are relative to
                reference = ["persson", "hertz"]  # closed forms added as models
     [[cases]]  name, bore_radius [m], clearance [m] or clearances [m] (one case each),
@@ -32,7 +33,8 @@ from workbench.models import Material
 
 from . import closed_forms as cf
 
-TOP = ("study", "grid", "compare", "cases", "models")
+TOP = ("study", "grid", "compare", "cases", "models", "output")
+OUTPUT = ("vtu",)
 STUDY = ("kind", "title", "description")
 GRID = ("theta_nodes",)
 COMPARE = ("baseline", "reference")
@@ -90,6 +92,7 @@ class PressureStudy:
     reference: tuple
     cases: list = field(default_factory=list)
     models: list = field(default_factory=list)
+    vtu: bool = False
 
 
 def _unknown(table: dict, valid, file, key):
@@ -260,4 +263,9 @@ def parse_pressure_study(config: dict, registry, file: str | None) -> PressureSt
                          file=file, key="compare.reference")
     if any(m.fit_to == "fem" for m in models) and not any(m.plugin == "fem" for m in models):
         raise StudyError("fit_to = \"fem\" needs a model with plugin = \"fem\"", file=file, key="models")
-    return PressureStudy(str(st.get("title", "")), n, baseline, tuple(ref), cases, models)
+    output = config.get("output", {})
+    _unknown(output, OUTPUT, file, "output")
+    vtu = output.get("vtu", False)
+    if not isinstance(vtu, bool):
+        raise StudyError(f"expected true/false, got {vtu!r}", file=file, key="output.vtu")
+    return PressureStudy(str(st.get("title", "")), n, baseline, tuple(ref), cases, models, vtu)
