@@ -139,3 +139,18 @@ def test_winkler_calibrated_to_fem(registry):
     w8, f8 = wk.solve_load(sec, [0.0, 8 * F1]), fem.solve_load(sec, [0.0, 8 * F1])
     assert w8.info["stiffness"] == w1.info["stiffness"]
     assert w8.info["half_angle"] < 0.95 * f8.info["half_angle"]
+
+
+def test_fem_small_wear_steps_reuse_the_compliance(registry):
+    """A wear loop's small steps (uniform and local, far below the remesh threshold) must not
+    rebuild the FE model: one solver serves them all, warm-started."""
+    n = 240
+    th = 2 * np.pi * np.arange(n) / n
+    model = registry.create("pressure", "fem", {})
+    F = np.array([1e4, 2e3])
+    for k in range(5):
+        gap = DR + 1e-7 * k + 1e-7 * k * np.clip(np.cos(th), 0, None)
+        sol = model.solve_load(section(n=n, gap=gap), F)
+        assert np.allclose(sol.force, F)
+    assert len(model._solvers) == 1
+    assert sol.info["iterations"] <= 3

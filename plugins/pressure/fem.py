@@ -53,9 +53,11 @@ class FEM(PressureModel):
     def joint_model(self, section: BoreSection) -> JointModel:
         """The FE joint model for a section.
 
-        Nominal pin radius ``R - min(gap)``; the wear depth ``gap - min(gap)`` moves the bore nodes
-        (and rebuilds the compliance) once it has changed by ``remesh_fraction`` of the bore element
-        size since the last rebuild; below that, the worn geometry enters through the gap only.
+        The pin radius is ``R - min(gap)`` at the first solve; the wear depth ``gap - min(gap)``
+        moves the bore nodes (and the compliance is rebuilt) once it has changed by
+        ``remesh_fraction`` of the bore element size ``R dtheta`` since the last rebuild, and the pin
+        radius is renewed when ``min(gap)`` has moved by as much; below that, worn geometry enters
+        through the gap only (no rebuild inside a wear loop's small steps).
         """
         n = len(section.theta)
         R = float(section.radius)
@@ -63,24 +65,26 @@ class FEM(PressureModel):
         if n < 12 or not np.allclose(steps, 2 * np.pi / n, rtol=1e-9, atol=1e-12):
             raise WorkbenchError("the fem pressure model needs >= 12 bore nodes uniformly spaced over "
                                  "[theta0, theta0 + 2 pi)")
-        gmin = float(np.min(section.gap))
-        pin_radius = R - gmin
-        if not 0.5 * R < pin_radius <= R:
-            raise WorkbenchError(f"pin radius {pin_radius} m from the section gap is not in (R/2, R]")
+        gap = np.asarray(section.gap, float)
+        gmin = float(np.min(gap))
+        if not 0.0 <= gmin < 0.5 * R:
+            raise WorkbenchError(f"the smallest gap {gmin} m must lie in [0, R/2) for the fem model")
         p = self.params
-        nominal = JointModel(R, pin_radius, p.outer_radius_ratio * R, n, section.bushing, section.journal,
-                             p.mesh_growth, p.bushing_mesh, p.pin_mesh)
-        wear = np.asarray(section.gap, float) - gmin
         h = R * 2 * np.pi / n
-        last = self._wear.get(nominal)
-        if last is None:
-            last = np.zeros(n)
-        if np.max(np.abs(wear - last)) > p.remesh_fraction * h:
-            last = wear
-        self._wear[nominal] = last
-        if not np.any(last > 0):
+        tol = p.remesh_fraction * h
+        key = (R, n, section.bushing, section.journal)
+        state = self._wear.get(key)
+        wear = gap - gmin
+        if state is None or abs(state[0] - gmin) > tol:
+            state = (gmin, np.zeros(n))
+        if np.max(np.abs(wear - state[1])) > tol:
+            state = (state[0], wear)
+        self._wear[key] = state
+        nominal = JointModel(R, R - state[0], p.outer_radius_ratio * R, n, section.bushing,
+                             section.journal, p.mesh_growth, p.bushing_mesh, p.pin_mesh)
+        if not np.any(state[1] > 0):
             return nominal
-        return dataclasses.replace(nominal, bore_wear=tuple(np.round(last, 15)))
+        return dataclasses.replace(nominal, bore_wear=tuple(np.round(state[1], 15)))
 
     def solver(self, section: BoreSection) -> ContactSolver:
         model = self.joint_model(section)
