@@ -10,7 +10,6 @@ Winkler force-controlled solve on the same section is timed for comparison.
 """
 from __future__ import annotations
 
-import math
 import sys
 import time
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
@@ -81,9 +80,3 @@ def _compliance(model: JointModel) -> np.ndarray:
         C += part.compliance()
     C.setflags(write=False)
     return C
-
-
-def mesh_files_exist(*paths: str | None) -> None:
-    for p in paths:
-        if p and not Path(p).exists():
-            raise WorkbenchError(f"mesh file {p} does not exist")
