@@ -57,11 +57,7 @@ def validate(study_file: Path):
     from .study import load_study
     registry = _registry()
     study = load_study(study_file, registry=registry)
-    if study.kind == "pressure":
-        from .fem import pressure_study
-        check = getattr(pressure_study, "validate_pressure_study", None)
-        if check is not None:
-            check(study.config, study_file=str(study_file), registry=registry)
+    if study.kind == "pressure":  # checked by workbench.fem.study_config inside load_study
         _console().print(f"[green]ok[/] {study_file}: pressure study '{study.title}'")
         return
     m, s = study.mechanism, study.solver

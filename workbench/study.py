@@ -101,6 +101,10 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
                   text=text, file=Path(file) if file is not None else None, config=doc)
     if kind != "dynamics":
         probs.raise_if_any()
+        if registry is None:
+            from .plugins import build_registry
+            registry = build_registry()
+        _check_pressure(doc, registry, fname)
         return Study(**common)
 
     for k in doc:
@@ -122,6 +126,15 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
     except MechanismError as exc:
         raise StudyError(str(exc), file=fname) from None
     return Study(mechanism=mechanism, solver=solver, output=output, **common)
+
+
+def _check_pressure(doc: dict, registry, fname: str) -> None:
+    """A pressure study is checked by its own schema (:mod:`workbench.fem.study_config`)."""
+    try:
+        from .fem.study_config import parse_pressure_study
+    except ImportError:  # pragma: no cover - the pressure package is optional at this layer
+        return
+    parse_pressure_study(doc, registry, fname)
 
 
 def _items(values: dict, name: str, path: str) -> list[tuple[str, Any]]:
