@@ -157,3 +157,12 @@ def test_run_into_an_unwritable_place_is_a_user_error(tmp_path):
     blocker.write_text("x")
     r = invoke("run", study, "-o", blocker / "out.nc", "--no-plot")
     assert r.exit_code == 2 and "cannot" in r.output
+
+
+def test_validate_pressure_study():
+    pressure = [p for p in sorted((ROOT / "studies").glob("*.toml")) if 'kind = "pressure"' in p.read_text()]
+    if not pressure:
+        pytest.skip("no pressure study in studies/")
+    r = invoke("validate", pressure[0])
+    assert r.exit_code == 0, r.output
+    assert "pressure study" in r.output
