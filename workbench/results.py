@@ -29,8 +29,7 @@ import xarray as xr
 
 from . import __version__
 from .errors import WorkbenchError
-from .mbs.mechanism import (RevoluteClearanceJoint, TranslationalClearanceJoint, TranslationalJoint,
-                            GROUND)
+from .mbs.mechanism import GROUND, TranslationalClearanceJoint, TranslationalJoint
 
 ENGINE = "h5netcdf"
 COMPONENTS = ("x", "y", "phi")
