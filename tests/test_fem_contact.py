@@ -150,3 +150,26 @@ def test_fallback_active_set_agrees_with_the_primal_dual_one():
     assert ref.info["fallback"] == 0.0 and fb.info["fallback"] == 1.0
     assert np.allclose(fb.pressure, ref.pressure, atol=1e-9 * ref.pressure.max())
     assert fb.info["complementarity_residual"] < 1e-10
+
+
+@pytest.mark.parametrize("control", ["load", "approach"])
+def test_compiled_sweep_agrees_with_reference_path(control):
+    """Fast path (numba kernel) and reference path (scipy Cholesky) give the same solution, cold
+    and warm, force- and displacement-controlled (STYLE.md: one fast path, one reference path)."""
+    n = 240
+    C = JointModel(R, R - DR, 2 * R, n, STEEL, STEEL).compliance()
+    th = 2 * np.pi * np.arange(n) / n
+    fast, ref = ContactSolver(C, th, R, B), ContactSolver(C, th, R, B, fast=False)
+    gap = DR + 2e-6 * np.clip(np.cos(th - 0.4), 0, None) ** 2
+    e0 = None
+    for k, ang in enumerate(np.radians([0.0, 3.0, 6.0, 40.0])):
+        F = 3e4 * (1 + 0.3 * k) * np.array([math.cos(ang), math.sin(ang)])
+        if control == "load":
+            a, b = fast.solve(gap, load=F), ref.solve(gap, load=F)
+        else:
+            e0 = ref.solve(gap, load=F, warm=False).eccentricity
+            a, b = fast.solve(gap, eccentricity=e0), ref.solve(gap, eccentricity=e0)
+        assert a.info["fallback"] == 0.0
+        assert np.allclose(a.pressure, b.pressure, rtol=1e-9, atol=1e-10 * b.pressure.max())
+        assert np.allclose(a.eccentricity, b.eccentricity, rtol=1e-10, atol=1e-16)
+        assert np.allclose(a.gap, b.gap, atol=1e-12 * DR)

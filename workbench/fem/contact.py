@@ -11,7 +11,8 @@ primal-dual active-set method (Hintermueller, Ito & Kunisch, SIAM J. Optim. 13, 
 from the previous active set; each iteration solves the equality problem on the active set with one
 Cholesky factorisation (Schur complement for the two approach unknowns).  If it has not settled
 after ``max_iter`` sweeps it falls back to a one-node-at-a-time active-set method, which cannot
-cycle on a positive-definite ``C``.
+cycle on a positive-definite ``C``.  The sweep runs compiled (:func:`workbench.fem.kernels.pdas`,
+``fast=True``); the scipy implementation below is the reference path and the fallback.
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ import numpy as np
 import scipy.linalg as sla
 
 from workbench.errors import SolverError
+
+from .kernels import pdas
 
 
 @dataclass
@@ -78,14 +81,14 @@ class ContactSolver:
     """
 
     def __init__(self, compliance: np.ndarray, theta: np.ndarray, radius: float, length: float,
-                 *, max_iter: int = 40, tol: float = 1e-10):
+                 *, max_iter: int = 40, tol: float = 1e-10, fast: bool = True):
         self.theta = np.asarray(theta, float)
         self.n = len(self.theta)
         self.radius, self.length = float(radius), float(length)
         self.dtheta = 2 * math.pi / self.n
         self.Cp = np.ascontiguousarray(np.asarray(compliance, float) * radius * self.dtheta)
         self.N = np.column_stack([np.cos(self.theta), np.sin(self.theta)])
-        self.max_iter, self.tol = max_iter, tol
+        self.max_iter, self.tol, self.fast = max_iter, tol, fast
         self._active = None
 
     # ---------------------------------------------------------------- equality problem on a set
@@ -132,6 +135,17 @@ class ContactSolver:
         gscale = max(np.max(np.abs(gap)), 1e-6 * self.radius)
         A = self._active if (warm and self._active is not None and len(self._active)) \
             else self._initial_set(gap, direction)
+        if self.fast:
+            start = np.zeros(self.n, dtype=np.bool_)
+            start[A] = True
+            p, e, g, act, it, ok = pdas(self.Cp, self.N, gap, start,
+                                        load_q if load_q is not None else np.zeros(2),
+                                        e_fixed if e_fixed is not None else np.zeros(2),
+                                        force_control, self.tol * gscale, self.max_iter)
+            if ok:
+                A = np.flatnonzero(act)
+                self._active = A
+                return ContactResult(p, e, g, A, self._diagnostics(p, g, e, load, it, "pdas", gscale))
         seen = set()
         it, method = 0, "pdas"
         for it in range(1, self.max_iter + 1):
