@@ -15,6 +15,8 @@ the contact.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import math
 
 import numpy as np
@@ -192,3 +194,21 @@ def min_impact_speed_field():
     return parameter(1e-4, unit="m/s",
                      doc="floor of the impact speed delta_dot_minus in the damping term "
                          "(guards grazing contacts; real impacts are much faster)", min=1e-12)
+
+
+def _hysteresis_params(min_e: float):
+    @dataclass(frozen=True)
+    class Params:
+        """Parameters of a hysteresis-damping law (Machado et al. 2012 §4)."""
+        stiffness: float | None = stiffness_field()
+        exponent: float = exponent_field()
+        restitution: float = parameter(0.9, unit="1", doc="coefficient of restitution e",
+                                       min=min_e, max=1.0)
+        min_impact_speed: float = min_impact_speed_field()
+    return Params
+
+
+#: parameters of the laws defined for 0 <= e <= 1
+HysteresisParams = _hysteresis_params(0.0)
+#: parameters of the laws whose factor divides by e (Gonthier, Flores): 0.01 <= e <= 1
+HysteresisParamsPositiveE = _hysteresis_params(0.01)

@@ -6,12 +6,10 @@ Mach. Theory 53 (2012) §4; seed 000 Table 2.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from workbench.hookspecs import hookimpl
-from workbench.models import ContactLaw, parameter
+from workbench.models import ContactLaw
 
-from ._common import HysteresisLaw, exponent_field, min_impact_speed_field, stiffness_field
+from ._common import HysteresisLaw, HysteresisParamsPositiveE
 
 
 class Flores(HysteresisLaw, ContactLaw):
@@ -30,13 +28,7 @@ class Flores(HysteresisLaw, ContactLaw):
                  " al., Mech. Mach. Theory 53 (2012) §4; seed 000 Table 2")
     restitution_range = (0.01, 1.0)
 
-    @dataclass(frozen=True)
-    class Params:
-        stiffness: float | None = stiffness_field()
-        exponent: float = exponent_field()
-        restitution: float = parameter(0.9, unit="1", doc="coefficient of restitution e",
-                                       min=0.01, max=1.0)
-        min_impact_speed: float = min_impact_speed_field()
+    Params = HysteresisParamsPositiveE
 
     @staticmethod
     def hysteresis_factor(e: float) -> float:

@@ -6,12 +6,10 @@ Lankarani & Nikravesh, J. Mech. Des. 112 (1990) 369-376; Machado et al., Mech. M
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from workbench.hookspecs import hookimpl
-from workbench.models import ContactLaw, parameter
+from workbench.models import ContactLaw
 
-from ._common import HysteresisLaw, exponent_field, min_impact_speed_field, stiffness_field
+from ._common import HysteresisLaw, HysteresisParams
 
 
 class LankaraniNikravesh(HysteresisLaw, ContactLaw):
@@ -29,13 +27,7 @@ class LankaraniNikravesh(HysteresisLaw, ContactLaw):
                  " Theory 53 (2012) §4; seed 000 Table 2; seed 004 eq. 10")
     restitution_range = (0.0, 1.0)
 
-    @dataclass(frozen=True)
-    class Params:
-        stiffness: float | None = stiffness_field()
-        exponent: float = exponent_field()
-        restitution: float = parameter(0.9, unit="1", doc="coefficient of restitution e",
-                                       min=0.0, max=1.0)
-        min_impact_speed: float = min_impact_speed_field()
+    Params = HysteresisParams
 
     @staticmethod
     def hysteresis_factor(e: float) -> float:
