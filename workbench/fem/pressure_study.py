@@ -182,9 +182,9 @@ def run_pressure_study(config: dict, *, study_text: str, study_file: str | None,
             "vtu_files": "\n".join(str(v) for v in vtu_files),
         },
     )
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    ds.to_netcdf(out, engine="h5netcdf")
+    from ..results import write_dataset  # the one place that writes datasets (atomic)
+
+    write_dataset(ds, out)
     return ds
 
 
