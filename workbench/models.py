@@ -145,14 +145,16 @@ def _check_value(v: Any, info: ParameterInfo, *, file: str | None, key: str) -> 
         return v
     if isinstance(info.default, (int, float)) or info.default is None and info.unit != "text":
         if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise StudyError(f"expected a number in {info.unit}, got {v!r}", file=file, key=key)
+            raise StudyError(f"expected a number{' in ' + info.unit if info.unit not in ('1', '') else ''}, got {v!r}",
+                             file=file, key=key)
         v = float(v)
+        unit = "" if info.unit in ("1", "") else f" {info.unit}"
         if not math.isfinite(v):
             raise StudyError(f"expected a finite number, got {v!r}", file=file, key=key)
         if info.min is not None and v < info.min:
-            raise StudyError(f"value {v} is below the minimum {info.min} {info.unit}", file=file, key=key)
+            raise StudyError(f"value {v} is below the minimum {info.min}{unit}", file=file, key=key)
         if info.max is not None and v > info.max:
-            raise StudyError(f"value {v} is above the maximum {info.max} {info.unit}", file=file, key=key)
+            raise StudyError(f"value {v} is above the maximum {info.max}{unit}", file=file, key=key)
         return v
     return v
 
