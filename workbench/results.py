@@ -183,9 +183,9 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
     if want("energies"):
         for name, long in (("kinetic_energy", "kinetic energy"),
                            ("potential_energy", "gravitational and spring potential energy"),
-                           ("contact_energy", "elastic energy stored in the contacts"),
+                           ("contact_energy", "work absorbed by the normal contact forces (elastic storage + hysteresis loss)"),
                            ("driver_work", "work done by the drivers since the start"),
-                           ("dissipated_energy", "energy dissipated by contact damping, friction and dampers")):
+                           ("dissipated_energy", "energy dissipated by friction and dampers")):
             v[name] = _var(("time",), getattr(sim, name), "J", long)
     if want("constraint_drift"):
         v["drift_position"] = _var(("time",), sim.drift_position, "m",

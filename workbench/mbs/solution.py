@@ -71,8 +71,10 @@ class Simulation:
         (translational joints: slider centre relative to the guide line, guide frame).
     slip_velocity : (nt, nc) [m/s] relative tangential velocity at the contact.
     kinetic_energy, potential_energy, contact_energy, driver_work, dissipated_energy : (nt,) [J]
-        (contact_energy: elastic energy stored in the contact springs; dissipated: contact damping,
-        friction and dampers).
+        contact_energy = work absorbed by the normal contact forces, int F_n d(delta)/dt dt (the
+        elastic energy stored in the contacts for elastic laws, plus the hysteresis loss for
+        dissipative ones); dissipated_energy = friction work + damper dissipation.  The books
+        ``kinetic + potential + contact + dissipated - driver_work`` stay constant.
     drift_position, drift_velocity : (nt,) [m], [m/s] norms of the constraint violations.
     impact_time, impact_velocity : (ni,) [s], [m/s] start of each contact and its approach speed
         ``delta_dot_minus`` (> 0); impact_joint, impact_point : (ni,) indices.
