@@ -37,7 +37,15 @@ class MechanismError(WorkbenchError):
 
 
 class SolverError(WorkbenchError):
-    """The integration failed (step size underflow, NaN from a model, ...)."""
+    """The integration failed (step size underflow, NaN from a model, ...).
+
+    ``partial`` holds what the run had produced before it failed (a
+    :class:`workbench.mbs.solution.Simulation`, or ``None``).
+    """
+
+    def __init__(self, message: str, *, partial=None):
+        super().__init__(message)
+        self.partial = partial
 
 
 def did_you_mean(value: str, choices: Iterable[str]) -> str:

@@ -138,11 +138,13 @@ def _fast_path(cm, y0, settings, out_times):
         settings.first_step, settings.max_step, settings.baumgarte_alpha, settings.baumgarte_beta,
         detect, settings.critical_penetration, settings.min_step, n_err, cm.n_rows,
         settings.max_steps, MAX_IMPACTS, *cm.args())
-    if status != STATUS_OK:
-        raise SolverError(_failure_message(cm, status, t_fail, bad, k_out, len(out_times)))
     stats = {"steps": int(st[0]), "rejected_steps": int(st[1]), "rhs_calls": int(st[2]),
              "events": int(st[3])}
-    return Y[:k_out], DM[:k_out], (it[:n_imp], iv[:n_imp], ij[:n_imp], ip[:n_imp]), stats
+    result = Y[:k_out], DM[:k_out], (it[:n_imp], iv[:n_imp], ij[:n_imp], ip[:n_imp]), stats
+    if status != STATUS_OK:
+        partial = _to_simulation(cm, out_times[:k_out], *result, settings) if k_out else None
+        raise SolverError(_failure_message(cm, status, t_fail, bad, k_out, len(out_times)), partial=partial)
+    return result
 
 
 def _failure_message(cm, status, t_fail, bad, k_out, n_out):

@@ -1,0 +1,67 @@
+"""A run that fails part-way keeps what it produced (brief: never lose data a run has produced).
+
+A study names a (deliberately broken) contact law that returns NaN once the journal touches the
+bushing: the run stops with an error naming the joint, the model and the time, the requested
+output file is not written, and the samples computed before the failure are in a readable
+``<name>.partial.nc`` with the failure in its attrs.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import xarray as xr
+from numba import njit
+
+from workbench.errors import SolverError
+from workbench.hookspecs import hookimpl
+from workbench.models import ContactLaw
+from workbench.plugins import build_registry, get_plugin_manager
+from workbench.study import load_study_text, run_study
+
+FLORES = Path(__file__).resolve().parents[1] / "studies" / "flores_slider_crank.toml"
+
+
+@njit(cache=False)
+def _nan_on_contact(delta, delta_dot, delta_dot_minus, p):
+    return math.nan if delta > 0.0 else 0.0
+
+
+class NanOnContact(ContactLaw):
+    name = "nan_on_contact"
+    reference = "test fixture: returns NaN in contact"
+
+    @dataclass(frozen=True)
+    class Params:
+        pass
+
+    kernel = _nan_on_contact
+
+    def pack(self, geometry):
+        return np.zeros(1)
+
+
+@hookimpl
+def _register(register):
+    register(NanOnContact)
+
+
+def test_failed_run_keeps_its_samples(tmp_path):
+    plugin = SimpleNamespace(register_contact_laws=_register)
+    registry = build_registry(get_plugin_manager(extra_plugins=(plugin,)))
+    text = FLORES.read_text().replace('model = "lankarani_nikravesh", restitution = 0.9',
+                                      'model = "nan_on_contact"')
+    study = load_study_text(text, file=tmp_path / "broken.toml", registry=registry)
+    out = tmp_path / "broken.nc"
+    with pytest.raises(SolverError, match=r"'B'.*'nan_on_contact'.*t = .*partial\.nc"):
+        run_study(study, registry=registry, out=out)
+    assert not out.exists()
+    with xr.open_dataset(tmp_path / "broken.partial.nc") as ds:
+        assert ds.attrs["run_status"].startswith("failed:")
+        assert 0 < ds.sizes["time"] < 2401  # stopped at the first contact (about 0.23 ms)
+        assert float(ds["time"].max()) < 2.3e-4
+        assert ds["contact_force"].attrs["units"] == "N"
