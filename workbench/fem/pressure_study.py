@@ -92,7 +92,6 @@ def run_pressure_study(config: dict, *, study_text: str, study_file: str | None,
                 k = None
                 if spec.fit_to == "fem":
                     lj = li if spec.fit_load is None else spec.fit_load
-                    P = case.loads[lj] / case.length
                     k = _fit_winkler(spec, case, section, registry, study_file,
                                      case.loads[lj], ha[ci, fem_index, lj])
                 if li == 0 or k is not None:

@@ -21,7 +21,8 @@ import math
 import numpy as np
 from numba import njit
 
-from .equations import contact_gaps, rhs, workspace_size
+from .clearance import contact_gaps
+from .equations import rhs, workspace_size
 
 DETECT_EVENT, DETECT_HALVING = 0, 1
 STATUS_OK, STATUS_STEP_UNDERFLOW, STATUS_MAX_STEPS, STATUS_BAD_MODEL, STATUS_SINGULAR = 0, 1, 2, 3, 4
@@ -92,7 +93,7 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
             pt_joint[clr_i[j, 3] + k] = j
     lam = np.zeros(max(n_rows, 1)); rec = np.zeros((max(nc, 1), 7))
     ws = np.zeros(workspace_size(n, n_rows, npts))
-    K = np.zeros((7, ny)); ytmp = np.zeros(ny); ynew = np.zeros(ny); yd = np.zeros(ny)
+    K = np.zeros((7, ny)); ytmp = np.zeros(ny); ynew = np.zeros(ny)
     g_old = np.zeros(max(npts, 1)); g_new = np.zeros(max(npts, 1)); gd = np.zeros(max(npts, 1))
     g_a = np.zeros(max(npts, 1))
     t = t0

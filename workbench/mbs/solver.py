@@ -14,7 +14,9 @@ from scipy.integrate import solve_ivp
 
 from ..errors import SolverError
 from .compiled import CompiledModel, TRANS, compile_mechanism
-from .equations import constraints, contact_gaps, mechanical_energy, rhs, workspace_size
+from .clearance import contact_gaps
+from .equations import mechanical_energy, rhs, workspace_size
+from .kinematics import constraints
 from .integrator import (DETECT_EVENT, DETECT_HALVING, STATUS_BAD_MODEL, STATUS_MAX_STEPS,
                          STATUS_NONFINITE, STATUS_OK, STATUS_SINGULAR, STATUS_STEP_UNDERFLOW,
                          integrate)
