@@ -7,51 +7,21 @@ output file is not written, and the samples computed before the failure are in a
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 
-import numpy as np
 import pytest
 import xarray as xr
-from numba import njit
 
 from workbench.errors import SolverError
-from workbench.hookspecs import hookimpl
-from workbench.models import ContactLaw
 from workbench.plugins import build_registry, get_plugin_manager
 from workbench.study import load_study_text, run_study
 
 FLORES = Path(__file__).resolve().parents[1] / "studies" / "flores_slider_crank.toml"
 
 
-@njit(cache=False)
-def _nan_on_contact(delta, delta_dot, delta_dot_minus, p):
-    return math.nan if delta > 0.0 else 0.0
-
-
-class NanOnContact(ContactLaw):
-    name = "nan_on_contact"
-    reference = "test fixture: returns NaN in contact"
-
-    @dataclass(frozen=True)
-    class Params:
-        pass
-
-    kernel = _nan_on_contact
-
-    def pack(self, geometry):
-        return np.zeros(1)
-
-
-@hookimpl
-def _register(register):
-    register(NanOnContact)
-
-
 def test_failed_run_keeps_its_samples(tmp_path):
-    plugin = SimpleNamespace(register_contact_laws=_register)
+    import broken_models as plugin
+
     registry = build_registry(get_plugin_manager(extra_plugins=(plugin,)))
     text = FLORES.read_text().replace('model = "lankarani_nikravesh", restitution = 0.9',
                                       'model = "nan_on_contact"')

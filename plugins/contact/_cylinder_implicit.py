@@ -35,12 +35,13 @@ that the force stays finite, continuous and increasing (documented extrapolation
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
 from workbench.errors import StudyError
-from workbench.models import ContactGeometry
+from workbench.models import ContactGeometry, ContactLaw
 
 
 def implicit_params(c: float, A: float, B: float) -> np.ndarray:
@@ -101,3 +102,25 @@ def implicit_cylinder_force(delta, delta_dot, delta_dot_minus, p):
         if abs(step) <= 1e-14 * w:
             break
     return A * math.exp(B - w)
+
+
+class ImplicitCylinderLaw(ContactLaw):
+    """Base of the three laws ``delta(F) = F/(pi L E*) [ln(A/F) + B]``, ``A = area_factor L dR E*``.
+
+    A law sets ``name``, ``reference``, ``area_factor`` [1] and ``offset`` (``B``) [1]; the joint
+    geometry supplies everything else, so the laws have no parameters.
+    """
+    dissipative = False
+    geometries = ("cylindrical",)
+    area_factor: float = 4.0 * math.pi
+    offset: float = -1.0
+
+    @dataclass(frozen=True)
+    class Params:
+        """The implicit cylinder laws have no parameters: everything comes from the geometry."""
+
+    kernel = implicit_cylinder_force
+
+    def pack(self, geometry: ContactGeometry) -> np.ndarray:
+        L, dR, Es = cylinder_numbers(geometry, self.name)
+        return implicit_params(1.0 / (math.pi * L * Es), self.area_factor * L * dR * Es, self.offset)

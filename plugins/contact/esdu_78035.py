@@ -7,17 +7,13 @@ ESDU Item 78035 (1978), as tabulated by Pereira, Ramalho & Ambrosio, Nonlinear D
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-
-import numpy as np
 
 from workbench.hookspecs import hookimpl
-from workbench.models import ContactGeometry, ContactLaw
 
-from ._cylinder_implicit import cylinder_numbers, implicit_cylinder_force, implicit_params
+from ._cylinder_implicit import ImplicitCylinderLaw
 
 
-class Esdu78035(ContactLaw):
+class Esdu78035(ImplicitCylinderLaw):
     """Pure elastic ESDU-78035 law for a journal in a bore (Pereira et al. 2011).
 
     ``delta = F (s_i+s_j)/L [ln(4 L dR/(F (s_i+s_j))) + 1]`` with ``s_k = (1-nu_k^2)/(pi E_k)``
@@ -29,18 +25,8 @@ class Esdu78035(ContactLaw):
     name = "esdu_78035"
     reference = ("ESDU Item 78035 (1978); Pereira, Ramalho & Ambrosio, Nonlinear Dyn 63 (2011) "
                  "681-697, ESDU-78035 model; seed 000 Table 1")
-    dissipative = False
-    geometries = ("cylindrical",)
-
-    @dataclass(frozen=True)
-    class Params:
-        """The ESDU-78035 law has no parameters: everything comes from the joint geometry."""
-
-    kernel = implicit_cylinder_force
-
-    def pack(self, geometry: ContactGeometry) -> np.ndarray:
-        L, dR, Es = cylinder_numbers(geometry, self.name)
-        return implicit_params(1.0 / (math.pi * L * Es), 4.0 * math.pi * L * dR * Es, 1.0)
+    area_factor = 4.0 * math.pi
+    offset = 1.0
 
 
 @hookimpl

@@ -8,17 +8,13 @@ Solved for ``F`` inside the kernel (see :mod:`plugins.contact._cylinder_implicit
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-
-import numpy as np
 
 from workbench.hookspecs import hookimpl
-from workbench.models import ContactGeometry, ContactLaw
 
-from ._cylinder_implicit import cylinder_numbers, implicit_cylinder_force, implicit_params
+from ._cylinder_implicit import ImplicitCylinderLaw
 
 
-class Johnson(ContactLaw):
+class Johnson(ImplicitCylinderLaw):
     """Pure elastic Johnson law for a journal in a bore (Pereira et al. 2011, Johnson model).
 
     ``delta = F/(pi L E*) [ln(4 pi L dR E*/F) - 1]`` with ``L`` the axial length [m],
@@ -31,18 +27,8 @@ class Johnson(ContactLaw):
     name = "johnson"
     reference = ("Johnson, Contact Mechanics (1985) pp. 99-104; Pereira, Ramalho & Ambrosio, "
                  "Nonlinear Dyn 63 (2011) 681-697, Johnson model; seed 000 Table 1")
-    dissipative = False
-    geometries = ("cylindrical",)
-
-    @dataclass(frozen=True)
-    class Params:
-        """Johnson's law has no parameters: everything comes from the joint geometry."""
-
-    kernel = implicit_cylinder_force
-
-    def pack(self, geometry: ContactGeometry) -> np.ndarray:
-        L, dR, Es = cylinder_numbers(geometry, self.name)
-        return implicit_params(1.0 / (math.pi * L * Es), 4.0 * math.pi * L * dR * Es, -1.0)
+    area_factor = 4.0 * math.pi
+    offset = -1.0
 
 
 @hookimpl

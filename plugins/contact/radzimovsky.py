@@ -7,21 +7,15 @@ seed 000 Table 1.
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
-import numpy as np
-
 from workbench.hookspecs import hookimpl
-from workbench.models import ContactGeometry, ContactLaw
 
-from ._cylinder_implicit import cylinder_numbers, implicit_cylinder_force, implicit_params
+from ._cylinder_implicit import ImplicitCylinderLaw
 
 #: contact width constant of ``b = 1.6 sqrt(F R/(L E*))`` (Pereira et al. 2011)
 WIDTH_CONSTANT = 1.6
 
 
-class Radzimovsky(ContactLaw):
+class Radzimovsky(ImplicitCylinderLaw):
     """Pure elastic Radzimovsky law for a journal in a bore (Pereira et al. 2011).
 
     ``delta = F/(pi L E*) [2/3 + ln(4 R_i/b) + ln(4 R_j/b)]``, ``b = 1.6 sqrt(F R/(L E*))`` [m],
@@ -34,19 +28,8 @@ class Radzimovsky(ContactLaw):
     name = "radzimovsky"
     reference = ("Radzimovsky, Univ. Illinois Eng. Exp. Stn. Bull. 408 (1953); Pereira, Ramalho & "
                  "Ambrosio, Nonlinear Dyn 63 (2011) 681-697, Radzimovsky model; seed 000 Table 1")
-    dissipative = False
-    geometries = ("cylindrical",)
-
-    @dataclass(frozen=True)
-    class Params:
-        """Radzimovsky's law has no parameters: everything comes from the joint geometry."""
-
-    kernel = implicit_cylinder_force
-
-    def pack(self, geometry: ContactGeometry) -> np.ndarray:
-        L, dR, Es = cylinder_numbers(geometry, self.name)
-        A = 16.0 / WIDTH_CONSTANT ** 2 * L * dR * Es
-        return implicit_params(1.0 / (math.pi * L * Es), A, 2.0 / 3.0)
+    area_factor = 16.0 / WIDTH_CONSTANT ** 2
+    offset = 2.0 / 3.0
 
 
 @hookimpl
