@@ -5,6 +5,16 @@ Revolute clearance joint (seed 000 eqs. 1-8, 26-31; seed 004 eqs. 1-9): eccentri
 ``Q_k = P_k + R_k n``, ``v_N = (v_Qj - v_Qi).n`` (= d delta/dt), ``v_T = (v_Qj - v_Qi).t``,
 ``t = (-n_y, n_x)``.  Translational clearance joint (seed 004 eqs. 18-31): the four corners of the
 slider against the two guide faces ``+-H/2`` from the guide centre line.
+
+Worn revolute joints (seed 000 §4 steps 7-8): the bushing and journal profiles are sampled on
+``M`` body-fixed nodes (wear depths ``h_b``, ``h_j`` in the columns after ``REV_PROFILE`` of
+``clr_f``, see :mod:`.compiled`).  The radial clearance seen in bushing-frame direction ``psi`` is
+``c(psi) = R_b - R_j + h_b(psi) + h_j(psi - phi_rel)`` (``phi_rel`` = journal angle minus bushing
+angle), piecewise linear between the bushing nodes.  The penetration is the largest overlap over
+all directions, ``delta = max_psi [e . n(psi) - c(psi)]``, found exactly on each linear segment;
+the contact sits at the maximiser ``psi*`` and the normal is ``n(psi*)``, which is the gradient of
+``delta`` with respect to the eccentricity (envelope theorem), so the force direction is
+consistent with the penetration.  Without wear this is ``delta = |e| - c`` exactly.
 """
 from __future__ import annotations
 
@@ -12,12 +22,89 @@ import math
 
 from numba import njit
 
-from .compiled import CL_REV
+from .compiled import CL_REV, REV_HB_MAX, REV_HJ_MAX, REV_NODES, REV_PROFILE
 from .kinematics import apply_force, material_velocity, point_position, rotate
 
 # clearance-joint record columns
-C_FN, C_FT, C_PEN, C_EX, C_EY, C_VT, C_VN = 0, 1, 2, 3, 4, 5, 6
-N_CREC = 7
+C_FN, C_FT, C_PEN, C_EX, C_EY, C_VT, C_VN, C_PSI, C_PHI = 0, 1, 2, 3, 4, 5, 6, 7, 8
+N_CREC = 9
+TWO_PI = 2.0 * math.pi
+
+
+@njit(cache=True)
+def _journal_depth(row, M, theta):
+    """Journal wear depth [m] at journal-frame angle ``theta`` (linear between nodes)."""
+    u = (theta % TWO_PI) * M / TWO_PI
+    i = int(u)
+    f = u - i
+    i = i % M
+    return row[REV_PROFILE + M + i] * (1.0 - f) + row[REV_PROFILE + M + (i + 1) % M] * f
+
+
+@njit(cache=True)
+def _worn_clearance(row, M, k, phi_rel, c0, journal_worn):
+    """Radial clearance [m] at bushing node ``k`` (any integer, taken modulo ``M``)."""
+    km = k % M
+    c = c0 + row[REV_PROFILE + km]
+    if journal_worn:
+        c += _journal_depth(row, M, km * TWO_PI / M - phi_rel)
+    return c
+
+
+@njit(cache=True)
+def worn_penetration(row, ebx, eby, phi_rel):
+    """Penetration of a revolute clearance joint with worn profiles.
+
+    ``(ebx, eby)`` is the eccentricity [m] in the bushing frame, ``phi_rel`` [rad] the journal
+    angle minus the bushing angle.  Returns ``(delta [m], psi [rad], h_b [m], h_j [m])``: the
+    largest overlap, its bushing-frame direction and the two wear depths there.
+    """
+    c0 = row[4] - row[5]
+    em = math.sqrt(ebx * ebx + eby * eby)
+    alpha = math.atan2(eby, ebx) if em > 1e-300 else 0.0
+    M = int(row[REV_NODES])
+    hb_max = row[REV_HB_MAX]; hj_max = row[REV_HJ_MAX]
+    if M == 0 or hb_max + hj_max <= 0.0:
+        return em - c0, alpha, 0.0, 0.0
+    journal_worn = hj_max > 0.0
+    dth = TWO_PI / M
+    # outside |psi - alpha| > w no direction can beat the one along e: em cos w - c0 <= em - c0 - hmax
+    ratio = 1.0 - (hb_max + hj_max) / em if em > 1e-300 else -2.0
+    w = math.acos(ratio) if ratio > -1.0 else math.pi
+    k_lo = int(math.floor((alpha - w) / dth)) - 1
+    k_hi = int(math.ceil((alpha + w) / dth)) + 1
+    if k_hi - k_lo >= M:
+        k_lo = 0; k_hi = M
+    best = -1e300; psi_best = alpha; c_best = c0
+    ck = _worn_clearance(row, M, k_lo, phi_rel, c0, journal_worn)
+    for k in range(k_lo, k_hi):
+        ck1 = _worn_clearance(row, M, k + 1, phi_rel, c0, journal_worn)
+        th = k * dth
+        f = em * math.cos(th - alpha) - ck
+        if f > best:
+            best = f; psi_best = th; c_best = ck
+        s = (ck1 - ck) / dth
+        d0 = -em * math.sin(th - alpha) - s
+        d1 = -em * math.sin(th + dth - alpha) - s
+        if d0 > 0.0 and d1 < 0.0 and em > abs(s):
+            psi = alpha + math.asin(-s / em)
+            psi = th + (psi - th) % TWO_PI
+            if psi <= th + dth:
+                c = ck + s * (psi - th)
+                f = em * math.cos(psi - alpha) - c
+                if f > best:
+                    best = f; psi_best = psi; c_best = c
+        ck = ck1
+    th = k_hi * dth
+    f = em * math.cos(th - alpha) - ck
+    if f > best:
+        best = f; psi_best = th; c_best = ck
+    # split the clearance increase at psi* into the bushing and journal parts
+    u = (psi_best % TWO_PI) / dth
+    i = int(u); fr = u - i; i = i % M
+    hb = row[REV_PROFILE + i] * (1.0 - fr) + row[REV_PROFILE + (i + 1) % M] * fr
+    hj = c_best - c0 - hb
+    return best, psi_best % TWO_PI, hb, hj
 
 
 @njit(cache=True)
@@ -39,14 +126,15 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
             Pjx, Pjy = point_position(q, bj, clr_f[j, 2], clr_f[j, 3])
             Rb = clr_f[j, 4]; Rj = clr_f[j, 5]
             ex = Pjx - Pbx; ey = Pjy - Pby
-            em = math.sqrt(ex * ex + ey * ey)
-            if em > 1e-300:
-                nx = ex / em; ny = ey / em
-            else:
-                nx = 1.0; ny = 0.0
-            delta = em - (Rb - Rj)
-            qbx = Pbx + Rb * nx; qby = Pby + Rb * ny
-            qjx = Pjx + Rj * nx; qjy = Pjy + Rj * ny
+            phb = q[3 * bi + 2] if bi >= 0 else 0.0
+            phj = q[3 * bj + 2] if bj >= 0 else 0.0
+            cb = math.cos(phb); sb = math.sin(phb)
+            ebx = cb * ex + sb * ey; eby = -sb * ex + cb * ey
+            delta, psi, hb, hj = worn_penetration(clr_f[j], ebx, eby, phj - phb)
+            cp_ = math.cos(psi); sp_ = math.sin(psi)
+            nx = cb * cp_ - sb * sp_; ny = sb * cp_ + cb * sp_
+            qbx = Pbx + (Rb + hb) * nx; qby = Pby + (Rb + hb) * ny
+            qjx = Pjx + (Rj - hj) * nx; qjy = Pjy + (Rj - hj) * ny
             vbx, vby = material_velocity(q, qd, bi, qbx, qby)
             vjx, vjy = material_velocity(q, qd, bj, qjx, qjy)
             vrx = vjx - vbx; vry = vjy - vby
@@ -66,12 +154,9 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
             apply_force(Q, q, bi, qbx, qby, -fx, -fy)
             pc += fn * vn
             pf -= ft * vt
-            # eccentricity in the bushing frame
-            cb = 1.0; sb = 0.0
-            if bi >= 0:
-                cb = math.cos(q[3 * bi + 2]); sb = math.sin(q[3 * bi + 2])
             rec[j, C_FN] = fn; rec[j, C_FT] = ft; rec[j, C_PEN] = delta
-            rec[j, C_EX] = cb * ex + sb * ey; rec[j, C_EY] = -sb * ex + cb * ey
+            rec[j, C_EX] = ebx; rec[j, C_EY] = eby
+            rec[j, C_PSI] = psi; rec[j, C_PHI] = phj - phb
             rec[j, C_VT] = vt; rec[j, C_VN] = vn
         else:
             Pgx, Pgy = point_position(q, bi, clr_f[j, 0], clr_f[j, 1])
@@ -129,11 +214,17 @@ def contact_gaps(y, n, clr_i, clr_f, g, gd):
             Pbx, Pby = point_position(q, bi, clr_f[j, 0], clr_f[j, 1])
             Pjx, Pjy = point_position(q, bj, clr_f[j, 2], clr_f[j, 3])
             ex = Pjx - Pbx; ey = Pjy - Pby
-            em = math.sqrt(ex * ex + ey * ey)
-            g[p0] = em - (clr_f[j, 4] - clr_f[j, 5])
+            phb = q[3 * bi + 2] if bi >= 0 else 0.0
+            phj = q[3 * bj + 2] if bj >= 0 else 0.0
+            cb = math.cos(phb); sb = math.sin(phb)
+            delta, psi, hb, hj = worn_penetration(clr_f[j], cb * ex + sb * ey, -sb * ex + cb * ey, phj - phb)
+            g[p0] = delta
+            # d delta/dt = de/dt . n(psi*) (envelope theorem; the profiles' own motion is second order)
+            cp_ = math.cos(psi); sp_ = math.sin(psi)
+            nx = cb * cp_ - sb * sp_; ny = sb * cp_ + cb * sp_
             vbx, vby = material_velocity(q, qd, bi, Pbx, Pby)
             vjx, vjy = material_velocity(q, qd, bj, Pjx, Pjy)
-            gd[p0] = ((vjx - vbx) * ex + (vjy - vby) * ey) / em if em > 1e-300 else 0.0
+            gd[p0] = (vjx - vbx) * nx + (vjy - vby) * ny
         else:
             Pgx, Pgy = point_position(q, bi, clr_f[j, 0], clr_f[j, 1])
             Cx, Cy = point_position(q, bj, clr_f[j, 2], clr_f[j, 3])

@@ -11,7 +11,9 @@ phi0]`` (n' = axis normal in body-i frame); drivers ``[driver row in drv_f]``.
 ``frc_i``: ``[type, body_i, body_j]`` with SPRING, FORCE, TORQUE; ``frc_f``: SPRING ``[s_ix, s_iy,
 s_jx, s_jy, k, c, l0, f0]``, FORCE ``[s_x, s_y, f_x, f_y]``, TORQUE ``[T]``.
 ``clr_i``: ``[type, body_i (bushing/guide), body_j (journal/slider), first_point, n_points]`` with
-CL_REV, CL_TRANS; ``clr_f``: CL_REV ``[s_bx, s_by, s_jx, s_jy, R_b, R_j]``; CL_TRANS ``[s_gx, s_gy,
+CL_REV, CL_TRANS; ``clr_f``: CL_REV ``[s_bx, s_by, s_jx, s_jy, R_b, R_j, M, max h_b, max h_j, ., ., .,
+h_b[0..M), h_j[0..M)]`` (``M`` worn-profile nodes, 0 = circular; wear depths [m] on body-fixed
+nodes ``theta_k = 2 pi k / M`` of the bushing and the journal, see :mod:`.clearance`); CL_TRANS ``[s_gx, s_gy,
 s_sx, s_sy, a_x', a_y' (guide frame), u_x', u_y' (slider frame), L, W, H]``.
 Contact points (1 per revolute, 4 corners per translational clearance joint) each own one
 friction state slot (LuGre) and one ``delta_dot_minus`` slot.
@@ -31,6 +33,7 @@ from .mechanism import (ConstantForce, ConstantTorque, Mechanism, RevoluteCleara
 REV, TRANS, DRV_PHI, DRV_X, DRV_Y = 0, 1, 2, 3, 4
 SPRING, FORCE, TORQUE = 0, 1, 2
 CL_REV, CL_TRANS = 0, 1
+REV_NODES, REV_HB_MAX, REV_HJ_MAX, REV_PROFILE = 6, 7, 8, 12
 MAX_POLY, MAX_HARM = 6, 3
 
 
@@ -75,14 +78,21 @@ def _rot(phi: float) -> np.ndarray:
     return np.array([[c, -s], [s, c]])
 
 
-def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None) -> CompiledModel:
+def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
+                      surfaces: dict | None = None, geometries: dict | None = None) -> CompiledModel:
     """Build the arrays of ``mech``.
 
     ``angles`` (body angles at assembly, [rad]) fix the reference relative angle of
     translational joints and the slider axis of translational clearance joints; default: the
-    bodies' ``angle`` guesses.
+    bodies' ``angle`` guesses.  ``surfaces`` maps a clearance-joint index to the wear depths
+    ``(h_bushing, h_journal)`` [m] of a worn revolute joint on ``M`` body-fixed nodes each;
+    ``geometries`` maps a clearance-joint index to the :class:`ContactGeometry` its contact law is
+    packed with (default: the joint's nominal radii), e.g. the worn clearance.
     """
     mech.validate()
+    surfaces = surfaces or {}
+    geometries = geometries or {}
+    n_prof = max((len(np.asarray(hb)) for hb, _ in surfaces.values()), default=0)
     nb = len(mech.bodies)
     ang = np.array([b.angle for b in mech.bodies]) if angles is None else np.asarray(angles)
 
@@ -154,9 +164,22 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None) -> C
             bi, bj = bidx(c.bushing_body), bidx(c.journal_body)
             sb, sj = mech.point(c.bushing_body, c.bushing_point), mech.point(c.journal_body, c.journal_point)
             clr_i.append([CL_REV, bi, bj, npts, 1])
-            clr_f.append([*sb, *sj, c.bushing_radius, c.journal_radius] + [0] * 6)
-            geom = ContactGeometry("cylindrical", c.journal_radius, c.bushing_radius, c.length,
-                                   c.journal_material, c.bushing_material)
+            crow = [*sb, *sj, c.bushing_radius, c.journal_radius] + [0] * (6 + 2 * n_prof)
+            jc = len(clr_f)
+            if jc in surfaces:
+                hb, hj = (np.asarray(h, float) for h in surfaces[jc])
+                if hb.shape != hj.shape or hb.ndim != 1 or not len(hb):
+                    raise MechanismError(f"clearance joint '{c.name}': worn profiles need equal "
+                                         f"1-D node arrays, got {hb.shape} and {hj.shape}")
+                M = len(hb)
+                crow[REV_NODES] = M
+                crow[REV_HB_MAX] = max(float(hb.max()), 0.0); crow[REV_HJ_MAX] = max(float(hj.max()), 0.0)
+                crow[REV_PROFILE:REV_PROFILE + M] = hb
+                crow[REV_PROFILE + M:REV_PROFILE + 2 * M] = hj
+            clr_f.append(crow)
+            geom = geometries.get(jc) or ContactGeometry(
+                "cylindrical", c.journal_radius, c.bushing_radius, c.length,
+                c.journal_material, c.bushing_material)
             npts += 1
         else:
             bi, bj = bidx(c.guide_body), bidx(c.slider_body)
@@ -167,7 +190,8 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None) -> C
             a_glob = _rot(ang_of(bi)) @ a
             u = _rot(ang_of(bj)).T @ a_glob
             clr_i.append([CL_TRANS, bi, bj, npts, 4])
-            clr_f.append([*sg, *ss, *a, *u, c.slider_length, c.slider_height, c.guide_height, 0.0])
+            clr_f.append([*sg, *ss, *a, *u, c.slider_length, c.slider_height, c.guide_height, 0.0]
+                         + [0] * (2 * n_prof))
             geom = ContactGeometry("planar", 0.0, 0.0, c.width, c.slider_material, c.guide_material,
                                    half_perimeter=c.slider_length + c.width)
             npts += 4
@@ -190,7 +214,7 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None) -> C
         drv_f=arr(drv_f, 2 + MAX_POLY + 3 * MAX_HARM),
         frc_i=arr(frc_i, 3, np.int64), frc_f=arr(frc_f, 8),
         gravity=np.asarray(mech.gravity, float),
-        clr_i=arr(clr_i, 5, np.int64), clr_f=arr(clr_f, 12), n_points=npts,
+        clr_i=arr(clr_i, 5, np.int64), clr_f=arr(clr_f, 12 + 2 * n_prof), n_points=npts,
         contact_kernels=tuple(ck), friction_kernels=tuple(fk),
         contact_params=kernels.pack_rows(cp), friction_params=kernels.pack_rows(fp),
         has_friction_state=np.array(hs if hs else [0], dtype=np.int64),

@@ -21,7 +21,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .clearance import contact_gaps
+from .clearance import N_CREC, contact_gaps
 from .equations import rhs, workspace_size
 
 DETECT_EVENT, DETECT_HALVING = 0, 1
@@ -91,7 +91,7 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
     for j in range(nc):
         for k in range(clr_i[j, 4]):
             pt_joint[clr_i[j, 3] + k] = j
-    lam = np.zeros(max(n_rows, 1)); rec = np.zeros((max(nc, 1), 7))
+    lam = np.zeros(max(n_rows, 1)); rec = np.zeros((max(nc, 1), N_CREC))
     ws = np.zeros(workspace_size(n, n_rows, npts))
     K = np.zeros((7, ny)); ytmp = np.zeros(ny); ynew = np.zeros(ny)
     g_old = np.zeros(max(npts, 1)); g_new = np.zeros(max(npts, 1)); gd = np.zeros(max(npts, 1))

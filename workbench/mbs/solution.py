@@ -79,6 +79,9 @@ class Simulation:
     impact_time, impact_velocity : (ni,) [s], [m/s] start of each contact and its approach speed
         ``delta_dot_minus`` (> 0); impact_joint, impact_point : (ni,) indices.
     stats : counters (steps, rejected steps, right-hand-side calls, wall time [s]).
+    contact_angle : (nt, nc) [rad] direction of the contact normal in the bushing frame (revolute
+        joints; with worn profiles the direction of the deepest overlap).
+    relative_rotation : (nt, nc) [rad] journal angle minus bushing angle (revolute joints).
     """
     body_names: list[str]
     driver_names: list[str]
@@ -108,3 +111,5 @@ class Simulation:
     impact_joint: np.ndarray
     impact_point: np.ndarray
     stats: dict = field(default_factory=dict)
+    contact_angle: np.ndarray | None = None
+    relative_rotation: np.ndarray | None = None

@@ -14,7 +14,7 @@ from scipy.integrate import solve_ivp
 
 from ..errors import SolverError
 from .compiled import CompiledModel, TRANS, compile_mechanism
-from .clearance import contact_gaps
+from .clearance import N_CREC, contact_gaps
 from .equations import mechanical_energy, rhs, workspace_size
 from .kinematics import constraints
 from .integrator import (DETECT_EVENT, DETECT_HALVING, STATUS_BAD_MODEL, STATUS_MAX_STEPS,
@@ -70,7 +70,7 @@ def _evaluate_samples(times, Y, DM, alpha, beta, n_rows, mass, cons_i, cons_f, d
     ny = Y.shape[1]
     n = mass.shape[0]
     nc = clr_i.shape[0]
-    QDD = np.zeros((nt, n)); LAM = np.zeros((nt, max(n_rows, 1))); REC = np.zeros((nt, max(nc, 1), 7))
+    QDD = np.zeros((nt, n)); LAM = np.zeros((nt, max(n_rows, 1))); REC = np.zeros((nt, max(nc, 1), N_CREC))
     KE = np.zeros(nt); PE = np.zeros(nt); DP = np.zeros(nt); DV = np.zeros(nt)
     ydot = np.zeros(ny)
     ws = np.zeros(workspace_size(n, n_rows, ny - 2 * n - 4))
@@ -123,6 +123,7 @@ def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings) -> Sim
         contact_force=REC[:, :nc, 0].copy(), friction_force=REC[:, :nc, 1].copy(),
         penetration=REC[:, :nc, 2].copy(), eccentricity=REC[:, :nc, 3:5].copy(),
         slip_velocity=REC[:, :nc, 5].copy(),
+        contact_angle=REC[:, :nc, 7].copy(), relative_rotation=REC[:, :nc, 8].copy(),
         kinetic_energy=KE, potential_energy=PE, contact_energy=W[:, 1].copy(), driver_work=W[:, 0].copy(),
         dissipated_energy=W[:, 2] + W[:, 3],
         drift_position=DP, drift_velocity=DV,
@@ -175,7 +176,7 @@ def _scipy_path(cm, y0, settings, out_times):
     n, npts = 3 * cm.nb, cm.n_points
     args = cm.args()
     dm = np.full(max(npts, 1), 1e-3)
-    lam = np.zeros(max(cm.n_rows, 1)); rec = np.zeros((max(len(cm.mechanism.clearance_joints), 1), 7))
+    lam = np.zeros(max(cm.n_rows, 1)); rec = np.zeros((max(len(cm.mechanism.clearance_joints), 1), N_CREC))
     g = np.zeros(max(npts, 1)); gd = np.zeros(max(npts, 1))
     contact_gaps(y0, n, cm.clr_i, cm.clr_f, g, gd)
     for p in range(npts):
@@ -253,8 +254,12 @@ def _scipy_path(cm, y0, settings, out_times):
     return Y, DM, tuple(np.array(a) for a in imp), stats
 
 
-def simulate(mech: Mechanism, settings: SolverSettings) -> Simulation:
+def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None = None,
+             geometries: dict | None = None) -> Simulation:
     """Run ``mech`` with ``settings``; return the sampled :class:`Simulation`.
+
+    ``surfaces`` / ``geometries``: worn profiles and contact-law geometries of revolute clearance
+    joints, by joint index (see :func:`.compiled.compile_mechanism`).
 
     Raises :class:`SolverError` (naming the joint, model and time) when the integration fails.
     """
@@ -264,7 +269,7 @@ def simulate(mech: Mechanism, settings: SolverSettings) -> Simulation:
         raise SolverError(f"unknown contact detection '{settings.detection}'; valid: 'event', 'step_halving'")
     wall = _time.perf_counter()
     q0, qd0 = assemble(mech, settings.t_start)
-    cm = compile_mechanism(mech, angles=q0[2::3])
+    cm = compile_mechanism(mech, angles=q0[2::3], surfaces=surfaces, geometries=geometries)
     y0 = np.concatenate([q0, qd0, np.zeros(cm.n_points), np.zeros(4)])
     n_out = int(np.floor((settings.t_end - settings.t_start) / settings.output_step + 1e-9)) + 1
     out_times = settings.t_start + settings.output_step * np.arange(n_out)
