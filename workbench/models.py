@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .errors import PluginError, StudyError, choices_text, did_you_mean
+from .errors import PluginError, StudyError, WorkbenchError, choices_text, did_you_mean
 
 FAMILIES = ("contact", "friction", "pressure", "wear")
 
@@ -359,8 +359,50 @@ class PressureModel(Model):
     and the pressure that carry it.  ``solve_approach(section, eccentricity)``: the journal centre is
     displaced by ``eccentricity`` [m]; find the pressure.  Penetration at node ``i`` is
     ``u_i = e . n_i - gap_i`` (rigid-body approach, small-displacement).
+
+    ``solve_loads(section, loads, gaps=None)``: the batch form of ``solve_load`` for the many contact
+    samples of a wear update.  ``loads`` (ns, 2) [N] as in ``solve_load``; ``gaps`` (ns, n) [m] the
+    radial gap of each sample on the section's nodes (a worn journal turns against the worn bushing,
+    so each sample has its own gap; ``None``: ``section.gap`` for every sample).  Returns
+    ``(pressure (ns, n) [Pa], eccentricity (ns, 2) [m])``; a sample with ``|load| == 0`` gives zero
+    pressure and zero eccentricity.  The default loops over ``solve_load`` (the reference path);
+    models override it with a compiled kernel that must agree with that loop.
     """
     family: ClassVar[str] = "pressure"
+
+    @staticmethod
+    def batch_inputs(section: BoreSection, loads, gaps=None) -> tuple[np.ndarray, np.ndarray | None]:
+        """Checked float arrays ``(loads (ns, 2), gaps (ns, n) or None)`` for :meth:`solve_loads`."""
+        n = len(section.theta)
+        L = np.asarray(loads, dtype=float)
+        if L.ndim != 2 or L.shape[1] != 2:
+            raise WorkbenchError(f"solve_loads: loads must have shape (samples, 2), got {L.shape}")
+        if not np.all(np.isfinite(L)):
+            raise WorkbenchError("solve_loads: loads must be finite")
+        if gaps is None:
+            return np.ascontiguousarray(L), None
+        G = np.asarray(gaps, dtype=float)
+        if G.shape != (len(L), n):
+            raise WorkbenchError(f"solve_loads: gaps must have shape (samples, nodes) = ({len(L)}, {n}), "
+                                 f"got {G.shape}")
+        if not np.all(np.isfinite(G)):
+            raise WorkbenchError("solve_loads: gaps must be finite")
+        return np.ascontiguousarray(L), np.ascontiguousarray(G)
+
+    def solve_loads(self, section: BoreSection, loads, gaps=None) -> tuple[np.ndarray, np.ndarray]:
+        """Pressure (ns, n) [Pa] and eccentricity (ns, 2) [m] for ``ns`` load samples (see the class
+        docstring); reference path: one :meth:`solve_load` per loaded sample."""
+        L, G = self.batch_inputs(section, loads, gaps)
+        pressure = np.zeros((len(L), len(section.theta)))
+        ecc = np.zeros((len(L), 2))
+        for i, F in enumerate(L):
+            if not (F[0] != 0.0 or F[1] != 0.0):
+                continue
+            sec = section if G is None else dataclasses.replace(section, gap=G[i])
+            sol = self.solve_load(sec, F)
+            pressure[i] = sol.pressure
+            ecc[i] = sol.eccentricity
+        return pressure, ecc
 
     def solve_load(self, section: BoreSection, load) -> PressureSolution:  # pragma: no cover
         raise NotImplementedError

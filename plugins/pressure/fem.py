@@ -6,6 +6,10 @@ contact solved as a linear complementarity problem by a warm-started active-set 
 :mod:`workbench.fem.contact`).  The FE approach to contact pressure is the accurate reference of
 seed 000 §2.3.3; validated against Persson (1964) / Ciavarella & Decuzzi, IJSS 38 (2001) eq. for
 ``P/(E* dR)`` and ``p_max`` (``VALIDATION.md``).
+
+:meth:`FEM.solve_loads` (the samples of a wear update) builds or reuses the FE model once for the
+batch, from ``section.gap``, and solves every sample's gap and load on it
+(:func:`workbench.fem.batch.solve_loads`, compiled, warm-started).
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.errors import WorkbenchError
+from workbench.fem import batch
 from workbench.fem.contact import ContactSolver, half_angle
 from workbench.fem.joint import JointModel
 from workbench.hookspecs import hookimpl
@@ -107,6 +112,20 @@ class FEM(PressureModel):
     def solve_load(self, section: BoreSection, load) -> PressureSolution:
         solver = self.solver(section)
         return self._solution(section, solver, solver.solve(section.gap, load=np.asarray(load, float)))
+
+    def solve_loads(self, section: BoreSection, loads, gaps=None) -> tuple[np.ndarray, np.ndarray]:
+        """Batch :meth:`solve_load` (see :class:`workbench.models.PressureModel`).
+
+        The FE model (pin radius, bore morph, compliance) is chosen once, by :meth:`joint_model` on
+        ``section.gap`` — pass the bushing's worn gap to a round journal there, so that only the
+        bushing's wear moves the mesh (past ``remesh_fraction``) —; each sample's own gap (bushing
+        and turned journal) then enters the contact problem as the initial gap, with no rebuild.
+        Equal to a loop of :meth:`solve_load` whenever that loop would keep one FE model.
+        """
+        L, G = self.batch_inputs(section, loads, gaps)
+        solver = self.solver(section)
+        gaps2 = np.ascontiguousarray(np.asarray(section.gap, float)[None, :]) if G is None else G
+        return batch.solve_loads(solver, gaps2, L)
 
     def solve_approach(self, section: BoreSection, eccentricity) -> PressureSolution:
         solver = self.solver(section)

@@ -1,0 +1,284 @@
+"""Batch pressure solves (PressureModel.solve_loads): the many contact samples of a wear update.
+
+Each compiled batch must equal the reference path — a loop of ``solve_load`` over the samples — and
+keep the physics of the single solve: the approximate-area normalisation (seed 000 eq. 22), the
+Winkler closed form (VALIDATION.md "Rigid journal in a Winkler-lined bushing"), equilibrium.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from workbench.errors import WorkbenchError
+from workbench.fem import closed_forms as cf
+from workbench.fem.contact import half_angle
+from workbench.models import BoreSection, Material, PressureModel
+
+R, C, B = 0.01, 2e-5, 0.02
+BRONZE, STEEL, RIGID = Material(110e9, 0.34), Material(207e9, 0.3), Material(rigid=True)
+
+
+def theta(n):
+    return 2 * np.pi * np.arange(n) / n
+
+
+def crescent(th, depth, angle):
+    """Radial wear pocket ``depth max(0, cos(theta - angle))^2`` [m]."""
+    return depth * np.clip(np.cos(th - angle), 0.0, None) ** 2
+
+
+def load_path(ns, F0=1e4, seed=0):
+    """Loads turning and pulsing like a mechanism cycle, every 5th sample unloaded."""
+    rng = np.random.default_rng(seed)
+    k = np.arange(ns)
+    ang = np.radians(7.0) * k + rng.uniform(-0.2, 0.2, ns)
+    mag = F0 * (1 + 0.8 * np.sin(2 * np.pi * k / 23))
+    mag[::5] = 0.0
+    return np.column_stack([mag * np.cos(ang), mag * np.sin(ang)])
+
+
+def worn_gaps(th, ns, bushing_wear, journal_depth=2e-6):
+    """Gap of a worn bushing against a worn journal that turns by 11 deg per sample [m]."""
+    return np.array([C + bushing_wear + crescent(th, journal_depth, np.radians(11.0) * s) for s in range(ns)])
+
+
+def cross(a, b):
+    """z-component of the cross product of 2-D vectors (rows)."""
+    a, b = np.asarray(a), np.asarray(b)
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+
+
+def reference(model, section, loads, gaps=None):
+    """The reference path: the base class's loop over solve_load."""
+    return PressureModel.solve_loads(model, section, loads, gaps)
+
+
+def relative_rows(p, p_ref):
+    """Largest per-sample pressure difference relative to that sample's peak (0 for unloaded)."""
+    peak = p_ref.max(axis=1)
+    diff = np.abs(p - p_ref).max(axis=1)
+    return float(np.max(np.where(peak > 0, diff / np.where(peak > 0, peak, 1.0), diff)))
+
+
+# ----------------------------------------------------------------------------- contract
+def test_default_loop_and_input_checks(registry):
+    """The base-class batch is a loop of solve_load; zero loads give zeros; bad shapes are
+    WorkbenchErrors naming the expected shape."""
+    model = registry.create("pressure", "winkler", {"layer_thickness": 5e-3})
+    th = theta(180)
+    sec = BoreSection(th, R, np.full(180, C), B, BRONZE, STEEL)
+    loads = np.array([[3e3, 1e3], [0.0, 0.0], [-2e3, 4e3]])
+    p, e = reference(model, sec, loads)
+    assert p.shape == (3, 180) and e.shape == (3, 2)
+    assert not p[1].any() and not e[1].any()
+    one = model.solve_load(sec, loads[2])
+    np.testing.assert_array_equal(p[2], one.pressure)
+    np.testing.assert_array_equal(e[2], one.eccentricity)
+    with pytest.raises(WorkbenchError, match=r"shape \(samples, 2\)"):
+        model.solve_loads(sec, np.ones(3))
+    with pytest.raises(WorkbenchError, match=r"\(3, 180\)"):
+        model.solve_loads(sec, loads, np.full((3, 90), C))
+
+
+@pytest.mark.parametrize("name, params, n", [
+    ("approximate_area", {"distribution": "uniform"}, 720),
+    ("approximate_area", {"distribution": "elliptical"}, 720),
+    ("winkler", {"layer_thickness": 5e-3}, 720),
+    ("fem", {}, 120),
+])
+def test_zero_load_samples_give_zeros(registry, name, params, n):
+    """A sample with |load| = 0 carries no pressure and has no approach, whatever its neighbours."""
+    model = registry.create("pressure", name, params)
+    th = theta(n)
+    sec = BoreSection(th, R, np.full(n, C), B, BRONZE, STEEL)
+    loads = np.array([[0.0, 0.0], [5e3, 0.0], [0.0, 0.0], [0.0, -6e3], [0.0, 0.0]])
+    p, e = model.solve_loads(sec, loads)
+    assert not p[0::2].any() and not e[0::2].any()
+    assert p[1].max() > 0 and p[3].max() > 0
+    p, e = model.solve_loads(sec, np.zeros((4, 2)), np.full((4, n), C))
+    assert not p.any() and not e.any()
+
+
+# ----------------------------------------------------------------------------- approximate area
+@pytest.mark.parametrize("distribution", ["uniform", "elliptical"])
+def test_approximate_area_batch_equals_loop(registry, distribution):
+    """Compiled batch == loop of solve_load to 1e-12 relative (same arithmetic; the bound leaves
+    room for libm rounding in sin/cos), on worn gaps turning per sample and on the shared gap."""
+    model = registry.create("pressure", "approximate_area", {"distribution": distribution})
+    n, ns = 720, 300
+    th = theta(n)
+    sec = BoreSection(th, R, C + crescent(th, 3e-6, 0.5), B, BRONZE, STEEL)
+    loads = load_path(ns)
+    gaps = worn_gaps(th, ns, crescent(th, 3e-6, 0.5))
+    for g in (gaps, None):
+        p, e = model.solve_loads(sec, loads, g)
+        p_ref, e_ref = reference(model, sec, loads, g)
+        assert relative_rows(p, p_ref) <= 1e-12
+        assert np.max(np.abs(e - e_ref)) <= 1e-12 * np.max(np.abs(e_ref))
+
+
+@pytest.mark.parametrize("distribution", ["uniform", "elliptical"])
+def test_approximate_area_carries_the_load(registry, distribution):
+    """Seed 000 eq. 22, p = F/(s b): R b dtheta sum(p) = |F| to 1e-12 (the model's nodal scaling),
+    centred on the load.  The vector resultant R b dtheta sum(p n) is F shortened by the arc's
+    obliquity, mean cos(theta - load angle) over the loaded nodes (exact identity, 1e-12), and it
+    lies along F up to the one-node asymmetry of a discrete arc (< dtheta/2 rad)."""
+    model = registry.create("pressure", "approximate_area", {"distribution": distribution})
+    n, ns = 720, 200
+    th = theta(n)
+    sec = BoreSection(th, R, np.full(n, C), B, BRONZE, STEEL)
+    loads = load_path(ns, F0=2e4, seed=1)
+    p, _ = model.solve_loads(sec, loads, worn_gaps(th, ns, 0.0))
+    mags = np.hypot(loads[:, 0], loads[:, 1])
+    on = mags > 0
+    dth = 2 * np.pi / n
+    np.testing.assert_allclose(R * B * dth * p.sum(axis=1), mags, rtol=1e-12, atol=0)
+    force = R * B * dth * p @ sec.normals
+    ang = np.arctan2(loads[:, 1], loads[:, 0])
+    obliquity = (p * np.cos(th[None, :] - ang[:, None])).sum(axis=1) / np.where(on, p.sum(axis=1), 1)
+    along = np.einsum("ij,ij->i", force[on], loads[on]) / mags[on]
+    np.testing.assert_allclose(along, mags[on] * obliquity[on], rtol=1e-12)
+    across = np.abs(cross(force[on], loads[on])) / mags[on] ** 2
+    assert np.all(across < dth / 2)
+    # every loaded node lies within the Hertz half-angle alpha: cos(alpha) <= obliquity < 1 (at
+    # these loads and a conformal clearance the arcs are wide: the resultant is 10-20 % short)
+    alpha = np.array([model.half_angle(sec, m, a) for m, a in zip(mags[on], ang[on])])
+    assert np.all(obliquity[on] >= np.cos(alpha) - 1e-12) and np.all(obliquity[on] < 1)
+
+
+# ----------------------------------------------------------------------------- Winkler
+@pytest.mark.parametrize("params", [
+    {"layer_thickness": 5e-3},
+    {"layer_thickness": 2e-3, "modulus_rule": "bonded"},
+    {"calibrate": "persson", "calibration_load": 8e3},
+])
+def test_winkler_batch_equals_loop(registry, params):
+    """Compiled, warm-started batch == loop of solve_load on worn gaps turning per sample: the
+    equilibrium is the unique minimiser of a convex potential, so both find the same contact set;
+    1e-9 relative in pressure (the loop's Newton regularisation 1e-12 n is its only bias), and
+    the batch's resultant equals the load to 1e-9."""
+    model = registry.create("pressure", "winkler", params)
+    n, ns = 720, 300
+    th = theta(n)
+    wear = crescent(th, 4e-6, 0.5)
+    sec = BoreSection(th, R, C + wear, B, BRONZE, STEEL)
+    loads = load_path(ns)
+    gaps = worn_gaps(th, ns, wear)
+    p, e = model.solve_loads(sec, loads, gaps)
+    p_ref, e_ref = reference(model, sec, loads, gaps)
+    assert relative_rows(p, p_ref) <= 1e-9
+    assert np.max(np.abs(e - e_ref)) <= 1e-9 * np.max(np.abs(e_ref))
+    force = R * B * (2 * np.pi / n) * p @ sec.normals
+    mags = np.hypot(loads[:, 0], loads[:, 1])
+    on = mags > 0
+    assert np.max(np.linalg.norm(force - loads, axis=1)[on] / mags[on]) <= 1e-9
+
+
+def test_winkler_batch_calibrates_once_at_the_mean_load(registry):
+    """calibrate='persson' without calibration_load: one k for the batch, at the mean magnitude of
+    the loaded samples (documented choice), so the batch equals the loop calibrated at that load."""
+    n, ns = 360, 60
+    th = theta(n)
+    sec = BoreSection(th, R, np.full(n, C), B, BRONZE, STEEL)
+    loads = load_path(ns)
+    mags = np.hypot(loads[:, 0], loads[:, 1])
+    mean = float(np.mean(mags[mags > 0]))
+    batch = registry.create("pressure", "winkler", {"calibrate": "persson"})
+    fixed = registry.create("pressure", "winkler", {"calibrate": "persson", "calibration_load": mean})
+    assert batch.batch_stiffness(sec, loads) == pytest.approx(fixed.stiffness(sec, mean), rel=1e-14)
+    p, _ = batch.solve_loads(sec, loads)
+    p_ref, _ = reference(fixed, sec, loads)
+    assert relative_rows(p, p_ref) <= 1e-9
+
+
+def test_winkler_batch_matches_rigid_journal_closed_form(registry):
+    """VALIDATION.md, rigid journal in a Winkler-lined bushing: p = k (delta cos theta - dR),
+    P = R k dR (eps - sin eps cos eps)/cos eps, p_max = k dR (1/cos eps - 1).  Loads for
+    eps = 15..70 deg in several directions in one batch; 0.5 %: the nodal sums on 720 nodes
+    approximate the integrals to O(dtheta^2) inside and O(dtheta) at the linear edge."""
+    L = 2e-3
+    model = registry.create("pressure", "winkler", {"layer_thickness": L})
+    n = 720
+    th = theta(n)
+    sec = BoreSection(th, R, np.full(n, C), B, STEEL, RIGID)
+    k = STEEL.E / L
+    eps = np.radians([15.0, 30.0, 45.0, 60.0, 70.0])
+    directions = np.radians([0.0, 100.3, -33.0, 200.0, 271.1])
+    P = np.array([cf.winkler_load(x, k, R, C) for x in eps])
+    loads = (P * B)[:, None] * np.column_stack([np.cos(directions), np.sin(directions)])
+    p, e = model.solve_loads(sec, loads)
+    assert model.batch_stiffness(sec, loads) == pytest.approx(k, rel=1e-14)
+    for i, x in enumerate(eps):
+        assert p[i].max() == pytest.approx(k * C * (1 / math.cos(x) - 1), rel=5e-3)
+        assert half_angle(th, p[i], edge_exponent=1.0) == pytest.approx(x, rel=5e-3)
+        assert np.linalg.norm(e[i]) == pytest.approx(C / math.cos(x), rel=5e-3)
+        # approach along the load up to the nodes' asymmetry about an arbitrary direction
+        assert abs(cross(e[i], loads[i])) <= 1e-6 * np.linalg.norm(e[i]) * P[i] * B
+
+
+def test_winkler_worn_crescent_lobes(registry):
+    """Journal pressed into a worn pocket gap = c + h0 max(0, cos(theta - theta_w))^2.
+
+    Load on the pocket axis: by symmetry the approach is along the load, and the penetration
+    e cos(phi) - c - h0 cos^2(phi) peaks where cos(phi) = e/(2 h0) (phi = theta - theta_w, while
+    e < 2 h0): two lobes either side of the pocket, the pocket floor less loaded (p = k u exactly,
+    so the peak node is within one node of the closed-form angle).
+    Load off the axis by beta: the pressure peak lies beyond the load direction, on the shallow
+    side away from the pocket, while the journal centre settles towards the pocket axis (the
+    approach turns from the load towards theta_w, by less than beta); equilibrium exact, 1e-9."""
+    model = registry.create("pressure", "winkler", {"layer_thickness": 5e-3})
+    n = 720
+    th = theta(n)
+    dth = 2 * np.pi / n
+    tw, h0 = np.radians(250.0), 3 * C
+    gap = C + crescent(th, h0, tw)
+    sec = BoreSection(th, R, gap, B, BRONZE, STEEL)
+    beta = np.radians(15.0)
+    loads = 2e4 * np.array([[math.cos(tw), math.sin(tw)], [math.cos(tw + beta), math.sin(tw + beta)]])
+    p, e = model.solve_loads(sec, loads)
+    force = R * B * dth * p @ sec.normals
+    np.testing.assert_allclose(force, loads, rtol=1e-9, atol=1e-9 * 2e4)
+    # on the axis: symmetric lobes at cos(phi*) = |e|/(2 h0)
+    em = np.linalg.norm(e[0])
+    assert abs(cross(e[0], loads[0])) <= 1e-9 * em * 2e4
+    assert em < 2 * h0
+    phi_star = math.acos(em / (2 * h0))
+    phi = np.angle(np.exp(1j * (th - tw)))
+    for side in (+1, -1):
+        half = p[0] * (side * phi > 0)
+        assert abs(phi[np.argmax(half)] - side * phi_star) <= dth
+    assert p[0][np.argmin(np.abs(phi))] < 0.8 * p[0].max()
+    # off the axis: peak beyond the load direction, away from the pocket; approach turned too
+    peak = th[np.argmax(p[1])]
+    assert np.angle(np.exp(1j * (peak - (tw + beta)))) > 0
+    turn = np.angle(np.exp(1j * (math.atan2(e[1, 1], e[1, 0]) - (tw + beta))))
+    assert -beta < turn < -np.radians(1.0)
+
+
+# ----------------------------------------------------------------------------- FE
+def test_fem_batch_equals_loop_without_rebuild(registry):
+    """FE batch == loop of solve_load (same compliance, same warm-started active-set sweep, same
+    tolerances: equal to rounding, 1e-9 allowed); one FE model serves the whole batch while each
+    sample's gap (worn bushing + turned worn journal) enters as the initial gap; equilibrium 1e-9."""
+    n, ns = 120, 60
+    th = theta(n)
+    wear = crescent(th, 1e-6, 0.5)
+    sec = BoreSection(th, R, C + wear, B, BRONZE, STEEL)
+    loads = load_path(ns)
+    gaps = worn_gaps(th, ns, wear, journal_depth=5e-7)
+    model = registry.create("pressure", "fem", {})
+    p, e = model.solve_loads(sec, loads, gaps)
+    assert len(model._solvers) == 1
+    loop = registry.create("pressure", "fem", {})
+    p_ref, e_ref = reference(loop, sec, loads, gaps)
+    assert relative_rows(p, p_ref) <= 1e-9
+    assert np.max(np.abs(e - e_ref)) <= 1e-9 * np.max(np.abs(e_ref))
+    force = R * B * (2 * np.pi / n) * p @ sec.normals
+    mags = np.hypot(loads[:, 0], loads[:, 1])
+    on = mags > 0
+    assert np.max(np.linalg.norm(force - loads, axis=1)[on] / mags[on]) <= 1e-9
+    p1, _ = model.solve_loads(sec, loads)          # gaps=None: section.gap for all samples
+    p1_ref, _ = reference(loop, sec, loads)
+    assert relative_rows(p1, p1_ref) <= 1e-9

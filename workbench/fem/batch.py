@@ -1,0 +1,81 @@
+"""Many force-controlled contact solves on one condensed compliance (the samples of a wear update).
+
+Each sample has its own load and its own gap (a worn journal turns against a worn bushing); the
+compliance, and so the :class:`~workbench.fem.contact.ContactSolver`, is shared.  The compiled loop
+:func:`pdas_loads` calls the primal-dual active-set sweep (:func:`workbench.fem.kernels.pdas`) for
+each sample, warm-started from the previous sample's active set, with the tolerances of
+:meth:`ContactSolver.solve`; a sample whose sweep does not settle goes through
+:meth:`ContactSolver.solve` (the reference path with its one-node-at-a-time fallback), and the loop
+resumes after it.  The result equals a loop of ``solver.solve(gap_i, load=F_i)``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .contact import ContactSolver
+from .kernels import pdas
+
+
+@njit(cache=True)
+def pdas_loads(Cp, N, gaps, loads, start, first, scale, gmin_scale, tol, max_iter, p, ecc):
+    """Solve samples ``first, first+1, ...`` in place into ``p`` (ns, n) and ``ecc`` (ns, 2).
+
+    ``gaps`` (ns, n) or (1, n) [m]; ``loads`` (ns, 2) [N]; ``start`` boolean warm active set;
+    ``scale = b R dtheta`` [m^2]; ``gmin_scale = 1e-6 R`` [m] (floor of the gap scale); ``tol`` the
+    relative gap tolerance.  Returns ``(stop, active)``: ``stop`` the first sample whose sweep did not
+    settle (``ns`` when all did) and the last settled active set.
+    """
+    ns = loads.shape[0]
+    act = start.copy()
+    zero = np.zeros(2)
+    q = np.empty(2)
+    for s in range(first, ns):
+        F0, F1 = loads[s, 0], loads[s, 1]
+        if not np.sqrt(F0 * F0 + F1 * F1) > 0.0:
+            continue
+        g = gaps[s] if gaps.shape[0] > 1 else gaps[0]
+        gscale = max(np.max(np.abs(g)), gmin_scale)
+        q[0], q[1] = F0 / scale, F1 / scale
+        ps, es, _, a, _, ok = pdas(Cp, N, g, act, q, zero, True, tol * gscale, max_iter)
+        if not ok:
+            return s, act
+        p[s] = ps
+        ecc[s] = es
+        act = a
+    return ns, act
+
+
+def solve_loads(solver: ContactSolver, gaps: np.ndarray, loads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pressure (ns, n) [Pa] and approach (ns, 2) [m] for ``loads`` (ns, 2) [N] on ``gaps`` (ns, n)
+    or (1, n) [m] (one row for all samples); zero-load samples give zeros.  Leaves the solver's warm
+    active set at the last sample's."""
+    ns, n = len(loads), solver.n
+    p = np.zeros((ns, n))
+    ecc = np.zeros((ns, 2))
+    scale = solver.length * solver.radius * solver.dtheta
+    first = 0
+    while first < ns:
+        F = loads[first:]
+        loaded = np.flatnonzero(np.hypot(F[:, 0], F[:, 1]) > 0)
+        if not len(loaded):
+            break
+        j = first + int(loaded[0])
+        g = gaps[j] if len(gaps) > 1 else gaps[0]
+        if solver._active is None or not len(solver._active):
+            res = solver.solve(g, load=loads[j])     # cold start as the reference path
+            p[j], ecc[j] = res.pressure, res.eccentricity
+            first = j + 1
+            continue
+        start = np.zeros(n, dtype=np.bool_)
+        start[solver._active] = True
+        stop, act = pdas_loads(solver.Cp, solver.N, gaps, loads, start, j, scale,
+                               1e-6 * solver.radius, solver.tol, solver.max_iter, p, ecc)
+        solver._active = np.flatnonzero(act)
+        if stop >= ns:
+            break
+        g = gaps[stop] if len(gaps) > 1 else gaps[0]
+        res = solver.solve(g, load=loads[stop])      # reference path with its fallback
+        p[stop], ecc[stop] = res.pressure, res.eccentricity
+        first = stop + 1
+    return p, ecc
