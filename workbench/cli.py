@@ -61,6 +61,13 @@ def validate(study_file: Path):
         _console().print(f"[green]ok[/] {study_file}: pressure study '{study.title}'")
         return
     m, s = study.mechanism, study.solver
+    if study.kind == "wear":
+        w = study.wear
+        _console().print(
+            f"[green]ok[/] {study_file}: wear study '{study.title}': {len(m.bodies)} bodies, "
+            f"{len(m.clearance_joints)} clearance joints ({len(w.joints)} wearing); {w.cycles:.6g} cycles "
+            f"of {w.cycle_period:g} s; pressure '{w.pressure.name}', wear law '{w.law.name}'")
+        return
     _console().print(
         f"[green]ok[/] {study_file}: dynamics study '{study.title}': {len(m.bodies)} bodies, "
         f"{len(m.joints)} ideal joints, {len(m.drivers)} drivers, {len(m.forces)} forces, "
@@ -70,18 +77,27 @@ def validate(study_file: Path):
 
 @main.command()
 @click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="results file to write (netCDF4, read with xarray.open_dataset)")
+@click.option("-o", "--out", "out", type=click.Path(path_type=Path), required=True,
+              help="results to write: a netCDF4 file (dynamics, pressure; xarray.open_dataset) or, "
+                   "for a wear study, a zarr store (xarray.open_zarr), e.g. results/wear.zarr")
 @click.option("--plot/--no-plot", default=True, show_default=True, help="write the PNG plots too")
 @click.option("--plot-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="where the plots go [default: <OUT without suffix>_plots]")
+@click.option("--resume", is_flag=True, help="wear study: continue the run stored in OUT")
 @_friendly
-def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None):
+def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool):
     """Run STUDY_FILE and write its results to OUT (and plots)."""
     from .study import load_study, run_study
     console = _console()
     registry = _registry()
     study = load_study(study_file, registry=registry)
+    if study.kind == "wear":
+        ds = _run_wear(study, registry, out, resume, console)
+        if plot:
+            _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console)
+        return
+    if resume:
+        raise WorkbenchError(f"{study_file}: --resume is for wear studies (this is a {study.kind} study)")
     what = (f"{study.kind} study '{study.title}'" if study.kind != "dynamics" else
             f"'{study.title}': t = {study.solver.t_start:g} .. {study.solver.t_end:g} s"
             + (" (and the ideal-joint twin)" if study.mechanism.clearance_joints
@@ -94,6 +110,30 @@ def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None):
         _summary(console, ds)
     if plot:
         _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console)
+
+
+def _run_wear(study, registry, out: Path, resume: bool, console):
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from .wear.loop import run_wear_study
+    w = study.wear
+    t0 = time.perf_counter()
+    with Progress(TextColumn("[bold]wear[/]"), BarColumn(), TextColumn("{task.completed:,.0f}/{task.total:,.0f} cycles"),
+                  TextColumn("{task.fields[info]}"), TimeElapsedColumn(), console=console) as bar:
+        task = bar.add_task("wear", total=w.cycles, info="")
+
+        def progress(done, total, dN, depth):
+            bar.update(task, completed=done, info=f"dN {dN:,.0f}  max depth {depth * 1e6:.3g} um")
+
+        ds = run_wear_study(study, registry=registry, out=out, resume=resume, progress=progress)
+    console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s: wear study '{study.title}', "
+                  f"{ds.sizes['cycle']} updates, {float(ds.cycle.values[-1]):,.0f} cycles")
+    for j in ds["joint"].values:
+        vol = ds["wear_volume"].sel(joint=j).isel(cycle=-1)
+        depth = ds["max_wear_depth"].sel(joint=j).isel(cycle=-1)
+        console.print(f"  joint {j}: wear volume bushing {float(vol.sel(surface='bushing')):.4g} m^3, "
+                      f"journal {float(vol.sel(surface='journal')):.4g} m^3; deepest "
+                      f"{float(depth.max()) * 1e6:.4g} um")
+    return ds
 
 
 def _summary(console, ds) -> None:
@@ -120,6 +160,9 @@ def _plot(ds, outdir: Path, console) -> list[Path]:
         if _is_pressure(ds):
             from .fem.pressure_study import plot_pressure_study
             paths = plot_pressure_study(ds, outdir)
+        elif ds.attrs.get("study_kind") == "wear":
+            from .wear.plot import plot_wear
+            paths = plot_wear(ds, outdir)
         else:
             from .plot import plot_results
             paths = plot_results(ds, outdir)
@@ -131,7 +174,7 @@ def _plot(ds, outdir: Path, console) -> list[Path]:
 
 
 @main.command()
-@click.argument("result", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("result", type=click.Path(exists=True, path_type=Path))
 @click.option("-o", "--out-dir", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="where the PNGs go [default: <RESULT without suffix>_plots]")
 @_friendly

@@ -281,6 +281,9 @@ def write_dataset(ds: xr.Dataset, path: str | Path) -> Path:
 
 
 def open_results(path: str | Path) -> xr.Dataset:
-    """Read a results file fully into memory (the file is closed again)."""
+    """Read a results file (netCDF) or a wear store (zarr directory) fully into memory."""
+    if Path(path).is_dir():
+        from .wear.store import open_store
+        return open_store(path).load()
     with xr.open_dataset(path, engine=ENGINE, decode_timedelta=False) as ds:
         return ds.load()

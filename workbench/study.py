@@ -67,6 +67,7 @@ class Study:
     mechanism: Mechanism | None = None
     solver: SolverSettings | None = None
     output: OutputOptions | None = None
+    wear: Any = None  # workbench.wear.config.WearConfig for kind = "wear"
 
 
 # --------------------------------------------------------------------------------------------
@@ -99,7 +100,7 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
         title = Path(file).stem if file is not None else "untitled study"
     common = dict(kind=kind, title=title, description=head.get("description", ""),
                   text=text, file=Path(file) if file is not None else None, config=doc)
-    if kind != "dynamics":
+    if kind not in ("dynamics", "wear"):
         probs.raise_if_any()
         if registry is None:
             from .plugins import build_registry
@@ -113,19 +114,30 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
                          f"Valid: {choices_text(S.TOP_LEVEL)}")
     if "mechanism" not in doc:
         probs.add("mechanism", "missing required table [mechanism]")
+    if kind == "wear" and "wear" not in doc:
+        probs.add("wear", "missing required table [wear] (a kind = \"wear\" study)")
+    elif kind != "wear" and "wear" in doc:
+        probs.add("wear", f"a [wear] table needs [study] kind = \"wear\" (this study is '{kind}')")
     if registry is None:
         from .plugins import build_registry
         registry = build_registry()
     mechanism = _mechanism(doc.get("mechanism", {}), probs, registry) if "mechanism" in doc else None
     out = S.read_table(doc.get("output", {}), S.OUTPUT, "output", probs)
     output = OutputOptions(**out) if not S.has_bad(out) else None
-    solver = _solver(doc.get("solver", {}), probs, mechanism, output)
+    wear = None
+    if kind == "wear":
+        from .wear.config import parse_wear
+        wear = parse_wear(doc.get("wear", {}), mechanism, registry, probs, _model)
+        solver = _solver(doc.get("solver", {}), probs, mechanism, output,
+                         t_end=wear.cycle_period if wear is not None else 1.0)
+    else:
+        solver = _solver(doc.get("solver", {}), probs, mechanism, output)
     probs.raise_if_any()
     try:
         mechanism.validate()
     except MechanismError as exc:
         raise StudyError(str(exc), file=fname) from None
-    return Study(mechanism=mechanism, solver=solver, output=output, **common)
+    return Study(mechanism=mechanism, solver=solver, output=output, wear=wear, **common)
 
 
 def _check_pressure(doc: dict, registry, fname: str) -> None:
@@ -295,10 +307,15 @@ def first_angle_driver(mechanism: Mechanism) -> Driver | None:
 
 
 def _solver(table, probs: S.Problems, mechanism: Mechanism | None,
-            output: OutputOptions | None) -> SolverSettings | None:
+            output: OutputOptions | None, t_end: float | None = None) -> SolverSettings | None:
+    """``[solver]``; ``t_end`` given by the caller (wear loop) replaces t_end/revolutions."""
     v = S.read_table(table, S.SOLVER, "solver", probs)
     if S.has_bad(v):
         return None
+    if t_end is not None:
+        v.pop("t_end"); v.pop("revolutions")
+        step = output.step if output is not None else S.OUTPUT.keys[0].default
+        return SolverSettings(t_end=v["t_start"] + t_end, output_step=step, **v)
     t_end, revs = v.pop("t_end"), v.pop("revolutions")
     if (t_end is None) == (revs is None):
         probs.add("solver", "give exactly one of 't_end' [s] and 'revolutions' "
@@ -331,6 +348,9 @@ def run_study(study: Study, *, registry, out: str | Path):
     ``[output] compare_ideal`` is true, its ideal twin (:meth:`Mechanism.ideal`) on the same
     settings.  Pressure: :func:`workbench.fem.pressure_study.run_pressure_study`.
     """
+    if study.kind == "wear":
+        from .wear.loop import run_wear_study
+        return run_wear_study(study, registry=registry, out=out)
     if study.kind == "pressure":
         from .fem.pressure_study import run_pressure_study
         from .results import write_dataset

@@ -184,6 +184,11 @@ def check_value(v: Any, key: Key, path: str, probs: Problems) -> Any:
             bad |= val is BAD
             out[name] = val
         return BAD if bad else out
+    if k == "texts":
+        if not isinstance(v, (list, tuple)) or not all(isinstance(x, str) and x.strip() for x in v):
+            probs.add(path, f"expected a list of names, e.g. [\"B\"], got {v!r}")
+            return BAD
+        return tuple(v)
     if k == "table":
         if not isinstance(v, dict):
             probs.add(path, f"expected a table {{...}}, got {v!r}")
@@ -235,16 +240,17 @@ def has_bad(values: dict | None) -> bool:
 # --------------------------------------------------------------------------------------------
 # the schema
 # --------------------------------------------------------------------------------------------
-KINDS = ("dynamics", "pressure")
+KINDS = ("dynamics", "pressure", "wear")
 
 STUDY = Section("study", "What the study is.", (
-    Key("kind", "text", "", "what to run: a multibody dynamics run or a contact-pressure study",
+    Key("kind", "text", "", "what to run: a multibody dynamics run, a contact-pressure study or "
+        "a wear loop (dynamics + pressure + wear law over many machine cycles)",
         "dynamics", choices=KINDS),
     Key("title", "free_text", "", "short title, stored in the results (default: the file name)", None),
     Key("description", "free_text", "", "free text, stored in the results", ""),
 ))
 
-TOP_LEVEL = ("study", "mechanism", "solver", "output")
+TOP_LEVEL = ("study", "mechanism", "solver", "output", "wear")
 
 MECHANISM = Section("mechanism", "The planar mechanism; the fixed frame is the body `ground`.", (
     Key("gravity", "vec2", "m/s^2", "gravitational acceleration vector", (0.0, -9.81)),
@@ -428,9 +434,38 @@ OUTPUT = Section("output", "What the results dataset holds.", (
     Key("slip_velocity", "bool", "", "store the tangential slip velocity of the clearance joints", True),
 ))
 
+WEAR = Section("wear", "The wear loop (seed 000 §4, Fig. 14) of a `kind = \"wear\"` study: each "
+               "update simulates settling and averaging cycles on the current worn surfaces, turns "
+               "pressure x slip into a per-cycle wear increment, jumps `dN` cycles and wears the "
+               "surfaces. `[solver]` tolerances apply; its `t_end`/`revolutions` are not used.", (
+    Key("cycles", "number", "1", "machine cycles to simulate", gt=0.0),
+    Key("cycle_period", "number", "s", "duration of one machine cycle (default: 2 pi / speed of the "
+        "first constant-speed angle driver)", None, gt=0.0),
+    Key("settle_cycles", "int", "1", "cycles simulated and discarded before averaging, each update", 1, min=0),
+    Key("average_cycles", "int", "1", "cycles whose contact history gives the per-cycle wear increment", 1, min=1),
+    Key("samples_per_cycle", "int", "1", "contact samples per cycle for pressure and wear", 720, min=16),
+    Key("nodes", "int", "1", "body-fixed nodes per worn surface (bushing and journal)", 720, min=16),
+    Key("bushing_share", "number", "1", "fraction of the wear depth taken from the bushing; the rest "
+        "from the journal (seed 000 §2.3.3: 1 = bushing only, 0.5 = half each)", 1.0, min=0.0, max=1.0),
+    Key("depth_step", "number", "1", "largest wear-depth increment of one update, as a fraction of "
+        "the radial clearance; sets the cycle jump dN", 0.02, gt=0.0, max=0.5),
+    Key("max_cycle_jump", "number", "1", "upper bound of the cycle jump dN (default: none)", None, min=1.0),
+    Key("joints", "texts", "", "names of the revolute clearance joints that wear (default: all)", None),
+    Key("output_body", "text", "", "body whose motion is compared with the ideal mechanism "
+        "(seed 000 §4 step 10; default: the last body)", None),
+    Key("output_coordinate", "text", "", "coordinate of `output_body` compared", "x", choices=("x", "y", "phi")),
+    Key("dynamics_every", "int", "1", "store the averaging-cycle dynamics of every n-th update (the "
+        "first and the last always)", 10, min=1),
+    Key("stiffness", "text", "", "contact-law geometry during wear: 'worn' packs the contact law "
+        "with the clearance enlarged by the deepest wear (seed 000 §1.3: stiffness depends on the "
+        "clearance), 'nominal' keeps the unworn radii", "worn", choices=("worn", "nominal")),
+    Key("pressure", "table", "", "pressure model `{model = \"<name>\", <parameters>}`"),
+    Key("law", "table", "", "wear law `{model = \"<name>\", <parameters>}`"),
+))
+
 SECTIONS: tuple[Section, ...] = (
     STUDY, MECHANISM, BODY, REVOLUTE, TRANSLATIONAL, DRIVER, DRIVER_FUNCTION, SPRING_DAMPER, FORCE,
-    TORQUE, REVOLUTE_CLEARANCE, TRANSLATIONAL_CLEARANCE, MATERIAL, SOLVER, OUTPUT)
+    TORQUE, REVOLUTE_CLEARANCE, TRANSLATIONAL_CLEARANCE, MATERIAL, SOLVER, OUTPUT, WEAR)
 
 
 # --------------------------------------------------------------------------------------------

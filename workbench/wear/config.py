@@ -1,0 +1,116 @@
+"""The ``[wear]`` table of a wear study, checked into a :class:`WearConfig`.
+
+Keys, units and defaults are defined once in :data:`workbench.study_schema.WEAR` (and documented
+from there in ``docs/study_format.md``); this module adds the checks that need the mechanism and
+the plugin registry: joint and body names, the cycle period, the pressure model and wear law.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..mbs.mechanism import Mechanism, RevoluteClearanceJoint
+from .. import study_schema as S
+from ..errors import choices_text, did_you_mean
+
+
+@dataclass(frozen=True)
+class WearConfig:
+    """A checked ``[wear]`` table (SI units; see ``docs/study_format.md``).
+
+    Attributes
+    ----------
+    cycles : machine cycles to simulate [1].
+    cycle_period : one machine cycle [s].
+    settle_cycles, average_cycles, samples_per_cycle, nodes : counts [1].
+    bushing_share : fraction of the wear depth removed from the bushing [1].
+    depth_step : largest depth increment per update / radial clearance [1].
+    max_cycle_jump : upper bound of the cycle jump [1] (``inf`` = none).
+    joints : indices of the worn clearance joints in ``mechanism.clearance_joints``.
+    output_body : index of the body whose motion is compared with the ideal mechanism.
+    output_coordinate : 0 (x [m]), 1 (y [m]) or 2 (phi [rad]).
+    dynamics_every : store the dynamics of every n-th update [1].
+    stiffness : ``"worn"`` or ``"nominal"`` contact-law geometry.
+    pressure, law : the pressure-model and wear-law instances.
+    """
+    cycles: float
+    cycle_period: float
+    settle_cycles: int
+    average_cycles: int
+    samples_per_cycle: int
+    nodes: int
+    bushing_share: float
+    depth_step: float
+    max_cycle_jump: float
+    joints: tuple[int, ...]
+    output_body: int
+    output_coordinate: int
+    dynamics_every: int
+    stiffness: str
+    pressure: Any
+    law: Any
+
+    @property
+    def output_name(self) -> str:
+        return ("x", "y", "phi")[self.output_coordinate]
+
+
+def default_cycle_period(mechanism: Mechanism) -> float | None:
+    """``2 pi / |speed|`` of the first constant-speed angle driver [s], or ``None``."""
+    d = next((d for d in mechanism.drivers if d.coordinate == "phi"), None)
+    f = d.function if d is not None else None
+    if f is None or f.harmonics or len(f.polynomial) != 2 or f.polynomial[1] == 0.0:
+        return None
+    return 2.0 * math.pi / abs(f.polynomial[1])
+
+
+def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Problems,
+               model_reader) -> WearConfig | None:
+    """Check ``[wear]``; problems go to ``probs``.  ``model_reader(registry, family, table, path,
+    probs)`` builds a model from ``{model = ...}`` (the study loader's own reader)."""
+    v = S.read_table(table, S.WEAR, "wear", probs)
+    if v is None:
+        return None
+    pressure = law = S.BAD
+    if v["pressure"] is not S.BAD:
+        pressure = model_reader(registry, "pressure", v["pressure"], "wear.pressure", probs)
+    if v["law"] is not S.BAD:
+        law = model_reader(registry, "wear", v["law"], "wear.law", probs)
+    if mechanism is None or S.has_bad(v) or pressure is S.BAD or law is S.BAD:
+        return None
+    revolute = {c.name: i for i, c in enumerate(mechanism.clearance_joints)
+                if isinstance(c, RevoluteClearanceJoint)}
+    if not revolute:
+        probs.add("mechanism.clearance_joints", "a wear study needs at least one revolute clearance "
+                                                "joint ([[mechanism.clearance_joints]] type = \"revolute\")")
+        return None
+    names = v["joints"] if v["joints"] is not None else tuple(revolute)
+    joints = []
+    for k, name in enumerate(names):
+        if name not in revolute:
+            probs.add(f"wear.joints[{k}]", f"'{name}' is not a revolute clearance joint."
+                                           f"{did_you_mean(name, revolute)} Valid: {choices_text(revolute)}")
+        else:
+            joints.append(revolute[name])
+    bodies = [b.name for b in mechanism.bodies]
+    body = v["output_body"] if v["output_body"] is not None else bodies[-1]
+    if body not in bodies:
+        probs.add("wear.output_body", f"unknown body '{body}'.{did_you_mean(body, bodies)} "
+                                      f"Valid: {choices_text(bodies)}")
+    period = v["cycle_period"]
+    if period is None:
+        period = default_cycle_period(mechanism)
+        if period is None:
+            probs.add("wear.cycle_period", "no constant-speed angle driver to take the cycle from; "
+                                           "give 'cycle_period' [s]")
+    if probs.items:
+        return None
+    return WearConfig(
+        cycles=v["cycles"], cycle_period=period, settle_cycles=v["settle_cycles"],
+        average_cycles=v["average_cycles"], samples_per_cycle=v["samples_per_cycle"],
+        nodes=v["nodes"], bushing_share=v["bushing_share"], depth_step=v["depth_step"],
+        max_cycle_jump=v["max_cycle_jump"] if v["max_cycle_jump"] is not None else math.inf,
+        joints=tuple(joints), output_body=bodies.index(body),
+        output_coordinate=("x", "y", "phi").index(v["output_coordinate"]),
+        dynamics_every=v["dynamics_every"], stiffness=v["stiffness"], pressure=pressure, law=law)

@@ -1,0 +1,74 @@
+"""Plots of a wear result (``workbench plot RESULT.zarr``).
+
+* ``profiles_<joint>.png`` — polar wear-depth profiles of bushing and journal over the cycles
+  (radial axis: wear depth, magnified; one curve per stored update, coloured by cycles);
+* ``wear_volume.png`` — worn volume of each surface vs machine cycles;
+* ``degradation.png`` — peak pressure, largest contact force and the output deviation from the
+  ideal mechanism (seed 000 §4 step 10) vs machine cycles.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+
+def _figure(*args, **kwargs):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt, plt.subplots(*args, **kwargs)
+
+
+def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
+    """Write the wear plots of ``ds`` into ``outdir``; return the paths."""
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    cycles = np.asarray(ds["cycle"].values, float)
+    theta = np.asarray(ds["theta"].values, float)
+    th = np.append(theta, theta[0] + 2 * np.pi)
+    pick = np.unique(np.linspace(0, len(cycles) - 1, min(max_curves, len(cycles))).round().astype(int))
+    for j in ds["joint"].values:
+        plt, (fig, axes) = _figure(1, 2, subplot_kw={"projection": "polar"}, figsize=(10, 5))
+        cmap = plt.get_cmap("viridis")
+        for ax, surf in zip(axes, ("bushing", "journal")):
+            h = np.asarray(ds["wear_depth"].sel(joint=j, surface=surf).values, float) * 1e6
+            for n, k in enumerate(pick):
+                ax.plot(th, np.append(h[k], h[k][0]), color=cmap(n / max(len(pick) - 1, 1)),
+                        label=f"{cycles[k]:,.0f} cycles")
+            ax.set_title(f"{surf} wear depth [um], body frame")
+        axes[1].legend(loc="lower left", bbox_to_anchor=(1.05, 0.0), fontsize="small")
+        fig.suptitle(f"joint {j}: worn profiles")
+        fig.tight_layout()
+        p = outdir / f"profiles_{j}.png"
+        fig.savefig(p, dpi=120); plt.close(fig); paths.append(p)
+
+    plt, (fig, ax) = _figure(figsize=(7, 4.5))
+    for j in ds["joint"].values:
+        for surf in ("bushing", "journal"):
+            v = np.asarray(ds["wear_volume"].sel(joint=j, surface=surf).values, float)
+            if np.any(v > 0):
+                ax.plot(cycles, v * 1e9, marker=".", label=f"{j} {surf}")
+    ax.set_xlabel("machine cycles"); ax.set_ylabel("worn volume [mm^3]"); ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    p = outdir / "wear_volume.png"
+    fig.savefig(p, dpi=120); plt.close(fig); paths.append(p)
+
+    plt, (fig, axes) = _figure(3, 1, sharex=True, figsize=(7, 8))
+    for j in ds["joint"].values:
+        axes[0].plot(cycles, ds["peak_pressure"].sel(joint=j).values / 1e6, marker=".", label=str(j))
+        axes[1].plot(cycles, ds["max_contact_force"].sel(joint=j).values, marker=".", label=str(j))
+    unit = ds["output_deviation_rms"].attrs.get("units", "")
+    axes[2].plot(cycles, ds["output_deviation_rms"].values, marker=".", label="RMS")
+    axes[2].plot(cycles, ds["output_deviation_max"].values, marker=".", label="max")
+    axes[0].set_ylabel("peak pressure [MPa]"); axes[1].set_ylabel("max contact force [N]")
+    axes[2].set_ylabel(f"output deviation [{unit}]"); axes[2].set_xlabel("machine cycles")
+    for a in axes:
+        a.grid(alpha=0.3); a.legend(fontsize="small")
+    fig.suptitle("degradation with wear")
+    fig.tight_layout()
+    p = outdir / "degradation.png"
+    fig.savefig(p, dpi=120); plt.close(fig); paths.append(p)
+    return paths
