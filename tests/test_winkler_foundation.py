@@ -74,6 +74,8 @@ def test_bad_parameters_and_geometries(registry):
         registry.create("contact", "winkler_foundation", {"layer_thicknes": 1e-3}, file="s.toml", key="c")
     with pytest.raises(StudyError, match="Valid choices"):
         registry.create("contact", "winkler_foundation", {"modulus_rule": "bond"})
+    with pytest.raises(StudyError, match="modulus_rule 'bond' is not valid"):
+        type(_law(registry))(modulus_rule="bond")  # direct construction, no study file
     with pytest.raises(StudyError, match="above the maximum"):
         registry.create("contact", "winkler_foundation", {"restitution": 1.2})
     with pytest.raises(StudyError, match="layer_thickness must be > 0"):
@@ -146,8 +148,9 @@ def test_agrees_with_the_winkler_pressure_model(registry):
 
 def test_small_penetration_is_continuous_and_hertz_like(registry):
     """delta -> 0+: the force tends to 0 continuously as the series' leading term
-    F ~ (4 sqrt2 / 3) b R k delta^1.5 / sqrt(c) (next term: -0.65 delta/c relative); no NaN down to the smallest
-    double; monotone over 14 decades; continuous across the series/direct switch at eps = 0.25."""
+    F ~ (4 sqrt2 / 3) b R k delta^1.5 / sqrt(c) (next term: -0.65 delta/c relative); no NaN down to
+    the smallest double; monotone over 14 decades; continuous across the series/direct switch at
+    eps = 0.25."""
     law = _law(registry, stiffness=K_FOUND)
     p = law.pack(PIN)
     kernel = type(law).kernel
@@ -163,7 +166,8 @@ def test_small_penetration_is_continuous_and_hertz_like(registry):
     np.testing.assert_allclose(f[small], lead[small], rtol=2e-6)
     assert kernel(1e-14 * c, 0.0, 1.0, p) < 1e-12  # [N], vanishes with delta
     delta_switch = c * (1 / math.cos(0.25) - 1)
-    below, above = kernel(delta_switch * (1 - 1e-12), 0.0, 1.0, p), kernel(delta_switch * (1 + 1e-12), 0.0, 1.0, p)
+    below = kernel(delta_switch * (1 - 1e-12), 0.0, 1.0, p)
+    above = kernel(delta_switch * (1 + 1e-12), 0.0, 1.0, p)
     assert above > below and (above - below) / above < 1e-11  # F' delta / F ~ 1.6: 2e-12 expected
 
 
@@ -213,5 +217,6 @@ def test_flores_slider_crank_runs_and_closes_the_energy_books(registry):
     pen = sim.penetration[:, 0]
     assert np.all(sim.contact_force[pen <= 0.0, 0] == 0.0)
     assert pen.max() < PIN.clearance  # a stiff lining: penetrations well below the clearance
-    books = sim.kinetic_energy + sim.potential_energy + sim.contact_energy + sim.dissipated_energy - sim.driver_work
+    books = (sim.kinetic_energy + sim.potential_energy + sim.contact_energy + sim.dissipated_energy
+             - sim.driver_work)
     assert np.ptp(books) < 1e-6 * sim.kinetic_energy.max()

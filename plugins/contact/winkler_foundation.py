@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from plugins.pressure.winkler import layer_modulus
-from workbench.errors import StudyError
+from workbench.errors import StudyError, choices_text
 from workbench.hookspecs import hookimpl
 from workbench.models import ContactGeometry, ContactLaw, parameter
 
@@ -37,6 +37,8 @@ from ._common import check_restitution, min_impact_speed_field
 #: two nearly equal numbers loses ~ 1e-16/eps^2 relative precision); the first dropped term (n = 9)
 #: is ~ 1e-19 relative at eps = 0.25
 _SERIES_EPS = 0.25
+#: layer-modulus rules of :func:`plugins.pressure.winkler.layer_modulus`
+_RULES = ("unconstrained", "bonded")
 
 
 @njit(cache=True)
@@ -113,13 +115,18 @@ class WinklerFoundation(ContactLaw):
             1e-3, unit="m", doc="thickness L of the elastic layer of each elastic part (> 0)", min=0.0)
         modulus_rule: str = parameter(
             "unconstrained", unit="text", doc="layer modulus E_w: 'unconstrained' E or 'bonded' "
-            "(1-nu)E/((1+nu)(1-2nu))", choices=("unconstrained", "bonded"))
+            "(1-nu)E/((1+nu)(1-2nu))", choices=_RULES)
         stiffness: float | None = parameter(
             None, unit="Pa/m", doc="foundation modulus k; default E_w/L from the materials (layers "
             "in series)", min=0.0)
         restitution: float = parameter(0.9, unit="1", doc="coefficient of restitution e of the "
                                        "Lankarani-Nikravesh damping", min=0.0, max=1.0)
         min_impact_speed: float = min_impact_speed_field()
+
+        def __post_init__(self):
+            if self.modulus_rule not in _RULES:
+                raise StudyError(f"winkler_foundation: modulus_rule {self.modulus_rule!r} is not valid. "
+                                 f"Valid choices: {choices_text(_RULES)}", key="modulus_rule")
 
     kernel = winkler_foundation_force
 
