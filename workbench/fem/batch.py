@@ -3,12 +3,16 @@
 Each sample has its own load and its own gap (a worn journal turns against a worn bushing); the
 compliance, and so the :class:`~workbench.fem.contact.ContactSolver`, is shared.  The compiled loop
 :func:`pdas_loads` calls the primal-dual active-set sweep (:func:`workbench.fem.kernels.pdas`) for
-each sample, warm-started from the previous sample's active set, with the tolerances of
-:meth:`ContactSolver.solve`; a sample whose sweep does not settle goes through
+each sample, warm-started from the previous sample's active set turned by the change of the load
+angle (the contact follows the load: about half the sweeps of an unturned start), with the
+tolerances of :meth:`ContactSolver.solve`; a sample whose sweep does not settle goes through
 :meth:`ContactSolver.solve` (the reference path with its one-node-at-a-time fallback), and the loop
-resumes after it.  The result equals a loop of ``solver.solve(gap_i, load=F_i)``.
+resumes after it.  The result equals a loop of ``solver.solve(gap_i, load=F_i)`` to rounding (the
+complementarity problem of a positive-definite compliance has one solution, whatever the start).
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numba import njit
@@ -24,19 +28,28 @@ def pdas_loads(Cp, N, gaps, loads, start, first, scale, gmin_scale, tol, max_ite
     ``gaps`` (ns, n) or (1, n) [m]; ``loads`` (ns, 2) [N]; ``start`` boolean warm active set;
     ``scale = b R dtheta`` [m^2]; ``gmin_scale = 1e-6 R`` [m] (floor of the gap scale); ``tol`` the
     relative gap tolerance.  Returns ``(stop, active)``: ``stop`` the first sample whose sweep did not
-    settle (``ns`` when all did) and the last settled active set.
+    settle (``ns`` when all did) and the warm active set for it.
     """
     ns = loads.shape[0]
+    n = N.shape[0]
     act = start.copy()
     zero = np.zeros(2)
     q = np.empty(2)
+    prev = math.nan
     for s in range(first, ns):
         F0, F1 = loads[s, 0], loads[s, 1]
-        if not np.sqrt(F0 * F0 + F1 * F1) > 0.0:
+        if not math.sqrt(F0 * F0 + F1 * F1) > 0.0:
             continue
         g = gaps[s] if gaps.shape[0] > 1 else gaps[0]
         gscale = max(np.max(np.abs(g)), gmin_scale)
         q[0], q[1] = F0 / scale, F1 / scale
+        angle = math.atan2(F1, F0)
+        if prev == prev:    # turn the warm set with the load: about half the sweeps
+            turn = angle - prev
+            shift = int(round((turn - 2 * math.pi * math.floor(turn / (2 * math.pi) + 0.5)) * n / (2 * math.pi)))
+            if shift != 0:
+                act = np.roll(act, shift)
+        prev = angle
         ps, es, _, a, _, ok = pdas(Cp, N, g, act, q, zero, True, tol * gscale, max_iter)
         if not ok:
             return s, act
