@@ -143,7 +143,11 @@ def validate_model(cls: Any, family: str, plugin: str) -> None:
 
 
 def build_registry(pm: pluggy.PluginManager | None = None) -> Registry:
-    """Call every registration hook of every plugin once and validate what they register."""
+    """Call every registration hook of every plugin once and validate what they register.
+
+    A hook that raises (other than :class:`PluginError`: an invalid model or a name clash, which
+    stop the build with a message naming the plugin) warns and registers nothing.
+    """
     pm = pm if pm is not None else get_plugin_manager()
     dists = getattr(pm, "_workbench_dists", {})
     reg = Registry()
@@ -153,9 +157,21 @@ def build_registry(pm: pluggy.PluginManager | None = None) -> Registry:
             plugin = impl.plugin_name
             dist, ver = dists.get(plugin, ("(in-process)", ""))
 
-            def register(cls, _family=family, _plugin=plugin, _dist=dist, _ver=ver):
-                validate_model(cls, _family, _plugin)
-                reg.add(ModelEntry(_family, cls.name, cls, _plugin, _dist, _ver))
+            staged: list[ModelEntry] = []
 
-            impl.function(register=register)
+            def register(cls, _family=family, _plugin=plugin, _dist=dist, _ver=ver, _staged=staged):
+                validate_model(cls, _family, _plugin)
+                _staged.append(ModelEntry(_family, cls.name, cls, _plugin, _dist, _ver))
+
+            try:
+                impl.function(register=register)
+            except PluginError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - e.g. a lazy import inside the hook failed
+                warnings.warn(f"workbench plugin '{plugin}' from distribution '{dist}' failed in "
+                              f"{hook_name} and is skipped: {type(exc).__name__}: {exc}",
+                              RuntimeWarning, stacklevel=2)
+                continue
+            for entry in staged:  # all or nothing per plugin and hook
+                reg.add(entry)
     return reg
