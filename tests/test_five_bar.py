@@ -148,6 +148,34 @@ def test_dynamics_twin_runs_and_stays_within_the_clearance(study):
     b_ideal = cf.point_b(th1, th4, g["l1"], g["l2"], g["l3"], g["l4"], g["O"], g["D"])
     journal = _point(sim, "coupler1", mech.bodies[1].points["B"])
     assert np.max(np.hypot(*(journal - b_ideal).T)) < 2.0 * (c + max(pen.max(), 0.0)) / math.sin(math.radians(41))
+    # What the wear loop reads (seed 000 eq. 21: sliding from the relative rotation; the contact
+    # direction locates the wear on the bushing): for round, unworn surfaces the contact
+    # direction is the eccentricity's direction in the bushing frame, and the relative rotation
+    # is journal angle minus bushing angle.  Exact identities, so 1e-9 rad (a stale compiled
+    # kernel once returned zeros here and put all the wear at theta = 0).
+    if getattr(sim, "contact_angle", None) is not None:
+        alpha = np.arctan2(sim.eccentricity[:, 0, 1], sim.eccentricity[:, 0, 0])
+        loaded = f > 0.0
+        assert loaded.sum() > 10
+        diff = np.angle(np.exp(1j * (sim.contact_angle[loaded, 0] - alpha[loaded])))
+        assert np.max(np.abs(diff)) < 1e-9
+        k1, k2 = sim.body_names.index("coupler1"), sim.body_names.index("coupler2")
+        rel = sim.position[loaded, k1, 2] - sim.position[loaded, k2, 2]
+        diff = np.angle(np.exp(1j * (sim.relative_rotation[loaded, 0] - rel)))
+        assert np.max(np.abs(diff)) < 1e-9
+
+
+def test_wear_study_loads():
+    """The wear study passes the loader: one wearing joint (B), output coupler1's angle, the
+    cycle of the two commensurate drivers."""
+    st = load_study(WEAR)
+    assert st.kind == "wear"
+    w = st.wear
+    names = [b.name for b in st.mechanism.bodies]
+    assert [st.mechanism.clearance_joints[j].name for j in w.joints] == ["B"]
+    assert names[w.output_body] == "coupler1" and w.output_coordinate == 2      # x, y, phi
+    assert w.cycle_period == pytest.approx(_period(st.mechanism), rel=1e-12)
+    assert w.bushing_share == 0.5                # same material: half each (seed 000 §4.1.3 (1))
 
 
 def test_wear_study_is_the_dynamics_twin_with_a_wear_table():
