@@ -2,13 +2,15 @@
 
 Each sample has its own load and its own gap (a worn journal turns against a worn bushing); the
 compliance, and so the :class:`~workbench.fem.contact.ContactSolver`, is shared.  The compiled loop
-:func:`pdas_loads` calls the primal-dual active-set sweep (:func:`workbench.fem.kernels.pdas`) for
-each sample, warm-started from the previous sample's active set turned by the change of the load
-angle (the contact follows the load: about half the sweeps of an unturned start), with the
-tolerances of :meth:`ContactSolver.solve`; a sample whose sweep does not settle goes through
-:meth:`ContactSolver.solve` (the reference path with its one-node-at-a-time fallback), and the loop
-resumes after it.  The result equals a loop of ``solver.solve(gap_i, load=F_i)`` to rounding (the
-complementarity problem of a positive-definite compliance has one solution, whatever the start).
+:func:`pdas_loads` runs the primal-dual active-set sweep of :func:`workbench.fem.kernels.pdas` on
+each sample, with a Cholesky factor updated from set to set and from sample to sample
+(:mod:`workbench.fem.updating`), warm-started from the previous sample's active set turned by the
+change of the load angle (the contact follows the load: about half the sweeps of an unturned
+start), with the tolerances of :meth:`ContactSolver.solve`.  A sample whose sweep does not settle
+goes through :meth:`ContactSolver.solve` (the reference path with its one-node-at-a-time
+fallback), and the loop resumes after it.  The result equals a loop of
+``solver.solve(gap_i, load=F_i)`` to rounding (the complementarity problem of a positive-definite
+compliance has one solution, whatever the start).
 """
 from __future__ import annotations
 
@@ -18,24 +20,27 @@ import numpy as np
 from numba import njit
 
 from .contact import ContactSolver
-from .kernels import pdas
+from .updating import REFRESH, pdas_updating
 
 
 @njit(cache=True)
-def pdas_loads(Cp, N, gaps, loads, start, first, scale, gmin_scale, tol, max_iter, p, ecc):
+def pdas_loads(Cp, CpT, N, gaps, loads, start, first, scale, gmin_scale, tol, max_iter, p, ecc):
     """Solve samples ``first, first+1, ...`` in place into ``p`` (ns, n) and ``ecc`` (ns, 2).
 
-    ``gaps`` (ns, n) or (1, n) [m]; ``loads`` (ns, 2) [N]; ``start`` boolean warm active set;
-    ``scale = b R dtheta`` [m^2]; ``gmin_scale = 1e-6 R`` [m] (floor of the gap scale); ``tol`` the
-    relative gap tolerance.  Returns ``(stop, active)``: ``stop`` the first sample whose sweep did not
-    settle (``ns`` when all did) and the warm active set for it.
+    ``CpT`` = ``Cp.T`` contiguous; ``gaps`` (ns, n) or (1, n) [m]; ``loads`` (ns, 2) [N]; ``start``
+    boolean warm active set; ``scale = b R dtheta`` [m^2]; ``gmin_scale = 1e-6 R`` [m] (floor of
+    the gap scale); ``tol`` the relative gap tolerance.  Returns ``(stop, active)``: ``stop`` the
+    first sample whose sweep did not settle (``ns`` when all did) and the warm active set for it.
     """
     ns = loads.shape[0]
     n = N.shape[0]
     act = start.copy()
-    zero = np.zeros(2)
     q = np.empty(2)
     prev = math.nan
+    order = np.zeros(n, dtype=np.int64)
+    L = np.zeros((n, n))
+    m = 0
+    solved = 0
     for s in range(first, ns):
         F0, F1 = loads[s, 0], loads[s, 1]
         if not math.sqrt(F0 * F0 + F1 * F1) > 0.0:
@@ -50,12 +55,15 @@ def pdas_loads(Cp, N, gaps, loads, start, first, scale, gmin_scale, tol, max_ite
             if shift != 0:
                 act = np.roll(act, shift)
         prev = angle
-        ps, es, _, a, _, ok = pdas(Cp, N, g, act, q, zero, True, tol * gscale, max_iter)
+        work = act.copy()
+        ps, es, m, _, ok = pdas_updating(Cp, CpT, N, g, work, q, tol * gscale, max_iter, order, m, L,
+                                         solved % REFRESH == 0)
+        solved += 1
         if not ok:
             return s, act
         p[s] = ps
         ecc[s] = es
-        act = a
+        act = work
     return ns, act
 
 
@@ -68,6 +76,7 @@ def solve_loads(solver: ContactSolver, gaps: np.ndarray, loads: np.ndarray) -> t
     ecc = np.zeros((ns, 2))
     scale = solver.length * solver.radius * solver.dtheta
     first = 0
+    CpT = np.ascontiguousarray(solver.Cp.T)
     while first < ns:
         F = loads[first:]
         loaded = np.flatnonzero(np.hypot(F[:, 0], F[:, 1]) > 0)
@@ -82,7 +91,7 @@ def solve_loads(solver: ContactSolver, gaps: np.ndarray, loads: np.ndarray) -> t
             continue
         start = np.zeros(n, dtype=np.bool_)
         start[solver._active] = True
-        stop, act = pdas_loads(solver.Cp, solver.N, gaps, loads, start, j, scale,
+        stop, act = pdas_loads(solver.Cp, CpT, solver.N, gaps, loads, start, j, scale,
                                1e-6 * solver.radius, solver.tol, solver.max_iter, p, ecc)
         solver._active = np.flatnonzero(act)
         if stop >= ns:
