@@ -26,8 +26,9 @@ The properties are contracts of :mod:`workbench.models`:
   ``R b sum(p n dtheta)`` equals the load to ``1e-6`` relative and ``PressureSolution.force``;
   ``solve_approach`` gives no pressure inside the clearance; ``solve_loads`` (batch) matches
   ``solve_load`` row by row;
-* wear laws: ``depth`` returns finite depths >= 0 of the input's shape, 0 where the pressure or
-  the slip is 0, not decreasing with pressure or slip.
+* wear laws: ``depth`` returns finite depths >= 0 of the inputs' broadcast shape (also for the
+  wear loop's ``(samples, nodes)``, ``(samples, 1)``, ``(1, nodes)``), 0 where the pressure or the
+  slip is 0, not decreasing with pressure or slip.
 
 The inputs are a standard steel pin-in-bushing joint (R = 10 mm, radial clearance 0.1 mm,
 length 10 mm, 72 bore nodes) and grids that cover free flight, grazing and hard contact.
@@ -442,6 +443,14 @@ def check_wear_law(cls) -> None:
     one = np.asarray(model.depth(p[:3], s[:3]))
     if one.shape != (3,):
         _fail(cls, f"depth(pressure, slip) without sliding_distance returned shape {one.shape}")
+    # the wear loop's call: pressure (samples, nodes), slip (samples, 1), sliding distance (1, nodes)
+    ns, n = len(SLIPS), len(PRESSURES)
+    dh = np.asarray(model.depth(np.tile(PRESSURES, (ns, 1)), SLIPS[:, None], np.full((1, n), 1.0)))
+    if dh.shape != (ns, n):
+        _fail(cls, f"depth(pressure ({ns}, {n}), slip ({ns}, 1), sliding_distance (1, {n})) returned "
+                   f"shape {dh.shape}; the inputs must broadcast to ({ns}, {n})")
+    if not np.all(np.isfinite(dh)) or dh.min() < 0.0:
+        _fail(cls, "depth on broadcast (samples, nodes) inputs gives non-finite or negative depths")
 
 
 # --------------------------------------------------------------------------------------------
