@@ -332,3 +332,14 @@ def test_updated_factor_equals_a_fresh_one():
     assert len(set(A.tolist())) == m
     Lm = np.tril(L[:m, :m])
     assert np.abs(Lm @ Lm.T - Cp[np.ix_(A, A)]).max() <= 1e-12 * np.abs(Cp).max()
+
+
+def test_fem_needs_the_mesh_nodes(registry):
+    """The FE bore nodes are theta_k = 2 pi k / n: a section on other angles (here shifted by half
+    a node) would put each gap on the wrong node, so it is refused with the rule in the message."""
+    n = 120
+    th = theta(n) + np.pi / n
+    sec = BoreSection(th, R, np.full(n, C), B, BRONZE, STEEL)
+    model = registry.create("pressure", "fem", {})
+    with pytest.raises(WorkbenchError, match=r"theta_k = 2 pi k / n.*theta\[0\]"):
+        model.solve_loads(sec, [[1e3, 0.0]])

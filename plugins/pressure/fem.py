@@ -66,10 +66,14 @@ class FEM(PressureModel):
         """
         n = len(section.theta)
         R = float(section.radius)
-        steps = np.diff(np.asarray(section.theta, float))
-        if n < 12 or not np.allclose(steps, 2 * np.pi / n, rtol=1e-9, atol=1e-12):
-            raise WorkbenchError("the fem pressure model needs >= 12 bore nodes uniformly spaced over "
-                                 "[theta0, theta0 + 2 pi)")
+        th = np.asarray(section.theta, float)
+        steps = np.diff(th)
+        # the FE bore nodes are theta_k = 2 pi k / n: the gap on node k (and the bore morph built
+        # from it) must sit at that angle
+        if n < 12 or not np.allclose(steps, 2 * np.pi / n, rtol=1e-9, atol=1e-12) \
+                or abs(math.remainder(th[0], 2 * np.pi)) > 1e-9 * 2 * np.pi / n:
+            raise WorkbenchError("the fem pressure model needs >= 12 bore nodes theta_k = 2 pi k / n, "
+                                 f"k = 0..n-1 (the FE mesh's bore nodes); got n = {n}, theta[0] = {th[0]}")
         gap = np.asarray(section.gap, float)
         gmin = float(np.min(gap))
         if not 0.0 <= gmin < 0.5 * R:
