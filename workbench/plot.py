@@ -12,6 +12,7 @@
   ideal mechanism's.
 
 The x axis is the crank angle [deg] when the dataset has ``crank_angle``, else time [ms].
+A sweep dataset (``study_kind = "sweep"``) goes to :func:`workbench.sweep_plot.plot_sweep`.
 matplotlib is imported inside the functions (Agg canvas, no global pyplot state).
 """
 from __future__ import annotations
@@ -154,6 +155,9 @@ def plot_driver_load(ds, path: Path) -> Path | None:
 
 def plot_results(ds, outdir: str | Path) -> list[Path]:
     """Write every plot that applies to ``ds`` into ``outdir``; return the files written."""
+    if ds.attrs.get("study_kind") == "sweep":
+        from .sweep_plot import plot_sweep
+        return plot_sweep(ds, outdir)
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     jobs = (("contact_force.png", plot_contact_force), ("journal_orbit.png", plot_orbit),

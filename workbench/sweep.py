@@ -1,0 +1,377 @@
+"""Parameter sweeps: run every case of a sweep file on dask.distributed and combine the summaries.
+
+:func:`run_sweep` takes a :class:`~workbench.sweep_spec.Sweep` (see :mod:`workbench.sweep_spec`
+for the file format) and, for every case, on a worker:
+
+1. deep-copies the base study's TOML document and sets the case's keys,
+2. writes it back to TOML text (``tomli_w``) and loads it with
+   :func:`workbench.study.load_study_text` (relative paths stay relative to the base study),
+3. runs it with :func:`workbench.study.run_study`, which writes the case's full results to
+   ``<OUT stem>.cases/case_NNNN.nc`` beside the sweep's output ``OUT``,
+4. reduces the result to the sweep's summary quantities (:mod:`workbench.reducers`).
+
+The summaries are combined into ONE dataset whose dimensions are the sweep parameters (string
+coordinates for model names), plus per case ``status`` (``ok``, ``failed``: the run failed,
+``summary_failed``: it ran but a summary could not be computed), ``error``, ``wall_time``,
+``worker`` and ``case_file``.  A failed case leaves NaN in its summaries and never stops the
+others.
+
+Where the cases run
+-------------------
+* default: a :class:`dask.distributed.LocalCluster` with one worker process per core, one thread
+  each (the solver is single-threaded compiled code; processes avoid the GIL);
+* ``scheduler="tcp://host:8786"``: an existing cluster; its workers need the workbench and the
+  same plugins installed and must see the output folder (a shared file system);
+* ``serial=True``: one case after another in this process (no dask), the reference path.
+
+Every worker is warmed once before the cases start: it builds the plugin registry (kept for the
+life of the worker process) and runs the base study for two output steps, which loads the
+numba-compiled kernels from their on-disk cache (``cache=True``; the first run on a machine
+compiles them).  FE compliances are memoised per worker process and cached on disk by
+:mod:`workbench.fem.compliance` (written atomically, so workers never see a partial file).
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import logging
+import os
+import socket
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import xarray as xr
+
+from . import __version__
+from .errors import WorkbenchError
+from .reducers import REDUCERS
+from .sweep_spec import Sweep, load_sweep, parse_path, set_path, unset_path  # noqa: F401 - load_sweep re-exported
+
+STATUS_OK, STATUS_FAILED, STATUS_SUMMARY_FAILED = "ok", "failed", "summary_failed"
+
+
+@dataclass(frozen=True)
+class CaseTask:
+    """Everything a worker needs to run one case (picklable, no open resources)."""
+    index: int
+    base_doc: dict
+    base_file: str
+    settings: tuple
+    unset: tuple
+    out: str
+    summary: tuple
+
+
+@dataclass
+class CaseResult:
+    """What a worker sends back for one case."""
+    index: int
+    status: str
+    error: str = ""
+    values: dict = field(default_factory=dict)   # summary name -> xarray.DataArray
+    wall_time: float = float("nan")
+    worker: str = ""
+    file: str = ""
+
+
+# --------------------------------------------------------------------------------------------
+# worker side
+# --------------------------------------------------------------------------------------------
+_REGISTRY = None
+
+
+def _process_registry():
+    """The plugin registry of this process, built once (entry points are read once per worker)."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        from .plugins import build_registry
+        _REGISTRY = build_registry()
+    return _REGISTRY
+
+
+def _worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def case_text(base_doc: dict, settings, unset=()) -> str:
+    """TOML text of a case: the base study's document without the ``unset`` keys, with the
+    case's ``(path, value)`` settings applied in order."""
+    import tomli_w
+    doc = copy.deepcopy(base_doc)
+    for path in unset:
+        unset_path(doc, parse_path(path))
+    for path, value in settings:
+        set_path(doc, parse_path(path), value)
+    return tomli_w.dumps(doc)
+
+
+def _error_text(exc: BaseException) -> str:
+    if isinstance(exc, WorkbenchError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+def run_case(task: CaseTask, registry=None) -> CaseResult:
+    """Run one case and reduce it (never raises: a failure is recorded in the result)."""
+    from .study import load_study_text, run_study
+    t0 = time.perf_counter()
+    res = CaseResult(index=task.index, status=STATUS_OK, worker=_worker_name(), file=task.out)
+    try:
+        registry = registry if registry is not None else _process_registry()
+        study = load_study_text(case_text(task.base_doc, task.settings, task.unset), file=task.base_file,
+                                registry=registry)
+        ds = run_study(study, registry=registry, out=task.out)
+    except Exception as exc:  # noqa: BLE001 - a failed case is recorded, the sweep goes on
+        res.status, res.error = STATUS_FAILED, _error_text(exc)
+        res.file = ""
+        logging.getLogger("workbench.sweep").debug("case %d failed:\n%s", task.index, traceback.format_exc())
+        res.wall_time = time.perf_counter() - t0
+        return res
+    errors = []
+    for name in task.summary:
+        try:
+            res.values[name] = REDUCERS[name](ds)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(f"summary '{name}': {_error_text(exc)}")
+    if errors:
+        res.status, res.error = STATUS_SUMMARY_FAILED, "; ".join(errors)
+    res.wall_time = time.perf_counter() - t0
+    return res
+
+
+def warm_worker(base_doc: dict, base_file: str, settings=(), unset=()) -> str:
+    """Build this process's registry and load the compiled kernels: a two-output-step run of the
+    study ``base_doc`` with ``settings`` applied (the first case's)."""
+    try:
+        from .study import load_study_text
+        registry = _process_registry()
+        study = load_study_text(case_text(base_doc, settings, unset), file=base_file, registry=registry)
+        if study.kind == "dynamics":
+            from .mbs.solver import simulate
+            s = study.solver
+            simulate(study.mechanism, dataclasses.replace(s, t_end=s.t_start + 2.0 * s.output_step))
+    except Exception as exc:  # noqa: BLE001 - the cases will report the problem themselves
+        return f"warm-up failed: {_error_text(exc)}"
+    return "ok"
+
+
+# --------------------------------------------------------------------------------------------
+# client side
+# --------------------------------------------------------------------------------------------
+def cases_dir(out: str | Path) -> Path:
+    """Folder of the per-case results of a sweep written to ``out``: ``<OUT stem>.cases``."""
+    out = Path(out)
+    return out.with_name(out.stem + ".cases")
+
+
+def tasks(sweep: Sweep, out: str | Path) -> list[CaseTask]:
+    folder = cases_dir(out)
+    width = max(4, len(str(len(sweep.cases) - 1)))
+    return [CaseTask(index=c.index, base_doc=sweep.base_doc, base_file=str(sweep.base_file),
+                     settings=c.settings, unset=sweep.unset,
+                     out=str(folder / f"case_{c.index:0{width}d}.nc"),
+                     summary=sweep.summary) for c in sweep.cases]
+
+
+def _warm_args(sweep: Sweep) -> tuple:
+    return (sweep.base_doc, str(sweep.base_file), sweep.cases[0].settings, sweep.unset)
+
+
+def _run_serial(todo: list[CaseTask], sweep: Sweep, registry, on_result):
+    warm_worker(*_warm_args(sweep))
+    for t in todo:
+        on_result(run_case(t, registry))
+    return {"executor": "serial", "workers": 1}
+
+
+def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
+                     workers: int | None, on_result):
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError as exc:  # pragma: no cover - a dependency of the package
+        raise WorkbenchError(f"sweeps need dask.distributed ({exc}); pip install 'dask[distributed]' "
+                             "or run with --serial") from None
+    cluster = None
+    if scheduler is None:
+        n = int(workers or os.cpu_count() or 1)
+        if n < 1:
+            raise WorkbenchError(f"--workers must be >= 1, got {n}")
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=logging.ERROR)
+        client = Client(cluster)
+        where = {"executor": "dask LocalCluster", "workers": n}
+    else:
+        try:
+            client = Client(scheduler, timeout="15s")
+        except OSError as exc:
+            raise WorkbenchError(f"cannot connect to the dask scheduler at {scheduler}: {exc}") from None
+        where = {"executor": f"dask scheduler {scheduler}",
+                 "workers": len(client.scheduler_info().get("workers", {}))}
+    try:
+        client.run(warm_worker, *_warm_args(sweep))
+        futures = client.map(run_case, todo, pure=False, key=[f"case-{t.index}" for t in todo])
+        index_of = {f.key: t.index for f, t in zip(futures, todo)}
+        for fut in as_completed(futures):
+            try:
+                res = fut.result()
+            except Exception as exc:  # noqa: BLE001 - e.g. a worker died running the case
+                res = CaseResult(index=index_of[fut.key], status=STATUS_FAILED,
+                                 error=f"the case's worker failed: {_error_text(exc)}")
+            on_result(res)
+            fut.release()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return where
+
+
+def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
+              workers: int | None = None, serial: bool = False, registry=None,
+              progress: bool | Callable[[CaseResult, int, int], None] = True) -> xr.Dataset:
+    """Run every case of ``sweep``, write the combined summary dataset to ``out``, return it.
+
+    ``scheduler`` : address of a running dask scheduler (default: a local cluster of
+    ``workers`` processes, one per core by default).  ``serial`` : no dask, one case after
+    another in this process.  ``progress`` : a rich progress bar (True), none (False), or a
+    callback ``f(result, n_done, n_total)``.
+    """
+    from .results import write_dataset
+    out = Path(out)
+    if registry is None:
+        registry = _process_registry()
+    todo = tasks(sweep, out)
+    try:
+        cases_dir(out).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WorkbenchError(f"cannot create the folder of the case results {cases_dir(out)}: {exc}") from exc
+    results: dict[int, CaseResult] = {}
+    t0 = time.perf_counter()
+    bar = _Progress(len(todo), progress)
+    with bar:
+        def on_result(res: CaseResult) -> None:
+            results[res.index] = res
+            bar.advance(res, len(results))
+        if serial:
+            where = _run_serial(todo, sweep, registry, on_result)
+        else:
+            where = _run_distributed(todo, sweep, scheduler, workers, on_result)
+    wall = time.perf_counter() - t0
+    ds = combine(sweep, [results[t.index] for t in todo], registry=registry,
+                 run_info={**where, "wall_time": wall})
+    write_dataset(ds, out)
+    return ds
+
+
+class _Progress:
+    """A rich progress bar over the cases, a user callback, or nothing."""
+
+    def __init__(self, total: int, how):
+        self.total, self.how, self._bar = total, how, None
+
+    def __enter__(self):
+        if self.how is True:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+            self._bar = Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("{task.fields[failed]} failed"), TimeElapsedColumn(),
+                                 transient=False)
+            self._bar.__enter__()
+            self._task = self._bar.add_task("sweep", total=self.total, failed=0)
+            self._failed = 0
+        return self
+
+    def advance(self, res: CaseResult, done: int) -> None:
+        if callable(self.how) and self.how is not True:
+            self.how(res, done, self.total)
+        elif self._bar is not None:
+            self._failed += res.status == STATUS_FAILED
+            self._bar.update(self._task, advance=1, failed=self._failed)
+
+    def __exit__(self, *exc):
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
+        return False
+
+
+# --------------------------------------------------------------------------------------------
+# combining
+# --------------------------------------------------------------------------------------------
+def _stack(name: str, results: list[CaseResult], dims: tuple, shape: tuple) -> xr.DataArray | None:
+    """One summary over all cases: (sweep dims..., the reducer's own dims...), NaN where missing."""
+    have = [r.values[name] for r in results if name in r.values]
+    if not have:
+        return None
+    cases = [r.index for r in results if name in r.values]
+    stacked = xr.concat(have, dim="case", join="outer", fill_value=np.nan, coords="minimal",
+                        compat="override", combine_attrs="override")
+    stacked = stacked.assign_coords(case=cases).reindex(case=[r.index for r in results],
+                                                        fill_value=np.nan)
+    own = [d for d in stacked.dims if d != "case"]
+    data = stacked.transpose("case", *own).values.reshape(shape + tuple(stacked.sizes[d] for d in own))
+    coords = {d: stacked[d].values for d in own if d in stacked.coords}
+    return xr.DataArray(data, dims=dims + tuple(own), coords=coords, name=name,
+                        attrs={"units": REDUCERS[name].units, "long_name": REDUCERS[name].long_name})
+
+
+def combine(sweep: Sweep, results: list[CaseResult], *, registry=None, run_info: dict | None = None) -> xr.Dataset:
+    """The sweep dataset from the case results (in case order)."""
+    dims, shape = sweep.dims, sweep.shape
+    by_index = sorted(results, key=lambda r: r.index)
+    coords: dict[str, xr.Variable] = {}
+    for g in sweep.groups:
+        for name in g:
+            p = sweep.parameter(name)
+            labels = np.array(p.labels, dtype=float if p.numeric else str)
+            coords[name] = xr.Variable((g[0],), labels, attrs={
+                "units": p.units if p.numeric else "1", "long_name": p.long_name,
+                "study_key": p.path, "values": json.dumps(list(p.values), default=str)})
+
+    def per_case(values, units, long_name, dtype):
+        return xr.Variable(dims, np.array(values, dtype=dtype).reshape(shape),
+                           attrs={"units": units, "long_name": long_name})
+
+    data = {
+        "status": per_case([r.status for r in by_index], "1", "case status: ok, failed (the run "
+                           "failed), summary_failed (a summary quantity could not be computed)", str),
+        "error": per_case([r.error for r in by_index], "1", "error message of the case ('' if none)", str),
+        "wall_time": per_case([r.wall_time for r in by_index], "s", "wall time of the case on its worker", float),
+        "worker": per_case([r.worker for r in by_index], "1", "worker (host:pid) that ran the case", str),
+        "case_file": per_case([r.file for r in by_index], "1", "full results of the case", str),
+    }
+    for name in sweep.summary:
+        da = _stack(name, by_index, dims, shape)
+        if da is None:  # no case produced it: all NaN, sweep dimensions only
+            da = xr.DataArray(np.full(shape, np.nan), dims=dims,
+                              attrs={"units": REDUCERS[name].units, "long_name": REDUCERS[name].long_name})
+        data[name] = da
+    n_failed = sum(r.status != STATUS_OK for r in by_index)
+    attrs = {
+        "title": sweep.title,
+        "description": sweep.description,
+        "study_kind": "sweep",
+        "base_study_kind": sweep.kind,
+        "sweep_text": sweep.text,
+        "sweep_file": str(sweep.file) if sweep.file is not None else "",
+        "base_study_file": str(sweep.base_file),
+        "base_study_text": sweep.base_text,
+        "sweep_parameters": json.dumps([{"name": p.name, "key": p.path, "units": p.units,
+                                         "dimension": next(g[0] for g in sweep.groups if p.name in g)}
+                                        for p in sweep.parameters]),
+        "sweep_set": json.dumps({path: value for path, _, value in sweep.fixed}, default=str),
+        "sweep_unset": json.dumps(list(sweep.unset)),
+        "summary": json.dumps(list(sweep.summary)),
+        "n_cases": len(by_index),
+        "n_failed": n_failed,
+        "workbench_version": __version__,
+        "plugins": json.dumps(registry.provenance(), sort_keys=True) if registry is not None else "{}",
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    for k, v in (run_info or {}).items():
+        attrs[f"run_{k}"] = v
+    return xr.Dataset(data, coords=coords, attrs=attrs)
