@@ -291,3 +291,22 @@ def test_contact_law_comparison_study_first_impact(tmp_path, registry):
     assert (abs(elastic) < 1e-2 * float(dissipative.min())).all(), elastic.values
     assert np.isfinite(ds["first_impact_peak_force"]).all()
     assert json.loads(ds.attrs["summary"]) == ["first_impact_peak_force", "contact_energy_loss"]
+
+
+def test_fe_compliance_cache_written_by_concurrent_workers_stays_whole(tmp_path, monkeypatch):
+    """Sweep workers share the on-disk FE compliance cache (workbench.fem.compliance): parts
+    computing the same compliance at once must each write a private temporary file and rename it
+    into place, so every reader gets the complete matrix and no temporary file is left."""
+    from concurrent.futures import ThreadPoolExecutor
+    from workbench.fem.compliance import ElasticPart
+    from workbench.fem.mesh import bushing_mesh
+    from workbench.models import Material
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "cache"))
+    parts = [ElasticPart(bushing_mesh(0.01, 0.02, 32), Material(200e9, 0.3), "bushing") for _ in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda p: p.compliance(), parts))
+    for C in results[1:]:
+        np.testing.assert_array_equal(C, results[0])
+    files = sorted(p.name for p in (tmp_path / "cache").iterdir())
+    assert len(files) == 1 and files[0].startswith("compliance-bushing-") and ".tmp" not in files[0], files
+    np.testing.assert_array_equal(np.load(tmp_path / "cache" / files[0]), results[0])

@@ -184,10 +184,13 @@ def _warm_args(sweep: Sweep) -> tuple:
 
 
 def _run_serial(todo: list[CaseTask], sweep: Sweep, registry, on_result):
+    t0 = time.perf_counter()
     warm_worker(*_warm_args(sweep))
+    t1 = time.perf_counter()
     for t in todo:
         on_result(run_case(t, registry))
-    return {"executor": "serial", "workers": 1}
+    return {"executor": "serial", "workers": 1, "startup_time": t1 - t0,
+            "cases_time": time.perf_counter() - t1}
 
 
 def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
@@ -197,7 +200,7 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
     except ImportError as exc:  # pragma: no cover - a dependency of the package
         raise WorkbenchError(f"sweeps need dask.distributed ({exc}); pip install 'dask[distributed]' "
                              "or run with --serial") from None
-    cluster = None
+    cluster, t0 = None, time.perf_counter()
     if scheduler is None:
         n = int(workers or os.cpu_count() or 1)
         if n < 1:
@@ -215,6 +218,7 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
                  "workers": len(client.scheduler_info().get("workers", {}))}
     try:
         client.run(warm_worker, *_warm_args(sweep))
+        t1 = time.perf_counter()
         futures = client.map(run_case, todo, pure=False, key=[f"case-{t.index}" for t in todo])
         index_of = {f.key: t.index for f, t in zip(futures, todo)}
         for fut in as_completed(futures):
@@ -225,6 +229,7 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
                                  error=f"the case's worker failed: {_error_text(exc)}")
             on_result(res)
             fut.release()
+        where.update(startup_time=t1 - t0, cases_time=time.perf_counter() - t1)
     finally:
         client.close()
         if cluster is not None:
@@ -239,7 +244,8 @@ def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
 
     ``scheduler`` : address of a running dask scheduler (default: a local cluster of
     ``workers`` processes, one per core by default).  ``serial`` : no dask, one case after
-    another in this process.  ``progress`` : a rich progress bar (True), none (False), or a
+    another in this process.  The dataset's ``run_*`` attrs say where the cases ran and how
+    long the start-up (cluster, warm-up) and the cases took [s].  ``progress`` : a rich progress bar (True), none (False), or a
     callback ``f(result, n_done, n_total)``.
     """
     from .results import write_dataset

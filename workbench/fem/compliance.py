@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -165,7 +166,9 @@ class ElasticPart:
                 pass  # a broken cache file is rebuilt
         C, _ = self.compute_compliance()
         if use_cache:
-            tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+            # unique per process and thread (sweep workers share the cache), renamed into place
+            # atomically: a reader sees either no file or a complete one
+            tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp.npy")
             np.save(tmp, C)
             os.replace(tmp, path)
         return C
