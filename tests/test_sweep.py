@@ -310,3 +310,40 @@ def test_fe_compliance_cache_written_by_concurrent_workers_stays_whole(tmp_path,
     files = sorted(p.name for p in (tmp_path / "cache").iterdir())
     assert len(files) == 1 and files[0].startswith("compliance-bushing-") and ".tmp" not in files[0], files
     np.testing.assert_array_equal(np.load(tmp_path / "cache" / files[0]), results[0])
+
+
+def test_combine_stacks_scalars_and_profiles_and_leaves_nan_for_failed_cases(tmp_path, registry,
+                                                                             monkeypatch):
+    """Combining without running: hand-made case results, one failed, one with a profile
+    quantity (the shape wear reducers will have), then the summary plot of the result."""
+    from workbench.reducers import Reducer
+    from workbench.sweep import CaseResult, combine
+    from workbench.sweep_plot import plot_sweep
+    monkeypatch.setitem(REDUCERS, "toy_profile", Reducer("toy_profile", "dynamics", "m", "toy profile",
+                                                         lambda ds: ds))
+    doc = _sweep_doc({"mechanism.clearance_joints[0].contact.restitution": [0.9, 0.5],
+                      "mechanism.drivers[0].speed_rpm": [3000.0, 4000.0, 5000.0]},
+                     summary=["n_impacts", "toy_profile"])
+    sw = _load(doc, tmp_path, registry)
+    theta = np.linspace(0.0, 2 * np.pi, 36, endpoint=False)
+    results = []
+    for c in sw.cases:
+        if c.index == 4:
+            results.append(CaseResult(index=4, status="failed", error="SolverError: boom"))
+            continue
+        n = xr.DataArray([float(c.index)], dims=("joint",), coords={"joint": ["B"]},
+                         attrs={"units": "1"})
+        prof = xr.DataArray(c.index * np.sin(theta) ** 2, dims=("theta",), coords={"theta": theta})
+        results.append(CaseResult(index=c.index, status="ok", values={"n_impacts": n, "toy_profile": prof}))
+    ds = combine(sw, results[::-1], registry=registry)          # arrival order does not matter
+    assert ds["n_impacts"].dims == ("restitution", "speed_rpm", "joint")
+    assert ds["toy_profile"].dims == ("restitution", "speed_rpm", "theta")
+    # C order: case index = 3 * i_restitution + i_speed
+    assert float(ds["n_impacts"].sel(restitution=0.5, speed_rpm=3000.0, joint="B")) == 3.0
+    assert np.isnan(ds["n_impacts"].sel(restitution=0.5, speed_rpm=4000.0)).all()
+    assert str(ds["status"].sel(restitution=0.5, speed_rpm=4000.0).values) == "failed"
+    assert str(ds["error"].sel(restitution=0.5, speed_rpm=4000.0).values) == "SolverError: boom"
+    np.testing.assert_allclose(ds["toy_profile"].sel(restitution=0.5, speed_rpm=5000.0), 5 * np.sin(theta) ** 2)
+    assert ds["toy_profile"].attrs["units"] == "m" and int(ds.attrs["n_failed"]) == 1
+    paths = plot_sweep(ds, tmp_path / "plots")
+    assert [p.name for p in paths] == ["summary.png"] and paths[0].stat().st_size > 10_000

@@ -4,7 +4,8 @@
 own dimensions, e.g. per clearance joint), the panels side by side.  In each panel the first
 sweep dimension is the x axis — bars for model names and other labels, lines with markers for
 numbers — and every combination of the other sweep dimensions is one bar group / line.  Failed
-cases have no bar; a red cross on the axis marks them.
+cases have no bar; a red cross on the axis marks them.  A quantity with a long own dimension (a
+profile, e.g. wear depth over theta) is drawn as one line per case over that dimension.
 """
 from __future__ import annotations
 
@@ -17,13 +18,20 @@ from pathlib import Path
 import numpy as np
 
 
+#: an own dimension longer than this (a profile over theta ...) is an x axis, not a set of panels
+PROFILE_MIN = 8
+
+
 def _panels(ds, names: list[str], sweep_dims: tuple[str, ...]):
-    """``(title, units, DataArray over the sweep dims)`` for every quantity and own-dim entry."""
+    """``(title, long_name, units, DataArray)`` for every quantity and entry of its own dimensions;
+    the DataArray has the sweep dims, plus the last own dim when that is a profile."""
     for name in names:
         da = ds[name]
         own = [d for d in da.dims if d not in sweep_dims]
         units = da.attrs.get("units", "")
         long = da.attrs.get("long_name", name)
+        if own and da.sizes[own[-1]] >= PROFILE_MIN:
+            own = own[:-1]
         if not own:
             yield name, long, units, da
             continue
@@ -47,7 +55,27 @@ def _scaled(values: np.ndarray, units: str) -> tuple[np.ndarray, str]:
     return values / 10.0 ** exp3, prefix + units
 
 
+def _draw_profile(ax, da, sweep_dims, units: str) -> None:
+    """One line per case over the profile dimension (e.g. wear depth over theta)."""
+    x_dim = next(d for d in da.dims if d not in sweep_dims)
+    x = da[x_dim].values if x_dim in da.coords else np.arange(da.sizes[x_dim])
+    flat = da.transpose(*sweep_dims, x_dim).values.reshape(-1, da.sizes[x_dim])
+    y, unit = _scaled(np.asarray(flat, dtype=float), units)
+    for k, combo in enumerate(itertools.product(*(range(da.sizes[d]) for d in sweep_dims))):
+        label = ", ".join(str(da[d].values[i]) for d, i in zip(sweep_dims, combo))
+        ax.plot(x, y[k], lw=0.9, label=label)
+    ax.set_xlabel(x_dim + (f" [{da[x_dim].attrs['units']}]" if x_dim in da.coords
+                           and da[x_dim].attrs.get("units") not in (None, "", "1") else ""))
+    ax.set_ylabel(f"[{unit}]" if unit not in ("", "1") else "[1]")
+    ax.grid(alpha=0.3)
+    if flat.shape[0] <= 12:
+        ax.legend(fontsize=7)
+
+
 def _draw(ax, da, sweep_dims, units: str, status) -> None:
+    if any(d not in sweep_dims for d in da.dims):
+        _draw_profile(ax, da, sweep_dims, units)
+        return
     x_dim = sweep_dims[0]
     labels = [str(v) for v in da[x_dim].values]
     numeric = np.issubdtype(da[x_dim].dtype, np.number)
