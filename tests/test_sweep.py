@@ -347,3 +347,9 @@ def test_combine_stacks_scalars_and_profiles_and_leaves_nan_for_failed_cases(tmp
     assert ds["toy_profile"].attrs["units"] == "m" and int(ds.attrs["n_failed"]) == 1
     paths = plot_sweep(ds, tmp_path / "plots")
     assert [p.name for p in paths] == ["summary.png"] and paths[0].stat().st_size > 10_000
+
+
+def test_every_summary_quantity_is_documented_with_its_units():
+    doc = (ROOT / "docs" / "sweep_format.md").read_text(encoding="utf-8")
+    for name, r in REDUCERS.items():
+        assert f"| `{name}` | {r.units} |" in doc, f"docs/sweep_format.md does not list {name} [{r.units}]"
