@@ -7,7 +7,7 @@ for the file format) and, for every case, on a worker:
 2. writes it back to TOML text (``tomli_w``) and loads it with
    :func:`workbench.study.load_study_text` (relative paths stay relative to the base study),
 3. runs it with :func:`workbench.study.run_study`, which writes the case's full results to
-   ``<OUT stem>.cases/case_NNNN.nc`` beside the sweep's output ``OUT``,
+   ``<OUT stem>.cases/case_NNNN.nc`` (``.zarr`` for a wear study) beside the sweep's output ``OUT``,
 4. reduces the result to the sweep's summary quantities (:mod:`workbench.reducers`).
 
 The summaries are combined into ONE dataset whose dimensions are the sweep parameters (string
@@ -37,6 +37,7 @@ import dataclasses
 import json
 import logging
 import os
+import shutil
 import socket
 import time
 import traceback
@@ -54,6 +55,8 @@ from .reducers import REDUCERS
 from .sweep_spec import Sweep, load_sweep, parse_path, set_path, unset_path  # noqa: F401 - load_sweep re-exported
 
 STATUS_OK, STATUS_FAILED, STATUS_SUMMARY_FAILED = "ok", "failed", "summary_failed"
+#: file suffix of a case's full results by study kind (a wear run writes a zarr store)
+CASE_SUFFIX = {"wear": ".zarr"}
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,8 @@ def run_case(task: CaseTask, registry=None) -> CaseResult:
     res = CaseResult(index=task.index, status=STATUS_OK, worker=_worker_name(), file=task.out)
     try:
         registry = registry if registry is not None else _process_registry()
+        if Path(task.out).is_dir():   # a store of an earlier sweep to the same output: replaced
+            shutil.rmtree(task.out)
         study = load_study_text(case_text(task.base_doc, task.settings, task.unset), file=task.base_file,
                                 registry=registry)
         ds = run_study(study, registry=registry, out=task.out)
@@ -173,9 +178,10 @@ def cases_dir(out: str | Path) -> Path:
 def tasks(sweep: Sweep, out: str | Path) -> list[CaseTask]:
     folder = cases_dir(out)
     width = max(4, len(str(len(sweep.cases) - 1)))
+    suffix = CASE_SUFFIX.get(sweep.kind, ".nc")
     return [CaseTask(index=c.index, base_doc=sweep.base_doc, base_file=str(sweep.base_file),
                      settings=c.settings, unset=sweep.unset,
-                     out=str(folder / f"case_{c.index:0{width}d}.nc"),
+                     out=str(folder / f"case_{c.index:0{width}d}{suffix}"),
                      summary=sweep.summary) for c in sweep.cases]
 
 
