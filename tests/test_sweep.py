@@ -353,3 +353,21 @@ def test_every_summary_quantity_is_documented_with_its_units():
     doc = (ROOT / "docs" / "sweep_format.md").read_text(encoding="utf-8")
     for name, r in REDUCERS.items():
         assert f"| `{name}` | {r.units} |" in doc, f"docs/sweep_format.md does not list {name} [{r.units}]"
+
+
+@pytest.mark.slow
+def test_sweep_on_an_existing_cluster_by_address(tmp_path, registry):
+    """--scheduler ADDRESS: the cases run on a cluster the sweep did not start (and leaves running)."""
+    import logging
+    from dask.distributed import Client, LocalCluster
+    doc = _sweep_doc({"mechanism.clearance_joints[0].contact.restitution": [0.9, 0.6]})
+    doc["set"]["solver.t_end"] = 0.5e-3
+    sw = _load(doc, tmp_path, registry)
+    with LocalCluster(n_workers=1, threads_per_worker=2, dashboard_address=None,
+                      silence_logs=logging.ERROR) as cluster:
+        ds = run_sweep(sw, tmp_path / "remote.nc", scheduler=cluster.scheduler_address,
+                       registry=registry, progress=False)
+        with Client(cluster.scheduler_address) as client:   # still up after the sweep
+            assert len(client.scheduler_info()["workers"]) == 1
+    assert ds.attrs["run_executor"] == f"dask scheduler {cluster.scheduler_address}"
+    assert (ds["status"] == "ok").all() and (ds["n_impacts"] >= 1).all()

@@ -41,6 +41,7 @@ import shutil
 import socket
 import time
 import traceback
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -225,7 +226,8 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
     try:
         client.run(warm_worker, *_warm_args(sweep))
         t1 = time.perf_counter()
-        futures = client.map(run_case, todo, pure=False, key=[f"case-{t.index}" for t in todo])
+        tag = uuid.uuid4().hex[:8]   # task keys unique per sweep: a shared cluster may run several
+        futures = client.map(run_case, todo, pure=False, key=[f"sweep-{tag}-case-{t.index}" for t in todo])
         index_of = {f.key: t.index for f, t in zip(futures, todo)}
         for fut in as_completed(futures):
             try:
