@@ -247,6 +247,7 @@ def test_cli_sweep_serial_then_plot(tmp_path):
     assert res.exit_code == 0, res.output
     assert "2 cases over contact (2)" in res.output and "1 of 2 cases failed" in res.output
     assert "no_such_law" in res.output and (tmp_path / "s.cases").is_dir()
+    assert "max_penetration [m]" in res.output      # units in the table header, not eaten as markup
     res = _cli("plot", tmp_path / "s.nc")
     assert res.exit_code == 0, res.output
     png = tmp_path / "s_plots" / "summary.png"

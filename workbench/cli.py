@@ -236,12 +236,12 @@ def _sweep_table(console, ds, sw, max_rows: int = 60) -> None:
     for d in sw.dims:
         table.add_column(d)
     for name in sw.summary:
-        table.add_column(f"{name} [{ds[name].attrs.get('units', '')}]", justify="right")
+        table.add_column(escape(f"{name} [{ds[name].attrs.get('units', '')}]"), justify="right")
     table.add_column("status")
     flat = ds[["status", "error", *sw.summary]].stack(case=sw.dims) if sw.dims else ds
     for k in range(min(flat.sizes["case"], max_rows)):
         row = flat.isel(case=k)
-        cells = [str(row[d].values.item()) for d in sw.dims]
+        cells = [escape(str(row[d].values.item())) for d in sw.dims]
         cells += [", ".join(f"{v:.4g}" for v in row[n].values.ravel()) for n in sw.summary]
         status = str(row["status"].values.item())
         cells.append(status if status == "ok" else f"[red]{status}[/]: {escape(str(row['error'].values.item()))}")
