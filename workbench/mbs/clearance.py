@@ -10,8 +10,9 @@ Worn revolute joints (seed 000 §4 steps 7-8): the bushing and journal profiles 
 ``M`` body-fixed nodes (wear depths ``h_b``, ``h_j`` in the columns after ``REV_PROFILE`` of
 ``clr_f``, see :mod:`.compiled`).  The radial clearance seen in bushing-frame direction ``psi`` is
 ``c(psi) = R_b - R_j + h_b(psi) + h_j(psi - phi_rel)`` (``phi_rel`` = journal angle minus bushing
-angle), piecewise linear between the bushing nodes.  The penetration is the largest overlap over
-all directions, ``delta = max_psi [e . n(psi) - c(psi)]``, found exactly on each linear segment;
+angle), a C1 (Catmull-Rom) curve through its values at the bushing nodes.  The penetration is the
+largest overlap over all directions, ``delta = max_psi [e . n(psi) - c(psi)]``: the best node, then
+the maximum on its two neighbouring segments;
 the contact sits at the maximiser ``psi*`` and the normal is ``n(psi*)``, which is the gradient of
 ``delta`` with respect to the eccentricity (envelope theorem), so the force direction is
 consistent with the penetration.  Without wear this is ``delta = |e| - c`` exactly.
@@ -68,37 +69,59 @@ def worn_penetration(row, ebx, eby, phi_rel):
         return em - c0, alpha, 0.0, 0.0
     journal_worn = hj_max > 0.0
     dth = TWO_PI / M
-    # outside |psi - alpha| > w no direction can beat the one along e: em cos w - c0 <= em - c0 - hmax
+    # coarse search over the nodes: outside |psi - alpha| > w no direction can beat the one along
+    # e, since em cos w - c0 <= em - c0 - hmax
     ratio = 1.0 - (hb_max + hj_max) / em if em > 1e-300 else -2.0
     w = math.acos(ratio) if ratio > -1.0 else math.pi
     k_lo = int(math.floor((alpha - w) / dth)) - 1
     k_hi = int(math.ceil((alpha + w) / dth)) + 1
     if k_hi - k_lo >= M:
         k_lo = 0; k_hi = M
-    best = -1e300; psi_best = alpha; c_best = c0
-    ck = _worn_clearance(row, M, k_lo, phi_rel, c0, journal_worn)
-    for k in range(k_lo, k_hi):
-        ck1 = _worn_clearance(row, M, k + 1, phi_rel, c0, journal_worn)
-        th = k * dth
-        f = em * math.cos(th - alpha) - ck
+    best = -1e300; k_best = k_lo
+    for k in range(k_lo, k_hi + 1):
+        f = em * math.cos(k * dth - alpha) - _worn_clearance(row, M, k, phi_rel, c0, journal_worn)
         if f > best:
-            best = f; psi_best = th; c_best = ck
-        s = (ck1 - ck) / dth
-        d0 = -em * math.sin(th - alpha) - s
-        d1 = -em * math.sin(th + dth - alpha) - s
-        if d0 > 0.0 and d1 < 0.0 and em > abs(s):
-            psi = alpha + math.asin(-s / em)
-            psi = th + (psi - th) % TWO_PI
-            if psi <= th + dth:
-                c = ck + s * (psi - th)
-                f = em * math.cos(psi - alpha) - c
-                if f > best:
-                    best = f; psi_best = psi; c_best = c
-        ck = ck1
-    th = k_hi * dth
-    f = em * math.cos(th - alpha) - ck
-    if f > best:
-        best = f; psi_best = th; c_best = ck
+            best = f; k_best = k
+    # refine on the two segments next to the best node with a C1 (Catmull-Rom) clearance, so
+    # that the contact direction moves continuously with e (a piecewise-linear clearance puts a
+    # kink at every node and makes the contact jump between segments of a smooth scar)
+    cm2 = _worn_clearance(row, M, k_best - 2, phi_rel, c0, journal_worn)
+    cm1 = _worn_clearance(row, M, k_best - 1, phi_rel, c0, journal_worn)
+    cc0 = _worn_clearance(row, M, k_best, phi_rel, c0, journal_worn)
+    cp1 = _worn_clearance(row, M, k_best + 1, phi_rel, c0, journal_worn)
+    cp2 = _worn_clearance(row, M, k_best + 2, phi_rel, c0, journal_worn)
+    psi_best = k_best * dth; c_best = cc0
+    for seg in range(2):
+        if seg == 0:
+            a0 = cm2; a1 = cm1; a2 = cc0; a3 = cp1; th0 = (k_best - 1) * dth
+        else:
+            a0 = cm1; a1 = cc0; a2 = cp1; a3 = cp2; th0 = k_best * dth
+        # c(t) = a1 + b1 t + b2 t^2 + b3 t^3 on t in [0, 1] (Catmull-Rom)
+        b1 = 0.5 * (a2 - a0)
+        b2 = a0 - 2.5 * a1 + 2.0 * a2 - 0.5 * a3
+        b3 = 0.5 * (a3 - a0) + 1.5 * (a1 - a2)
+        lo = 0.0; hi = 1.0
+        t = 1.0 if seg == 0 else 0.0
+        for _ in range(40):
+            ps = th0 + t * dth
+            d = -em * math.sin(ps - alpha) - (b1 + 2.0 * b2 * t + 3.0 * b3 * t * t) / dth
+            if d > 0.0:
+                lo = t
+            else:
+                hi = t
+            dd = -em * math.cos(ps - alpha) * dth - (2.0 * b2 + 6.0 * b3 * t) / dth
+            tn = t - d * dth / dd if dd < 0.0 else 0.5 * (lo + hi)
+            if not (lo < tn < hi):
+                tn = 0.5 * (lo + hi)
+            if abs(tn - t) < 1e-13:
+                t = tn
+                break
+            t = tn
+        ps = th0 + t * dth
+        c = a1 + t * (b1 + t * (b2 + t * b3))
+        f = em * math.cos(ps - alpha) - c
+        if f > best:
+            best = f; psi_best = ps; c_best = c
     # split the clearance increase at psi* into the bushing and journal parts
     u = (psi_best % TWO_PI) / dth
     i = int(u); fr = u - i; i = i % M

@@ -249,7 +249,7 @@ def _restore(run: WearRun, ds: xr.Dataset) -> None:
         w.sliding_bushing = (np.asarray(last.sliding_distance.values[k], float)
                              + np.asarray(last.sliding_increment.values[k], float))
     run.cycles_done = float(ds.cycle.values[-1]) + float(last.cycle_jump.values)
-    run.update = int(last.update.values) + 1
+    run.update = int(last["update"].values) + 1
 
 
 def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = False, progress=None,
@@ -311,4 +311,4 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
     store.set_attrs(run_status="complete" if finished else "incomplete (resume with --resume)",
                     wall_time=_time.perf_counter() - wall, timings=run.timings.as_dict())
     from .store import open_store
-    return open_store(out).load()
+    return open_store(out)

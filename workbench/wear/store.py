@@ -37,15 +37,21 @@ def _trim(path: Path) -> tuple[int, int]:
 
 
 def open_store(path: str | Path) -> xr.Dataset:
-    """The completed updates of the wear store at ``path`` as a dataset (lazy)."""
-    path = Path(path)
+    """The completed updates of the wear store at ``path`` as a dataset (loaded).
+
+    Read-only and safe while a run is appending: every appended variable is read up to the
+    completed rows recorded in the group attributes, so a row being written is never seen.
+    """
     group = zarr.open_group(str(path), mode="r")
-    ds = xr.open_zarr(str(path), consolidated=False)
-    for dim, attr in APPEND_DIMS.items():
-        n = int(group.attrs.get(attr, 0))
-        if dim in ds.dims and ds.sizes[dim] > n:
-            ds = ds.isel({dim: slice(0, n)})
-    return ds
+    done = {dim: int(group.attrs.get(attr, 0)) for dim, attr in APPEND_DIMS.items()}
+    variables = {}
+    for name, arr in group.arrays():
+        attrs = dict(arr.attrs)
+        dims = tuple(attrs.pop("_ARRAY_DIMENSIONS", ()))
+        data = arr[:done[dims[0]]] if dims and dims[0] in done else arr[...]
+        variables[name] = xr.Variable(dims, np.asarray(data), attrs)
+    ds = xr.decode_cf(xr.Dataset(variables), decode_times=False, decode_timedelta=False)
+    return ds.assign_attrs({k: v for k, v in group.attrs.items()})
 
 
 class WearStore:
@@ -55,6 +61,7 @@ class WearStore:
         self.path = Path(path)
         self.rows = 0
         self.records = 0
+        self.attrs: dict = {}   # dataset attributes: re-sent with every append (xarray rewrites them)
 
     # -- lifecycle
     def create(self, first: xr.Dataset) -> None:
@@ -62,6 +69,7 @@ class WearStore:
         if self.path.exists():
             shutil.rmtree(self.path) if self.path.is_dir() else self.path.unlink()
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.attrs = dict(first.attrs)
         first.to_zarr(str(self.path), mode="w-", consolidated=False, zarr_format=2)
         self._completed(1, 1 if "record" in first.dims else 0)
 
@@ -75,22 +83,25 @@ class WearStore:
             raise WorkbenchError(f"cannot resume from {self.path}: not a wear result store ({exc})") from None
         if self.rows == 0:
             raise WorkbenchError(f"cannot resume from {self.path}: it holds no completed update")
-        return open_store(self.path).load()
+        ds = open_store(self.path)
+        self.attrs = {k: v for k, v in ds.attrs.items() if k not in (COMPLETED, RECORDS)}
+        return ds
 
     def append(self, row: xr.Dataset, record: xr.Dataset | None = None) -> None:
         """Append one update (variables with a ``cycle`` dimension of length 1) and, optionally,
         one dynamics record (variables with a ``record`` dimension of length 1)."""
-        row = row[[v for v in row.data_vars if "cycle" in row[v].dims]]
+        row = row[[v for v in row.data_vars if "cycle" in row[v].dims]].assign_attrs(self.attrs)
         row.to_zarr(str(self.path), append_dim="cycle", consolidated=False)
         if record is not None:
-            record = record[[v for v in record.data_vars if "record" in record[v].dims]]
+            record = record[[v for v in record.data_vars if "record" in record[v].dims]].assign_attrs(self.attrs)
             record.drop_vars([c for c in record.coords if "record" not in record[c].dims]).to_zarr(
                 str(self.path), append_dim="record", consolidated=False)
         self._completed(self.rows + 1, self.records + (record is not None))
 
     def set_attrs(self, **attrs) -> None:
-        group = zarr.open_group(str(self.path), mode="r+")
-        group.attrs.update({k: (json.dumps(v) if isinstance(v, (dict, list)) else v) for k, v in attrs.items()})
+        attrs = {k: (json.dumps(v) if isinstance(v, (dict, list)) else v) for k, v in attrs.items()}
+        self.attrs.update(attrs)
+        zarr.open_group(str(self.path), mode="r+").attrs.update(attrs)
 
     def _completed(self, rows: int, records: int) -> None:
         self.rows, self.records = rows, records
