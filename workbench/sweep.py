@@ -12,7 +12,7 @@ for the file format) and, for every case, on a worker:
 
 The summaries are combined into ONE dataset whose dimensions are the sweep parameters (string
 coordinates for model names), plus per case ``status`` (``ok``, ``failed``: the run failed,
-``summary_failed``: it ran but a summary could not be computed), ``error``, ``wall_time``,
+``summary_failed``: it ran but a summary could not be computed), ``error``, ``wall_time``, ``cpu_time``,
 ``worker`` and ``case_file``.  A failed case leaves NaN in its summaries and never stops the
 others.
 
@@ -80,6 +80,7 @@ class CaseResult:
     error: str = ""
     values: dict = field(default_factory=dict)   # summary name -> xarray.DataArray
     wall_time: float = float("nan")
+    cpu_time: float = float("nan")
     worker: str = ""
     file: str = ""
 
@@ -124,7 +125,7 @@ def _error_text(exc: BaseException) -> str:
 def run_case(task: CaseTask, registry=None) -> CaseResult:
     """Run one case and reduce it (never raises: a failure is recorded in the result)."""
     from .study import load_study_text, run_study
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     res = CaseResult(index=task.index, status=STATUS_OK, worker=_worker_name(), file=task.out)
     try:
         registry = registry if registry is not None else _process_registry()
@@ -137,7 +138,7 @@ def run_case(task: CaseTask, registry=None) -> CaseResult:
         res.status, res.error = STATUS_FAILED, _error_text(exc)
         res.file = ""
         logging.getLogger("workbench.sweep").debug("case %d failed:\n%s", task.index, traceback.format_exc())
-        res.wall_time = time.perf_counter() - t0
+        res.wall_time, res.cpu_time = time.perf_counter() - t0, time.thread_time() - c0
         return res
     errors = []
     for name in task.summary:
@@ -147,7 +148,7 @@ def run_case(task: CaseTask, registry=None) -> CaseResult:
             errors.append(f"summary '{name}': {_error_text(exc)}")
     if errors:
         res.status, res.error = STATUS_SUMMARY_FAILED, "; ".join(errors)
-    res.wall_time = time.perf_counter() - t0
+    res.wall_time, res.cpu_time = time.perf_counter() - t0, time.thread_time() - c0
     return res
 
 
@@ -355,6 +356,9 @@ def combine(sweep: Sweep, results: list[CaseResult], *, registry=None, run_info:
                            "failed), summary_failed (a summary quantity could not be computed)", str),
         "error": per_case([r.error for r in by_index], "1", "error message of the case ('' if none)", str),
         "wall_time": per_case([r.wall_time for r in by_index], "s", "wall time of the case on its worker", float),
+        "cpu_time": per_case([r.cpu_time for r in by_index], "s",
+                             "CPU time of the thread that ran the case (below wall_time when the "
+                             "machine is shared)", float),
         "worker": per_case([r.worker for r in by_index], "1", "worker (host:pid) that ran the case", str),
         "case_file": per_case([r.file for r in by_index], "1", "full results of the case", str),
     }

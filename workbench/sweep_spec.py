@@ -56,7 +56,7 @@ TOP_LEVEL = ("sweep", "set", "grid")
 SWEEP_KEYS = ("title", "description", "base", "summary", "zip", "unset")
 ENTRY_KEYS = ("values", "name", "labels", "units", "long_name")
 #: variable names of the sweep dataset and dimensions of study results: not usable as parameter names
-RESERVED = ("status", "error", "wall_time", "case_file", "worker", "case", "time", "joint", "body",
+RESERVED = ("status", "error", "wall_time", "cpu_time", "case_file", "worker", "case", "time", "joint", "body",
             "driver", "component", "axis", "impact", "cycle", "surface", "theta")
 _MODEL_FAMILY = {"contact": "contact", "friction": "friction", "pressure": "pressure", "law": "wear"}
 _COMPONENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_\-]*)((?:\[\d+\])*)$")

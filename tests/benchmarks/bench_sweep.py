@@ -14,8 +14,9 @@ and the parallel efficiency ``T_serial / (workers * T_parallel)`` of both (best 
 The bound that the unequal case durations allow (13 cases on 2 workers, longest-first) is printed
 too.  ``--quick`` cuts each case to 0.4 ms of simulated time (a smoke test of the script).
 
-The machine is shared: the load average before and after each run is printed, so a run made
-while other jobs were busy can be recognised.
+The machine is shared: the load average before and after each run is printed, and the CPU time
+the cases got as a share of the wall time of the cores they were given (near 100 % on a quiet
+machine), so a run made while other jobs were busy can be recognised.
 """
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ import tempfile
 import time
 import warnings
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDY = ROOT / "studies" / "contact_law_comparison.toml"
@@ -81,8 +84,11 @@ def main() -> None:
                 total = time.perf_counter() - t0
                 cases, start = float(ds.attrs["run_cases_time"]), float(ds.attrs["run_startup_time"])
                 failed = int((ds["status"].values != "ok").sum())
+                cpu = float(np.nansum(ds["cpu_time"].values))
+                share = cpu / ((1 if mode == "serial" else args.workers) * cases)
                 print(f"  {mode:8s} run {r}: cases {cases:6.2f} s, start-up {start:5.2f} s, "
-                      f"total {total:6.2f} s, failed {failed}; load average {load0:.2f} -> "
+                      f"total {total:6.2f} s, failed {failed}; CPU of the cases {cpu:6.2f} s = "
+                      f"{share:.0%} of the cores' wall time; load average {load0:.2f} -> "
                       f"{os.getloadavg()[0]:.2f}")
                 if mode == "serial":
                     case_times = [float(t) for t in ds["wall_time"].values.ravel()]
