@@ -23,6 +23,7 @@ from workbench.errors import WorkbenchError
 from workbench.fem import batch
 from workbench.fem.contact import ContactSolver, half_angle
 from workbench.fem.joint import JointModel
+from workbench.fem.primal import solve_robust
 from workbench.hookspecs import hookimpl
 from workbench.models import BoreSection, PressureModel, PressureSolution, parameter
 
@@ -115,7 +116,8 @@ class FEM(PressureModel):
 
     def solve_load(self, section: BoreSection, load) -> PressureSolution:
         solver = self.solver(section)
-        return self._solution(section, solver, solver.solve(section.gap, load=np.asarray(load, float)))
+        load = np.asarray(load, float)
+        return self._solution(section, solver, solve_robust(solver, np.asarray(section.gap, float), load))
 
     def solve_loads(self, section: BoreSection, loads, gaps=None) -> tuple[np.ndarray, np.ndarray]:
         """Batch :meth:`solve_load` (see :class:`workbench.models.PressureModel`).

@@ -8,7 +8,8 @@ each sample, with a Cholesky factor updated from set to set and from sample to s
 change of the load angle (the contact follows the load: about half the sweeps of an unturned
 start), with the tolerances of :meth:`ContactSolver.solve`.  A sample whose sweep does not settle
 goes through :meth:`ContactSolver.solve` (the reference path with its one-node-at-a-time
-fallback), and the loop resumes after it.  The result equals a loop of
+fallback) and, if that fails too (small loads), the primal active-set method of
+:mod:`workbench.fem.primal`; the loop resumes after it.  The result equals a loop of
 ``solver.solve(gap_i, load=F_i)`` to rounding (the complementarity problem of a positive-definite
 compliance has one solution, whatever the start).
 """
@@ -20,22 +21,44 @@ import numpy as np
 from numba import njit
 
 from .contact import ContactSolver
+from .primal import FLOOR, solve_robust
 from .updating import REFRESH, pdas_updating
 
 
 @njit(cache=True)
-def pdas_loads(Cp, CpT, N, gaps, loads, start, first, scale, gmin_scale, tol, max_iter, p, ecc):
+def bracket(N, d0, d1):
+    """The nodes nearest the direction ``d`` on either side of it (their normals bracket ``d``)."""
+    bi = bj = -1
+    ci = cj = -math.inf
+    for k in range(N.shape[0]):
+        c = N[k, 0] * d0 + N[k, 1] * d1
+        if N[k, 0] * d1 - N[k, 1] * d0 >= 0.0:
+            if c > ci:
+                ci, bi = c, k
+        elif c > cj:
+            cj, bj = c, k
+    return bi, bj
+
+
+@njit(cache=True)
+def pdas_loads(Cp, CpT, N, gaps, loads, start, first, scale, gmin_scale, tol, max_iter, cmax, p, ecc):
     """Solve samples ``first, first+1, ...`` in place into ``p`` (ns, n) and ``ecc`` (ns, 2).
 
     ``CpT`` = ``Cp.T`` contiguous; ``gaps`` (ns, n) or (1, n) [m]; ``loads`` (ns, 2) [N]; ``start``
     boolean warm active set; ``scale = b R dtheta`` [m^2]; ``gmin_scale = 1e-6 R`` [m] (floor of
-    the gap scale); ``tol`` the relative gap tolerance.  Returns ``(stop, active)``: ``stop`` the
-    first sample whose sweep did not settle (``ns`` when all did) and the warm active set for it.
+    the gap scale); ``tol`` the relative gap tolerance; ``cmax`` the largest diagonal entry of
+    ``Cp`` [m/Pa].  Loads below the floor of :func:`workbench.fem.primal.floor_factor` are solved
+    at the floor and scaled.  The sweep works on the gap relative to the rigid touch along the load
+    (``gap - N e_ref``; the same problem, less cancellation at small loads).  Returns ``(stop,
+    active)``: ``stop`` the first sample whose sweep did not settle (``ns`` when all did) and the
+    warm active set for it.
     """
     ns = loads.shape[0]
     n = N.shape[0]
     act = start.copy()
     q = np.empty(2)
+    pair = np.empty(2, dtype=np.int64)
+    shifted = np.empty(n)
     prev = math.nan
     order = np.zeros(n, dtype=np.int64)
     L = np.zeros((n, n))
@@ -43,11 +66,23 @@ def pdas_loads(Cp, CpT, N, gaps, loads, start, first, scale, gmin_scale, tol, ma
     solved = 0
     for s in range(first, ns):
         F0, F1 = loads[s, 0], loads[s, 1]
-        if not math.sqrt(F0 * F0 + F1 * F1) > 0.0:
+        Fm = math.sqrt(F0 * F0 + F1 * F1)
+        if not Fm > 0.0:
             continue
         g = gaps[s] if gaps.shape[0] > 1 else gaps[0]
         gscale = max(np.max(np.abs(g)), gmin_scale)
-        q[0], q[1] = F0 / scale, F1 / scale
+        factor = max(1.0, FLOOR * gscale / (Fm / scale * cmax))
+        q[0], q[1] = factor * F0 / scale, factor * F1 / scale
+        d0, d1 = F0 / Fm, F1 / Fm
+        pair[0], pair[1] = bracket(N, d0, d1)
+        touch = math.inf
+        for i in range(n):
+            c = N[i, 0] * d0 + N[i, 1] * d1
+            if c > 0.5:
+                touch = min(touch, g[i] / c)
+        e0, e1 = touch * d0, touch * d1
+        for i in range(n):
+            shifted[i] = g[i] - N[i, 0] * e0 - N[i, 1] * e1
         angle = math.atan2(F1, F0)
         if prev == prev:    # turn the warm set with the load: about half the sweeps
             turn = angle - prev
@@ -56,13 +91,15 @@ def pdas_loads(Cp, CpT, N, gaps, loads, start, first, scale, gmin_scale, tol, ma
                 act = np.roll(act, shift)
         prev = angle
         work = act.copy()
-        ps, es, m, _, ok = pdas_updating(Cp, CpT, N, g, work, q, tol * gscale, max_iter, order, m, L,
-                                         solved % REFRESH == 0)
+        ps, es, m, _, ok = pdas_updating(Cp, CpT, N, shifted, work, q, tol * gscale, max_iter, order, m,
+                                         L, solved % REFRESH == 0, pair)
         solved += 1
         if not ok:
             return s, act
-        p[s] = ps
-        ecc[s] = es
+        for i in range(n):
+            p[s, i] = ps[i] / factor
+        ecc[s, 0] = es[0] + e0
+        ecc[s, 1] = es[1] + e1
         act = work
     return ns, act
 
@@ -77,6 +114,7 @@ def solve_loads(solver: ContactSolver, gaps: np.ndarray, loads: np.ndarray) -> t
     scale = solver.length * solver.radius * solver.dtheta
     first = 0
     CpT = np.ascontiguousarray(solver.Cp.T)
+    cmax = float(np.max(np.diag(solver.Cp)))
     while first < ns:
         F = loads[first:]
         loaded = np.flatnonzero(np.hypot(F[:, 0], F[:, 1]) > 0)
@@ -85,19 +123,19 @@ def solve_loads(solver: ContactSolver, gaps: np.ndarray, loads: np.ndarray) -> t
         j = first + int(loaded[0])
         g = gaps[j] if len(gaps) > 1 else gaps[0]
         if solver._active is None or not len(solver._active):
-            res = solver.solve(g, load=loads[j])     # cold start as the reference path
+            res = solve_robust(solver, g, loads[j])  # cold start as the reference path
             p[j], ecc[j] = res.pressure, res.eccentricity
             first = j + 1
             continue
         start = np.zeros(n, dtype=np.bool_)
         start[solver._active] = True
         stop, act = pdas_loads(solver.Cp, CpT, solver.N, gaps, loads, start, j, scale,
-                               1e-6 * solver.radius, solver.tol, solver.max_iter, p, ecc)
+                               1e-6 * solver.radius, solver.tol, solver.max_iter, cmax, p, ecc)
         solver._active = np.flatnonzero(act)
         if stop >= ns:
             break
         g = gaps[stop] if len(gaps) > 1 else gaps[0]
-        res = solver.solve(g, load=loads[stop])      # reference path with its fallback
+        res = solve_robust(solver, g, loads[stop])   # reference path with its fallbacks
         p[stop], ecc[stop] = res.pressure, res.eccentricity
         first = stop + 1
     return p, ecc

@@ -102,11 +102,14 @@ def _solve(L, m, B):
 
 
 @njit(cache=True, fastmath=True)
-def pdas_updating(Cp, CpT, N, gap, act, load_q, tol_abs, max_iter, order, m0, L, fresh):
+def pdas_updating(Cp, CpT, N, gap, act, load_q, tol_abs, max_iter, order, m0, L, fresh, pair):
     """Force-controlled sweep from the boolean start set ``act`` (in place), with the factor of the
     nodes ``order[:m0]`` held in ``L`` (``fresh``: rebuild it first).  ``CpT`` is ``Cp.T``
-    contiguous (row access for the gap).  Returns ``(p, e, m, iterations, converged)``; on
-    return ``order[:m]``/``L`` hold the factor of the final set."""
+    contiguous (row access for the gap).  ``pair``: two nodes whose normals bracket the load; they
+    join any set of fewer than two nodes (one node cannot carry a load off its normal: the
+    equality problem would be singular — the sweep's end test still certifies the solution).
+    Returns ``(p, e, m, iterations, converged)``; on return ``order[:m]``/``L`` hold the factor
+    of the final set."""
     n = gap.size
     p = np.zeros(n)
     g = np.empty(n)
@@ -115,6 +118,13 @@ def pdas_updating(Cp, CpT, N, gap, act, load_q, tol_abs, max_iter, order, m0, L,
     m = m0
     rebuild = fresh
     for it in range(1, max_iter + 1):
+        count = 0
+        for i in range(n):
+            if act[i]:
+                count += 1
+        if count < 2:
+            act[pair[0]] = True
+            act[pair[1]] = True
         # bring the factor to the set act: drop, then add
         for a in range(n):
             pos[a] = -1
