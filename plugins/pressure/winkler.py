@@ -60,9 +60,9 @@ def _same_set(N, g, e0, e1, f0, f1):
 @njit(cache=True)
 def _winkler_one(N, g, F0, F1, sk, reg, b, R, k, e0, e1, warm):
     """Equilibrium of one sample: minimise the potential by Newton on the active set with an
-    Armijo line search (the algorithm of :meth:`Winkler._solve_force`), then solve the 2x2
-    equilibrium on the settled set exactly.  Returns ``(e0, e1, iterations)``; iterations = -1 when
-    it did not converge."""
+    Armijo line search (the algorithm of :meth:`Winkler._solve_force`; a full Newton step that
+    keeps the contact set lands on the minimiser).  Returns ``(e0, e1, iterations)``; iterations =
+    -1 when it did not converge."""
     n = g.size
     Fm = math.sqrt(F0 * F0 + F1 * F1)
     d0, d1 = F0 / Fm, F1 / Fm
@@ -89,8 +89,11 @@ def _winkler_one(N, g, F0, F1, sk, reg, b, R, k, e0, e1, warm):
         q0, q1 = sk * r0 - F0, sk * r1 - F1
         if math.sqrt(q0 * q0 + q1 * q1) <= 1e-12 * Fm:
             return e0, e1, it
-        h00, h01, h11 = sk * h00 + reg, sk * h01, sk * h11 + reg
+        h00, h01, h11 = sk * h00, sk * h01, sk * h11
         det = h00 * h11 - h01 * h01
+        if not det > 1e-10 * (h00 + h11) ** 2:      # fewer than two nodes: regularise
+            h00, h11 = h00 + reg, h11 + reg
+            det = h00 * h11 - h01 * h01
         s0 = -(h11 * q0 - h01 * q1) / det
         s1 = -(h00 * q1 - h01 * q0) / det
         if _same_set(N, g, e0, e1, e0 + s0, e1 + s1):
@@ -103,30 +106,6 @@ def _winkler_one(N, g, F0, F1, sk, reg, b, R, k, e0, e1, warm):
             t *= 0.5
         e0, e1 = e0 + t * s0, e1 + t * s1
     return e0, e1, -1
-
-
-@njit(cache=True)
-def _polish(N, g, e0, e1, F0, F1, sk):
-    """Exact equilibrium ``sk sum_on n (n . e - g) = F`` on the contact set at ``e``, kept when it
-    selects the same set and is well conditioned (removes the Newton regularisation's bias)."""
-    h00 = h01 = h11 = r0 = r1 = 0.0
-    for i in range(g.size):
-        if N[i, 0] * e0 + N[i, 1] * e1 - g[i] > 0.0:
-            h00 += N[i, 0] * N[i, 0]
-            h01 += N[i, 0] * N[i, 1]
-            h11 += N[i, 1] * N[i, 1]
-            r0 += N[i, 0] * g[i]
-            r1 += N[i, 1] * g[i]
-    det = h00 * h11 - h01 * h01
-    if not det > 1e-10 * (h00 + h11) ** 2:
-        return e0, e1
-    r0 = F0 / sk + r0
-    r1 = F1 / sk + r1
-    f0 = (h11 * r0 - h01 * r1) / det
-    f1 = (h00 * r1 - h01 * r0) / det
-    if _same_set(N, g, e0, e1, f0, f1):
-        return f0, f1
-    return e0, e1
 
 
 @njit(cache=True)
@@ -155,7 +134,6 @@ def winkler_batch(N, gaps, loads, k, R, b):
         e0, e1, it = _winkler_one(N, g, F0, F1, sk, reg, b, R, k, e0, e1, warm)
         if it < 0:
             return p, ecc, s
-        e0, e1 = _polish(N, g, e0, e1, F0, F1, sk)
         warm = True
         ecc[s, 0], ecc[s, 1] = e0, e1
         for i in range(n):
@@ -321,7 +299,9 @@ class Winkler(PressureModel):
             grad = s * k * (N[on].T @ u[on]) - F
             if np.linalg.norm(grad) <= 1e-12 * Fm:
                 break
-            H = s * k * (N[on].T @ N[on]) + 1e-12 * s * k * len(N) * np.eye(2)
+            H = s * k * (N[on].T @ N[on])
+            if not np.linalg.det(H) > 1e-10 * np.trace(H) ** 2:   # < 2 nodes: regularise
+                H = H + 1e-12 * s * k * len(N) * np.eye(2)
             step = -np.linalg.solve(H, grad)
             if np.array_equal(N @ (e + step) - section.gap > 0, on):
                 e = e + step      # same contact set: the quadratic's minimiser, exact
