@@ -37,6 +37,10 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
             for n, k in enumerate(pick):
                 ax.plot(th, np.append(h[k], h[k][0]), color=cmap(n / max(len(pick) - 1, 1)),
                         label=f"{cycles[k]:,.0f} cycles")
+            ax.set_rmin(0.0)
+            if not np.any(h > 0):
+                ax.set_rmax(1.0)
+                ax.text(0, 0, "unworn", ha="center", va="center")
             ax.set_title(f"{surf} wear depth [um], body frame")
         axes[1].legend(loc="lower left", bbox_to_anchor=(1.05, 0.0), fontsize="small")
         fig.suptitle(f"joint {j}: worn profiles")
