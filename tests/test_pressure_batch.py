@@ -258,6 +258,24 @@ def test_winkler_worn_crescent_lobes(registry):
     assert -beta < turn < -np.radians(1.0)
 
 
+def test_winkler_small_loads_are_solved(registry):
+    """Contact onsets carry loads down to 1e-30 N, where the penetrations N e - gap of a direct
+    solve would be rounding noise (the loop used to return no pressure at all, or fail); below the
+    floor both paths solve at the floor and scale (exact while two nodes carry the load, as they
+    do there): pressure >= 0, equilibrium to 1e-8 (rounding at the floor, 1e-16/1e-6 amplified by
+    the conditioning of a two-node contact) and batch == loop to 1e-8."""
+    sec, loads, gaps = small_load_case(n=720, ns=40)
+    model = registry.create("pressure", "winkler", {"layer_thickness": 5e-3})
+    p, e = model.solve_loads(sec, loads, gaps)
+    p_ref, e_ref = reference(model, sec, loads, gaps)
+    mags = np.hypot(loads[:, 0], loads[:, 1])
+    assert p.min() >= 0.0
+    force = R * B * (2 * np.pi / len(sec.theta)) * p @ sec.normals
+    assert np.max(np.linalg.norm(force - loads, axis=1) / mags) <= 1e-8
+    assert relative_rows(p, p_ref) <= 1e-8
+    assert np.max(np.abs(e - e_ref)) <= 1e-8 * C
+
+
 # ----------------------------------------------------------------------------- FE
 def test_fem_batch_equals_loop_without_rebuild(registry):
     """FE batch == loop of solve_load (same compliance, same warm-started active-set sweep, same

@@ -37,6 +37,14 @@ def layer_modulus(m: Material, rule: str) -> float:
     return m.E
 
 
+#: smallest penetration scale, as a fraction of the gap scale ``max(|gap|, 1e-6 R)``, at which a
+#: load is solved directly: below it (loads of about a milli-newton and less on a steel joint) the
+#: penetrations ``N e - gap`` would be rounding noise of near-equal numbers, so the load is raised to
+#: the floor, where the contact still sits on the nodes of the rigid touch, and the pressure scaled
+#: back down (exact while two nodes carry the load: their penetrations are linear in it)
+FLOOR = 1e-6
+
+
 @njit(cache=True)
 def _energy(N, g, e0, e1, F0, F1, sk):
     """Potential ``sk/2 sum max(0, N e - g)^2 - F . e`` of the journal on the foundation [J/m^0]."""
@@ -116,6 +124,7 @@ def winkler_batch(N, gaps, loads, k, R, b):
     ``R`` [m]; ``b`` [m].  Each loaded sample starts from the previous loaded sample's approach or
     from the reference path's cold start, whichever has the lower potential.  Returns ``(p (ns, n)
     [Pa], e (ns, 2) [m], bad)``: ``bad`` the first sample that did not converge (-1 if none).
+    Loads below the floor (:data:`FLOOR`) are solved at the floor and scaled, as in ``solve_load``.
     """
     n = N.shape[0]
     ns = loads.shape[0]
@@ -131,7 +140,9 @@ def winkler_batch(N, gaps, loads, k, R, b):
         if F0 == 0.0 and F1 == 0.0:
             continue
         g = gaps[s] if gaps.shape[0] > 1 else gaps[0]
-        e0, e1, it = _winkler_one(N, g, F0, F1, sk, reg, b, R, k, e0, e1, warm)
+        gscale = max(np.max(np.abs(g)), 1e-6 * R)
+        factor = max(1.0, FLOOR * gscale * sk / math.sqrt(F0 * F0 + F1 * F1))
+        e0, e1, it = _winkler_one(N, g, factor * F0, factor * F1, sk, reg, b, R, k, e0, e1, warm)
         if it < 0:
             return p, ecc, s
         warm = True
@@ -139,7 +150,7 @@ def winkler_batch(N, gaps, loads, k, R, b):
         for i in range(n):
             u = N[i, 0] * e0 + N[i, 1] * e1 - g[i]
             if u > 0.0:
-                p[s, i] = k * u
+                p[s, i] = k * u / factor
     return p, ecc, -1
 
 
@@ -278,9 +289,24 @@ class Winkler(PressureModel):
         return p, e
 
     def _solve_force(self, section: BoreSection, F: np.ndarray, k: float) -> PressureSolution:
+        """Force-controlled solve; a load below the floor (:data:`FLOOR`) is solved at the floor and
+        its pressure scaled down (``info["load_factor"]``)."""
         Fm = float(np.linalg.norm(F))
         if Fm == 0:
             return self._solution(section, k, np.zeros(2), {"iterations": 0, "equilibrium_residual": 0.0})
+        sk = section.radius * section.length * section.dtheta * k
+        gscale = max(float(np.max(np.abs(section.gap))), 1e-6 * section.radius)
+        factor = max(1.0, FLOOR * gscale * sk / Fm)
+        if factor == 1.0:
+            return self._solve_direct(section, F, k)
+        sol = self._solve_direct(section, factor * F, k)
+        info = dict(sol.info, load_factor=factor, peak_pressure=sol.info["peak_pressure"] / factor)
+        sol = PressureSolution(sol.pressure / factor, sol.eccentricity, sol.force / factor, info)
+        sol.info["equilibrium_residual"] = float(np.linalg.norm(sol.force - F) / Fm)
+        return sol
+
+    def _solve_direct(self, section: BoreSection, F: np.ndarray, k: float) -> PressureSolution:
+        Fm = float(np.linalg.norm(F))
         N, s = section.normals, section.radius * section.length * section.dtheta
         d = F / Fm
         # start: touching at the closest node along the load, plus a rigid-journal estimate
