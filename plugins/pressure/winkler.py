@@ -47,7 +47,7 @@ FLOOR = 1e-6
 
 @njit(cache=True)
 def _energy(N, g, e0, e1, F0, F1, sk):
-    """Potential ``sk/2 sum max(0, N e - g)^2 - F . e`` of the journal on the foundation [J/m^0]."""
+    """Potential ``sk/2 sum max(0, N e - g)^2 - F . e`` [J] of the journal on the foundation."""
     w = 0.0
     for i in range(g.size):
         u = N[i, 0] * e0 + N[i, 1] * e1 - g[i]
