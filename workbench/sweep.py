@@ -178,17 +178,18 @@ def cases_dir(out: str | Path) -> Path:
 
 
 def tasks(sweep: Sweep, out: str | Path) -> list[CaseTask]:
-    folder = cases_dir(out)
+    """One task per case; paths are absolute (a remote worker has its own working directory)."""
+    folder = cases_dir(Path(out).resolve())
     width = max(4, len(str(len(sweep.cases) - 1)))
     suffix = CASE_SUFFIX.get(sweep.kind, ".nc")
-    return [CaseTask(index=c.index, base_doc=sweep.base_doc, base_file=str(sweep.base_file),
+    return [CaseTask(index=c.index, base_doc=sweep.base_doc, base_file=str(sweep.base_file.resolve()),
                      settings=c.settings, unset=sweep.unset,
                      out=str(folder / f"case_{c.index:0{width}d}{suffix}"),
                      summary=sweep.summary) for c in sweep.cases]
 
 
 def _warm_args(sweep: Sweep) -> tuple:
-    return (sweep.base_doc, str(sweep.base_file), sweep.cases[0].settings, sweep.unset)
+    return (sweep.base_doc, str(sweep.base_file.resolve()), sweep.cases[0].settings, sweep.unset)
 
 
 def _run_serial(todo: list[CaseTask], sweep: Sweep, registry, on_result):
@@ -220,7 +221,7 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
     else:
         try:
             client = Client(scheduler, timeout="15s")
-        except OSError as exc:
+        except (OSError, ValueError, TypeError) as exc:   # unreachable, timed out, bad address
             raise WorkbenchError(f"cannot connect to the dask scheduler at {scheduler}: {exc}") from None
         where = {"executor": f"dask scheduler {scheduler}",
                  "workers": len(client.scheduler_info().get("workers", {}))}
@@ -253,9 +254,9 @@ def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
 
     ``scheduler`` : address of a running dask scheduler (default: a local cluster of
     ``workers`` processes, one per core by default).  ``serial`` : no dask, one case after
-    another in this process.  The dataset's ``run_*`` attrs say where the cases ran and how
-    long the start-up (cluster, warm-up) and the cases took [s].  ``progress`` : a rich progress bar (True), none (False), or a
-    callback ``f(result, n_done, n_total)``.
+    another in this process.  ``progress`` : a rich progress bar (True), none (False), or a
+    callback ``f(result, n_done, n_total)``.  The dataset's ``run_*`` attrs say where the cases
+    ran and how long the start-up (cluster, warm-up) and the cases took [s].
     """
     from .results import write_dataset
     out = Path(out)
