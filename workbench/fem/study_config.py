@@ -12,6 +12,10 @@ Tables and keys (SI units; the one conversion is ``persson_half_angles_deg``)::
                bushing = {E [Pa], nu [1], rigid}, journal = {...},
                loads [N] or persson_half_angles_deg (loads giving these Persson half-angles),
                worn_depth [m], worn_half_angle [rad] (a cos^2 crescent of wear at the load line),
+               worn_profile = {file, joint, cycle, load_angle} (the bushing wear profile of a wear
+               result — a zarr store or a netCDF export — row ``cycle`` (index, default -1),
+               turned so that ``load_angle`` [rad, bushing frame; default: the deepest wear]
+               lies on the load line),
                bushing_mesh, pin_mesh (mesh files for the fem model, relative to the study file)
     [models.<label>]  plugin = "<pressure model>", its parameters, and optionally
                fit_to = "fem" (winkler only: k fitted to the FE half-angle) with fit_load = index
@@ -41,7 +45,8 @@ COMPARE = ("baseline", "reference")
 REFERENCES = ("persson", "hertz")
 CASE = ("name", "bore_radius", "clearance", "clearances", "length", "outer_radius", "bushing",
         "journal", "loads", "persson_half_angles_deg", "worn_depth", "worn_half_angle",
-        "bushing_mesh", "pin_mesh")
+        "worn_profile", "bushing_mesh", "pin_mesh")
+WORN_PROFILE = ("file", "joint", "cycle", "load_angle")
 MATERIAL = ("E", "nu", "rigid")
 MODEL_RUNNER_KEYS = ("plugin", "fit_to", "fit_load")
 
@@ -61,9 +66,15 @@ class Case:
     worn_half_angle: float = 0.5
     bushing_mesh: str | None = None
     pin_mesh: str | None = None
+    worn_profile: tuple | None = None   # (bushing wear depths [m] on uniform nodes, load angle [rad])
 
     def gap(self, theta: np.ndarray) -> np.ndarray:
-        """Radial gap [m] on the nodes: clearance plus the worn crescent centred on theta = 0."""
+        """Radial gap [m] on the nodes: clearance plus the worn crescent centred on theta = 0,
+        or plus a wear result's bushing profile turned so its load angle is at theta = 0."""
+        if self.worn_profile is not None:
+            from workbench.wear.surfaces import periodic_interp
+            h, angle = self.worn_profile
+            return self.clearance + periodic_interp(np.asarray(h, float), np.asarray(theta) + angle)
         th = np.angle(np.exp(1j * theta))
         w = np.where(np.abs(th) < self.worn_half_angle,
                      np.cos(0.5 * math.pi * th / self.worn_half_angle) ** 2, 0.0)
@@ -160,6 +171,8 @@ def _cases(raw, file) -> list[Case]:
             worn_half_angle=_number(c.get("worn_half_angle", 0.5), file, f"{key}.worn_half_angle",
                                     positive=True))
         base = Path(file).resolve().parent if file else Path.cwd()
+        if "worn_profile" in c:
+            common["worn_profile"] = _worn_profile(c["worn_profile"], base, file, f"{key}.worn_profile")
         for mk in ("bushing_mesh", "pin_mesh"):
             if mk in c:
                 if not isinstance(c[mk], str):
@@ -269,3 +282,37 @@ def parse_pressure_study(config: dict, registry, file: str | None) -> PressureSt
     if not isinstance(vtu, bool):
         raise StudyError(f"expected true/false, got {vtu!r}", file=file, key="output.vtu")
     return PressureStudy(str(st.get("title", "")), n, baseline, tuple(ref), cases, models, vtu)
+
+
+def _worn_profile(v, base: Path, file, key: str) -> tuple:
+    """``(h_bushing [m], load_angle [rad])`` from ``worn_profile = {file, joint, cycle, load_angle}``."""
+    if not isinstance(v, dict) or "file" not in v:
+        raise StudyError("expected a table {file = \"<wear result>\", joint = \"<name>\", cycle = -1, "
+                         "load_angle = <rad>}", file=file, key=key)
+    _unknown(v, WORN_PROFILE, file, key)
+    path = (base / str(v["file"])).resolve()
+    if not path.exists():
+        raise StudyError(f"wear result {path} does not exist (run the wear study first)", file=file,
+                         key=f"{key}.file")
+    from workbench.results import open_results
+    try:
+        ds = open_results(path)
+        depth = ds["wear_depth"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise StudyError(f"{path} is not a wear result ({exc})", file=file, key=f"{key}.file") from None
+    joints = [str(j) for j in ds["joint"].values]
+    joint = str(v.get("joint", joints[0]))
+    if joint not in joints:
+        raise StudyError(f"joint '{joint}' is not in {path}.{did_you_mean(joint, joints)} Valid: "
+                         f"{choices_text(joints)}", file=file, key=f"{key}.joint")
+    cycle = v.get("cycle", -1)
+    n = ds.sizes["cycle"]
+    if not isinstance(cycle, int) or not -n <= cycle < n:
+        raise StudyError(f"cycle must be a row index in [-{n}, {n - 1}], got {cycle!r}", file=file,
+                         key=f"{key}.cycle")
+    h = np.asarray(depth.sel(joint=joint, surface="bushing").isel(cycle=cycle).values, float)
+    if "load_angle" in v:
+        angle = _number(v["load_angle"], file, f"{key}.load_angle")
+    else:
+        angle = float(2 * math.pi * np.argmax(h) / h.size)
+    return (tuple(h.tolist()), angle)

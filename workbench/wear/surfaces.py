@@ -97,9 +97,11 @@ class WornJoint:
         return c + periodic_interp(self.h_journal, self.theta[None, :] - phi_rel[:, None])
 
     def section(self) -> BoreSection:
-        """The bore section a pressure model works on (bushing nodes, nominal radius)."""
+        """The bore section a pressure model works on (bushing nodes, nominal radius).  Its gap is
+        the bushing's own worn clearance (the bore shape); the journal's wear, which turns with
+        the journal, enters each sample's gap (:meth:`gaps`)."""
         j = self.joint
-        return BoreSection(theta=self.theta, radius=j.bushing_radius, gap=self.gaps(0.0)[0],
+        return BoreSection(theta=self.theta, radius=j.bushing_radius, gap=self.clearance + self.h_bushing,
                            length=j.length, bushing=j.bushing_material, journal=j.journal_material)
 
     def contact_geometry(self) -> ContactGeometry:

@@ -1,0 +1,78 @@
+"""Benchmark: the 10^6-cycle slider-crank wear study with each pressure model.
+
+Run as a script (not a timed test; the machine is shared):
+
+    python tests/benchmarks/bench_wear.py [--repeat 1] [--only approximate_area,winkler,fem]
+
+For each of ``studies/slider_crank_wear.toml`` (approximate-area pressure),
+``slider_crank_wear_winkler.toml`` and ``slider_crank_wear_fem.toml`` it runs the full wear loop
+into a temporary zarr store (after one warm-up run so numba and the FE compliance cache are
+filled) and prints the wall time with its breakdown (dynamics / pressure + wear / I/O / rest), the
+number of updates, the final wear volume and deepest wear, and each time as a ratio against the
+approximate-area run and the FE run against the Winkler run measured in the same process
+(targets: approximate area <= 60 s; FE-driven <= 10x Winkler-driven).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+STUDIES = {"approximate_area": "slider_crank_wear.toml", "winkler": "slider_crank_wear_winkler.toml",
+           "fem": "slider_crank_wear_fem.toml"}
+
+
+def run_once(name: str, registry, tmp: Path) -> dict:
+    from workbench.study import load_study
+    from workbench.wear.loop import run_wear_study
+    study = load_study(ROOT / "studies" / STUDIES[name], registry=registry)
+    t = time.perf_counter()
+    ds = run_wear_study(study, registry=registry, out=tmp / f"{name}_{time.monotonic_ns()}.zarr")
+    wall = time.perf_counter() - t
+    tim = json.loads(ds.attrs["timings"])
+    return {"wall": wall, "dynamics": tim["dynamics"], "pressure_wear": tim["pressure_wear"],
+            "io": tim["io"], "updates": tim["updates"],
+            "volume": float(ds.wear_volume.isel(cycle=-1).sum()),
+            "depth": float(ds.max_wear_depth.isel(cycle=-1).max())}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=1, help="timed runs per model (best is kept)")
+    ap.add_argument("--only", default=",".join(STUDIES), help="comma-separated pressure models")
+    args = ap.parse_args(argv)
+    warnings.simplefilter("ignore")
+    from workbench.plugins import build_registry
+    registry = build_registry()
+    names = [n for n in args.only.split(",") if n]
+    res = {}
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        for n in names:
+            run_once(n, registry, tmp)            # warm-up: numba cache, FE compliance cache
+            runs = [run_once(n, registry, tmp) for _ in range(args.repeat)]
+            res[n] = min(runs, key=lambda r: r["wall"])
+    base = res.get("approximate_area")
+    print(f"{'pressure':18s} {'wall [s]':>9s} {'dynamics':>9s} {'p+wear':>9s} {'I/O':>9s} {'rest':>9s} "
+          f"{'updates':>8s} {'V [mm^3]':>9s} {'h_max [um]':>10s} {'x approx':>9s}")
+    for n, r in res.items():
+        rest = r["wall"] - r["dynamics"] - r["pressure_wear"] - r["io"]
+        ratio = f"{r['wall'] / base['wall']:.2f}" if base else "-"
+        print(f"{n:18s} {r['wall']:9.2f} {r['dynamics']:9.2f} {r['pressure_wear']:9.2f} {r['io']:9.2f} "
+              f"{rest:9.2f} {r['updates']:8d} {r['volume'] * 1e9:9.4f} {r['depth'] * 1e6:10.2f} {ratio:>9s}")
+    if "fem" in res and "winkler" in res:
+        print(f"FE-driven / Winkler-driven wall time: {res['fem']['wall'] / res['winkler']['wall']:.2f} "
+              f"(target <= 10); pressure stage alone: "
+              f"{res['fem']['pressure_wear'] / max(res['winkler']['pressure_wear'], 1e-9):.1f}x")
+    if base:
+        print(f"approximate-area study: {base['wall']:.1f} s (target <= 60 s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
