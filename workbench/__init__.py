@@ -7,6 +7,10 @@ entry-point group, exactly like third-party models.
 """
 from importlib.metadata import PackageNotFoundError, version
 
+from ._numba_cache import configure as _configure_numba_cache
+
+_configure_numba_cache()
+
 try:
     __version__ = version("joint-wear-workbench")
 except PackageNotFoundError:  # running from a source tree that was not installed
