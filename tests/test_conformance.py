@@ -33,9 +33,6 @@ KNOWN_NONCONFORMING = {
         "vector resultant R b sum(p n dtheta) falls short by the arc's cosine weighting and turns "
         "towards the nodes (0.5 % at 1 kN, 2 % at 10 kN on 72 nodes)",
     ("pressure", "approximate_area", "light_load"): "same as solve_load",
-    ("pressure", "fem", "light_load"):
-        "a load carried by a single node makes the active-set system singular: numpy LinAlgError "
-        "'Singular matrix' from workbench/fem/contact.py (loads <= 100 N on the standard joint)",
 }
 
 
