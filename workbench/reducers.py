@@ -217,3 +217,41 @@ def crank_moment_peak(ds):
     if name is None:
         raise WorkbenchError("the mechanism has no angle driver (crank), so no crank moment")
     return xr.DataArray(float(np.max(np.abs(ds["driver_load"].sel(driver=name).values))))
+
+
+# --------------------------------------------------------------------------------------------
+# wear results (variables of workbench.wear.loop: one row per update along ``cycle``)
+# --------------------------------------------------------------------------------------------
+@reducer("wear_volume", kind="wear", units="m^3",
+         long_name="worn volume of each surface at the end of the run")
+def wear_volume(ds):
+    return ds["wear_volume"].isel(cycle=-1)
+
+
+@reducer("max_wear_depth", kind="wear", units="m",
+         long_name="deepest wear of each surface at the end of the run")
+def max_wear_depth(ds):
+    return ds["max_wear_depth"].isel(cycle=-1)
+
+
+@reducer("wear_profile", kind="wear", units="m",
+         long_name="bushing wear depth over the body-fixed node angle at the end of the run")
+def wear_profile(ds):
+    return ds["wear_depth"].isel(cycle=-1).sel(surface="bushing")
+
+
+@reducer("final_peak_pressure", kind="wear", units="Pa",
+         long_name="peak contact pressure at the last update")
+def final_peak_pressure(ds):
+    return ds["peak_pressure"].isel(cycle=-1)
+
+
+@reducer("final_output_deviation", kind="wear", units="m or rad",
+         long_name="RMS deviation of the output from the ideal mechanism at the last update")
+def final_output_deviation(ds):
+    return ds["output_deviation_rms"].isel(cycle=-1)
+
+
+@reducer("updates", kind="wear", units="1", long_name="number of wear updates (cycle jumps + 1)")
+def updates(ds):
+    return xr.DataArray(float(ds.sizes["cycle"]))
