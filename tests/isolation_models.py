@@ -6,8 +6,8 @@ something before it fails:
 
 * ``tuple_contact``: a contact kernel that returns two values instead of one force;
 * ``nan_friction``: a friction kernel that returns NaN while the joint carries load;
-* ``nan_when_worn`` / ``short_when_worn``: pressure models that are correct on fresh surfaces
-  and return NaN, resp. one node too few, once the gaps show wear (the second wear update);
+* ``nan_when_worn`` / ``short_when_worn``: the Winkler pressure model on fresh surfaces; NaN,
+  resp. one node too few, once the gaps show wear (the second wear update);
 * ``nan_when_slid`` / ``summed_when_slid``: wear laws (Archard, seed 000 eq. 14, while the
   surface has not slid yet) that return NaN, resp. one total instead of a depth per node, once the
   sliding distance is positive.
@@ -21,7 +21,8 @@ import numpy as np
 from numba import njit
 
 from workbench.hookspecs import hookimpl
-from workbench.models import ContactLaw, FrictionLaw, PressureModel, WearLaw, parameter
+from plugins.pressure.winkler import Winkler
+from workbench.models import ContactLaw, FrictionLaw, WearLaw, parameter
 
 
 # ------------------------------------------------------------------------------------- dynamics
@@ -74,23 +75,14 @@ def _is_worn(gaps) -> bool:
     return bool(g.size) and float(np.ptp(g)) > 1e-15
 
 
-class NanWhenWorn(PressureModel):
-    """The whole load on the node nearest to it while the bore is round; NaN once it is worn."""
+class NanWhenWorn(Winkler):
+    """The built-in Winkler model while the bore is round; NaN once it is worn."""
     name = "nan_when_worn"
-    reference = "test fixture, NaN on a worn bore (2026)"
-
-    @staticmethod
-    def point_loads(section, L):
-        p = np.zeros((len(L), len(section.theta)))
-        for i, F in enumerate(L):
-            k = int(np.argmax(section.normals @ F))
-            p[i, k] = np.linalg.norm(F) / (section.radius * section.length * section.dtheta)
-        return p
+    reference = "test fixture after seed 000 eq. (23)-(24) (2026)"
 
     def solve_loads(self, section, loads, gaps=None):
-        L, G = self.batch_inputs(section, loads, gaps)
-        p = self.point_loads(section, L)
-        return self.broken(p) if _is_worn(section.gap if G is None else G) else p, np.zeros((len(L), 2))
+        p, e = super().solve_loads(section, loads, gaps)
+        return (self.broken(p) if _is_worn(section.gap if gaps is None else gaps) else p), e
 
     def broken(self, p):
         return np.full_like(p, np.nan)
@@ -99,7 +91,7 @@ class NanWhenWorn(PressureModel):
 class ShortWhenWorn(NanWhenWorn):
     """As ``nan_when_worn`` but one node too few (instead of NaN) once the bore is worn."""
     name = "short_when_worn"
-    reference = "test fixture, wrong shape on a worn bore (2026)"
+    reference = "test fixture after seed 000 eq. (23)-(24) (2026)"
 
     def broken(self, p):
         return p[:, :-1]
