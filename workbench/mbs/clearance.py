@@ -110,7 +110,7 @@ def worn_penetration(row, ebx, eby, phi_rel):
             else:
                 hi = t
             dd = -em * math.cos(ps - alpha) * dth - (2.0 * b2 + 6.0 * b3 * t) / dth
-            tn = t - d * dth / dd if dd < 0.0 else 0.5 * (lo + hi)
+            tn = t - d / dd if dd < 0.0 else 0.5 * (lo + hi)
             if not (lo < tn < hi):
                 tn = 0.5 * (lo + hi)
             if abs(tn - t) < 1e-13:
