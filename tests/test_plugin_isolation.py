@@ -179,9 +179,6 @@ def test_nan_friction_stops_the_run_naming_joint_model_and_time(registry, tmp_pa
         assert np.all(np.isfinite(ds["contact_force"].values))
 
 
-@pytest.mark.xfail(strict=True, reason="workbench/mbs/compiled.py compiles the kernel for the solver "
-                   "(kernels.contact_cfunc) without catching numba's TypingError: the run ends in a "
-                   "numba traceback that names neither the model nor the joint")
 def test_contact_kernel_of_the_wrong_shape_is_an_error_naming_model_and_joint(registry, tmp_path):
     study = load_study_text(_flores(contact="tuple_contact"), file=tmp_path / "s.toml", registry=registry)
     with pytest.raises(WorkbenchError, match=r"(?s)(?=.*'tuple_contact')(?=.*'B')"):
@@ -221,20 +218,13 @@ def test_pressure_model_returning_nan_stops_the_wear_run(registry, tmp_path):
     _fails_and_keeps_update_0(registry, tmp_path, "nan_when_worn", pressure="nan_when_worn")
 
 
-@pytest.mark.xfail(strict=True, reason="workbench/wear/increment.py assigns solve_loads' output "
-                   "without checking its shape: numpy's broadcast ValueError names neither the "
-                   "model nor the joint")
 def test_pressure_model_returning_a_wrong_shape_stops_the_wear_run(registry, tmp_path):
     _fails_and_keeps_update_0(registry, tmp_path, "short_when_worn", pressure="short_when_worn")
 
 
-@pytest.mark.xfail(strict=True, reason="workbench/wear/loop.py checks the per-cycle rates but not "
-                   "the jump increments: a NaN depth from the jump wears the surfaces by NaN")
 def test_wear_law_returning_nan_stops_the_wear_run(registry, tmp_path):
     _fails_and_keeps_update_0(registry, tmp_path, "nan_when_slid", law="nan_when_slid")
 
 
-@pytest.mark.xfail(strict=True, reason="workbench/wear/increment.py uses depth()'s output without "
-                   "checking its shape: a scalar is broadcast over the nodes (or numpy raises)")
 def test_wear_law_returning_a_wrong_shape_stops_the_wear_run(registry, tmp_path):
     _fails_and_keeps_update_0(registry, tmp_path, "summed_when_slid", law="summed_when_slid")

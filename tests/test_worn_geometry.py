@@ -3,7 +3,7 @@
 Model under test (seed 000 §4 steps 7-8; issue 3 §8; :mod:`workbench.mbs.clearance`): wear depths
 ``h >= 0`` on ``M`` body-fixed nodes ``theta_k = 2 pi k / M`` of the bushing and the journal; the
 clearance seen in bushing-frame direction ``psi`` is ``c(psi) = R_b - R_j + h_b(psi) +
-h_j(psi - phi_rel)``, a C1 Catmull-Rom curve through its values at the bushing nodes (the
+h_j(psi - phi_rel)``, a C1 monotone (Fritsch-Carlson) cubic through its values at the bushing nodes (the
 journal depth is interpolated linearly at each bushing node's journal-frame angle); the
 penetration is
 ``delta = max_psi [e . n(psi) - c(psi)]`` with the contact at the maximiser ``psi*``.
@@ -85,18 +85,19 @@ def node_clearance(hb, hj, phi_rel, c0=C0):
     return c0 + hb + interp_periodic(nodes(len(hb)) - phi_rel, hj)
 
 
-def catmull_rom(ck, psi):
-    """Periodic C1 Catmull-Rom curve through node values ``ck`` at ``psi`` [rad]: ``(c, dc/dpsi)``."""
+def monotone_cubic(ck, psi):
+    """Periodic C1 monotone cubic (PCHIP, Fritsch-Carlson; scipy's independent implementation)
+    through node values ``ck`` at ``psi`` [rad]: ``(c, dc/dpsi)``."""
+    from scipy.interpolate import PchipInterpolator
+    ck = np.asarray(ck, float)
     M = len(ck)
     dth = TWO_PI / M
-    u = np.asarray(psi, float) / dth
-    k = np.floor(u).astype(np.int64)
-    t = u - k
-    a0, a1, a2, a3 = (ck[(k + i) % M] for i in (-1, 0, 1, 2))
-    b1 = 0.5 * (a2 - a0)
-    b2 = a0 - 2.5 * a1 + 2.0 * a2 - 0.5 * a3
-    b3 = 0.5 * (a3 - a0) + 1.5 * (a1 - a2)
-    return a1 + t * (b1 + t * (b2 + t * b3)), (b1 + t * (2.0 * b2 + 3.0 * t * b3)) / dth
+    pad = 4
+    x = dth * np.arange(-pad, M + pad)
+    y = ck[np.arange(-pad, M + pad) % M]
+    f = PchipInterpolator(x, y)
+    u = np.mod(np.asarray(psi, float), TWO_PI)
+    return f(u), f(u, 1)
 
 
 def brute_force(hb, hj, ex, ey, phi_rel, c0):
@@ -105,7 +106,7 @@ def brute_force(hb, hj, ex, ey, phi_rel, c0):
     ck = node_clearance(hb, hj, phi_rel, c0)
 
     def f(psi):
-        return ex * np.cos(psi) + ey * np.sin(psi) - catmull_rom(ck, psi)[0]
+        return ex * np.cos(psi) + ey * np.sin(psi) - monotone_cubic(ck, psi)[0]
     psi = np.linspace(0.0, TWO_PI, N_GRID, endpoint=False)
     p0 = psi[int(np.argmax(f(psi)))]
     psi = np.mod(np.linspace(p0 - 1.5 * D_GRID, p0 + 1.5 * D_GRID, 4001), TWO_PI)
@@ -116,7 +117,7 @@ def brute_force(hb, hj, ex, ey, phi_rel, c0):
 
 def overlap_at(hb, hj, ex, ey, phi_rel, psi, c0):
     """``e . n(psi) - c(psi)`` with the model's clearance curve."""
-    return ex * math.cos(psi) + ey * math.sin(psi) - float(catmull_rom(node_clearance(hb, hj, phi_rel, c0), psi)[0])
+    return ex * math.cos(psi) + ey * math.sin(psi) - float(monotone_cubic(node_clearance(hb, hj, phi_rel, c0), psi)[0])
 
 
 def angle_diff(a, b):
@@ -161,7 +162,7 @@ def _check_against_brute_force(row_builder, hb, hj, ex, ey, phi, unique=True):
     if unique:  # (at e = 0 an m-fold symmetric profile has m equal maxima)
         assert angle_diff(psi, psi_bf) <= D_GRID
     # the clearance increase at psi* is split into the bushing and the journal part
-    c_star = float(catmull_rom(node_clearance(hb, hj, phi, C0K), psi)[0])
+    c_star = float(monotone_cubic(node_clearance(hb, hj, phi, C0K), psi)[0])
     assert C0K + h_b + h_j == pytest.approx(c_star, abs=1e-18)
 
 
@@ -196,9 +197,6 @@ def test_penetration_matches_brute_force_at_extreme_eccentricities(row_builder):
                                    unique=em > 0.0)
 
 
-@pytest.mark.xfail(strict=True, reason="Catmull-Rom undershoots between rough nodes and the kernel "
-                   "refines only the two segments next to the best node, so it misses maxima of "
-                   "its own clearance curve by up to 1.7e-5 m (reported to the lead)")
 def test_penetration_matches_brute_force_on_rough_profiles(row_builder):
     """Node-wise random (rough) wear: the kernel's maximum is the maximum of its own curve."""
     rng = np.random.default_rng(2)
@@ -267,9 +265,6 @@ def test_journal_scar_turns_with_the_journal(row_builder):
         assert h_b == 0.0 and h_j > 0.99 * h0
 
 
-@pytest.mark.xfail(strict=True, reason="worn_penetration splits c(psi*) - c0 into a linearly "
-                   "interpolated h_b and the rest, while c is a Catmull-Rom curve: a bushing-only "
-                   "wear reports h_j = CR - linear != 0 (reported to the lead)")
 def test_bushing_only_wear_reports_no_journal_depth(row_builder):
     """The depth split at psi*: with an unworn journal, h_j = 0 and h_b = c(psi*) - c0."""
     M = 360
@@ -281,9 +276,6 @@ def test_bushing_only_wear_reports_no_journal_depth(row_builder):
         assert abs(h_j) < 1e-18
 
 
-@pytest.mark.xfail(strict=True, reason="the Catmull-Rom clearance undershoots next to a steep scar "
-                   "edge by ~7.4 % of the scar depth: the worn joint is tighter than the new one "
-                   "there (reported to the lead)")
 def test_wear_never_makes_the_clearance_smaller(row_builder):
     """h >= 0 everywhere means c(psi) >= c0, so delta <= |e| - c0 for every e (seed 000 §4: wear
     only removes material).  Flat-bottomed scar (uniform pressure over an arc, Archard) of depth
@@ -340,7 +332,7 @@ def test_worn_bushing_pocket_on_the_load_line_takes_the_journal_deeper(registry)
     mech = _pressed_journal(registry)
     ds = _static_penetration(mech)
     hb = pocket(M_DYN, BETA, H0, W_POCKET)
-    h_beta = float(catmull_rom(hb, BETA)[0])
+    h_beta = float(monotone_cubic(hb, BETA)[0])
     depths = {}
     for name, surf in (("new", None), ("worn", {0: (hb, np.zeros(M_DYN))})):
         sim = simulate(mech, _static_settings(), surfaces=surf)
@@ -370,7 +362,7 @@ def test_journal_settles_in_an_off_load_pocket_with_contact_along_the_load(regis
     delta, psi, _, _ = worn_penetration(compile_mechanism(mech, surfaces=surf).clr_f[0], ex, ey, 0.0)
     assert psi_sim == psi and sim.penetration[-1, 0] == delta
     assert angle_diff(psi_sim, BETA) < 1e-6
-    h_beta, s = catmull_rom(hb, BETA)
+    h_beta, s = monotone_cubic(hb, BETA)
     c_beta = C0 + float(h_beta)
     em, alpha = math.hypot(ex, ey), math.atan2(ey, ex)
     assert em == pytest.approx(math.hypot(c_beta + ds, s), abs=1e-10)
@@ -415,9 +407,6 @@ def test_energy_books_close_for_elastic_contact_on_worn_profiles(registry):
     assert driver < 1e-12                            # the radial force has no moment
 
 
-@pytest.mark.xfail(strict=True, reason="when the deepest overlap moves to another region during a "
-                   "contact, the best-node-then-refine search makes delta jump by the refinement "
-                   "gain: 5e-4 of the kinetic energy leaks at one such switch (reported to the lead)")
 def test_energy_books_close_when_the_contact_switches_region(registry):
     """Same books on a wavier bushing (smooth harmonics, not clipped, plus a pocket): during one
     contact psi* jumps by 52 deg between two touching regions.  delta = max over psi is

@@ -423,6 +423,10 @@ class WearLaw(Model):
     evolves, e.g. running-in).  Returns an array >= 0 of the same shape.
     """
     family: ClassVar[str] = "wear"
+    #: True when the depth depends on ``sliding_distance`` (running-in): the wear loop then
+    #: averages the law at the start and the end of a cycle jump (trapezoidal in the sliding
+    #: distance); False (Archard, Reye) evaluates it once.
+    evolving: ClassVar[bool] = False
 
     def depth(self, pressure, slip, sliding_distance=0.0) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError

@@ -51,6 +51,7 @@ class NonlinearArchard(WearLaw):
     or per node; negative clamped to 0).  All broadcast; returns ``dh`` [m] >= 0.
     """
     name = "nonlinear_archard"
+    evolving = True   # k(s) relaxes with the sliding distance: trapezoidal over a cycle jump
     reference = ("seed 000 (Wang & Liu 2015) eq. (15)-(20) (running-in coefficient beta~(s)); "
                  "Archard 1953, J. Appl. Phys. 24 981; exponential running-in and pressure "
                  "exponent: workbench parametrisation")

@@ -10,9 +10,9 @@ Worn revolute joints (seed 000 §4 steps 7-8): the bushing and journal profiles 
 ``M`` body-fixed nodes (wear depths ``h_b``, ``h_j`` in the columns after ``REV_PROFILE`` of
 ``clr_f``, see :mod:`.compiled`).  The radial clearance seen in bushing-frame direction ``psi`` is
 ``c(psi) = R_b - R_j + h_b(psi) + h_j(psi - phi_rel)`` (``phi_rel`` = journal angle minus bushing
-angle), a C1 (Catmull-Rom) curve through its values at the bushing nodes.  The penetration is the
-largest overlap over all directions, ``delta = max_psi [e . n(psi) - c(psi)]``: the best node, then
-the maximum on its two neighbouring segments;
+angle), a C1 monotone (Fritsch-Carlson) cubic through its values at the bushing nodes.  The penetration is the
+largest overlap over all directions, ``delta = max_psi [e . n(psi) - c(psi)]``, searched over every
+segment that can hold it (nodes, and Newton inside segments where the slope changes sign);
 the contact sits at the maximiser ``psi*`` and the normal is ``n(psi*)``, which is the gradient of
 ``delta`` with respect to the eccentricity (envelope theorem), so the force direction is
 consistent with the penetration.  Without wear this is ``delta = |e| - c`` exactly.
@@ -53,6 +53,15 @@ def _worn_clearance(row, M, k, phi_rel, c0, journal_worn):
 
 
 @njit(cache=True)
+def _fc_slope(s0, s1):
+    """Fritsch-Carlson tangent at a node from the secants on either side (per node step):
+    zero at a local extremum, else their harmonic mean, so the cubic stays monotone."""
+    if s0 * s1 <= 0.0:
+        return 0.0
+    return 2.0 * s0 * s1 / (s0 + s1)
+
+
+@njit(cache=True)
 def worn_penetration(row, ebx, eby, phi_rel):
     """Penetration of a revolute clearance joint with worn profiles.
 
@@ -77,57 +86,79 @@ def worn_penetration(row, ebx, eby, phi_rel):
     k_hi = int(math.ceil((alpha + w) / dth)) + 1
     if k_hi - k_lo >= M:
         k_lo = 0; k_hi = M
-    best = -1e300; k_best = k_lo
-    for k in range(k_lo, k_hi + 1):
-        f = em * math.cos(k * dth - alpha) - _worn_clearance(row, M, k, phi_rel, c0, journal_worn)
+    # every segment of the window on a C1 monotone (Fritsch-Carlson) cubic through the nodal
+    # clearances: the nodes, and a maximum of f inside any segment where f' changes sign from +
+    # to -.  (A piecewise-linear clearance puts a kink at every node and makes the contact jump
+    # between segments of a smooth scar; the monotone cubic never dips below its nodal values,
+    # so wear can never make the joint tighter.)
+    best = -1e300; psi_best = alpha; c_best = c0
+    a0 = _worn_clearance(row, M, k_lo - 1, phi_rel, c0, journal_worn)
+    a1 = _worn_clearance(row, M, k_lo, phi_rel, c0, journal_worn)
+    a2 = _worn_clearance(row, M, k_lo + 1, phi_rel, c0, journal_worn)
+    m1 = _fc_slope(a1 - a0, a2 - a1)
+    d_lo = -em * math.sin(k_lo * dth - alpha) - m1 / dth
+    for k in range(k_lo, k_hi):
+        a3 = _worn_clearance(row, M, k + 2, phi_rel, c0, journal_worn)
+        m2 = _fc_slope(a2 - a1, a3 - a2)
+        th0 = k * dth
+        f = em * math.cos(th0 - alpha) - a1
         if f > best:
-            best = f; k_best = k
-    # refine on the two segments next to the best node with a C1 (Catmull-Rom) clearance, so
-    # that the contact direction moves continuously with e (a piecewise-linear clearance puts a
-    # kink at every node and makes the contact jump between segments of a smooth scar)
-    cm2 = _worn_clearance(row, M, k_best - 2, phi_rel, c0, journal_worn)
-    cm1 = _worn_clearance(row, M, k_best - 1, phi_rel, c0, journal_worn)
-    cc0 = _worn_clearance(row, M, k_best, phi_rel, c0, journal_worn)
-    cp1 = _worn_clearance(row, M, k_best + 1, phi_rel, c0, journal_worn)
-    cp2 = _worn_clearance(row, M, k_best + 2, phi_rel, c0, journal_worn)
-    psi_best = k_best * dth; c_best = cc0
-    for seg in range(2):
-        if seg == 0:
-            a0 = cm2; a1 = cm1; a2 = cc0; a3 = cp1; th0 = (k_best - 1) * dth
-        else:
-            a0 = cm1; a1 = cc0; a2 = cp1; a3 = cp2; th0 = k_best * dth
-        # c(t) = a1 + b1 t + b2 t^2 + b3 t^3 on t in [0, 1] (Catmull-Rom)
-        b1 = 0.5 * (a2 - a0)
-        b2 = a0 - 2.5 * a1 + 2.0 * a2 - 0.5 * a3
-        b3 = 0.5 * (a3 - a0) + 1.5 * (a1 - a2)
-        lo = 0.0; hi = 1.0
-        t = 1.0 if seg == 0 else 0.0
-        for _ in range(40):
-            ps = th0 + t * dth
-            d = -em * math.sin(ps - alpha) - (b1 + 2.0 * b2 * t + 3.0 * b3 * t * t) / dth
-            if d > 0.0:
-                lo = t
-            else:
-                hi = t
-            dd = -em * math.cos(ps - alpha) * dth - (2.0 * b2 + 6.0 * b3 * t) / dth
-            tn = t - d / dd if dd < 0.0 else 0.5 * (lo + hi)
-            if not (lo < tn < hi):
-                tn = 0.5 * (lo + hi)
-            if abs(tn - t) < 1e-13:
+            best = f; psi_best = th0; c_best = a1
+        d_hi = -em * math.sin(th0 + dth - alpha) - m2 / dth
+        # Hermite cubic c(t) = a1 + b1 t + b2 t^2 + b3 t^3 on t in [0, 1]
+        b1 = m1
+        b2 = 3.0 * (a2 - a1) - 2.0 * m1 - m2
+        b3 = 2.0 * (a1 - a2) + m1 + m2
+        # f'(t) (per rad) is, to O(em dth^3), the quadratic A + B t + C t^2: its + to - roots in
+        # [0, 1] are the interior maxima (a segment may hold one even when f' > 0 at both ends)
+        s0 = math.sin(th0 - alpha); k0 = math.cos(th0 - alpha)
+        A = -em * s0 - b1 / dth
+        B = -em * k0 * dth - 2.0 * b2 / dth
+        C = 0.5 * em * s0 * dth * dth - 3.0 * b3 / dth
+        n_r = 0
+        r1 = -1.0; r2 = -1.0
+        if abs(C) > 1e-30 * (abs(A) + abs(B) + 1e-300):
+            disc = B * B - 4.0 * A * C
+            if disc >= 0.0:
+                sq = math.sqrt(disc)
+                q = -0.5 * (B + (sq if B >= 0.0 else -sq))
+                x1 = q / C
+                x2 = A / q if q != 0.0 else x1
+                r1 = min(x1, x2); r2 = max(x1, x2); n_r = 2
+        elif B != 0.0:
+            r1 = -A / B; n_r = 1
+        for ir in range(n_r):
+            t = r1 if ir == 0 else r2
+            if not (0.0 <= t <= 1.0) or 2.0 * C * t + B >= 0.0:   # not a + to - crossing
+                continue
+            for _ in range(8):       # Newton on the exact f'
+                ps = th0 + t * dth
+                d = -em * math.sin(ps - alpha) - (b1 + 2.0 * b2 * t + 3.0 * b3 * t * t) / dth
+                dd = -em * math.cos(ps - alpha) * dth - (2.0 * b2 + 6.0 * b3 * t) / dth
+                if dd >= 0.0:
+                    break
+                tn = min(max(t - d / dd, 0.0), 1.0)
+                if abs(tn - t) < 1e-15:
+                    t = tn
+                    break
                 t = tn
-                break
-            t = tn
-        ps = th0 + t * dth
-        c = a1 + t * (b1 + t * (b2 + t * b3))
-        f = em * math.cos(ps - alpha) - c
-        if f > best:
-            best = f; psi_best = ps; c_best = c
+            ps = th0 + t * dth
+            c = a1 + t * (b1 + t * (b2 + t * b3))
+            f = em * math.cos(ps - alpha) - c
+            if f > best:
+                best = f; psi_best = ps; c_best = c
+        a0 = a1; a1 = a2; a2 = a3; m1 = m2; d_lo = d_hi
+    f = em * math.cos(k_hi * dth - alpha) - a1
+    if f > best:
+        best = f; psi_best = k_hi * dth; c_best = a1
     # split the clearance increase at psi* into the bushing and journal parts
     u = (psi_best % TWO_PI) / dth
     i = int(u); fr = u - i; i = i % M
+    if not journal_worn:
+        return best, (psi_best + math.pi) % TWO_PI - math.pi, c_best - c0, 0.0
     hb = row[REV_PROFILE + i] * (1.0 - fr) + row[REV_PROFILE + (i + 1) % M] * fr
     hj = c_best - c0 - hb
-    return best, psi_best % TWO_PI, hb, hj
+    return best, (psi_best + math.pi) % TWO_PI - math.pi, hb, hj
 
 
 @njit(cache=True)

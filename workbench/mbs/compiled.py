@@ -78,6 +78,28 @@ def _rot(phi: float) -> np.ndarray:
     return np.array([[c, -s], [s, c]])
 
 
+def _compiled_kernel(make, model, family: str, joint: str):
+    """The solver-signature C function of ``model``'s kernel; a kernel numba cannot compile with
+    that signature is an error naming the model and the joint."""
+    try:
+        return make(type(model).kernel)
+    except Exception as exc:  # numba TypingError / LoweringError / anything the plugin raises
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise MechanismError(f"clearance joint '{joint}': the {family} model '{model.name}' has a kernel "
+                             f"that does not compile with the solver's signature (it must return "
+                             f"one float{'' if family == 'contact' else ' and set the state rate'}): "
+                             f"{first}") from None
+
+
+def _packed(values, model, family: str, joint: str) -> np.ndarray:
+    p = np.asarray(values, float)
+    if p.ndim != 1 or not np.all(np.isfinite(p)):
+        raise MechanismError(f"clearance joint '{joint}': the {family} model '{model.name}' packed "
+                             f"its parameters into {p.shape} {'non-finite ' if p.ndim == 1 else ''}"
+                             f"values; pack() must return a 1-D array of finite floats")
+    return p
+
+
 def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
                       surfaces: dict | None = None, geometries: dict | None = None) -> CompiledModel:
     """Build the arrays of ``mech``.
@@ -195,13 +217,14 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
             geom = ContactGeometry("planar", 0.0, 0.0, c.width, c.slider_material, c.guide_material,
                                    half_perimeter=c.slider_length + c.width)
             npts += 4
-        ck.append(kernels.contact_cfunc(type(c.contact).kernel))
-        cp.append(np.asarray(c.contact.pack(geom), float))
+        ck.append(_compiled_kernel(kernels.contact_cfunc, c.contact, "contact", c.name))
+        cp.append(_packed(c.contact.pack(geom), c.contact, "contact", c.name))
         if c.friction is None:
             fk.append(kernels.no_friction()); fp.append(np.zeros(1)); hs.append(0)
         else:
-            fk.append(kernels.friction_cfunc(type(c.friction).kernel))
-            fp.append(np.asarray(c.friction.pack(), float)); hs.append(int(type(c.friction).n_states > 0))
+            fk.append(_compiled_kernel(kernels.friction_cfunc, c.friction, "friction", c.name))
+            fp.append(_packed(c.friction.pack(), c.friction, "friction", c.name))
+            hs.append(int(type(c.friction).n_states > 0))
     if not ck:  # the compiled code wants non-empty tuples of one type
         ck.append(kernels.no_contact()); fk.append(kernels.no_friction())
 

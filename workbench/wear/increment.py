@@ -14,7 +14,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import WorkbenchError
 from .surfaces import WornJoint, periodic_scatter
+
+
+class ModelOutputError(WorkbenchError):
+    """A pressure model or wear law returned values of the wrong shape or non-finite values;
+    the wear loop adds the update, the joint and the cycles to the message."""
+
+
+def _checked(values, shape, what: str, model) -> np.ndarray:
+    a = np.asarray(values, float)
+    if a.shape != shape:
+        raise ModelOutputError(f"the {what} '{model.name}' returned shape {a.shape}, expected {shape}")
+    if not np.all(np.isfinite(a)):
+        raise ModelOutputError(f"the {what} '{model.name}' returned non-finite values")
+    return a
 
 
 @dataclass
@@ -75,7 +90,11 @@ def pressure_field(worn: WornJoint, samples: ContactSamples, model) -> np.ndarra
     if len(loaded):
         loads = samples.force[loaded, None] * np.column_stack(
             [np.cos(samples.angle[loaded]), np.sin(samples.angle[loaded])])
-        p[loaded], _ = model.solve_loads(worn.section(), loads, worn.gaps(samples.phi_rel[loaded]))
+        out = model.solve_loads(worn.section(), loads, worn.gaps(samples.phi_rel[loaded]))
+        if not isinstance(out, tuple) or len(out) != 2:
+            raise ModelOutputError(f"the pressure model '{model.name}' must return (pressure, "
+                                   f"eccentricity) from solve_loads, got {type(out).__name__}")
+        p[loaded] = _checked(out[0], (len(loaded), M), "pressure model", model)
     return p
 
 
@@ -94,7 +113,7 @@ def wear_rate(worn: WornJoint, samples: ContactSamples, n_cycles: int, pressure_
     """Per-cycle wear of ``worn`` from ``samples`` spanning ``n_cycles`` cycles."""
     p = pressure_field(worn, samples, pressure_model)
     ds = samples.slip[:, None]
-    dh = np.asarray(law.depth(p, ds, worn.sliding_bushing[None, :]), float)
+    dh = _checked(law.depth(p, ds, worn.sliding_bushing[None, :]), p.shape, "wear law", law)
     b, j = wear_split(worn, samples, dh, share)
     sliding = np.sum(np.where(p > 0.0, ds, 0.0), axis=0)
     f = samples.force
@@ -106,15 +125,17 @@ def wear_rate(worn: WornJoint, samples: ContactSamples, n_cycles: int, pressure_
 def jump_increment(worn: WornJoint, rate: WearRate, dN: float, n_cycles: int, law, share: float):
     """Depth increments (bushing, journal) [m] and sliding increment [m] of a jump of ``dN`` cycles.
 
-    The wear law is evaluated at the sliding distance before and after the jump and averaged
-    (trapezoidal in the sliding distance), so a coefficient that evolves with sliding (running-in,
-    seed 000 eq. 15-20) is followed to second order; for laws linear in ``ds`` (Archard, Reye) this
-    is exactly ``dN`` times the per-cycle increment.
+    A law whose coefficient evolves with sliding (``evolving``: running-in, seed 000 eq. 15-20)
+    is evaluated at the sliding distance before and after the jump and averaged (trapezoidal in
+    the sliding distance, second order); for the others (Archard, Reye) this is exactly ``dN``
+    times the per-cycle increment.
     """
     ds = rate.samples.slip[:, None]
     s0 = worn.sliding_bushing[None, :]
     s1 = s0 + dN * rate.sliding[None, :]
-    dh0 = np.asarray(law.depth(rate.pressure, ds, s0), float)
-    dh1 = np.asarray(law.depth(rate.pressure, ds, s1), float)
-    b, j = wear_split(worn, rate.samples, 0.5 * (dh0 + dh1), share)
+    dh = _checked(law.depth(rate.pressure, ds, s0), rate.pressure.shape, "wear law", law)
+    if getattr(law, "evolving", False):
+        dh1 = _checked(law.depth(rate.pressure, ds, s1), rate.pressure.shape, "wear law", law)
+        dh = 0.5 * (dh + dh1)
+    b, j = wear_split(worn, rate.samples, dh, share)
     return dN * b / n_cycles, dN * j / n_cycles, dN * rate.sliding

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time as _time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,7 +33,7 @@ import xarray as xr
 from .. import __version__
 from ..errors import SolverError, WorkbenchError
 from ..mbs.solver import simulate
-from .increment import ContactSamples, WearRate, jump_increment, wear_rate
+from .increment import ContactSamples, ModelOutputError, WearRate, jump_increment, wear_rate
 from .store import WearStore
 from .surfaces import WornJoint
 
@@ -103,19 +104,23 @@ def measure(run: WearRun, ideal: np.ndarray) -> Measurement:
     rates = {}
     for j, w in run.worn.items():
         samples = ContactSamples.from_simulation(sim, j, start)
-        rates[j] = wear_rate(w, samples, cfg.average_cycles, cfg.pressure, cfg.law, cfg.bushing_share)
-        bad = [name for name, a in (("pressure", rates[j].pressure), ("depth", rates[j].depth_bushing),
-                                    ("depth", rates[j].depth_journal)) if not np.all(np.isfinite(a))]
-        if bad:
-            model = cfg.pressure.name if bad[0] == "pressure" else cfg.law.name
-            raise WorkbenchError(f"wear update {run.update}: the {'pressure model' if bad[0] == 'pressure' else 'wear law'} "
-                                 f"'{model}' returned non-finite values for joint "
-                                 f"'{w.joint.name}' (after {run.cycles_done:.6g} cycles)")
+        with _context(run, w):
+            rates[j] = wear_rate(w, samples, cfg.average_cycles, cfg.pressure, cfg.law, cfg.bushing_share)
     run.timings.pressure_wear += _time.perf_counter() - t
     out = sim.position[start:, cfg.output_body, cfg.output_coordinate]
     t_start = sim.time[start]
     impacts = {j: int(np.sum((sim.impact_joint == j) & (sim.impact_time >= t_start))) for j in run.worn}
     return Measurement(rates, sim, start, out - ideal[:len(out)], impacts)
+
+
+@contextmanager
+def _context(run: WearRun, worn: WornJoint):
+    """Add the update, the joint and the cycles done to a model's bad-output error."""
+    try:
+        yield
+    except ModelOutputError as exc:
+        raise WorkbenchError(f"wear update {run.update}: {exc} for joint '{worn.joint.name}' "
+                             f"(after {run.cycles_done:.6g} cycles)") from None
 
 
 def choose_jump(run: WearRun, meas: Measurement) -> float:
@@ -252,6 +257,18 @@ def _restore(run: WearRun, ds: xr.Dataset) -> None:
     run.update = int(last["update"].values) + 1
 
 
+def _refuse_to_clobber(out: Path) -> None:
+    """A new run replaces a finished store at ``out`` but never an unfinished one."""
+    import zarr
+    try:
+        status = zarr.open_group(str(out), mode="r").attrs.get("run_status", "")
+    except Exception:  # noqa: BLE001 - not a store: leave it to the store to replace or fail
+        return
+    if status != "complete":
+        raise WorkbenchError(f"{out} holds an unfinished wear run ({status or 'interrupted'}); "
+                             f"continue it with --resume, or delete it to start again")
+
+
 def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = False, progress=None,
                    max_updates: int | None = None) -> xr.Dataset:
     """Run the wear loop of ``study`` (``kind = "wear"``) into the zarr store ``out``.
@@ -267,6 +284,8 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
     wall = _time.perf_counter()
     ideal = _ideal_output(study, cfg)
     done = False
+    if not resume and Path(out).exists():
+        _refuse_to_clobber(Path(out))
     if resume:
         ds = store.resume()
         if ds.attrs.get("study_text") != study.text:
@@ -279,8 +298,10 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
         meas = measure(run, ideal)
         dN = choose_jump(run, meas)
         t = _time.perf_counter()
-        inc = {j: jump_increment(run.worn[j], meas.rates[j], dN, cfg.average_cycles, cfg.law, cfg.bushing_share)
-               for j in run.worn}
+        inc = {}
+        for j, w in run.worn.items():
+            with _context(run, w):
+                inc[j] = jump_increment(w, meas.rates[j], dN, cfg.average_cycles, cfg.law, cfg.bushing_share)
         run.timings.pressure_wear += _time.perf_counter() - t
         keep = dN == 0.0 or run.update == 0 or run.update % cfg.dynamics_every == 0
         t = _time.perf_counter()
