@@ -25,9 +25,10 @@ Where the cases run
 * ``serial=True``: one case after another in this process (no dask), the reference path.
 
 Every worker is warmed once before the cases start: it builds the plugin registry (kept for the
-life of the worker process) and runs the base study for two output steps, which loads the
-numba-compiled kernels from their on-disk cache (``cache=True``; the first run on a machine
-compiles them).  FE compliances are memoised per worker process and cached on disk by
+life of the worker process) and runs the first case for two output steps, which loads the
+numba-compiled kernels from their on-disk cache (``cache=True``).  Before it starts a local
+cluster, the sweep's own process does the same, so a cold cache (a new install, edited kernels)
+is compiled once, not once per worker at the same time.  FE compliances are memoised per worker process and cached on disk by
 :mod:`workbench.fem.compliance` (written atomically, so workers never see a partial file).
 """
 from __future__ import annotations
@@ -214,6 +215,9 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
         n = int(workers or os.cpu_count() or 1)
         if n < 1:
             raise WorkbenchError(f"--workers must be >= 1, got {n}")
+        # fill the on-disk numba cache here first: with a cold cache (new install, edited
+        # kernels) the workers would otherwise each compile the same kernels at the same time
+        warm_worker(*_warm_args(sweep))
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                dashboard_address=None, silence_logs=logging.ERROR)
         client = Client(cluster)
