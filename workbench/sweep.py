@@ -218,8 +218,10 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
         # fill the on-disk numba cache here first: with a cold cache (new install, edited
         # kernels) the workers would otherwise each compile the same kernels at the same time
         warm_worker(*_warm_args(sweep))
+        # no dashboard; the scheduler's small HTTP server (health, metrics) on loopback, any port
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR)
+                               dashboard_address=None, silence_logs=logging.ERROR,
+                               scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
         client = Client(cluster)
         where = {"executor": "dask LocalCluster", "workers": n}
     else:
