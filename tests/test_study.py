@@ -19,7 +19,10 @@ from workbench.study import load_study, load_study_text
 from workbench.study_schema import SECTIONS, SOLVER, format_reference
 
 ROOT = Path(__file__).resolve().parents[1]
-STUDIES = sorted((ROOT / "studies").glob("*.toml"))
+# study files; the sweep files next to them (a top-level [sweep] table) are checked below
+_ALL = sorted((ROOT / "studies").glob("*.toml"))
+SWEEPS = [p for p in _ALL if p.read_text().lstrip().startswith("[sweep]") or "\n[sweep]" in p.read_text()]
+STUDIES = [p for p in _ALL if p not in SWEEPS]
 RPM = 2.0 * math.pi / 60.0
 
 
@@ -264,6 +267,14 @@ def test_every_study_file_validates(path):
     s = load_study(path, registry=build_registry())
     if s.kind == "dynamics":
         assert s.mechanism.validate() is s.mechanism
+
+
+@pytest.mark.parametrize("path", SWEEPS, ids=[p.name for p in SWEEPS])
+def test_every_sweep_file_validates(path):
+    from workbench.plugins import build_registry
+    from workbench.sweep_spec import load_sweep
+    sweep = load_sweep(path, registry=build_registry())
+    assert len(sweep.cases) >= 2
 
 
 def _engine_missing() -> str | None:

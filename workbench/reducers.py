@@ -222,34 +222,19 @@ def crank_moment_peak(ds):
 # --------------------------------------------------------------------------------------------
 # wear results (variables of workbench.wear.loop: one row per update along ``cycle``)
 # --------------------------------------------------------------------------------------------
-@reducer("wear_volume", kind="wear", units="m^3",
-         long_name="worn volume of each surface at the end of the run")
-def wear_volume(ds):
-    return ds["wear_volume"].isel(cycle=-1)
+def _final(name: str, variable: str, units: str, long_name: str, **select) -> None:
+    """Register the last update's value of a wear-result variable as summary ``name``."""
+    reducer(name, kind="wear", units=units, long_name=long_name)(
+        lambda ds: ds[variable].isel(cycle=-1).sel(**select))
 
 
-@reducer("max_wear_depth", kind="wear", units="m",
-         long_name="deepest wear of each surface at the end of the run")
-def max_wear_depth(ds):
-    return ds["max_wear_depth"].isel(cycle=-1)
-
-
-@reducer("wear_profile", kind="wear", units="m",
-         long_name="bushing wear depth over the body-fixed node angle at the end of the run")
-def wear_profile(ds):
-    return ds["wear_depth"].isel(cycle=-1).sel(surface="bushing")
-
-
-@reducer("final_peak_pressure", kind="wear", units="Pa",
-         long_name="peak contact pressure at the last update")
-def final_peak_pressure(ds):
-    return ds["peak_pressure"].isel(cycle=-1)
-
-
-@reducer("final_output_deviation", kind="wear", units="m or rad",
-         long_name="RMS deviation of the output from the ideal mechanism at the last update")
-def final_output_deviation(ds):
-    return ds["output_deviation_rms"].isel(cycle=-1)
+_final("wear_volume", "wear_volume", "m^3", "worn volume of each surface at the end of the run")
+_final("max_wear_depth", "max_wear_depth", "m", "deepest wear of each surface at the end of the run")
+_final("wear_profile", "wear_depth", "m",
+       "bushing wear depth over the body-fixed node angle at the end of the run", surface="bushing")
+_final("final_peak_pressure", "peak_pressure", "Pa", "peak contact pressure at the last update")
+_final("final_output_deviation", "output_deviation_rms", "m or rad",
+       "RMS deviation of the output from the ideal mechanism at the last update")
 
 
 @reducer("updates", kind="wear", units="1", long_name="number of wear updates (cycle jumps + 1)")

@@ -76,20 +76,29 @@ class Study:
 def load_study(path: str | Path, registry=None) -> Study:
     """Read and check the study file ``path``; ``registry`` defaults to the installed plugins."""
     path = Path(path)
+    return load_study_text(read_file_text(path, "study file"), file=path, registry=registry)
+
+
+def read_file_text(path: Path, what: str) -> str:
+    """The text of ``path``; a :class:`StudyError` naming the file when it cannot be read."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise StudyError(f"cannot read the study file: {exc.strerror or exc}", file=str(path)) from None
-    return load_study_text(text, file=path, registry=registry)
+        raise StudyError(f"cannot read the {what}: {exc.strerror or exc}", file=str(path)) from None
+
+
+def parse_toml(text: str, fname: str) -> dict:
+    """The TOML document ``text``; a :class:`StudyError` naming ``fname`` when it is not valid."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise StudyError(f"not valid TOML: {exc}", file=fname) from None
 
 
 def load_study_text(text: str, *, file: str | Path | None = None, registry=None) -> Study:
     """Check a study given as TOML text (``file`` is only used in messages and provenance)."""
     fname = str(file) if file is not None else "<study>"
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise StudyError(f"not valid TOML: {exc}", file=fname) from None
+    doc = parse_toml(text, fname)
     probs = S.Problems(fname)
     head = S.read_table(doc.get("study", {}), S.STUDY, "study", probs) or {}
     kind = head.get("kind", "dynamics")

@@ -265,21 +265,16 @@ def key_units(doc: dict, parts: tuple, registry=None) -> str:
 # --------------------------------------------------------------------------------------------
 def load_sweep(path: str | Path, registry=None) -> Sweep:
     """Read and check the sweep file ``path`` (its base study is read too)."""
+    from .study import read_file_text
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StudyError(f"cannot read the sweep file: {exc.strerror or exc}", file=str(path)) from None
-    return load_sweep_text(text, file=path, registry=registry)
+    return load_sweep_text(read_file_text(path, "sweep file"), file=path, registry=registry)
 
 
 def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None) -> Sweep:
     """Check a sweep given as TOML text; a relative ``base`` is relative to ``file``'s folder."""
+    from .study import parse_toml
     fname = str(file) if file is not None else "<sweep>"
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise StudyError(f"not valid TOML: {exc}", file=fname) from None
+    doc = parse_toml(text, fname)
 
     def err(key, msg):
         return StudyError(msg, file=fname, key=key)

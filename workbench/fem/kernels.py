@@ -12,6 +12,29 @@ import numpy as np
 from numba import njit
 
 
+@njit(cache=True)
+def approach_from_active_set(N, rows, X, m, load_q, e) -> bool:
+    """The 2x2 equilibrium of the rigid approach ``e`` on the active set: with ``X = C_AA^-1
+    [N_A, gap_A]`` (columns 0-1: normals, 2: gaps), ``(N_A^T X_N) e = N_A^T X_g + load``; writes
+    ``e`` and returns False when the system is singular (one active node)."""
+    s00 = s01 = s11 = r0 = r1 = 0.0
+    for a in range(m):
+        n0, n1 = N[rows[a], 0], N[rows[a], 1]
+        s00 += n0 * X[a, 0]
+        s01 += n0 * X[a, 1]
+        s11 += n1 * X[a, 1]
+        r0 += n0 * X[a, 2]
+        r1 += n1 * X[a, 2]
+    r0 += load_q[0]
+    r1 += load_q[1]
+    det = s00 * s11 - s01 * s01
+    if det == 0.0:
+        return False
+    e[0] = (s11 * r0 - s01 * r1) / det
+    e[1] = (s00 * r1 - s01 * r0) / det
+    return True
+
+
 @njit(cache=True, fastmath=True)
 def _cholesky(A):
     """Lower Cholesky factor of a symmetric positive-definite matrix; (L, ok)."""
@@ -71,21 +94,8 @@ def _solve_set(Cp, N, gap, idx, load_q, e_fixed, force_control):
             B[a, 1] = N[idx[a], 1]
             B[a, 2] = gap[idx[a]]
         X = _cho_solve(L, B)
-        s00 = s01 = s11 = r0 = r1 = 0.0
-        for a in range(m):
-            n0, n1 = N[idx[a], 0], N[idx[a], 1]
-            s00 += n0 * X[a, 0]
-            s01 += n0 * X[a, 1]
-            s11 += n1 * X[a, 1]
-            r0 += n0 * X[a, 2]
-            r1 += n1 * X[a, 2]
-        r0 += load_q[0]
-        r1 += load_q[1]
-        det = s00 * s11 - s01 * s01
-        if det == 0.0:
+        if not approach_from_active_set(N, idx, X, m, load_q, e):
             return pA, e, False
-        e[0] = (s11 * r0 - s01 * r1) / det
-        e[1] = (s00 * r1 - s01 * r0) / det
         for a in range(m):
             pA[a] = X[a, 0] * e[0] + X[a, 1] * e[1] - X[a, 2]
     else:

@@ -17,6 +17,8 @@ import math
 import numpy as np
 from numba import njit
 
+from .kernels import approach_from_active_set
+
 #: rebuild the factor from scratch every this many samples
 REFRESH = 32
 
@@ -170,21 +172,8 @@ def pdas_updating(Cp, CpT, N, gap, act, load_q, tol_abs, max_iter, order, m0, L,
             B[a, 1] = N[order[a], 1]
             B[a, 2] = gap[order[a]]
         _solve(L, m, B)
-        s00 = s01 = s11 = r0 = r1 = 0.0
-        for a in range(m):
-            n0, n1 = N[order[a], 0], N[order[a], 1]
-            s00 += n0 * B[a, 0]
-            s01 += n0 * B[a, 1]
-            s11 += n1 * B[a, 1]
-            r0 += n0 * B[a, 2]
-            r1 += n1 * B[a, 2]
-        r0 += load_q[0]
-        r1 += load_q[1]
-        det = s00 * s11 - s01 * s01
-        if det == 0.0:
+        if not approach_from_active_set(N, order, B, m, load_q, e):
             return p, e, m, it, False
-        e[0] = (s11 * r0 - s01 * r1) / det
-        e[1] = (s00 * r1 - s01 * r0) / det
         p[:] = 0.0
         for i in range(n):
             g[i] = gap[i] - N[i, 0] * e[0] - N[i, 1] * e[1]
