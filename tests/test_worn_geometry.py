@@ -3,7 +3,7 @@
 Model under test (seed 000 §4 steps 7-8; issue 3 §8; :mod:`workbench.mbs.clearance`): wear depths
 ``h >= 0`` on ``M`` body-fixed nodes ``theta_k = 2 pi k / M`` of the bushing and the journal; the
 clearance seen in bushing-frame direction ``psi`` is ``c(psi) = R_b - R_j + h_b(psi) +
-h_j(psi - phi_rel)``, a C1 monotone (Fritsch-Carlson) cubic through its values at the bushing nodes (the
+h_j(psi - phi_rel)``, a C1 cubic through its values at the bushing nodes (Catmull-Rom tangents limited so that it never dips below them) (the
 journal depth is interpolated linearly at each bushing node's journal-frame angle); the
 penetration is
 ``delta = max_psi [e . n(psi) - c(psi)]`` with the contact at the maximiser ``psi*``.
@@ -85,19 +85,26 @@ def node_clearance(hb, hj, phi_rel, c0=C0):
     return c0 + hb + interp_periodic(nodes(len(hb)) - phi_rel, hj)
 
 
-def monotone_cubic(ck, psi):
-    """Periodic C1 monotone cubic (PCHIP, Fritsch-Carlson; scipy's independent implementation)
-    through node values ``ck`` at ``psi`` [rad]: ``(c, dc/dpsi)``."""
-    from scipy.interpolate import PchipInterpolator
+def clearance_cubic(ck, psi):
+    """The kernel's clearance curve, written again in numpy: periodic Hermite cubic through the
+    node values ``ck`` with Catmull-Rom tangents, zero at local minima of the nodal clearance and
+    at most 3x the smaller secant on monotone stretches.  Returns ``(c, dc/dpsi)`` at ``psi``."""
     ck = np.asarray(ck, float)
     M = len(ck)
     dth = TWO_PI / M
-    pad = 4
-    x = dth * np.arange(-pad, M + pad)
-    y = ck[np.arange(-pad, M + pad) % M]
-    f = PchipInterpolator(x, y)
-    u = np.mod(np.asarray(psi, float), TWO_PI)
-    return f(u), f(u, 1)
+    s0 = ck - np.roll(ck, 1)          # secant before each node (per node step)
+    s1 = np.roll(ck, -1) - ck         # secant after
+    m = 0.5 * (s0 + s1)
+    lim = 3.0 * np.minimum(np.abs(s0), np.abs(s1))
+    m = np.where(s0 * s1 > 0.0, np.clip(m, -lim, lim), m)
+    m = np.where((s0 <= 0.0) & (s1 >= 0.0), 0.0, m)
+    u = np.mod(np.asarray(psi, float), TWO_PI) / dth
+    k = np.floor(u).astype(np.int64) % M
+    t = u - np.floor(u)
+    a1, a2, m1, m2 = ck[k], ck[(k + 1) % M], m[k], m[(k + 1) % M]
+    b2 = 3.0 * (a2 - a1) - 2.0 * m1 - m2
+    b3 = 2.0 * (a1 - a2) + m1 + m2
+    return a1 + t * (m1 + t * (b2 + t * b3)), (m1 + t * (2.0 * b2 + 3.0 * t * b3)) / dth
 
 
 def brute_force(hb, hj, ex, ey, phi_rel, c0):
@@ -106,7 +113,7 @@ def brute_force(hb, hj, ex, ey, phi_rel, c0):
     ck = node_clearance(hb, hj, phi_rel, c0)
 
     def f(psi):
-        return ex * np.cos(psi) + ey * np.sin(psi) - monotone_cubic(ck, psi)[0]
+        return ex * np.cos(psi) + ey * np.sin(psi) - clearance_cubic(ck, psi)[0]
     psi = np.linspace(0.0, TWO_PI, N_GRID, endpoint=False)
     p0 = psi[int(np.argmax(f(psi)))]
     psi = np.mod(np.linspace(p0 - 1.5 * D_GRID, p0 + 1.5 * D_GRID, 4001), TWO_PI)
@@ -117,7 +124,7 @@ def brute_force(hb, hj, ex, ey, phi_rel, c0):
 
 def overlap_at(hb, hj, ex, ey, phi_rel, psi, c0):
     """``e . n(psi) - c(psi)`` with the model's clearance curve."""
-    return ex * math.cos(psi) + ey * math.sin(psi) - float(monotone_cubic(node_clearance(hb, hj, phi_rel, c0), psi)[0])
+    return ex * math.cos(psi) + ey * math.sin(psi) - float(clearance_cubic(node_clearance(hb, hj, phi_rel, c0), psi)[0])
 
 
 def angle_diff(a, b):
@@ -162,7 +169,7 @@ def _check_against_brute_force(row_builder, hb, hj, ex, ey, phi, unique=True):
     if unique:  # (at e = 0 an m-fold symmetric profile has m equal maxima)
         assert angle_diff(psi, psi_bf) <= D_GRID
     # the clearance increase at psi* is split into the bushing and the journal part
-    c_star = float(monotone_cubic(node_clearance(hb, hj, phi, C0K), psi)[0])
+    c_star = float(clearance_cubic(node_clearance(hb, hj, phi, C0K), psi)[0])
     assert C0K + h_b + h_j == pytest.approx(c_star, abs=1e-18)
 
 
@@ -332,7 +339,7 @@ def test_worn_bushing_pocket_on_the_load_line_takes_the_journal_deeper(registry)
     mech = _pressed_journal(registry)
     ds = _static_penetration(mech)
     hb = pocket(M_DYN, BETA, H0, W_POCKET)
-    h_beta = float(monotone_cubic(hb, BETA)[0])
+    h_beta = float(clearance_cubic(hb, BETA)[0])
     depths = {}
     for name, surf in (("new", None), ("worn", {0: (hb, np.zeros(M_DYN))})):
         sim = simulate(mech, _static_settings(), surfaces=surf)
@@ -362,7 +369,7 @@ def test_journal_settles_in_an_off_load_pocket_with_contact_along_the_load(regis
     delta, psi, _, _ = worn_penetration(compile_mechanism(mech, surfaces=surf).clr_f[0], ex, ey, 0.0)
     assert psi_sim == psi and sim.penetration[-1, 0] == delta
     assert angle_diff(psi_sim, BETA) < 1e-6
-    h_beta, s = monotone_cubic(hb, BETA)
+    h_beta, s = clearance_cubic(hb, BETA)
     c_beta = C0 + float(h_beta)
     em, alpha = math.hypot(ex, ey), math.atan2(ey, ex)
     assert em == pytest.approx(math.hypot(c_beta + ds, s), abs=1e-10)

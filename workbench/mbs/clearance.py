@@ -10,7 +10,8 @@ Worn revolute joints (seed 000 §4 steps 7-8): the bushing and journal profiles 
 ``M`` body-fixed nodes (wear depths ``h_b``, ``h_j`` in the columns after ``REV_PROFILE`` of
 ``clr_f``, see :mod:`.compiled`).  The radial clearance seen in bushing-frame direction ``psi`` is
 ``c(psi) = R_b - R_j + h_b(psi) + h_j(psi - phi_rel)`` (``phi_rel`` = journal angle minus bushing
-angle), a C1 monotone (Fritsch-Carlson) cubic through its values at the bushing nodes.  The penetration is the
+angle), a C1 cubic through its values at the bushing nodes (Catmull-Rom tangents limited so that it never
+dips below them).  The penetration is the
 largest overlap over all directions, ``delta = max_psi [e . n(psi) - c(psi)]``, searched over every
 segment that can hold it (nodes, and Newton inside segments where the slope changes sign);
 the contact sits at the maximiser ``psi*`` and the normal is ``n(psi*)``, which is the gradient of
@@ -53,12 +54,23 @@ def _worn_clearance(row, M, k, phi_rel, c0, journal_worn):
 
 
 @njit(cache=True)
-def _fc_slope(s0, s1):
-    """Fritsch-Carlson tangent at a node from the secants on either side (per node step):
-    zero at a local extremum, else their harmonic mean, so the cubic stays monotone."""
-    if s0 * s1 <= 0.0:
+def _tangent(s0, s1):
+    """Tangent of the clearance cubic at a node (per node step) from the secants on either side.
+
+    Catmull-Rom (their mean), limited so that the cubic never dips below the nodal clearances:
+    zero at a node that is a local minimum of the clearance (the unworn edge of a scar), and at
+    most three times the smaller secant on a monotone stretch (Fritsch-Carlson's bound).  At a
+    local maximum (the bottom of a scar) the mean is kept: a limited, flattened top would split
+    a conformal scar into several near-equal maxima and make the contact chatter between them.
+    """
+    m = 0.5 * (s0 + s1)
+    if s0 <= 0.0 and s1 >= 0.0:
         return 0.0
-    return 2.0 * s0 * s1 / (s0 + s1)
+    if s0 * s1 > 0.0:
+        lim = 3.0 * min(abs(s0), abs(s1))
+        if abs(m) > lim:
+            m = lim if m > 0.0 else -lim
+    return m
 
 
 @njit(cache=True)
@@ -86,20 +98,20 @@ def worn_penetration(row, ebx, eby, phi_rel):
     k_hi = int(math.ceil((alpha + w) / dth)) + 1
     if k_hi - k_lo >= M:
         k_lo = 0; k_hi = M
-    # every segment of the window on a C1 monotone (Fritsch-Carlson) cubic through the nodal
-    # clearances: the nodes, and a maximum of f inside any segment where f' changes sign from +
-    # to -.  (A piecewise-linear clearance puts a kink at every node and makes the contact jump
-    # between segments of a smooth scar; the monotone cubic never dips below its nodal values,
-    # so wear can never make the joint tighter.)
+    # every segment of the window on a C1 cubic through the nodal clearances (tangents:
+    # :func:`_tangent`): the nodes, and a maximum of f inside any segment where f' changes sign
+    # from + to -.  (A piecewise-linear clearance puts a kink at every node and makes the contact
+    # jump between segments of a smooth scar; the limited tangents keep the cubic from dipping
+    # below the nodes, so wear never makes the joint tighter.)
     best = -1e300; psi_best = alpha; c_best = c0
     a0 = _worn_clearance(row, M, k_lo - 1, phi_rel, c0, journal_worn)
     a1 = _worn_clearance(row, M, k_lo, phi_rel, c0, journal_worn)
     a2 = _worn_clearance(row, M, k_lo + 1, phi_rel, c0, journal_worn)
-    m1 = _fc_slope(a1 - a0, a2 - a1)
+    m1 = _tangent(a1 - a0, a2 - a1)
     d_lo = -em * math.sin(k_lo * dth - alpha) - m1 / dth
     for k in range(k_lo, k_hi):
         a3 = _worn_clearance(row, M, k + 2, phi_rel, c0, journal_worn)
-        m2 = _fc_slope(a2 - a1, a3 - a2)
+        m2 = _tangent(a2 - a1, a3 - a2)
         th0 = k * dth
         f = em * math.cos(th0 - alpha) - a1
         if f > best:
