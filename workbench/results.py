@@ -284,6 +284,6 @@ def open_results(path: str | Path) -> xr.Dataset:
     """Read a results file (netCDF) or a wear store (zarr directory) fully into memory."""
     if Path(path).is_dir():
         from .wear.store import open_store
-        return open_store(path).load()
+        return open_store(path)
     with xr.open_dataset(path, engine=ENGINE, decode_timedelta=False) as ds:
         return ds.load()
