@@ -207,7 +207,7 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
             vn = vrx * nx + vry * ny
             vt = -vrx * ny + vry * nx
             fn = 0.0
-            if delta > 0.0:
+            if delta > 0.0 and dm[p0] >= 0.0:   # dm < 0: open mode frozen over the step (integrator)
                 fn = ckern[j](delta, vn, dm[p0], cp)
             ft = 0.0
             ft = fkern[j](vt, fn, z[p0], fp, tmp.ctypes)
@@ -248,7 +248,7 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
                 vn = vrx * Nx + vry * Ny
                 vt = vrx * ax + vry * ay
                 fn = 0.0
-                if delta > 0.0:
+                if delta > 0.0 and dm[p0 + k] >= 0.0:   # dm < 0: open mode frozen over the step
                     fn = ckern[j](delta, vn, dm[p0 + k], cp)
                 ft = fkern[j](vt, fn, z[p0 + k], fp, tmp.ctypes)
                 zdot[p0 + k] = tmp[0] if has_z[j] else 0.0

@@ -27,6 +27,7 @@ from .equations import rhs, workspace_size
 DETECT_EVENT, DETECT_HALVING = 0, 1
 STATUS_OK, STATUS_STEP_UNDERFLOW, STATUS_MAX_STEPS, STATUS_BAD_MODEL, STATUS_SINGULAR = 0, 1, 2, 3, 4
 STATUS_NONFINITE = 5
+OPEN_MODE = -1.0  # impact-velocity slot of a contact point that is open (see integrate)
 
 # Dormand-Prince 5(4) tableau
 C2, C3, C4, C5 = 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0
@@ -99,10 +100,15 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
     t = t0
     y = y0.copy()
     contact_gaps(y, n, clr_i, clr_f, g_old, gd)
-    # contacts already closed at the start get their current approach speed
+    # contacts already closed at the start get their current approach speed; open ones are marked
+    # OPEN_MODE: within a trial step the contact mode of the step's start is frozen (no force from
+    # a point that was open, even where a stage penetrates), so the step is smooth, its error
+    # estimate meaningful, and the crossing is located on a smooth dense output and the step cut
+    # there.  Without it a law whose force jumps at first touch (Kelvin-Voigt: c delta_dot) made
+    # every step across the contact start fail the error test down to step underflow at tight
+    # tolerances (Shampine & Thompson (2000): integrate each mode smoothly, switch at events).
     for p in range(npts):
-        if g_old[p] > 0.0:
-            dm[p] = max(gd[p], 1e-6)
+        dm[p] = max(gd[p], 1e-6) if g_old[p] > 0.0 else OPEN_MODE
     bad = rhs(t, y, dm, K[0], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f, frc_i,
               frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
     stats[2] += 1
@@ -237,6 +243,10 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
                         imp_t[n_imp] = t_new; imp_v[n_imp] = gd[p]
                         imp_j[n_imp] = pt_joint[p]; imp_p[n_imp] = p
                         n_imp += 1
+        # contacts that ended over this step are open from here on
+        for p in range(npts):
+            if not (g_new[p] > 0.0):
+                dm[p] = OPEN_MODE
         # error-based next step (from the full trial step)
         fac = 10.0 if err == 0.0 else min(10.0, max(0.2, 0.9 * err ** -0.2))
         h_next = h * fac
