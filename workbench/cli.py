@@ -84,9 +84,29 @@ def validate(study_file: Path):
 @click.option("--plot-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="where the plots go [default: <OUT without suffix>_plots]")
 @click.option("--resume", is_flag=True, help="wear study: continue the run stored in OUT")
+# --- solver: wall-time limit and Ctrl-C (begin)
+@click.option("--max-time", "max_time", type=click.FloatRange(min=0.0, min_open=True), default=None,
+              metavar="SECONDS", help="stop the run after SECONDS of wall time, keeping what it "
+              "computed (dynamics: the samples in <OUT>.partial.nc; wear: the completed updates)")
 @_friendly
-def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool):
+def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool,
+        max_time: float | None):
     """Run STUDY_FILE and write its results to OUT (and plots)."""
+    import contextlib
+
+    from .mbs.solver import wall_time_limit
+    limit = wall_time_limit(max_time) if max_time is not None else contextlib.nullcontext()
+    try:
+        with limit:
+            _run(study_file, out, plot, plot_dir, resume)
+    except KeyboardInterrupt as exc:  # Ctrl-C: say what was kept, exit 130 like any interrupted program
+        from rich.markup import escape
+        _console(stderr=True).print(f"[bold yellow]interrupted:[/] {escape(str(exc))}")
+        sys.exit(130)
+
+
+def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool):
+    # --- solver: wall-time limit and Ctrl-C (end)
     from .study import load_study, run_study
     console = _console()
     registry = _registry()

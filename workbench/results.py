@@ -202,6 +202,15 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
                              "clearance joint of the impact")
     v["impact_point"] = _var(("impact",), np.asarray(sim.impact_point, dtype=np.int32), "1",
                              "index of the contact point (translational joints: slider corner)")
+    # impact table (solver): extremes of each contact located on the integrator's dense output
+    v["impact_peak_force"] = _var(("impact",), np.asarray(sim.impact_peak_force, dtype=float), "N",
+                                  "peak normal contact force of the joint during the contact "
+                                  "(located on the dense output; NaN when not tracked)")
+    v["impact_peak_time"] = _var(("impact",), np.asarray(sim.impact_peak_time, dtype=float), "s",
+                                 "time of the peak normal contact force of the contact")
+    v["impact_max_penetration"] = _var(("impact",), np.asarray(sim.impact_max_penetration, dtype=float),
+                                       "m", "largest penetration of the joint during the contact "
+                                       "(located on the dense output; NaN when not tracked)")
     attrs: dict[str, Any] = {}
     if mech is not None:
         drv = next((d for d in mech.drivers if d.coordinate == "phi"), None)

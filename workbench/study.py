@@ -372,21 +372,21 @@ def run_study(study: Study, *, registry, out: str | Path):
             write_dataset(ds, out)
         return ds
     from .errors import SolverError
-    from .mbs.solver import simulate
+    from .mbs.solver import RunInterrupted, simulate
     from .results import simulation_to_dataset, write_dataset
     try:
         sim = simulate(study.mechanism, study.solver)
-    except SolverError as exc:
+    except (SolverError, RunInterrupted) as exc:  # a failure, the time limit or Ctrl-C
         if exc.partial is None:
             raise
         # keep what the run produced, next to (never over) the requested output
         out = Path(out)
         partial = out.with_name(out.stem + ".partial" + (out.suffix or ".nc"))
         ds = simulation_to_dataset(exc.partial, study=study, registry=registry)
-        ds.attrs["run_status"] = f"failed: {exc}"
+        ds.attrs["run_status"] = f"{exc.partial.status}: {exc}"  # failed / interrupted / time_limit
         write_dataset(ds, partial)
-        raise SolverError(f"{exc}; the samples computed before the failure are in {partial}",
-                          partial=exc.partial) from None
+        raise type(exc)(f"{exc}; the samples computed before the stop are in {partial}",
+                        partial=exc.partial) from None
     ideal = None
     if study.mechanism.clearance_joints and study.output.compare_ideal:
         ideal = simulate(study.mechanism.ideal(), study.solver)

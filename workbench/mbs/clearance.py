@@ -24,13 +24,46 @@ import math
 
 from numba import njit
 
-from .compiled import CL_REV, REV_HB_MAX, REV_HJ_MAX, REV_NODES, REV_PROFILE
+from .compiled import CL_FRICTION_BOUND, CL_REV, REV_HB_MAX, REV_HJ_MAX, REV_NODES, REV_PROFILE
+from .kernels import RAISED
 from .kinematics import apply_force, material_velocity, point_position, rotate
 
 # clearance-joint record columns
 C_FN, C_FT, C_PEN, C_EX, C_EY, C_VT, C_VN, C_PSI, C_PHI = 0, 1, 2, 3, 4, 5, 6, 7, 8
 N_CREC = 9
 TWO_PI = 2.0 * math.pi
+
+# model-output checks: a fault is reported as joint * N_FAULT + cause
+FAULT_CONTACT_NONFINITE, FAULT_CONTACT_RAISED, FAULT_CONTACT_TENSILE = 0, 1, 2
+FAULT_FRICTION_NONFINITE, FAULT_FRICTION_RAISED, FAULT_FRICTION_BOUND = 3, 4, 5
+N_FAULT = 8
+#: slack of the friction bound |f_t| <= mu_max f_n (rounding of the law's own arithmetic)
+FRICTION_BOUND_SLACK = 1e-9
+
+
+@njit(cache=True)
+def _contact_fault(fn, out):
+    """Cause code of a bad contact-force output, -1 when ``fn`` is finite and >= 0."""
+    if out[RAISED] != 0.0:
+        return FAULT_CONTACT_RAISED
+    if not math.isfinite(fn):
+        return FAULT_CONTACT_NONFINITE
+    if fn < 0.0:
+        return FAULT_CONTACT_TENSILE
+    return -1
+
+
+@njit(cache=True)
+def _friction_fault(ft, zdot, fn, bound, out):
+    """Cause code of a bad friction output, -1 when finite and ``|ft| <= bound fn`` (``bound``:
+    the law's largest friction coefficient, inf when the law has none, e.g. LuGre's damping)."""
+    if out[RAISED] != 0.0:
+        return FAULT_FRICTION_RAISED
+    if not (math.isfinite(ft) and math.isfinite(zdot)):
+        return FAULT_FRICTION_NONFINITE
+    if abs(ft) > bound * fn * (1.0 + FRICTION_BOUND_SLACK) + 1e-300:
+        return FAULT_FRICTION_BOUND
+    return -1
 
 
 @njit(cache=True)
@@ -177,9 +210,10 @@ def worn_penetration(row, ebx, eby, phi_rel):
 def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z, rec, tmp):
     """Add clearance-joint contact and friction forces to ``Q``; fill ``zdot`` and ``rec``.
 
-    Returns ``(contact_power, friction_power, bad_joint)``: the rate of work absorbed by the
-    normal contact forces [W], the friction dissipation rate [W] and the index of a joint whose
-    model returned a non-finite value (-1 when all is well).
+    Returns ``(contact_power, friction_power, fault)``: the rate of work absorbed by the
+    normal contact forces [W], the friction dissipation rate [W] and ``-1`` when all is well, else
+    ``joint * N_FAULT + cause`` for the first model output that failed its check (``FAULT_*``;
+    the remaining joints are then not evaluated).  ``tmp`` holds ``kernels.N_OUT`` floats.
     """
     pc = 0.0; pf = 0.0; bad = -1
     for j in range(clr_i.shape[0]):
@@ -208,12 +242,15 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
             vt = -vrx * ny + vry * nx
             fn = 0.0
             if delta > 0.0 and dm[p0] >= 0.0:   # dm < 0: open mode frozen over the step (integrator)
-                fn = ckern[j](delta, vn, dm[p0], cp)
-            ft = 0.0
+                fn = ckern[j](delta, vn, dm[p0], cp, tmp.ctypes)
+                cause = _contact_fault(fn, tmp)
+                if cause >= 0:
+                    return pc, pf, j * N_FAULT + cause
             ft = fkern[j](vt, fn, z[p0], fp, tmp.ctypes)
             zdot[p0] = tmp[0] if has_z[j] else 0.0
-            if not (math.isfinite(fn) and math.isfinite(ft) and math.isfinite(zdot[p0])):
-                bad = j
+            cause = _friction_fault(ft, zdot[p0], fn, clr_f[j, CL_FRICTION_BOUND], tmp)
+            if cause >= 0:
+                return pc, pf, j * N_FAULT + cause
             fx = -fn * nx - ft * ny
             fy = -fn * ny + ft * nx
             apply_force(Q, q, bj, qjx, qjy, fx, fy)
@@ -249,11 +286,15 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
                 vt = vrx * ax + vry * ay
                 fn = 0.0
                 if delta > 0.0 and dm[p0 + k] >= 0.0:   # dm < 0: open mode frozen over the step
-                    fn = ckern[j](delta, vn, dm[p0 + k], cp)
+                    fn = ckern[j](delta, vn, dm[p0 + k], cp, tmp.ctypes)
+                    cause = _contact_fault(fn, tmp)
+                    if cause >= 0:
+                        return pc, pf, j * N_FAULT + cause
                 ft = fkern[j](vt, fn, z[p0 + k], fp, tmp.ctypes)
                 zdot[p0 + k] = tmp[0] if has_z[j] else 0.0
-                if not (math.isfinite(fn) and math.isfinite(ft) and math.isfinite(zdot[p0 + k])):
-                    bad = j
+                cause = _friction_fault(ft, zdot[p0 + k], fn, clr_f[j, CL_FRICTION_BOUND], tmp)
+                if cause >= 0:
+                    return pc, pf, j * N_FAULT + cause
                 fx = -fn * Nx + ft * ax
                 fy = -fn * Ny + ft * ay
                 apply_force(Q, q, bj, X, Y, fx, fy)

@@ -12,9 +12,11 @@ phi0]`` (n' = axis normal in body-i frame); drivers ``[driver row in drv_f]``.
 s_jx, s_jy, k, c, l0, f0]``, FORCE ``[s_x, s_y, f_x, f_y]``, TORQUE ``[T]``.
 ``clr_i``: ``[type, body_i (bushing/guide), body_j (journal/slider), first_point, n_points]`` with
 CL_REV, CL_TRANS; ``clr_f``: CL_REV ``[s_bx, s_by, s_jx, s_jy, R_b, R_j, M, max h_b, max h_j, ., ., .,
-h_b[0..M), h_j[0..M)]`` (``M`` worn-profile nodes, 0 = circular; wear depths [m] on body-fixed
+mu_max, h_b[0..M), h_j[0..M)]`` (``M`` worn-profile nodes, 0 = circular; wear depths [m] on body-fixed
 nodes ``theta_k = 2 pi k / M`` of the bushing and the journal, see :mod:`.clearance`); CL_TRANS ``[s_gx, s_gy,
-s_sx, s_sy, a_x', a_y' (guide frame), u_x', u_y' (slider frame), L, W, H]``.
+s_sx, s_sy, a_x', a_y' (guide frame), u_x', u_y' (slider frame), L, W, H, mu_max]``; ``mu_max``
+(column ``CL_FRICTION_BOUND``) bounds the friction force, ``|f_t| <= mu_max f_n``
+(:func:`friction_bound`).
 Contact points (1 per revolute, 4 corners per translational clearance joint) each own one
 friction state slot (LuGre) and one ``delta_dot_minus`` slot.
 """
@@ -34,6 +36,7 @@ REV, TRANS, DRV_PHI, DRV_X, DRV_Y = 0, 1, 2, 3, 4
 SPRING, FORCE, TORQUE = 0, 1, 2
 CL_REV, CL_TRANS = 0, 1
 REV_NODES, REV_HB_MAX, REV_HJ_MAX, REV_PROFILE = 6, 7, 8, 12
+CL_FRICTION_BOUND = 11  # both kinds: largest friction coefficient of the joint's law (inf: unbounded)
 MAX_POLY, MAX_HARM = 6, 3
 
 
@@ -89,6 +92,30 @@ def _compiled_kernel(make, model, family: str, joint: str):
                              f"that does not compile with the solver's signature (it must return "
                              f"one float{'' if family == 'contact' else ' and set the state rate'}): "
                              f"{first}") from None
+
+
+#: parameters that are friction coefficients [1] in the built-in laws' naming
+_COEFFICIENT_NAMES = ("mu", "mu_s", "mu_d", "mu_c", "mu_k", "c_f")
+
+
+def friction_bound(model) -> float:
+    """Largest ``|f_t| / f_n`` [1] the friction law ``model`` can produce, inf when unknown.
+
+    A law may state it with a ``max_coefficient()`` method; otherwise, for a memoryless law
+    (``n_states == 0``, a Coulomb-type law ``f_t = -mu(v) f_n``), it is the largest of its
+    friction-coefficient parameters (named ``mu*`` or ``c_f``, unit 1).  Laws with internal state
+    (LuGre: bristle damping and viscous terms) are not bounded by a coefficient: inf.
+    """
+    if model is None:
+        return 0.0
+    own = getattr(model, "max_coefficient", None)
+    if callable(own):
+        return float(own())
+    if getattr(type(model), "n_states", 0) != 0:
+        return float("inf")
+    values = [abs(float(getattr(model.params, p.name))) for p in type(model).parameters()
+              if p.name in _COEFFICIENT_NAMES and isinstance(getattr(model.params, p.name, None), (int, float))]
+    return max(values) if values else float("inf")
 
 
 def _packed(values, model, family: str, joint: str) -> np.ndarray:
@@ -198,6 +225,7 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
                 crow[REV_HB_MAX] = max(float(hb.max()), 0.0); crow[REV_HJ_MAX] = max(float(hj.max()), 0.0)
                 crow[REV_PROFILE:REV_PROFILE + M] = hb
                 crow[REV_PROFILE + M:REV_PROFILE + 2 * M] = hj
+            crow[CL_FRICTION_BOUND] = friction_bound(c.friction)
             clr_f.append(crow)
             geom = geometries.get(jc) or ContactGeometry(
                 "cylindrical", c.journal_radius, c.bushing_radius, c.length,
@@ -212,7 +240,8 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
             a_glob = _rot(ang_of(bi)) @ a
             u = _rot(ang_of(bj)).T @ a_glob
             clr_i.append([CL_TRANS, bi, bj, npts, 4])
-            clr_f.append([*sg, *ss, *a, *u, c.slider_length, c.slider_height, c.guide_height, 0.0]
+            clr_f.append([*sg, *ss, *a, *u, c.slider_length, c.slider_height, c.guide_height,
+                          friction_bound(c.friction)]
                          + [0] * (2 * n_prof))
             geom = ContactGeometry("planar", 0.0, 0.0, c.width, c.slider_material, c.guide_material,
                                    half_perimeter=c.slider_length + c.width)

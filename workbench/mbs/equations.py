@@ -17,6 +17,7 @@ from numba import njit
 
 from .clearance import clearance_forces
 from .compiled import DRV_PHI, FORCE, SPRING, TORQUE
+from .kernels import N_OUT
 from .kinematics import apply_force, constraints, material_velocity, point_position
 
 
@@ -58,7 +59,7 @@ def element_forces(q, qd, Q, frc_i, frc_f, gravity, mass):
 def workspace_size(n, n_rows, npts):
     """Length of the float work buffer :func:`rhs` needs."""
     m = max(n_rows, 1)
-    return n + max(npts, 1) + 1 + 6 * m + m * n + m * m
+    return n + max(npts, 1) + N_OUT + 6 * m + m * n + m * m
 
 
 @njit(cache=True)
@@ -96,9 +97,10 @@ def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
         mass, cons_i, cons_f, drv_f, frc_i, frc_f, gravity, clr_i, clr_f,
         ckern, fkern, cpar, fpar, has_z):
     """Right-hand side ``ydot = f(t, y)``; also fills multipliers ``lam`` and the clearance
-    record ``rec``.  ``ws`` is a work buffer of :func:`workspace_size` floats.  Returns the index
-    of a joint whose model gave a non-finite value, or -1 (-2 when the constraint system is
-    singular, -3 when the state is not finite)."""
+    record ``rec``.  ``ws`` is a work buffer of :func:`workspace_size` floats.  Returns -1 when all
+    is well, ``joint * N_FAULT + cause`` >= 0 when a clearance joint's model output failed its
+    check (see :func:`.clearance.clearance_forces`), -2 when the constraint system is singular,
+    -3 when the state is not finite."""
     n = mass.shape[0]
     npts = ydot.shape[0] - 2 * n - 4
     m = max(n_rows, 1)
@@ -106,7 +108,7 @@ def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
     o = 0
     Q = ws[o:o + n]; o += n
     zdot = ws[o:o + max(npts, 1)]; o += max(npts, 1)
-    tmp = ws[o:o + 1]; o += 1
+    tmp = ws[o:o + N_OUT]; o += N_OUT
     Q[:] = 0.0
     pd = element_forces(q, qd, Q, frc_i, frc_f, gravity, mass)
     pc, pf, bad = clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar,

@@ -9,10 +9,24 @@ dense output:
   the crossing is bracketed on the continuous extension and bisected to machine precision; the
   step is cut there, the impact velocity ``delta_dot_minus`` is taken from the state at the event
   and the integration restarts (FSAL reset) — the force law sees the true impact velocity.
-* ``DETECT_HALVING``: seed 001 (Wu 2014): two-state, three-stage detection.  A step that crosses
+* ``DETECT_HALVING``: Wu et al. (2014) two-state, three-stage detection.  A step that crosses
   into (or out of) contact is rejected and halved until the end of the step lies at the critical
   point ``0 <= delta <= epsilon`` (``-epsilon <= delta <= 0`` on separation) or the step reaches
   ``min_step``; the step size before the switch is then restored.
+
+Impact table: every contact start opens a row (time, approach speed).  While the contact of
+that joint stays closed, each accepted step samples the joint's normal force and penetration on
+the continuous extension at ``N_PROBE + 1`` points; where the samples bracket a maximum that
+beats the row's record, golden-section search on the continuous extension locates it (to 1e-9
+of the step).  The row thus holds the peak force and its time and the largest penetration, as
+accurate as the dense output, not limited by the output step.  The row closes when all contact
+points of the joint have separated, or at the joint's next contact start.  Steps with no closed
+contact cost nothing extra.
+
+Faults and aborts: a model output that fails its check (see :mod:`.clearance`) stops the run with
+``STATUS_BAD_MODEL`` and the fault code; setting ``ctl[CTL_ABORT]`` from another thread (the
+function releases the GIL) stops it at the next step with ``STATUS_ABORTED``.  Either way the
+samples and impacts integrated so far are returned.
 """
 from __future__ import annotations
 
@@ -21,13 +35,33 @@ import math
 import numpy as np
 from numba import njit
 
-from .clearance import N_CREC, contact_gaps
+from .clearance import C_FN, C_PEN, N_CREC, clearance_forces, contact_gaps
 from .equations import rhs, workspace_size
+from .kernels import N_OUT
 
 DETECT_EVENT, DETECT_HALVING = 0, 1
 STATUS_OK, STATUS_STEP_UNDERFLOW, STATUS_MAX_STEPS, STATUS_BAD_MODEL, STATUS_SINGULAR = 0, 1, 2, 3, 4
-STATUS_NONFINITE = 5
+STATUS_NONFINITE, STATUS_ABORTED = 5, 6
 OPEN_MODE = -1.0  # impact-velocity slot of a contact point that is open (see integrate)
+
+# float settings ``num`` of :func:`integrate`
+NUM_RTOL, NUM_ATOL, NUM_H0, NUM_HMAX, NUM_ALPHA, NUM_BETA, NUM_EPS_CRIT, NUM_HMIN_HALVING = range(8)
+N_NUM = 8
+# integer settings ``opt``
+OPT_DETECT, OPT_N_ERR, OPT_N_ROWS, OPT_MAX_STEPS, OPT_MAX_IMPACTS = range(5)
+N_OPT = 5
+# control array ``ctl`` shared with the calling thread: abort request (set != 0 to stop at the
+# next step), and the time reached [s] (written by the integrator after every accepted step)
+CTL_ABORT, CTL_TIME = 0, 1
+N_CTL = 2
+# impact table columns (``imp`` float array, one row per contact start)
+IMP_TIME, IMP_VELOCITY, IMP_PEAK_FORCE, IMP_PEAK_TIME, IMP_MAX_PEN, IMP_MAX_PEN_TIME = range(6)
+N_IMP = 6
+#: sub-intervals of an accepted step sampled on the dense output while a contact is closed
+N_PROBE = 4
+#: golden-section iterations (bracket 1/N_PROBE of a step shrinks by 0.618 each: 1e-9 of a step)
+GOLDEN_ITERS = 44
+INV_PHI = 0.6180339887498949
 
 # Dormand-Prince 5(4) tableau
 C2, C3, C4, C5 = 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0
@@ -68,25 +102,119 @@ def _dense(y, K, h, th, out):
 
 
 @njit(cache=True)
-def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, eps_crit, hmin_halving,
-              n_err, n_rows, max_steps, max_impacts,
-              mass, cons_i, cons_f, drv_f, frc_i, frc_f, gravity, clr_i, clr_f,
-              ckern, fkern, cpar, fpar, has_z):
+def _f(t, y, dm, out, lam, rec, ws, alpha, beta, n_rows, model):
+    """:func:`.equations.rhs` with the model arrays as one tuple (see ``CompiledModel.args``)."""
+    (mass, cons_i, cons_f, drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar,
+     has_z) = model
+    return rhs(t, y, dm, out, lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f, frc_i,
+               frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
+
+
+@njit(cache=True)
+def _probe(y, K, h, th, dm, model, ys, Qs, zds, recs, tmps):
+    """Clearance records ``recs`` at fraction ``th`` of the step (dense output); False on a fault."""
+    (mass, cons_i, cons_f, drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar,
+     has_z) = model
+    n = mass.shape[0]
+    npts = y.shape[0] - 2 * n - 4
+    _dense(y, K, h, th, ys)
+    Qs[:] = 0.0
+    _, _, bad = clearance_forces(ys[:n], ys[n:2 * n], ys[2 * n:2 * n + npts], dm, Qs, zds, clr_i, clr_f,
+                                 ckern, fkern, cpar, fpar, has_z, recs, tmps)
+    return bad == -1
+
+
+@njit(cache=True)
+def _probe_value(y, K, h, th, dm, model, scratch, j, col):
+    ys, Qs, zds, recs, tmps = scratch
+    if _probe(y, K, h, th, dm, model, ys, Qs, zds, recs, tmps):
+        return recs[j, col]
+    return -math.inf
+
+
+@njit(cache=True)
+def _golden_max(y, K, h, dm, model, scratch, j, col, a, b, fa, fb):
+    """Largest value of record column ``col`` of joint ``j`` over step fractions ``[a, b]``:
+    golden-section search on the continuous extension.  Returns ``(th, value)``."""
+    c = b - INV_PHI * (b - a)
+    d = a + INV_PHI * (b - a)
+    fc = _probe_value(y, K, h, c, dm, model, scratch, j, col)
+    fd = _probe_value(y, K, h, d, dm, model, scratch, j, col)
+    for _ in range(GOLDEN_ITERS):
+        if b - a < 1e-9:
+            break
+        if fc >= fd:
+            b = d; fb = fd; d = c; fd = fc
+            c = b - INV_PHI * (b - a)
+            fc = _probe_value(y, K, h, c, dm, model, scratch, j, col)
+        else:
+            a = c; fa = fc; c = d; fc = fd
+            d = a + INV_PHI * (b - a)
+            fd = _probe_value(y, K, h, d, dm, model, scratch, j, col)
+    th = a; v = fa
+    if fb > v:
+        th = b; v = fb
+    if fc > v:
+        th = c; v = fc
+    if fd > v:
+        th = d; v = fd
+    return th, v
+
+
+@njit(cache=True)
+def _track(vals, ths, y, K, h, t, dm, model, scratch, j, col, imp, row, c_val, c_time):
+    """Update impact ``row``'s record (columns ``c_val``, ``c_time``) with the maximum over the
+    step of record column ``col`` of joint ``j``; ``vals`` sampled at fractions ``ths``."""
+    i = 0
+    for k in range(1, N_PROBE + 1):
+        if vals[k] > vals[i]:
+            i = k
+    if not vals[i] >= imp[row, c_val]:
+        return
+    lo = max(i - 1, 0); hi = min(i + 1, N_PROBE)
+    if i == 0 or i == N_PROBE:
+        # largest sample at an end of the step: the maximum is there (the function falls away
+        # from it into the step: the previous / next step brackets anything beyond), or inside
+        # the first / last sub-interval
+        eps = 1e-7 * (ths[hi] - ths[lo])
+        inner = _probe_value(y, K, h, ths[i] + (eps if i == 0 else -eps), dm, model, scratch, j, col)
+        if inner < vals[i]:
+            imp[row, c_val] = vals[i]; imp[row, c_time] = t + ths[i] * h
+            return
+    th, v = _golden_max(y, K, h, dm, model, scratch, j, col, ths[lo], ths[hi], vals[lo], vals[hi])
+    if v < vals[i]:
+        th = ths[i]; v = vals[i]
+    imp[row, c_val] = v; imp[row, c_time] = t + th * h
+
+
+@njit(cache=True, nogil=True)
+def integrate(y0, t0, t1, out_times, num, opt, model, ctl):
     """Integrate from ``t0`` to ``t1``; return samples at ``out_times`` and the impact table.
 
-    Returns ``(Y, DM, n_out, imp_t, imp_v, imp_j, imp_p, n_imp, stats, status, t_fail, bad_joint)``
-    with ``Y[k]`` the state and ``DM[k]`` the impact velocities in force at ``out_times[k]``;
-    ``stats = [steps, rejected, rhs calls, events]``.
+    ``num`` (float) and ``opt`` (int) hold the settings (``NUM_*``, ``OPT_*`` indices), ``model``
+    the model arrays (``CompiledModel.args()``), ``ctl`` the control array (``CTL_*``).
+
+    Returns ``(Y, DM, n_out, imp, imp_j, imp_p, n_imp, stats, status, t_fail, fault)`` with
+    ``Y[k]`` the state and ``DM[k]`` the impact velocities in force at ``out_times[k]``; ``imp``
+    the impact table (``IMP_*`` columns), ``imp_j`` / ``imp_p`` the joint / contact point of
+    each row; ``stats = [steps, rejected, rhs calls, events, probes]``; ``fault`` the model
+    fault code (``STATUS_BAD_MODEL``) or -1.
     """
+    rtol = num[NUM_RTOL]; atol = num[NUM_ATOL]; h0 = num[NUM_H0]; hmax = num[NUM_HMAX]
+    alpha = num[NUM_ALPHA]; beta = num[NUM_BETA]; eps_crit = num[NUM_EPS_CRIT]
+    hmin_halving = num[NUM_HMIN_HALVING]
+    detect = opt[OPT_DETECT]; n_err = opt[OPT_N_ERR]; n_rows = opt[OPT_N_ROWS]
+    max_steps = opt[OPT_MAX_STEPS]; max_impacts = opt[OPT_MAX_IMPACTS]
+    mass = model[0]; clr_i = model[7]; clr_f = model[8]
     ny = y0.shape[0]
     n = mass.shape[0]
     npts = ny - 2 * n - 4
     nc = clr_i.shape[0]
     nout = out_times.shape[0]
     Y = np.zeros((nout, ny)); DM = np.zeros((nout, max(npts, 1)))
-    imp_t = np.zeros(max_impacts); imp_v = np.zeros(max_impacts)
+    imp = np.zeros((max_impacts, N_IMP))
     imp_j = np.zeros(max_impacts, np.int64); imp_p = np.zeros(max_impacts, np.int64)
-    stats = np.zeros(4, np.int64)
+    stats = np.zeros(5, np.int64)
     dm = np.full(max(npts, 1), 1e-3)
     pt_joint = np.zeros(max(npts, 1), np.int64)
     for j in range(nc):
@@ -97,6 +225,13 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
     K = np.zeros((7, ny)); ytmp = np.zeros(ny); ynew = np.zeros(ny)
     g_old = np.zeros(max(npts, 1)); g_new = np.zeros(max(npts, 1)); gd = np.zeros(max(npts, 1))
     g_a = np.zeros(max(npts, 1))
+    # impact tracking: open row per joint (-1: none), dense-output samples, probe scratch
+    cur = np.full(max(nc, 1), -1, np.int64)
+    active = np.zeros(max(nc, 1), np.bool_)
+    FS = np.zeros((max(nc, 1), N_PROBE + 1)); PS = np.zeros((max(nc, 1), N_PROBE + 1))
+    ths = np.zeros(N_PROBE + 1)
+    scratch = (np.zeros(ny), np.zeros(n), np.zeros(max(npts, 1)), np.zeros((max(nc, 1), N_CREC)),
+               np.zeros(N_OUT))
     t = t0
     y = y0.copy()
     contact_gaps(y, n, clr_i, clr_f, g_old, gd)
@@ -109,11 +244,11 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
     # tolerances (Shampine & Thompson (2000): integrate each mode smoothly, switch at events).
     for p in range(npts):
         dm[p] = max(gd[p], 1e-6) if g_old[p] > 0.0 else OPEN_MODE
-    bad = rhs(t, y, dm, K[0], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f, frc_i,
-              frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
+    bad = _f(t, y, dm, K[0], lam, rec, ws, alpha, beta, n_rows, model)
     stats[2] += 1
     if bad != -1:
-        return Y, DM, 0, imp_t, imp_v, imp_j, imp_p, 0, stats, STATUS_BAD_MODEL if bad >= 0 else STATUS_SINGULAR, t, bad
+        status = STATUS_BAD_MODEL if bad >= 0 else (STATUS_SINGULAR if bad == -2 else STATUS_NONFINITE)
+        return Y, DM, 0, imp, imp_j, imp_p, 0, stats, status, t, bad
     k_out = 0
     while k_out < nout and out_times[k_out] <= t0:
         Y[k_out] = y; DM[k_out, :] = dm; k_out += 1
@@ -122,6 +257,9 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
     h_saved = -1.0  # step before a step-halving sequence
     status = STATUS_OK
     while t < t1:
+        if ctl[CTL_ABORT] != 0.0:
+            status = STATUS_ABORTED
+            break
         if stats[0] + stats[1] >= max_steps:
             status = STATUS_MAX_STEPS
             break
@@ -136,38 +274,33 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
         # ---- stages
         for i in range(ny):
             ytmp[i] = y[i] + h * A21 * K[0, i]
-        bad = rhs(t + C2 * h, ytmp, dm, K[1], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f,
-                  frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
+        bad = _f(t + C2 * h, ytmp, dm, K[1], lam, rec, ws, alpha, beta, n_rows, model)
         for i in range(ny):
             ytmp[i] = y[i] + h * (A31 * K[0, i] + A32 * K[1, i])
-        bad = _worse(bad, rhs(t + C3 * h, ytmp, dm, K[2], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f,
-                           drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z))
+        bad = _worse(bad, _f(t + C3 * h, ytmp, dm, K[2], lam, rec, ws, alpha, beta, n_rows, model))
         for i in range(ny):
             ytmp[i] = y[i] + h * (A41 * K[0, i] + A42 * K[1, i] + A43 * K[2, i])
-        bad = _worse(bad, rhs(t + C4 * h, ytmp, dm, K[3], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f,
-                           drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z))
+        bad = _worse(bad, _f(t + C4 * h, ytmp, dm, K[3], lam, rec, ws, alpha, beta, n_rows, model))
         for i in range(ny):
             ytmp[i] = y[i] + h * (A51 * K[0, i] + A52 * K[1, i] + A53 * K[2, i] + A54 * K[3, i])
-        bad = _worse(bad, rhs(t + C5 * h, ytmp, dm, K[4], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f,
-                           drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z))
+        bad = _worse(bad, _f(t + C5 * h, ytmp, dm, K[4], lam, rec, ws, alpha, beta, n_rows, model))
         for i in range(ny):
             ytmp[i] = y[i] + h * (A61 * K[0, i] + A62 * K[1, i] + A63 * K[2, i] + A64 * K[3, i] + A65 * K[4, i])
-        bad = _worse(bad, rhs(t + h, ytmp, dm, K[5], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f,
-                           drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z))
+        bad = _worse(bad, _f(t + h, ytmp, dm, K[5], lam, rec, ws, alpha, beta, n_rows, model))
         for i in range(ny):
             ynew[i] = y[i] + h * (B1 * K[0, i] + B3 * K[2, i] + B4 * K[3, i] + B5 * K[4, i] + B6 * K[5, i])
-        bad2 = rhs(t + h, ynew, dm, K[6], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f,
-                   frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
+        bad2 = _f(t + h, ynew, dm, K[6], lam, rec, ws, alpha, beta, n_rows, model)
         stats[2] += 6
         if bad2 != -1 or bad != -1:
-            # a non-finite model output inside a trial step: retry smaller, give up at underflow
+            # a failed model check or a non-finite value inside a trial step: retry smaller (the
+            # trial state may have overshot), give up at underflow
             if h > 1e-13:
                 h *= 0.25
                 stats[1] += 1
                 continue
             bad = _worse(bad, bad2)
             status = STATUS_BAD_MODEL if bad >= 0 else (STATUS_SINGULAR if bad == -2 else STATUS_NONFINITE)
-            return Y, DM, k_out, imp_t, imp_v, imp_j, imp_p, n_imp, stats, status, t, bad
+            return Y, DM, k_out, imp, imp_j, imp_p, n_imp, stats, status, t, bad
         # ---- error estimate (positions, velocities, friction states)
         err = 0.0
         for i in range(n_err):
@@ -233,20 +366,58 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
             _dense(y, K, h, (out_times[k_out] - t) / h, Y[k_out])
             DM[k_out, :] = dm
             k_out += 1
+        # impact table: peaks of the open contacts over [t, t_new] on the dense output
+        any_active = False
+        for j in range(nc):
+            active[j] = False
+        for p in range(npts):
+            j = pt_joint[p]
+            if cur[j] >= 0 and (g_old[p] > 0.0 or g_new[p] > 0.0):
+                active[j] = True
+                any_active = True
+        if any_active:
+            ys, Qs, zds, recs, tmps = scratch
+            for k in range(N_PROBE + 1):
+                ths[k] = th_ev * k / N_PROBE
+                ok_probe = _probe(y, K, h, ths[k], dm, model, ys, Qs, zds, recs, tmps)
+                stats[4] += 1
+                for j in range(nc):
+                    FS[j, k] = recs[j, C_FN] if ok_probe else -math.inf
+                    PS[j, k] = recs[j, C_PEN] if ok_probe else -math.inf
+            for j in range(nc):
+                if active[j]:
+                    _track(FS[j], ths, y, K, h, t, dm, model, scratch, j, C_FN, imp, cur[j],
+                           IMP_PEAK_FORCE, IMP_PEAK_TIME)
+                    _track(PS[j], ths, y, K, h, t, dm, model, scratch, j, C_PEN, imp, cur[j],
+                           IMP_MAX_PEN, IMP_MAX_PEN_TIME)
         if event:
             stats[3] += 1
             contact_gaps(ynew, n, clr_i, clr_f, g_new, gd)
             for p in range(npts):
                 if g_new[p] > 0.0 and not (g_old[p] > 0.0):
                     dm[p] = max(gd[p], 1e-6)
+                    j = pt_joint[p]
+                    cur[j] = -1
                     if n_imp < max_impacts:
-                        imp_t[n_imp] = t_new; imp_v[n_imp] = gd[p]
-                        imp_j[n_imp] = pt_joint[p]; imp_p[n_imp] = p
+                        imp[n_imp, IMP_TIME] = t_new; imp[n_imp, IMP_VELOCITY] = gd[p]
+                        imp[n_imp, IMP_PEAK_FORCE] = 0.0; imp[n_imp, IMP_PEAK_TIME] = t_new
+                        imp[n_imp, IMP_MAX_PEN] = g_new[p]; imp[n_imp, IMP_MAX_PEN_TIME] = t_new
+                        imp_j[n_imp] = j; imp_p[n_imp] = p
+                        cur[j] = n_imp
                         n_imp += 1
         # contacts that ended over this step are open from here on
         for p in range(npts):
             if not (g_new[p] > 0.0):
                 dm[p] = OPEN_MODE
+        # a contact row closes when all points of its joint are apart
+        for j in range(nc):
+            if cur[j] >= 0:
+                closed = True
+                for k in range(clr_i[j, 4]):
+                    if g_new[clr_i[j, 3] + k] > 0.0:
+                        closed = False
+                if closed:
+                    cur[j] = -1
         # error-based next step (from the full trial step)
         fac = 10.0 if err == 0.0 else min(10.0, max(0.2, 0.9 * err ** -0.2))
         h_next = h * fac
@@ -256,18 +427,21 @@ def integrate(y0, t0, t1, out_times, rtol, atol, h0, hmax, alpha, beta, detect, 
         y[:] = ynew
         g_old[:] = g_new
         t = t_new if not last else t1
-        if event and th_ev < 1.0:
-            bad = rhs(t, y, dm, K[0], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f, frc_i,
-                      frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
+        ctl[CTL_TIME] = t
+        if event:
+            # restart after the event: the contact law now sees the new impact speed
+            bad = _f(t, y, dm, K[0], lam, rec, ws, alpha, beta, n_rows, model)
             stats[2] += 1
-            h_next = max(h_next, 1e-12)
-        elif event:
-            bad = rhs(t, y, dm, K[0], lam, rec, ws, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f, frc_i,
-                      frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
-            stats[2] += 1
+            if bad != -1:
+                status = STATUS_BAD_MODEL if bad >= 0 else (STATUS_SINGULAR if bad == -2 else STATUS_NONFINITE)
+                while k_out < nout and out_times[k_out] <= t:
+                    Y[k_out] = y; DM[k_out, :] = dm; k_out += 1
+                return Y, DM, k_out, imp, imp_j, imp_p, n_imp, stats, status, t, bad
+            if th_ev < 1.0:
+                h_next = max(h_next, 1e-12)
         else:
             K[0, :] = K[6, :]
         h = h_next
     while k_out < nout and out_times[k_out] <= t + 1e-15 * max(1.0, abs(t)):
         Y[k_out] = y; DM[k_out, :] = dm; k_out += 1
-    return Y, DM, k_out, imp_t, imp_v, imp_j, imp_p, n_imp, stats, status, t, -1
+    return Y, DM, k_out, imp, imp_j, imp_p, n_imp, stats, status, t, -1

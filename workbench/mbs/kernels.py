@@ -9,6 +9,7 @@ clearance joint use its own law without recompiling the solver.
 from __future__ import annotations
 
 import functools
+import math
 import warnings
 
 import numpy as np
@@ -19,11 +20,18 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 # the plain C signatures used here
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
-#: F_n = contact(delta, delta_dot, delta_dot_minus, p)
-CONTACT_SIG = types.float64(types.float64, types.float64, types.float64, types.CPointer(types.float64))
-#: f_t = friction(v_t, f_n, z, p, out) with out[0] = z_dot
+#: F_n = contact(delta, delta_dot, delta_dot_minus, p, out) with out[RAISED] = 1.0 when the kernel raised
+CONTACT_SIG = types.float64(types.float64, types.float64, types.float64, types.CPointer(types.float64),
+                            types.CPointer(types.float64))
+#: f_t = friction(v_t, f_n, z, p, out) with out[0] = z_dot, out[RAISED] = 1.0 when the kernel raised
 FRICTION_SIG = types.float64(types.float64, types.float64, types.float64,
                              types.CPointer(types.float64), types.CPointer(types.float64))
+#: slot of the wrappers' ``out`` array flagging an exception raised inside the kernel
+RAISED = 1
+#: length of the ``out`` array the wrappers write
+N_OUT = 2
+#: NaN columns appended to every packed parameter row (see :func:`pack_rows`)
+N_SENTINEL = 8
 
 
 @functools.lru_cache(maxsize=None)
@@ -31,8 +39,14 @@ def contact_cfunc(kernel):
     """C-callable wrapper of a contact kernel (memoised per kernel)."""
     k = kernel
 
-    def wrapper(delta, delta_dot, delta_dot_minus, p):
-        return k(delta, delta_dot, delta_dot_minus, p)
+    def wrapper(delta, delta_dot, delta_dot_minus, p, out):
+        try:
+            f = k(delta, delta_dot, delta_dot_minus, p)
+            out[RAISED] = 0.0
+            return f
+        except Exception:  # noqa: BLE001 - reported by the integrator as a model error
+            out[RAISED] = 1.0
+            return math.nan
     return cfunc(CONTACT_SIG)(wrapper)
 
 
@@ -42,9 +56,15 @@ def friction_cfunc(kernel):
     k = kernel
 
     def wrapper(v_t, f_n, z, p, out):
-        ft, dz = k(v_t, f_n, z, p)
-        out[0] = dz
-        return ft
+        try:
+            ft, dz = k(v_t, f_n, z, p)
+            out[0] = dz
+            out[RAISED] = 0.0
+            return ft
+        except Exception:  # noqa: BLE001 - reported by the integrator as a model error
+            out[0] = 0.0
+            out[RAISED] = 1.0
+            return math.nan
     return cfunc(FRICTION_SIG)(wrapper)
 
 
@@ -69,9 +89,13 @@ def no_contact():
 
 
 def pack_rows(rows: list[np.ndarray], min_width: int = 1) -> np.ndarray:
-    """Stack parameter vectors of different lengths into a C-contiguous 2-D array (zero-padded)."""
-    width = max([min_width] + [len(r) for r in rows])
-    out = np.zeros((max(1, len(rows)), width))
+    """Stack parameter vectors of different lengths into a C-contiguous 2-D array.
+
+    Each row is padded with NaN up to the longest row plus :data:`N_SENTINEL` columns: a kernel
+    reading past its own parameters gets NaN (caught as a non-finite model output), never a
+    neighbour's value or a zero."""
+    width = max([min_width] + [len(r) for r in rows]) + N_SENTINEL
+    out = np.full((max(1, len(rows)), width), np.nan)
     for i, r in enumerate(rows):
         out[i, :len(r)] = r
     return np.ascontiguousarray(out)

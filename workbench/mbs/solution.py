@@ -5,6 +5,7 @@ xarray dataset is the job of :mod:`workbench.results` alone.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -37,6 +38,9 @@ class SolverSettings:
     critical_penetration : epsilon of seed 001 [m].
     min_step : smallest step of the step-halving detector [s] (seed 001: 0.1 us).
     max_steps : largest number of (accepted + rejected) steps before giving up [1].
+    max_wall_time : wall-clock limit of the integration [s] (inf = none).  When it is reached the
+        run stops cleanly at the next step and :func:`~workbench.mbs.solver.simulate` raises
+        :class:`~workbench.mbs.solver.SolverTimeLimit` carrying the samples integrated so far.
     """
     t_end: float
     t_start: float = 0.0
@@ -53,6 +57,7 @@ class SolverSettings:
     critical_penetration: float = 1e-8
     min_step: float = 1e-7
     max_steps: int = 20_000_000
+    max_wall_time: float = math.inf
 
 
 @dataclass
@@ -83,6 +88,15 @@ class Simulation:
     drift_position, drift_velocity : (nt,) [m], [m/s] norms of the constraint violations.
     impact_time, impact_velocity : (ni,) [s], [m/s] start of each contact and its approach speed
         ``delta_dot_minus`` (> 0); impact_joint, impact_point : (ni,) indices.
+    impact_peak_force, impact_peak_time : (ni,) [N], [s] largest normal contact force of the joint
+        (sum over its contact points) during each contact, from its start until the joint
+        separates or its next contact starts, and when it occurs; located on the integrator's
+        continuous extension (not on the output samples).  NaN when unknown (reference path).
+    impact_max_penetration : (ni,) [m] largest penetration of the joint during each contact,
+        located likewise.
+    status : ``"complete"``, or why the run stopped early: ``"interrupted"`` (Ctrl-C),
+        ``"time_limit"`` (``max_wall_time``), ``"failed"`` (model fault or solver failure); a
+        Simulation that is not complete holds the samples integrated before the stop.
     stats : counters (steps, rejected steps, right-hand-side calls, wall time [s]).
     contact_angle : (nt, nc) [rad] direction of the contact normal in the bushing frame (revolute
         joints; with worn profiles the direction of the deepest overlap).
@@ -118,3 +132,13 @@ class Simulation:
     stats: dict = field(default_factory=dict)
     contact_angle: np.ndarray | None = None
     relative_rotation: np.ndarray | None = None
+    impact_peak_force: np.ndarray | None = None
+    impact_peak_time: np.ndarray | None = None
+    impact_max_penetration: np.ndarray | None = None
+    status: str = "complete"
+
+    def __post_init__(self):
+        ni = len(self.impact_time)
+        for name in ("impact_peak_force", "impact_peak_time", "impact_max_penetration"):
+            if getattr(self, name) is None:
+                setattr(self, name, np.full(ni, np.nan))

@@ -6,6 +6,9 @@ with event location (:mod:`.integrator`); the reference path is ``scipy.integrat
 """
 from __future__ import annotations
 
+import contextlib
+import math
+import threading
 import time as _time
 
 import numpy as np
@@ -13,17 +16,59 @@ from numba import njit
 from scipy.integrate import solve_ivp
 
 from ..errors import SolverError
-from .compiled import CompiledModel, TRANS, compile_mechanism
-from .clearance import N_CREC, contact_gaps
+from .compiled import CL_FRICTION_BOUND, CompiledModel, TRANS, compile_mechanism
+from .clearance import (FAULT_CONTACT_NONFINITE, FAULT_CONTACT_RAISED, FAULT_CONTACT_TENSILE,
+                        FAULT_FRICTION_BOUND, FAULT_FRICTION_NONFINITE, FAULT_FRICTION_RAISED,
+                        N_CREC, N_FAULT, contact_gaps)
 from .equations import mechanical_energy, rhs, workspace_size
 from .kinematics import constraints
-from .integrator import (DETECT_EVENT, DETECT_HALVING, STATUS_BAD_MODEL, STATUS_MAX_STEPS,
-                         STATUS_NONFINITE, STATUS_OK, STATUS_SINGULAR, STATUS_STEP_UNDERFLOW,
-                         integrate)
+from .integrator import (CTL_ABORT, DETECT_EVENT, DETECT_HALVING, IMP_MAX_PEN, IMP_PEAK_FORCE,
+                         IMP_PEAK_TIME, IMP_TIME, IMP_VELOCITY, N_CTL, N_NUM, N_OPT, NUM_ALPHA,
+                         NUM_ATOL, NUM_BETA, NUM_EPS_CRIT, NUM_H0, NUM_HMAX, NUM_HMIN_HALVING,
+                         NUM_RTOL, OPT_DETECT, OPT_MAX_IMPACTS, OPT_MAX_STEPS, OPT_N_ERR, OPT_N_ROWS,
+                         STATUS_ABORTED, STATUS_BAD_MODEL, STATUS_MAX_STEPS, STATUS_NONFINITE,
+                         STATUS_OK, STATUS_SINGULAR, STATUS_STEP_UNDERFLOW, integrate)
 from .mechanism import Mechanism, RevoluteClearanceJoint
 from .solution import Simulation, SolverSettings
 
 MAX_IMPACTS = 200_000
+#: how often the calling thread looks at Ctrl-C and the wall-time limit while the compiled
+#: integrator runs in its worker thread [s]
+POLL = 0.1
+#: how long to wait for the integrator to stop after an abort request [s] (it stops at its next
+#: step; longer only while numba is still compiling it, and then there is nothing to keep)
+ABORT_WAIT = 5.0
+
+
+class SolverTimeLimit(SolverError):
+    """The run reached its wall-time limit (``SolverSettings.max_wall_time`` or
+    :func:`wall_time_limit`); ``partial`` holds the samples integrated so far."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run.  A :class:`KeyboardInterrupt` (so that it stops loops and sweeps like
+    any Ctrl-C), carrying the samples integrated before it in ``partial`` (a
+    :class:`Simulation` with ``status = "interrupted"``, or ``None``)."""
+
+    def __init__(self, message: str, *, partial=None):
+        super().__init__(message)
+        self.partial = partial
+
+
+_deadline = threading.local()
+
+
+@contextlib.contextmanager
+def wall_time_limit(seconds: float):
+    """Within the block, every :func:`simulate` stops at ``seconds`` [s] of wall time from the
+    block's start (:class:`SolverTimeLimit`), whatever its own ``max_wall_time``: the limit of
+    a whole command (``workbench run --max-time``), e.g. of all dynamics runs of a wear study."""
+    before = getattr(_deadline, "value", math.inf)
+    _deadline.value = min(before, _time.monotonic() + float(seconds))
+    try:
+        yield
+    finally:
+        _deadline.value = before
 
 
 # ------------------------------------------------------------------------------ assembly
@@ -89,7 +134,7 @@ def _evaluate_samples(times, Y, DM, alpha, beta, n_rows, mass, cons_i, cons_f, d
     return QDD, LAM, REC, KE, PE, DP, DV
 
 
-def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings) -> Simulation:
+def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings, status="complete") -> Simulation:
     mech = cm.mechanism
     n, nb, npts = 3 * cm.nb, cm.nb, cm.n_points
     QDD, LAM, REC, KE, PE, DP, DV = _evaluate_samples(
@@ -109,7 +154,8 @@ def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings) -> Sim
         else:
             reac[:, k, :] = LAM[:, row:row + 2]
     W = Y[:, 2 * n + npts:]
-    imp_t, imp_v, imp_j, imp_p = imp
+    imp_t, imp_v, imp_j, imp_p = imp[:4]
+    peaks = imp[4] if len(imp) > 4 else None
     return Simulation(
         body_names=[b.name for b in mech.bodies], driver_names=[d.name for d in mech.drivers],
         joint_names=[j.name for j in mech.joints], clearance_names=[c.name for c in mech.clearance_joints],
@@ -129,50 +175,167 @@ def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings) -> Sim
         drift_position=DP, drift_velocity=DV,
         impact_time=np.asarray(imp_t, float), impact_velocity=np.asarray(imp_v, float),
         impact_joint=np.asarray(imp_j, np.int64), impact_point=np.asarray(imp_p, np.int64),
-        stats=stats)
+        impact_peak_force=None if peaks is None else peaks[:, IMP_PEAK_FORCE].copy(),
+        impact_peak_time=None if peaks is None else peaks[:, IMP_PEAK_TIME].copy(),
+        impact_max_penetration=None if peaks is None else peaks[:, IMP_MAX_PEN].copy(),
+        stats=stats, status=status)
 
 
 # ------------------------------------------------------------------------------ paths
-def _fast_path(cm, y0, settings, out_times):
+def _run_in_worker(func, args, ctl, deadline):
+    """``func(*args)`` in a worker thread (it releases the GIL), so that this thread can answer
+    Ctrl-C and the wall-time limit: either sets ``ctl[CTL_ABORT]`` and the integrator stops at
+    its next step.  Returns ``(result, reason)`` with reason ``None``, ``"interrupted"`` or
+    ``"time_limit"``; ``result`` is None when the worker did not stop in time."""
+    box = {}
+
+    def work():
+        try:
+            box["out"] = func(*args)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
+            box["exc"] = exc
+
+    worker = threading.Thread(target=work, name="workbench-integrator", daemon=True)
+    reason = None
+    try:
+        worker.start()
+        while worker.is_alive():
+            worker.join(POLL)
+            if _time.monotonic() >= deadline:
+                reason = "time_limit"
+                break
+    except KeyboardInterrupt:
+        reason = "interrupted"
+    if reason is not None:
+        ctl[CTL_ABORT] = 1.0
+        stop = _time.monotonic() + ABORT_WAIT
+        while worker.is_alive() and _time.monotonic() < stop:
+            try:
+                worker.join(POLL)
+            except KeyboardInterrupt:  # a second Ctrl-C: the worker is already stopping
+                pass
+    if "exc" in box:
+        raise box["exc"]
+    return box.get("out"), reason
+
+
+def _fast_path(cm, y0, settings, out_times, deadline):
     detect = {"event": DETECT_EVENT, "step_halving": DETECT_HALVING}[settings.detection]
-    n_err = 6 * cm.nb + cm.n_points
-    (Y, DM, k_out, it, iv, ij, ip, n_imp, st, status, t_fail, bad) = integrate(
-        y0, settings.t_start, settings.t_end, out_times, settings.rtol, settings.atol,
-        settings.first_step, settings.max_step, settings.baumgarte_alpha, settings.baumgarte_beta,
-        detect, settings.critical_penetration, settings.min_step, n_err, cm.n_rows,
-        settings.max_steps, MAX_IMPACTS, *cm.args())
+    num = np.zeros(N_NUM)
+    num[NUM_RTOL], num[NUM_ATOL] = settings.rtol, settings.atol
+    num[NUM_H0], num[NUM_HMAX] = settings.first_step, settings.max_step
+    num[NUM_ALPHA], num[NUM_BETA] = settings.baumgarte_alpha, settings.baumgarte_beta
+    num[NUM_EPS_CRIT], num[NUM_HMIN_HALVING] = settings.critical_penetration, settings.min_step
+    opt = np.zeros(N_OPT, np.int64)
+    opt[OPT_DETECT], opt[OPT_N_ERR], opt[OPT_N_ROWS] = detect, 6 * cm.nb + cm.n_points, cm.n_rows
+    opt[OPT_MAX_STEPS], opt[OPT_MAX_IMPACTS] = settings.max_steps, MAX_IMPACTS
+    ctl = np.zeros(N_CTL)
+    out, reason = _run_in_worker(integrate, (y0, settings.t_start, settings.t_end, out_times, num, opt,
+                                             cm.args(), ctl), ctl, deadline)
+    if out is None:  # still compiling when Ctrl-C came: nothing integrated yet
+        raise RunInterrupted("interrupted (Ctrl-C) before the integration had started")
+    Y, DM, k_out, imp, imp_j, imp_p, n_imp, st, status, t_fail, fault = out
     stats = {"steps": int(st[0]), "rejected_steps": int(st[1]), "rhs_calls": int(st[2]),
-             "events": int(st[3])}
-    result = Y[:k_out], DM[:k_out], (it[:n_imp], iv[:n_imp], ij[:n_imp], ip[:n_imp]), stats
-    if status != STATUS_OK:
-        partial = _to_simulation(cm, out_times[:k_out], *result, settings) if k_out else None
-        raise SolverError(_failure_message(cm, status, t_fail, bad, k_out, len(out_times)), partial=partial)
-    return result
+             "events": int(st[3]), "contact_probes": int(st[4])}
+    table = (imp[:n_imp, IMP_TIME], imp[:n_imp, IMP_VELOCITY], imp_j[:n_imp], imp_p[:n_imp], imp[:n_imp])
+    result = Y[:k_out], DM[:k_out], table, stats
+    if status == STATUS_OK:
+        return result
+    kind = {"interrupted": "interrupted", "time_limit": "time_limit"}.get(reason, "failed") \
+        if status == STATUS_ABORTED else "failed"
+    partial = (_to_simulation(cm, out_times[:k_out], *result, settings, status=kind)
+               if k_out else None)
+    done = f" (the run had produced {k_out} of {len(out_times)} output samples)"
+    if status == STATUS_ABORTED and reason == "interrupted":
+        raise RunInterrupted(f"interrupted (Ctrl-C) at t = {t_fail:.9g} s{done}", partial=partial)
+    if status == STATUS_ABORTED:
+        raise SolverTimeLimit(f"stopped at the wall-time limit after {settings_limit(settings, deadline)} "
+                              f"at t = {t_fail:.9g} s of {settings.t_end:g} s{done}", partial=partial)
+    raise SolverError(_failure_message(cm, status, t_fail, fault, k_out, len(out_times),
+                                       partial=partial), partial=partial)
 
 
-def _failure_message(cm, status, t_fail, bad, k_out, n_out):
+def settings_limit(settings, deadline) -> str:
+    """The wall-time limit in force, for messages."""
+    if math.isfinite(settings.max_wall_time):
+        return f"{settings.max_wall_time:g} s (solver.max_wall_time)"
+    return "the command's --max-time"
+
+
+def _models(c) -> str:
+    return f"contact model '{c.contact.name}'" + (
+        f" / friction model '{c.friction.name}'" if c.friction is not None else "")
+
+
+def _in_contact(cm, partial) -> list[str]:
+    """Clearance joints in contact at the last sample of ``partial``, with their penetration."""
+    if partial is None or not len(partial.time):
+        return []
+    out = []
+    for j, c in enumerate(cm.mechanism.clearance_joints):
+        pen = float(partial.penetration[-1, j])
+        if pen > 0.0:
+            out.append(f"'{c.name}' ({_models(c)}, penetration {pen:.3g} m, force "
+                       f"{float(partial.contact_force[-1, j]):.4g} N)")
+    return out
+
+
+def _failure_message(cm, status, t_fail, fault, k_out, n_out, partial=None):
     mech = cm.mechanism
     done = f" (the run had produced {k_out} of {n_out} output samples)"
     if status == STATUS_BAD_MODEL:
-        c = mech.clearance_joints[bad]
-        models = f"contact model '{c.contact.name}'" + (
-            f" / friction model '{c.friction.name}'" if c.friction is not None else "")
-        return (f"clearance joint '{c.name}': the {models} returned a non-finite value at "
-                f"t = {t_fail:.9g} s{done}")
+        c = mech.clearance_joints[fault // N_FAULT]
+        cause = fault % N_FAULT
+        if cause in (FAULT_FRICTION_NONFINITE, FAULT_FRICTION_RAISED, FAULT_FRICTION_BOUND):
+            m = f"friction model '{c.friction.name if c.friction is not None else '?'}'"
+        else:
+            m = f"contact model '{c.contact.name}'"
+        text = {
+            FAULT_CONTACT_RAISED: "raised an exception inside its compiled kernel (the exception "
+                                  "is caught; call the kernel's Python version, kernel.py_func, "
+                                  "at that state to see it)",
+            FAULT_CONTACT_NONFINITE: "returned a non-finite force (NaN or inf); a kernel that reads "
+                                     "past the parameters its pack() returns gets NaN",
+            FAULT_CONTACT_TENSILE: "returned a tensile (negative) normal force; a contact law must "
+                                   "return F >= 0 (clip its damping term so that it never pulls)",
+            FAULT_FRICTION_RAISED: "raised an exception inside its compiled kernel (the exception "
+                                   "is caught; call the kernel's Python version, kernel.py_func, "
+                                   "at that state to see it)",
+            FAULT_FRICTION_NONFINITE: "returned a non-finite friction force or state rate (NaN or "
+                                      "inf); a kernel that reads past the parameters its pack() "
+                                      "returns gets NaN",
+            FAULT_FRICTION_BOUND: (f"returned a friction force larger than its own largest "
+                                   f"coefficient ({cm.clr_f[fault // N_FAULT, CL_FRICTION_BOUND]:g}) "
+                                   f"times the normal force"),
+        }.get(cause, "returned an invalid value")
+        return (f"clearance joint '{c.name}': the {m}, at t = {t_fail:.9g} s, {text}. This is a fault "
+                f"of the model, not of the solver tolerances{done}")
+    contact = _in_contact(cm, partial)
+    touching = (f"; at the last sample, in contact: {', '.join(contact)}" if contact else "")
     if status == STATUS_SINGULAR:
-        return (f"the constraint equations became singular at t = {t_fail:.9g} s (redundant "
-                f"or degenerate joints/drivers){done}")
+        return (f"the constraint equations became singular at t = {t_fail:.9g} s: redundant or "
+                f"degenerate joints/drivers, or the mechanism reached a locked (dead-centre) "
+                f"position; check link lengths and driver definitions{touching}{done}")
     if status == STATUS_NONFINITE:
-        return (f"the state became non-finite at t = {t_fail:.9g} s (a force element or model "
-                f"produced inf/NaN){done}")
+        return (f"the state became non-finite (inf/NaN) at t = {t_fail:.9g} s: the motion "
+                f"diverged (check masses, inertias, spring and contact stiffnesses, Baumgarte "
+                f"factors){touching}{done}")
     if status == STATUS_STEP_UNDERFLOW:
-        return f"step size underflow at t = {t_fail:.9g} s; try looser tolerances{done}"
+        return (f"the step size fell below 1e-15 s at t = {t_fail:.9g} s: the motion there is too "
+                f"stiff or not smooth enough to resolve (a very stiff contact, a force that jumps, "
+                f"or a lock-up of the mechanism){touching}; check the models' parameters, or "
+                f"loosen solver.rtol/atol only if the run is not meant to resolve that{done}")
     if status == STATUS_MAX_STEPS:
-        return f"maximum number of steps reached at t = {t_fail:.9g} s; raise solver.max_steps{done}"
+        return (f"solver.max_steps was reached at t = {t_fail:.9g} s (a long run, or a contact "
+                f"that chatters){touching}; raise solver.max_steps or shorten the run{done}")
     return f"integration failed with status {status} at t = {t_fail:.9g} s{done}"
 
 
-def _scipy_path(cm, y0, settings, out_times):
+class _Deadline(Exception):
+    """Raised inside the reference path's right-hand side at the wall-time limit."""
+
+
+def _scipy_path(cm, y0, settings, out_times, deadline=math.inf):
     n, npts = 3 * cm.nb, cm.n_points
     args = cm.args()
     dm = np.full(max(npts, 1), 1e-3)
@@ -186,6 +349,8 @@ def _scipy_path(cm, y0, settings, out_times):
     ws = np.zeros(workspace_size(n, cm.n_rows, npts))
 
     def f(t, y):
+        if _time.monotonic() >= deadline:
+            raise _Deadline
         yd = np.empty_like(y)
         bad = rhs(t, y, dm, yd, lam, rec, ws, settings.baumgarte_alpha, settings.baumgarte_beta,
                   cm.n_rows, *args)
@@ -215,6 +380,35 @@ def _scipy_path(cm, y0, settings, out_times):
     pt_joint = [j for j, c in enumerate(cm.clr_i) for _ in range(c[4])]
     steps = 0
     k0 = 0
+    try:
+        _scipy_segments(cm, f, events, settings, out_times, t, y, dm, g, gd, pt_joint, Ys, DMs, imp, counters)
+    except (KeyboardInterrupt, _Deadline) as exc:
+        reason = "interrupted" if isinstance(exc, KeyboardInterrupt) else "time_limit"
+        k0 = sum(len(a) for a in Ys)
+        Y = np.vstack(Ys) if Ys else np.zeros((0, len(y0)))
+        DM = np.vstack(DMs) if DMs else np.zeros((0, max(npts, 1)))
+        stats = {"steps": 0, "rejected_steps": 0, "rhs_calls": counters["rhs_calls"], "events": len(imp[0])}
+        partial = (_to_simulation(cm, out_times[:k0], Y, DM, tuple(np.array(a) for a in imp), stats,
+                                  settings, status=reason) if k0 else None)
+        done = f" (the run had produced {k0} of {len(out_times)} output samples)"
+        if reason == "interrupted":
+            raise RunInterrupted(f"interrupted (Ctrl-C){done}", partial=partial) from None
+        raise SolverTimeLimit(f"stopped at the wall-time limit after {settings_limit(settings, deadline)}"
+                              f"{done}", partial=partial) from None
+    Y = np.vstack(Ys) if Ys else np.zeros((0, len(y0)))
+    DM = np.vstack(DMs) if DMs else np.zeros((0, max(npts, 1)))
+    stats = {"steps": counters["steps"], "rejected_steps": 0, "rhs_calls": counters["rhs_calls"],
+             "events": len(imp[0])}
+    return Y, DM, tuple(np.array(a) for a in imp), stats
+
+
+def _scipy_segments(cm, f, events, settings, out_times, t, y, dm, g, gd, pt_joint, Ys, DMs, imp, counters):
+    """Integrate segment by segment (a segment ends at a contact start), appending to ``Ys``,
+    ``DMs`` and ``imp`` as it goes (so that an interrupted run keeps what it had)."""
+    n = 3 * cm.nb
+    k0 = 0
+    steps = 0
+    counters["steps"] = 0
     while t < settings.t_end:
         t_eval = out_times[k0:]
         t_eval = t_eval[t_eval >= t]
@@ -230,6 +424,7 @@ def _scipy_path(cm, y0, settings, out_times):
             raise SolverError(f"scipy {settings.method} failed at t = {sol.t[-1] if len(sol.t) else t:.9g} s: "
                               f"{sol.message}")
         steps += int(sol.nfev)
+        counters["steps"] = steps
         if sol.y.shape[1]:
             Ys.append(sol.y.T.copy()); DMs.append(np.tile(dm, (sol.y.shape[1], 1)))
             k0 += sol.y.shape[1]
@@ -248,10 +443,6 @@ def _scipy_path(cm, y0, settings, out_times):
                 t, y = small.t[-1], small.y[:, -1]
         else:
             break
-    Y = np.vstack(Ys) if Ys else np.zeros((0, len(y0)))
-    DM = np.vstack(DMs) if DMs else np.zeros((0, max(npts, 1)))
-    stats = {"steps": steps, "rejected_steps": 0, "rhs_calls": counters["rhs_calls"], "events": len(imp[0])}
-    return Y, DM, tuple(np.array(a) for a in imp), stats
 
 
 def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None = None,
@@ -261,7 +452,11 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
     ``surfaces`` / ``geometries``: worn profiles and contact-law geometries of revolute clearance
     joints, by joint index (see :func:`.compiled.compile_mechanism`).
 
-    Raises :class:`SolverError` (naming the joint, model and time) when the integration fails.
+    Raises :class:`SolverError` (naming the joint, model and time) when the integration fails,
+    :class:`SolverTimeLimit` at the wall-time limit, :class:`RunInterrupted` (a
+    ``KeyboardInterrupt``) on Ctrl-C; each carries the samples integrated so far in ``partial``.
+    The compiled integrator runs in a worker thread so that Ctrl-C and the limit are answered
+    within :data:`POLL` s plus one step.
     """
     if settings.path not in ("fast", "scipy"):
         raise SolverError(f"unknown solver path '{settings.path}'; valid: 'fast', 'scipy'")
@@ -273,10 +468,12 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
     y0 = np.concatenate([q0, qd0, np.zeros(cm.n_points), np.zeros(4)])
     n_out = int(np.floor((settings.t_end - settings.t_start) / settings.output_step + 1e-9)) + 1
     out_times = settings.t_start + settings.output_step * np.arange(n_out)
+    deadline = min(getattr(_deadline, "value", math.inf),
+                   _time.monotonic() + settings.max_wall_time if settings.max_wall_time > 0 else math.inf)
     if settings.path == "fast":
-        Y, DM, imp, stats = _fast_path(cm, y0, settings, out_times)
+        Y, DM, imp, stats = _fast_path(cm, y0, settings, out_times, deadline)
     else:
-        Y, DM, imp, stats = _scipy_path(cm, y0, settings, out_times)
+        Y, DM, imp, stats = _scipy_path(cm, y0, settings, out_times, deadline)
     sim = _to_simulation(cm, out_times[:len(Y)], Y, DM, imp, stats, settings)
     sim.stats["wall_time"] = _time.perf_counter() - wall
     sim.stats["path"] = settings.path
