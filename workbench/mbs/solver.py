@@ -188,19 +188,23 @@ def _run_in_worker(func, args, ctl, deadline):
     its next step.  Returns ``(result, reason)`` with reason ``None``, ``"interrupted"`` or
     ``"time_limit"``; ``result`` is None when the worker did not stop in time."""
     box = {}
+    # the worker signals its end with an Event: Thread.join interrupted by Ctrl-C can mark a
+    # running thread as stopped (Python 3.11, the bpo-45274 clean-up), Event.wait cannot
+    done = threading.Event()
 
     def work():
         try:
             box["out"] = func(*args)
         except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
             box["exc"] = exc
+        finally:
+            done.set()
 
     worker = threading.Thread(target=work, name="workbench-integrator", daemon=True)
     reason = None
     try:
         worker.start()
-        while worker.is_alive():
-            worker.join(POLL)
+        while not done.wait(POLL):
             if _time.monotonic() >= deadline:
                 reason = "time_limit"
                 break
@@ -209,9 +213,9 @@ def _run_in_worker(func, args, ctl, deadline):
     if reason is not None:
         ctl[CTL_ABORT] = 1.0
         stop = _time.monotonic() + ABORT_WAIT
-        while worker.is_alive() and _time.monotonic() < stop:
+        while not done.is_set() and _time.monotonic() < stop:
             try:
-                worker.join(POLL)
+                done.wait(POLL)
             except KeyboardInterrupt:  # a second Ctrl-C: the worker is already stopping
                 pass
     if "exc" in box:
