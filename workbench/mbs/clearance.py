@@ -222,16 +222,27 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
         cp = cpar[j].ctypes
         fp = fpar[j].ctypes
         if typ == CL_REV:
-            Pbx, Pby = point_position(q, bi, clr_f[j, 0], clr_f[j, 1])
-            Pjx, Pjy = point_position(q, bj, clr_f[j, 2], clr_f[j, 3])
-            Rb = clr_f[j, 4]; Rj = clr_f[j, 5]
-            ex = Pjx - Pbx; ey = Pjy - Pby
             phb = q[3 * bi + 2] if bi >= 0 else 0.0
             phj = q[3 * bj + 2] if bj >= 0 else 0.0
             cb = math.cos(phb); sb = math.sin(phb)
+            cj_ = math.cos(phj); sj_ = math.sin(phj)
+            Pbx = clr_f[j, 0]; Pby = clr_f[j, 1]
+            if bi >= 0:   # point_position with the bushing's cos/sin computed once
+                Pbx = q[3 * bi] + cb * clr_f[j, 0] - sb * clr_f[j, 1]
+                Pby = q[3 * bi + 1] + sb * clr_f[j, 0] + cb * clr_f[j, 1]
+            Pjx = clr_f[j, 2]; Pjy = clr_f[j, 3]
+            if bj >= 0:
+                Pjx = q[3 * bj] + cj_ * clr_f[j, 2] - sj_ * clr_f[j, 3]
+                Pjy = q[3 * bj + 1] + sj_ * clr_f[j, 2] + cj_ * clr_f[j, 3]
+            Rb = clr_f[j, 4]; Rj = clr_f[j, 5]
+            ex = Pjx - Pbx; ey = Pjy - Pby
             ebx = cb * ex + sb * ey; eby = -sb * ex + cb * ey
             delta, psi, hb, hj = worn_penetration(clr_f[j], ebx, eby, phj - phb)
-            cp_ = math.cos(psi); sp_ = math.sin(psi)
+            em = math.sqrt(ebx * ebx + eby * eby)
+            if hb == 0.0 and hj == 0.0 and em > 1e-300 and clr_f[j, REV_HB_MAX] + clr_f[j, REV_HJ_MAX] <= 0.0:
+                cp_ = ebx / em; sp_ = eby / em   # unworn: the contact is along the eccentricity
+            else:
+                cp_ = math.cos(psi); sp_ = math.sin(psi)
             nx = cb * cp_ - sb * sp_; ny = sb * cp_ + cb * sp_
             qbx = Pbx + (Rb + hb) * nx; qby = Pby + (Rb + hb) * ny
             qjx = Pjx + (Rj - hj) * nx; qjy = Pjy + (Rj - hj) * ny
@@ -246,7 +257,10 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
                 cause = _contact_fault(fn, tmp)
                 if cause >= 0:
                     return pc, pf, j * N_FAULT + cause
-            ft = fkern[j](vt, fn, z[p0], fp, tmp.ctypes)
+            ft = 0.0
+            tmp[0] = 0.0; tmp[RAISED] = 0.0
+            if fn > 0.0 or has_z[j]:   # a memoryless law gives no friction without a normal force
+                ft = fkern[j](vt, fn, z[p0], fp, tmp.ctypes)
             zdot[p0] = tmp[0] if has_z[j] else 0.0
             cause = _friction_fault(ft, zdot[p0], fn, clr_f[j, CL_FRICTION_BOUND], tmp)
             if cause >= 0:
@@ -290,7 +304,10 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
                     cause = _contact_fault(fn, tmp)
                     if cause >= 0:
                         return pc, pf, j * N_FAULT + cause
-                ft = fkern[j](vt, fn, z[p0 + k], fp, tmp.ctypes)
+                ft = 0.0
+                tmp[0] = 0.0; tmp[RAISED] = 0.0
+                if fn > 0.0 or has_z[j]:
+                    ft = fkern[j](vt, fn, z[p0 + k], fp, tmp.ctypes)
                 zdot[p0 + k] = tmp[0] if has_z[j] else 0.0
                 cause = _friction_fault(ft, zdot[p0 + k], fn, clr_f[j, CL_FRICTION_BOUND], tmp)
                 if cause >= 0:

@@ -16,7 +16,7 @@ import math
 from numba import njit
 
 from .clearance import clearance_forces
-from .compiled import DRV_PHI, FORCE, SPRING, TORQUE
+from .compiled import DRV_PHI, FORCE, REV, SPRING, TORQUE, TRANS
 from .kernels import N_OUT
 from .kinematics import apply_force, constraints, material_velocity, point_position
 
@@ -59,36 +59,39 @@ def element_forces(q, qd, Q, frc_i, frc_f, gravity, mass):
 def workspace_size(n, n_rows, npts):
     """Length of the float work buffer :func:`rhs` needs."""
     m = max(n_rows, 1)
-    return n + max(npts, 1) + N_OUT + 6 * m + m * n + m * m
+    return 2 * n + max(npts, 1) + N_OUT + 8 * m + m * n + m * m
 
 
 @njit(cache=True)
 def _cholesky_solve(S, b, x, m):
-    """Solve ``S x = b`` for symmetric positive definite ``S`` (overwritten by its factor).
-    Returns False when ``S`` is not positive definite (redundant or degenerate constraints)."""
+    """Solve ``S x = b`` for symmetric positive definite ``S`` by ``S = L D L^T`` (no square roots;
+    ``S``'s lower triangle is overwritten by ``L``, its diagonal by ``1/D``).  Returns False when
+    ``S`` is not positive definite (redundant or degenerate constraints)."""
     for j in range(m):
         d = S[j, j]
         for k in range(j):
-            d -= S[j, k] * S[j, k]
+            d -= S[j, k] * S[j, k] * S[k, k]   # S[k, k] holds D_k; replaced by 1/D_k below
         if not (d > 1e-300):
             return False
-        d = math.sqrt(d)
         S[j, j] = d
+        r = 1.0 / d
         for i in range(j + 1, m):
             v = S[i, j]
             for k in range(j):
-                v -= S[i, k] * S[j, k]
-            S[i, j] = v / d
+                v -= S[i, k] * S[j, k] * S[k, k]
+            S[i, j] = v * r
     for i in range(m):
         v = b[i]
         for k in range(i):
             v -= S[i, k] * x[k]
-        x[i] = v / S[i, i]
+        x[i] = v
+    for i in range(m):
+        x[i] = x[i] / S[i, i]
     for i in range(m - 1, -1, -1):
         v = x[i]
         for k in range(i + 1, m):
             v -= S[k, i] * x[k]
-        x[i] = v / S[i, i]
+        x[i] = v
     return True
 
 
@@ -107,6 +110,7 @@ def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
     q = y[:n]; qd = y[n:2 * n]; z = y[2 * n:2 * n + npts]
     o = 0
     Q = ws[o:o + n]; o += n
+    minv = ws[o:o + n]; o += n
     zdot = ws[o:o + max(npts, 1)]; o += max(npts, 1)
     tmp = ws[o:o + N_OUT]; o += N_OUT
     Q[:] = 0.0
@@ -118,6 +122,8 @@ def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
     qdd = ydot[n:2 * n]
     pdrv = 0.0
     if n_rows > 0:
+        rb0 = ws[o:o + m]; o += m     # the bodies of each row (as floats: -1 = ground)
+        rb1 = ws[o:o + m]; o += m
         Phi = ws[o:o + m]; o += m
         gam = ws[o:o + m]; o += m
         Phit = ws[o:o + m]; o += m
@@ -127,31 +133,56 @@ def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
         J = ws[o:o + m * n].reshape((m, n)); o += m * n
         S = ws[o:o + m * m].reshape((m, m)); o += m * m
         constraints(t, q, qd, cons_i, cons_f, drv_f, Phi, J, gam, Phit)
+        # The Jacobian is sparse: a row touches the coordinates of at most two bodies (its joint's
+        # or driver's).  The Schur complement Phi_q M^-1 Phi_q^T, Phi_q qd and Phi_q M^-1 Q are
+        # summed over those bodies only, with one division per coordinate (dividing inside the
+        # sums, over every coordinate, was most of the right-hand side's cost).
+        for k in range(n):
+            minv[k] = 1.0 / mass[k]
+        for k in range(cons_i.shape[0]):
+            typ = cons_i[k, 0]; r = cons_i[k, 3]
+            nr = 2 if (typ == REV or typ == TRANS) else 1
+            for i in range(r, r + nr):
+                rb0[i] = cons_i[k, 1]; rb1[i] = cons_i[k, 2]
         for i in range(m):
             acc = 0.0
-            for k in range(n):
-                acc += J[i, k] * qd[k]
+            acc2 = 0.0
+            for side in range(2):
+                bb = int(rb0[i] if side == 0 else rb1[i])
+                if bb < 0:
+                    continue
+                for c in range(3):
+                    kk = 3 * bb + c
+                    acc += J[i, kk] * qd[kk]
+                    acc2 += J[i, kk] * Q[kk] * minv[kk]
             Jqd[i] = acc
-            acc = 0.0
-            for k in range(n):
-                acc += J[i, k] * Q[k] / mass[k]
-            b[i] = acc - (gam[i] - 2.0 * alpha * (Jqd[i] + Phit[i]) - beta * beta * Phi[i])
+            b[i] = acc2 - (gam[i] - 2.0 * alpha * (Jqd[i] + Phit[i]) - beta * beta * Phi[i])
             if not math.isfinite(b[i]):
                 return -3
             for j2 in range(i + 1):
                 acc = 0.0
-                for k in range(n):
-                    acc += J[i, k] * J[j2, k] / mass[k]
+                for side in range(2):
+                    bb = int(rb0[i] if side == 0 else rb1[i])
+                    if bb < 0 or (bb != int(rb0[j2]) and bb != int(rb1[j2])):
+                        continue
+                    for c in range(3):
+                        kk = 3 * bb + c
+                        acc += J[i, kk] * J[j2, kk] * minv[kk]
                 S[i, j2] = acc
         if not _cholesky_solve(S, b, x, m):
             return -2
         for i in range(m):
             lam[i] = x[i]
         for k in range(n):
-            acc = Q[k]
-            for i in range(m):
-                acc -= J[i, k] * x[i]
-            qdd[k] = acc / mass[k]
+            qdd[k] = Q[k] * minv[k]
+        for i in range(m):
+            for side in range(2):
+                bb = int(rb0[i] if side == 0 else rb1[i])
+                if bb < 0:
+                    continue
+                for c in range(3):
+                    kk = 3 * bb + c
+                    qdd[kk] -= J[i, kk] * x[i] * minv[kk]
         # driver power: -lambda * (Phi_q qd) on driver rows
         for k in range(cons_i.shape[0]):
             if cons_i[k, 0] >= DRV_PHI:

@@ -18,13 +18,12 @@ def driver_value(drv, t):
     """``(f, f', f'')`` of a driver row at time ``t``."""
     npoly = int(drv[0])
     f = 0.0; f1 = 0.0; f2 = 0.0
-    for k in range(npoly):
-        a = drv[1 + k]
-        f += a * t ** k
-        if k >= 1:
-            f1 += k * a * t ** (k - 1)
-        if k >= 2:
-            f2 += k * (k - 1) * a * t ** (k - 2)
+    # Horner's scheme for the polynomial and its two derivatives (no pow() calls: the driver is
+    # evaluated in every right-hand side)
+    for k in range(npoly - 1, -1, -1):
+        f2 = f2 * t + 2.0 * f1
+        f1 = f1 * t + f
+        f = f * t + drv[1 + k]
     nh = int(drv[1 + MAX_POLY])
     for m in range(nh):
         A = drv[2 + MAX_POLY + 3 * m]; w = drv[3 + MAX_POLY + 3 * m]; ph = drv[4 + MAX_POLY + 3 * m]
