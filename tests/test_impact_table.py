@@ -96,7 +96,7 @@ def test_table_agrees_with_a_brute_force_search_on_fine_samples(registry):
         f, pen, ts = fine.contact_force[inside, 0], fine.penetration[inside, 0], t[inside]
         i = int(np.argmax(f))
         peak = fine.impact_peak_force[k]
-        # never below a sample (golden-section search to 1e-9 of a step), and the 5 ns sampling
+        # never below a sample (Brent search to 1e-9 of a step), and the 5 ns sampling
         # misses a quadratic peak of a ~20 us contact by about (2.5 ns / 20 us)^2 ~ 2e-8 relative
         assert f[i] <= peak * (1 + 1e-12)
         assert peak - f[i] < 1e-7 * peak

@@ -16,9 +16,11 @@ dense output:
 
 Impact table: every contact start opens a row (time, approach speed).  While the contact of
 that joint stays closed, each accepted step samples the joint's normal force and penetration on
-the continuous extension at ``N_PROBE + 1`` points; where the samples bracket a maximum that
-beats the row's record, golden-section search on the continuous extension locates it (to 1e-9
-of the step).  The row thus holds the peak force and its time and the largest penetration, as
+the continuous extension at ``N_PROBE + 1`` points (the two ends come free from the right-hand
+side calls at the step's ends, so one extra contact evaluation per step); where they bracket a
+maximum that
+beats the row's record, Brent's method on the continuous extension locates it (to 1e-9 of the
+step).  The row thus holds the peak force and its time and the largest penetration, as
 accurate as the dense output, not limited by the output step.  The row closes when all contact
 points of the joint have separated, or at the joint's next contact start.  Steps with no closed
 contact cost nothing extra.
@@ -48,8 +50,8 @@ OPEN_MODE = -1.0  # impact-velocity slot of a contact point that is open (see in
 NUM_RTOL, NUM_ATOL, NUM_H0, NUM_HMAX, NUM_ALPHA, NUM_BETA, NUM_EPS_CRIT, NUM_HMIN_HALVING = range(8)
 N_NUM = 8
 # integer settings ``opt``
-OPT_DETECT, OPT_N_ERR, OPT_N_ROWS, OPT_MAX_STEPS, OPT_MAX_IMPACTS = range(5)
-N_OPT = 5
+OPT_DETECT, OPT_N_ERR, OPT_N_ROWS, OPT_MAX_STEPS, OPT_MAX_IMPACTS, OPT_IMPACT_PEAKS = range(6)
+N_OPT = 6
 # control array ``ctl`` shared with the calling thread: abort request (set != 0 to stop at the
 # next step), and the time reached [s] (written by the integrator after every accepted step)
 CTL_ABORT, CTL_TIME = 0, 1
@@ -58,10 +60,11 @@ N_CTL = 2
 IMP_TIME, IMP_VELOCITY, IMP_PEAK_FORCE, IMP_PEAK_TIME, IMP_MAX_PEN, IMP_MAX_PEN_TIME = range(6)
 N_IMP = 6
 #: sub-intervals of an accepted step sampled on the dense output while a contact is closed
-N_PROBE = 4
-#: golden-section iterations (bracket 1/N_PROBE of a step shrinks by 0.618 each: 1e-9 of a step)
-GOLDEN_ITERS = 44
-INV_PHI = 0.6180339887498949
+N_PROBE = 2
+#: accuracy of a located maximum [fraction of the step] and the iteration cap of Brent's method
+TH_TOL = 1e-9
+BRENT_ITERS = 100
+CGOLD = 0.3819660112501051
 
 # Dormand-Prince 5(4) tableau
 C2, C3, C4, C5 = 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0
@@ -126,39 +129,70 @@ def _probe(y, K, h, th, dm, model, ys, Qs, zds, recs, tmps):
 
 @njit(cache=True)
 def _probe_value(y, K, h, th, dm, model, scratch, j, col):
-    ys, Qs, zds, recs, tmps = scratch
+    ys, Qs, zds, recs, tmps, count = scratch
+    count[0] += 1.0
     if _probe(y, K, h, th, dm, model, ys, Qs, zds, recs, tmps):
         return recs[j, col]
     return -math.inf
 
 
 @njit(cache=True)
-def _golden_max(y, K, h, dm, model, scratch, j, col, a, b, fa, fb):
-    """Largest value of record column ``col`` of joint ``j`` over step fractions ``[a, b]``:
-    golden-section search on the continuous extension.  Returns ``(th, value)``."""
-    c = b - INV_PHI * (b - a)
-    d = a + INV_PHI * (b - a)
-    fc = _probe_value(y, K, h, c, dm, model, scratch, j, col)
-    fd = _probe_value(y, K, h, d, dm, model, scratch, j, col)
-    for _ in range(GOLDEN_ITERS):
-        if b - a < 1e-9:
+def _brent_max(y, K, h, dm, model, scratch, j, col, a, b, fa, fb):
+    """Largest value of record column ``col`` of joint ``j`` over step fractions ``[a, b]`` on the
+    continuous extension: Brent's method (golden section with parabolic steps; Brent (1973)
+    "Algorithms for Minimization without Derivatives" ch. 5), to ``TH_TOL`` of a step.  The ends
+    ``a``, ``b`` (values ``fa``, ``fb``) are candidates too.  Returns ``(th, value)``."""
+    a0 = a; b0 = b
+    x = a + CGOLD * (b - a); w = x; v = x
+    fx = -_probe_value(y, K, h, x, dm, model, scratch, j, col); fw = fx; fv = fx
+    d = 0.0; e = 0.0
+    for _ in range(BRENT_ITERS):
+        xm = 0.5 * (a + b)
+        if abs(x - xm) <= 2.0 * TH_TOL - 0.5 * (b - a):
             break
-        if fc >= fd:
-            b = d; fb = fd; d = c; fd = fc
-            c = b - INV_PHI * (b - a)
-            fc = _probe_value(y, K, h, c, dm, model, scratch, j, col)
+        golden = True
+        if abs(e) > TH_TOL:
+            r = (x - w) * (fx - fv)
+            q = (x - v) * (fx - fw)
+            p = (x - v) * q - (x - w) * r
+            q = 2.0 * (q - r)
+            if q > 0.0:
+                p = -p
+            q = abs(q)
+            e_old = e
+            e = d
+            if abs(p) < abs(0.5 * q * e_old) and p > q * (a - x) and p < q * (b - x):
+                d = p / q   # parabolic step
+                golden = False
+                u = x + d
+                if u - a < 2.0 * TH_TOL or b - u < 2.0 * TH_TOL:
+                    d = TH_TOL if xm >= x else -TH_TOL
+        if golden:
+            e = (a - x) if x >= xm else (b - x)
+            d = CGOLD * e
+        u = x + d if abs(d) >= TH_TOL else x + (TH_TOL if d >= 0.0 else -TH_TOL)
+        fu = -_probe_value(y, K, h, u, dm, model, scratch, j, col)
+        if fu <= fx:
+            if u >= x:
+                a = x
+            else:
+                b = x
+            v = w; fv = fw; w = x; fw = fx; x = u; fx = fu
         else:
-            a = c; fa = fc; c = d; fc = fd
-            d = a + INV_PHI * (b - a)
-            fd = _probe_value(y, K, h, d, dm, model, scratch, j, col)
-    th = a; v = fa
-    if fb > v:
-        th = b; v = fb
-    if fc > v:
-        th = c; v = fc
-    if fd > v:
-        th = d; v = fd
-    return th, v
+            if u < x:
+                a = u
+            else:
+                b = u
+            if fu <= fw or w == x:
+                v = w; fv = fw; w = u; fw = fu
+            elif fu <= fv or v == x or v == w:
+                v = u; fv = fu
+    th = x; val = -fx
+    if fa > val:
+        th = a0; val = fa
+    if fb > val:
+        th = b0; val = fb
+    return th, val
 
 
 @njit(cache=True)
@@ -181,7 +215,7 @@ def _track(vals, ths, y, K, h, t, dm, model, scratch, j, col, imp, row, c_val, c
         if inner < vals[i]:
             imp[row, c_val] = vals[i]; imp[row, c_time] = t + ths[i] * h
             return
-    th, v = _golden_max(y, K, h, dm, model, scratch, j, col, ths[lo], ths[hi], vals[lo], vals[hi])
+    th, v = _brent_max(y, K, h, dm, model, scratch, j, col, ths[lo], ths[hi], vals[lo], vals[hi])
     if v < vals[i]:
         th = ths[i]; v = vals[i]
     imp[row, c_val] = v; imp[row, c_time] = t + th * h
@@ -205,6 +239,7 @@ def integrate(y0, t0, t1, out_times, num, opt, model, ctl):
     hmin_halving = num[NUM_HMIN_HALVING]
     detect = opt[OPT_DETECT]; n_err = opt[OPT_N_ERR]; n_rows = opt[OPT_N_ROWS]
     max_steps = opt[OPT_MAX_STEPS]; max_impacts = opt[OPT_MAX_IMPACTS]
+    track = opt[OPT_IMPACT_PEAKS] != 0
     mass = model[0]; clr_i = model[7]; clr_f = model[8]
     ny = y0.shape[0]
     n = mass.shape[0]
@@ -229,9 +264,13 @@ def integrate(y0, t0, t1, out_times, num, opt, model, ctl):
     cur = np.full(max(nc, 1), -1, np.int64)
     active = np.zeros(max(nc, 1), np.bool_)
     FS = np.zeros((max(nc, 1), N_PROBE + 1)); PS = np.zeros((max(nc, 1), N_PROBE + 1))
+    # force and penetration of each joint at the start of the step and at the end of the trial
+    # step, from the right-hand side calls there (the records ``rec`` they fill)
+    F0 = np.zeros(max(nc, 1)); P0 = np.zeros(max(nc, 1))
+    FE = np.zeros(max(nc, 1)); PE = np.zeros(max(nc, 1))
     ths = np.zeros(N_PROBE + 1)
     scratch = (np.zeros(ny), np.zeros(n), np.zeros(max(npts, 1)), np.zeros((max(nc, 1), N_CREC)),
-               np.zeros(N_OUT))
+               np.zeros(N_OUT), np.zeros(1))
     t = t0
     y = y0.copy()
     contact_gaps(y, n, clr_i, clr_f, g_old, gd)
@@ -246,6 +285,8 @@ def integrate(y0, t0, t1, out_times, num, opt, model, ctl):
         dm[p] = max(gd[p], 1e-6) if g_old[p] > 0.0 else OPEN_MODE
     bad = _f(t, y, dm, K[0], lam, rec, ws, alpha, beta, n_rows, model)
     stats[2] += 1
+    for j in range(nc):
+        F0[j] = rec[j, C_FN]; P0[j] = rec[j, C_PEN]
     if bad != -1:
         status = STATUS_BAD_MODEL if bad >= 0 else (STATUS_SINGULAR if bad == -2 else STATUS_NONFINITE)
         return Y, DM, 0, imp, imp_j, imp_p, 0, stats, status, t, bad
@@ -291,6 +332,8 @@ def integrate(y0, t0, t1, out_times, num, opt, model, ctl):
             ynew[i] = y[i] + h * (B1 * K[0, i] + B3 * K[2, i] + B4 * K[3, i] + B5 * K[4, i] + B6 * K[5, i])
         bad2 = _f(t + h, ynew, dm, K[6], lam, rec, ws, alpha, beta, n_rows, model)
         stats[2] += 6
+        for j in range(nc):
+            FE[j] = rec[j, C_FN]; PE[j] = rec[j, C_PEN]
         if bad2 != -1 or bad != -1:
             # a failed model check or a non-finite value inside a trial step: retry smaller (the
             # trial state may have overshot), give up at underflow
@@ -375,12 +418,18 @@ def integrate(y0, t0, t1, out_times, num, opt, model, ctl):
             if cur[j] >= 0 and (g_old[p] > 0.0 or g_new[p] > 0.0):
                 active[j] = True
                 any_active = True
-        if any_active:
-            ys, Qs, zds, recs, tmps = scratch
+        if any_active and track:
+            ys, Qs, zds, recs, tmps, count = scratch
             for k in range(N_PROBE + 1):
                 ths[k] = th_ev * k / N_PROBE
+            for j in range(nc):
+                FS[j, 0] = F0[j]; PS[j, 0] = P0[j]
+                FS[j, N_PROBE] = FE[j]; PS[j, N_PROBE] = PE[j]
+            for k in range(1, N_PROBE + 1):
+                if k == N_PROBE and th_ev == 1.0:
+                    break  # the end of an uncut step: from the right-hand side call there
                 ok_probe = _probe(y, K, h, ths[k], dm, model, ys, Qs, zds, recs, tmps)
-                stats[4] += 1
+                count[0] += 1.0
                 for j in range(nc):
                     FS[j, k] = recs[j, C_FN] if ok_probe else -math.inf
                     PS[j, k] = recs[j, C_PEN] if ok_probe else -math.inf
@@ -439,9 +488,14 @@ def integrate(y0, t0, t1, out_times, num, opt, model, ctl):
                 return Y, DM, k_out, imp, imp_j, imp_p, n_imp, stats, status, t, bad
             if th_ev < 1.0:
                 h_next = max(h_next, 1e-12)
+            for j in range(nc):
+                F0[j] = rec[j, C_FN]; P0[j] = rec[j, C_PEN]
         else:
             K[0, :] = K[6, :]
+            for j in range(nc):
+                F0[j] = FE[j]; P0[j] = PE[j]
         h = h_next
     while k_out < nout and out_times[k_out] <= t + 1e-15 * max(1.0, abs(t)):
         Y[k_out] = y; DM[k_out, :] = dm; k_out += 1
+    stats[4] = int(scratch[5][0])
     return Y, DM, k_out, imp, imp_j, imp_p, n_imp, stats, status, t, -1

@@ -25,7 +25,7 @@ from .kinematics import constraints
 from .integrator import (CTL_ABORT, DETECT_EVENT, DETECT_HALVING, IMP_MAX_PEN, IMP_PEAK_FORCE,
                          IMP_PEAK_TIME, IMP_TIME, IMP_VELOCITY, N_CTL, N_NUM, N_OPT, NUM_ALPHA,
                          NUM_ATOL, NUM_BETA, NUM_EPS_CRIT, NUM_H0, NUM_HMAX, NUM_HMIN_HALVING,
-                         NUM_RTOL, OPT_DETECT, OPT_MAX_IMPACTS, OPT_MAX_STEPS, OPT_N_ERR, OPT_N_ROWS,
+                         NUM_RTOL, OPT_DETECT, OPT_IMPACT_PEAKS, OPT_MAX_IMPACTS, OPT_MAX_STEPS, OPT_N_ERR, OPT_N_ROWS,
                          STATUS_ABORTED, STATUS_BAD_MODEL, STATUS_MAX_STEPS, STATUS_NONFINITE,
                          STATUS_OK, STATUS_SINGULAR, STATUS_STEP_UNDERFLOW, integrate)
 from .mechanism import Mechanism, RevoluteClearanceJoint
@@ -155,7 +155,7 @@ def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings, status
             reac[:, k, :] = LAM[:, row:row + 2]
     W = Y[:, 2 * n + npts:]
     imp_t, imp_v, imp_j, imp_p = imp[:4]
-    peaks = imp[4] if len(imp) > 4 else None
+    peaks = imp[4] if len(imp) > 4 else None  # the impact table's extremes (fast path)
     return Simulation(
         body_names=[b.name for b in mech.bodies], driver_names=[d.name for d in mech.drivers],
         joint_names=[j.name for j in mech.joints], clearance_names=[c.name for c in mech.clearance_joints],
@@ -233,6 +233,7 @@ def _fast_path(cm, y0, settings, out_times, deadline):
     opt = np.zeros(N_OPT, np.int64)
     opt[OPT_DETECT], opt[OPT_N_ERR], opt[OPT_N_ROWS] = detect, 6 * cm.nb + cm.n_points, cm.n_rows
     opt[OPT_MAX_STEPS], opt[OPT_MAX_IMPACTS] = settings.max_steps, MAX_IMPACTS
+    opt[OPT_IMPACT_PEAKS] = int(settings.impact_peaks)
     ctl = np.zeros(N_CTL)
     out, reason = _run_in_worker(integrate, (y0, settings.t_start, settings.t_end, out_times, num, opt,
                                              cm.args(), ctl), ctl, deadline)
@@ -241,7 +242,8 @@ def _fast_path(cm, y0, settings, out_times, deadline):
     Y, DM, k_out, imp, imp_j, imp_p, n_imp, st, status, t_fail, fault = out
     stats = {"steps": int(st[0]), "rejected_steps": int(st[1]), "rhs_calls": int(st[2]),
              "events": int(st[3]), "contact_probes": int(st[4])}
-    table = (imp[:n_imp, IMP_TIME], imp[:n_imp, IMP_VELOCITY], imp_j[:n_imp], imp_p[:n_imp], imp[:n_imp])
+    peaks = imp[:n_imp] if settings.impact_peaks else None  # None: NaN in the Simulation
+    table = (imp[:n_imp, IMP_TIME], imp[:n_imp, IMP_VELOCITY], imp_j[:n_imp], imp_p[:n_imp], peaks)
     result = Y[:k_out], DM[:k_out], table, stats
     if status == STATUS_OK:
         return result
