@@ -15,12 +15,11 @@ dense output:
   ``min_step``; the step size before the switch is then restored.
 
 Impact table: every contact start opens a row (time, approach speed).  While the contact of
-that joint stays closed, each accepted step samples the joint's normal force and penetration on
-the continuous extension at ``N_PROBE + 1`` points (the two ends come free from the right-hand
-side calls at the step's ends, so one extra contact evaluation per step); where they bracket a
-maximum that
-beats the row's record, Brent's method on the continuous extension locates it (to 1e-9 of the
-step).  The row thus holds the peak force and its time and the largest penetration, as
+that joint stays closed, the joint's normal force and penetration at the ends of the accepted
+steps (free: from the right-hand side calls there) are watched; where a step end is a local
+maximum of them and beats the row's record, Brent's method on the continuous extension of the
+two steps next to it locates the maximum (to 1e-9 of a step).  The dense output of the previous
+step is kept for that (a copy of its stages).  The row thus holds the peak force and its time and the largest penetration, as
 accurate as the dense output, not limited by the output step.  The row closes when all contact
 points of the joint have separated, or at the joint's next contact start.  Steps with no closed
 contact cost nothing extra.
@@ -59,8 +58,6 @@ N_CTL = 2
 # impact table columns (``imp`` float array, one row per contact start)
 IMP_TIME, IMP_VELOCITY, IMP_PEAK_FORCE, IMP_PEAK_TIME, IMP_MAX_PEN, IMP_MAX_PEN_TIME = range(6)
 N_IMP = 6
-#: sub-intervals of an accepted step sampled on the dense output while a contact is closed
-N_PROBE = 2
 #: accuracy of a located maximum [fraction of the step] and the iteration cap of Brent's method
 TH_TOL = 1e-9
 BRENT_ITERS = 100
@@ -196,29 +193,29 @@ def _brent_max(y, K, h, dm, model, scratch, j, col, a, b, fa, fb):
 
 
 @njit(cache=True)
-def _track(vals, ths, y, K, h, t, dm, model, scratch, j, col, imp, row, c_val, c_time):
-    """Update impact ``row``'s record (columns ``c_val``, ``c_time``) with the maximum over the
-    step of record column ``col`` of joint ``j``; ``vals`` sampled at fractions ``ths``."""
-    i = 0
-    for k in range(1, N_PROBE + 1):
-        if vals[k] > vals[i]:
-            i = k
-    if not vals[i] >= imp[row, c_val]:
+def _track(v0, v1, v2, prev, step, model, scratch, j, col, imp, row, c_val, c_time):
+    """Update impact ``row``'s record (columns ``c_val``, ``c_time``) of record column ``col`` of
+    joint ``j`` after an accepted step.
+
+    ``v0, v1, v2`` are the values at the start of the previous step, at the junction and at the
+    end of this step; ``prev`` and ``step`` = ``(y, K, h, t, th_end, dm, valid)`` their dense
+    outputs.  A maximum inside a step makes the larger end value of that step a local maximum of
+    the sequence of step-end values, so when the junction is one (and at least the record) the
+    maximum lies in one of the two steps: Brent's method on each.
+    """
+    y, K, h, t, th, dm, _ = step
+    if v2 > imp[row, c_val]:
+        imp[row, c_val] = v2; imp[row, c_time] = t + th * h
+    if not (v1 >= v0 and v1 >= v2 and (v1 > v0 or v1 > v2) and v1 >= imp[row, c_val]):
         return
-    lo = max(i - 1, 0); hi = min(i + 1, N_PROBE)
-    if i == 0 or i == N_PROBE:
-        # largest sample at an end of the step: the maximum is there (the function falls away
-        # from it into the step: the previous / next step brackets anything beyond), or inside
-        # the first / last sub-interval
-        eps = 1e-7 * (ths[hi] - ths[lo])
-        inner = _probe_value(y, K, h, ths[i] + (eps if i == 0 else -eps), dm, model, scratch, j, col)
-        if inner < vals[i]:
-            imp[row, c_val] = vals[i]; imp[row, c_time] = t + ths[i] * h
-            return
-    th, v = _brent_max(y, K, h, dm, model, scratch, j, col, ths[lo], ths[hi], vals[lo], vals[hi])
-    if v < vals[i]:
-        th = ths[i]; v = vals[i]
-    imp[row, c_val] = v; imp[row, c_time] = t + th * h
+    yp, Kp, hp, tp, thp, dmp, valid = prev
+    if valid:
+        x, v = _brent_max(yp, Kp, hp, dmp, model, scratch, j, col, 0.0, thp, v0, v1)
+        if v > imp[row, c_val]:
+            imp[row, c_val] = v; imp[row, c_time] = tp + x * hp
+    x, v = _brent_max(y, K, h, dm, model, scratch, j, col, 0.0, th, v1, v2)
+    if v > imp[row, c_val]:
+        imp[row, c_val] = v; imp[row, c_time] = t + x * h
 
 
 @njit(cache=True, nogil=True)
@@ -263,12 +260,14 @@ def integrate(y0, t0, t1, out_times, num, opt, model, ctl):
     # impact tracking: open row per joint (-1: none), dense-output samples, probe scratch
     cur = np.full(max(nc, 1), -1, np.int64)
     active = np.zeros(max(nc, 1), np.bool_)
-    FS = np.zeros((max(nc, 1), N_PROBE + 1)); PS = np.zeros((max(nc, 1), N_PROBE + 1))
-    # force and penetration of each joint at the start of the step and at the end of the trial
-    # step, from the right-hand side calls there (the records ``rec`` they fill)
+    # force and penetration of each joint at the start of the previous step (Fm, Pm), of this
+    # step (F0, P0) and at the end of the trial step (FE, PE), from the right-hand side calls
+    # there (the records ``rec`` they fill); the previous step's dense output
+    Fm = np.zeros(max(nc, 1)); Pm = np.zeros(max(nc, 1))
     F0 = np.zeros(max(nc, 1)); P0 = np.zeros(max(nc, 1))
     FE = np.zeros(max(nc, 1)); PE = np.zeros(max(nc, 1))
-    ths = np.zeros(N_PROBE + 1)
+    y_p = np.zeros(ny); K_p = np.zeros((7, ny)); dm_p = np.zeros(max(npts, 1))
+    h_p = 0.0; t_p = 0.0; th_p = 1.0; prev_valid = False
     scratch = (np.zeros(ny), np.zeros(n), np.zeros(max(npts, 1)), np.zeros((max(nc, 1), N_CREC)),
                np.zeros(N_OUT), np.zeros(1))
     t = t0
@@ -419,26 +418,27 @@ def integrate(y0, t0, t1, out_times, num, opt, model, ctl):
                 active[j] = True
                 any_active = True
         if any_active and track:
-            ys, Qs, zds, recs, tmps, count = scratch
-            for k in range(N_PROBE + 1):
-                ths[k] = th_ev * k / N_PROBE
-            for j in range(nc):
-                FS[j, 0] = F0[j]; PS[j, 0] = P0[j]
-                FS[j, N_PROBE] = FE[j]; PS[j, N_PROBE] = PE[j]
-            for k in range(1, N_PROBE + 1):
-                if k == N_PROBE and th_ev == 1.0:
-                    break  # the end of an uncut step: from the right-hand side call there
-                ok_probe = _probe(y, K, h, ths[k], dm, model, ys, Qs, zds, recs, tmps)
+            if th_ev < 1.0:  # a cut step: the values at the cut, on its dense output
+                ys, Qs, zds, recs, tmps, count = scratch
+                ok_probe = _probe(y, K, h, th_ev, dm, model, ys, Qs, zds, recs, tmps)
                 count[0] += 1.0
                 for j in range(nc):
-                    FS[j, k] = recs[j, C_FN] if ok_probe else -math.inf
-                    PS[j, k] = recs[j, C_PEN] if ok_probe else -math.inf
+                    FE[j] = recs[j, C_FN] if ok_probe else -math.inf
+                    PE[j] = recs[j, C_PEN] if ok_probe else -math.inf
+            prev = (y_p, K_p, h_p, t_p, th_p, dm_p, prev_valid)
+            step = (y, K, h, t, th_ev, dm, True)
             for j in range(nc):
                 if active[j]:
-                    _track(FS[j], ths, y, K, h, t, dm, model, scratch, j, C_FN, imp, cur[j],
+                    _track(Fm[j], F0[j], FE[j], prev, step, model, scratch, j, C_FN, imp, cur[j],
                            IMP_PEAK_FORCE, IMP_PEAK_TIME)
-                    _track(PS[j], ths, y, K, h, t, dm, model, scratch, j, C_PEN, imp, cur[j],
+                    _track(Pm[j], P0[j], PE[j], prev, step, model, scratch, j, C_PEN, imp, cur[j],
                            IMP_MAX_PEN, IMP_MAX_PEN_TIME)
+            y_p[:] = y; K_p[:, :] = K; dm_p[:] = dm
+            h_p = h; t_p = t; th_p = th_ev
+        prev_valid = any_active and track
+        for j in range(nc):
+            Fm[j] = F0[j]; Pm[j] = P0[j]
+            F0[j] = FE[j]; P0[j] = PE[j]  # the new start (replaced below after an event restart)
         if event:
             stats[3] += 1
             contact_gaps(ynew, n, clr_i, clr_f, g_new, gd)
@@ -492,8 +492,6 @@ def integrate(y0, t0, t1, out_times, num, opt, model, ctl):
                 F0[j] = rec[j, C_FN]; P0[j] = rec[j, C_PEN]
         else:
             K[0, :] = K[6, :]
-            for j in range(nc):
-                F0[j] = FE[j]; P0[j] = PE[j]
         h = h_next
     while k_out < nout and out_times[k_out] <= t + 1e-15 * max(1.0, abs(t)):
         Y[k_out] = y; DM[k_out, :] = dm; k_out += 1
