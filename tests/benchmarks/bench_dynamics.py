@@ -9,7 +9,9 @@ Exudyn (tests/reference/exudyn_slider_crank.py: the standard redundant-coordinat
 step that gives 0.05 %, and the fastest Exudyn set-up found).  All in one run, so the ratios
 compare like with like on the same (shared, noisy) machine; wall times are best-of-N.
 Cold start (numba compiles everything into an empty cache) and warm start (a new process
-with the cache filled) are measured in subprocesses.
+with the cache filled) are measured in subprocesses.  Also: what locating each impact's peak on
+the dense output costs, and what running the integrator in a worker thread (Ctrl-C, --max-time)
+costs, as CPU-time ratios on the study's 2-revolution run.
 """
 from __future__ import annotations
 
@@ -48,7 +50,10 @@ def best_of(fn, n):
 
 
 def first_peak(mech, settings, **kw):
-    s = replace(settings, t_end=FIRST, output_step=1e-9, **kw)
+    # the fast path's impact table locates the peak on the dense output; the reference path has
+    # no table, so it samples every 1 ns (analysis.impact falls back to the samples)
+    step = 1e-6 if kw.get("path", "fast") == "fast" else 1e-9
+    s = replace(settings, t_end=FIRST, output_step=step, **kw)
     return impact(simulate(mech, s)).peak_force
 
 
@@ -84,6 +89,33 @@ def start_times():
     return out  # [[import, first run] cold, [import, first run] warm]
 
 
+def cpu_best_of(fn, n):
+    """Smallest process CPU time of ``n`` calls (robust on a shared machine; the integrator's
+    worker thread is counted too)."""
+    best = np.inf
+    for _ in range(n):
+        t0 = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+def overheads(mech, base, reps):
+    """CPU time of the 2-revolution run with / without the impact table's peak location, and with
+    / without the worker thread that answers Ctrl-C and time limits (alternated, best of N)."""
+    import workbench.mbs.solver as solver_mod
+    on, off = base, replace(base, impact_peaks=False)
+    t = {"table": [], "no table": [], "thread": [], "no thread": []}
+    for _ in range(reps):
+        t["table"].append(cpu_best_of(lambda: simulate(mech, on), 1))
+        t["no table"].append(cpu_best_of(lambda: simulate(mech, off), 1))
+        solver_mod.USE_WORKER_THREAD = False
+        t["no thread"].append(cpu_best_of(lambda: simulate(mech, on), 1))
+        solver_mod.USE_WORKER_THREAD = True
+        t["thread"].append(cpu_best_of(lambda: simulate(mech, on), 1))
+    return {k: min(v) for k, v in t.items()}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer repeats, skip the cold start")
@@ -100,6 +132,12 @@ def main():
     tol_scipy, e_scipy = loosest_tolerance(mech, base, "scipy", ref)
     print(f"(b) loosest rtol within 0.05 %: fast {tol_fast:g} (error {e_fast:.1e}), "
           f"scipy DOP853 {tol_scipy:g} (error {e_scipy:.1e})")
+
+    ov = overheads(mech, base, 3 if args.quick else 10)
+    print(f"impact table (peaks on the dense output): {ov['table']:.4f} s CPU vs {ov['no table']:.4f} s "
+          f"without: ratio {ov['table'] / ov['no table']:.3f}")
+    print(f"worker thread (Ctrl-C, --max-time): {ov['thread']:.4f} s CPU vs {ov['no thread']:.4f} s in the "
+          f"calling thread: ratio {ov['thread'] / ov['no thread']:.3f}")
 
     rows = []
     for label, rtol_f, rtol_s in (("(a) rtol 1e-6", 1e-6, 1e-6), ("(b) 0.05 % first impact", tol_fast, tol_scipy)):

@@ -19,10 +19,10 @@ that joint stays closed, the joint's normal force and penetration at the ends of
 steps (free: from the right-hand side calls there) are watched; where a step end is a local
 maximum of them and beats the row's record, Brent's method on the continuous extension of the
 two steps next to it locates the maximum (to 1e-9 of a step).  The dense output of the previous
-step is kept for that (a copy of its stages).  The row thus holds the peak force and its time and the largest penetration, as
-accurate as the dense output, not limited by the output step.  The row closes when all contact
-points of the joint have separated, or at the joint's next contact start.  Steps with no closed
-contact cost nothing extra.
+step is kept for that (a copy of its stages).  The row thus holds the peak force and its time
+and the largest penetration, as accurate as the dense output, not limited by the output step.
+The row closes when all contact points of the joint have separated, or at the joint's next
+contact start.  Steps with no closed contact cost nothing extra.
 
 Faults and aborts: a model output that fails its check (see :mod:`.clearance`) stops the run with
 ``STATUS_BAD_MODEL`` and the fault code; setting ``ctl[CTL_ABORT]`` from another thread (the

@@ -25,7 +25,8 @@ from .kinematics import constraints
 from .integrator import (CTL_ABORT, DETECT_EVENT, DETECT_HALVING, IMP_MAX_PEN, IMP_PEAK_FORCE,
                          IMP_PEAK_TIME, IMP_TIME, IMP_VELOCITY, N_CTL, N_NUM, N_OPT, NUM_ALPHA,
                          NUM_ATOL, NUM_BETA, NUM_EPS_CRIT, NUM_H0, NUM_HMAX, NUM_HMIN_HALVING,
-                         NUM_RTOL, OPT_DETECT, OPT_IMPACT_PEAKS, OPT_MAX_IMPACTS, OPT_MAX_STEPS, OPT_N_ERR, OPT_N_ROWS,
+                         NUM_RTOL, OPT_DETECT, OPT_IMPACT_PEAKS, OPT_MAX_IMPACTS, OPT_MAX_STEPS,
+                         OPT_N_ERR, OPT_N_ROWS,
                          STATUS_ABORTED, STATUS_BAD_MODEL, STATUS_MAX_STEPS, STATUS_NONFINITE,
                          STATUS_OK, STATUS_SINGULAR, STATUS_STEP_UNDERFLOW, integrate)
 from .mechanism import Mechanism, RevoluteClearanceJoint
@@ -38,6 +39,10 @@ POLL = 0.1
 #: how long to wait for the integrator to stop after an abort request [s] (it stops at its next
 #: step; longer only while numba is still compiling it, and then there is nothing to keep)
 ABORT_WAIT = 5.0
+#: run the compiled integrator in a worker thread (so that Ctrl-C and time limits are answered);
+#: False runs it in the calling thread, deaf to both (tests/benchmarks/bench_dynamics.py measures
+#: what the thread costs)
+USE_WORKER_THREAD = True
 
 
 class SolverTimeLimit(SolverError):
@@ -235,8 +240,11 @@ def _fast_path(cm, y0, settings, out_times, deadline):
     opt[OPT_MAX_STEPS], opt[OPT_MAX_IMPACTS] = settings.max_steps, MAX_IMPACTS
     opt[OPT_IMPACT_PEAKS] = int(settings.impact_peaks)
     ctl = np.zeros(N_CTL)
-    out, reason = _run_in_worker(integrate, (y0, settings.t_start, settings.t_end, out_times, num, opt,
-                                             cm.args(), ctl), ctl, deadline)
+    args = (y0, settings.t_start, settings.t_end, out_times, num, opt, cm.args(), ctl)
+    if USE_WORKER_THREAD:
+        out, reason = _run_in_worker(integrate, args, ctl, deadline)
+    else:
+        out, reason = integrate(*args), None
     if out is None:  # still compiling when Ctrl-C came: nothing integrated yet
         raise RunInterrupted("interrupted (Ctrl-C) before the integration had started")
     Y, DM, k_out, imp, imp_j, imp_p, n_imp, st, status, t_fail, fault = out
