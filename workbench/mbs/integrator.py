@@ -18,7 +18,7 @@ Impact table: every contact start opens a row (time, approach speed).  While the
 that joint stays closed, the joint's normal force and penetration at the ends of the accepted
 steps (free: from the right-hand side calls there) are watched; where a step end is a local
 maximum of them and beats the row's record, Brent's method on the continuous extension of the
-two steps next to it locates the maximum (to 1e-9 of a step).  The dense output of the previous
+two steps next to it (the side that rises above it) locates the maximum (to 1e-9 of a step).  The dense output of the previous
 step is kept for that (a copy of its stages).  The row thus holds the peak force and its time
 and the largest penetration, as accurate as the dense output, not limited by the output step.
 The row closes when all contact points of the joint have separated, or at the joint's next
@@ -201,7 +201,8 @@ def _track(v0, v1, v2, prev, step, model, scratch, j, col, imp, row, c_val, c_ti
     end of this step; ``prev`` and ``step`` = ``(y, K, h, t, th_end, dm, valid)`` their dense
     outputs.  A maximum inside a step makes the larger end value of that step a local maximum of
     the sequence of step-end values, so when the junction is one (and at least the record) the
-    maximum lies in one of the two steps: Brent's method on each.
+    maximum lies in one of the two steps: a look just inside each tells which (neither: the
+    junction is the maximum), and Brent's method finds it there.
     """
     y, K, h, t, th, dm, _ = step
     if v2 > imp[row, c_val]:
@@ -209,13 +210,18 @@ def _track(v0, v1, v2, prev, step, model, scratch, j, col, imp, row, c_val, c_ti
     if not (v1 >= v0 and v1 >= v2 and (v1 > v0 or v1 > v2) and v1 >= imp[row, c_val]):
         return
     yp, Kp, hp, tp, thp, dmp, valid = prev
-    if valid:
+    if v1 > imp[row, c_val]:
+        imp[row, c_val] = v1; imp[row, c_time] = t
+    # which side of the junction rises above it (one look just inside each step)
+    eps = 1e-6
+    if valid and _probe_value(yp, Kp, hp, thp * (1.0 - eps), dmp, model, scratch, j, col) > v1:
         x, v = _brent_max(yp, Kp, hp, dmp, model, scratch, j, col, 0.0, thp, v0, v1)
         if v > imp[row, c_val]:
             imp[row, c_val] = v; imp[row, c_time] = tp + x * hp
-    x, v = _brent_max(y, K, h, dm, model, scratch, j, col, 0.0, th, v1, v2)
-    if v > imp[row, c_val]:
-        imp[row, c_val] = v; imp[row, c_time] = t + x * h
+    elif _probe_value(y, K, h, th * eps, dm, model, scratch, j, col) > v1:
+        x, v = _brent_max(y, K, h, dm, model, scratch, j, col, 0.0, th, v1, v2)
+        if v > imp[row, c_val]:
+            imp[row, c_val] = v; imp[row, c_time] = t + x * h
 
 
 @njit(cache=True, nogil=True)
