@@ -26,6 +26,8 @@ from .mbs.mechanism import (Body, ConstantForce, ConstantTorque, Driver, DriverF
                             TranslationalClearanceJoint, TranslationalJoint)
 from .mbs.solution import SolverSettings
 from .models import Material
+from .mbs.mechanism import MIN_AXIS_LENGTH, axis_ok
+from .study_checks import Checks, ImplausibleResultError, penetration_findings, pre_run, read_checks
 from . import study_schema as S
 
 if sys.version_info >= (3, 11):
@@ -68,6 +70,8 @@ class Study:
     solver: SolverSettings | None = None
     output: OutputOptions | None = None
     wear: Any = None  # workbench.wear.config.WearConfig for kind = "wear"
+    checks: Any = None  # workbench.study_checks.Checks, the [checks] table
+    warnings: tuple[str, ...] = ()  # plausibility findings the run writes into the dataset
 
 
 # --------------------------------------------------------------------------------------------
@@ -80,19 +84,101 @@ def load_study(path: str | Path, registry=None) -> Study:
 
 
 def read_file_text(path: Path, what: str) -> str:
-    """The text of ``path``; a :class:`StudyError` naming the file when it cannot be read."""
+    """The text of ``path``; a :class:`StudyError` naming the file when it cannot be read.
+
+    The file must be UTF-8 text (TOML requires it): a binary file (a NUL byte) or bytes that are
+    not UTF-8 are refused with the line, column and byte offset of the first bad byte.  A UTF-8
+    byte-order mark, which some Windows editors write, is accepted and dropped.
+    """
     try:
-        return path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise StudyError(f"cannot read the {what}: {exc.strerror or exc}", file=str(path)) from None
+    return decode_text(data, str(path), what)
+
+
+def _where(data: bytes, pos: int) -> str:
+    line = data.count(b"\n", 0, pos) + 1
+    col = pos - (data.rfind(b"\n", 0, pos) + 1) + 1
+    return f"line {line}, column {col} (byte offset {pos})"
+
+
+def decode_text(data: bytes, fname: str, what: str = "study file") -> str:
+    """``data`` decoded as UTF-8 (a leading byte-order mark dropped); :class:`StudyError` otherwise."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise StudyError(f"this is a binary file, not a TOML {what}: NUL byte at {_where(data, nul)}",
+                         file=fname)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StudyError(f"the {what} is not UTF-8 text: byte 0x{data[exc.start]:02X} at "
+                         f"{_where(data, exc.start)} cannot be decoded ({exc.reason}); save the file "
+                         f"as UTF-8", file=fname) from None
+
+
+#: deepest nesting of inline tables/arrays accepted (tomllib recurses once per level)
+MAX_NESTING = 100
+
+
+def _nesting_depth(text: str) -> tuple[int, int]:
+    """Deepest bracket nesting of ``text`` outside strings and comments, and the line where the
+    limit :data:`MAX_NESTING` is first passed (0 when it is not): a cheap guard run before tomllib."""
+    depth = deepest = 0
+    line, bad_line = 1, 0
+    quote = None
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+            if quote in ('"', "'"):  # single-line strings end here (tomllib reports the error)
+                quote = None
+        elif quote:
+            if ch == "\\" and quote in ('"', '"""'):
+                i += 2
+                continue
+            if text.startswith(quote, i):
+                i += len(quote)
+                quote = None
+                continue
+        elif ch == "#":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif ch in "\"'":
+            quote = ch * 3 if text.startswith(ch * 3, i) else ch
+            i += len(quote)
+            continue
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if depth > MAX_NESTING and not bad_line:
+                    bad_line = line
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+        i += 1
+    return deepest, bad_line
 
 
 def parse_toml(text: str, fname: str) -> dict:
     """The TOML document ``text``; a :class:`StudyError` naming ``fname`` when it is not valid."""
+    if text.startswith("\ufeff"):  # a byte-order mark left by a reader that kept it
+        text = text[1:]
+    deepest, bad_line = _nesting_depth(text)
+    if bad_line:
+        raise StudyError(f"not a usable study: tables/arrays nested {deepest} levels deep (from line "
+                         f"{bad_line}); at most {MAX_NESTING} levels are accepted", file=fname)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"not valid TOML: {exc}", file=fname) from None
+    except RecursionError:
+        raise StudyError(f"not a usable study: nested too deeply for the TOML reader (at most "
+                         f"{MAX_NESTING} levels of inline tables/arrays)", file=fname) from None
 
 
 def load_study_text(text: str, *, file: str | Path | None = None, registry=None) -> Study:
@@ -131,6 +217,7 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
         from .plugins import build_registry
         registry = build_registry()
     mechanism = _mechanism(doc.get("mechanism", {}), probs, registry) if "mechanism" in doc else None
+    checks = read_checks(doc.get("checks", {}), probs)
     out = S.read_table(doc.get("output", {}), S.OUTPUT, "output", probs)
     output = OutputOptions(**out) if not S.has_bad(out) else None
     wear = None
@@ -146,7 +233,11 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
         mechanism.validate()
     except MechanismError as exc:
         raise StudyError(str(exc), file=fname) from None
-    return Study(mechanism=mechanism, solver=solver, output=output, wear=wear, **common)
+    # everything run would reject beyond the schema: models packed, ranges, assembly, plausibility
+    warnings = pre_run(mechanism, solver, checks, probs, kind=kind)
+    probs.raise_if_any()
+    return Study(mechanism=mechanism, solver=solver, output=output, wear=wear, checks=checks,
+                 warnings=tuple(warnings), **common)
 
 
 def _check_pressure(doc: dict, registry, fname: str) -> None:
@@ -223,6 +314,8 @@ def _mechanism(table, probs: S.Problems, registry) -> Mechanism | None:
         v = S.read_table(t, sec, path, probs) if sec else None
         if not S.has_bad(v):
             cls = RevoluteJoint if v.pop("type") == "revolute" else TranslationalJoint
+            if cls is TranslationalJoint and not _axis(v["axis"], f"{path}.axis", probs):
+                continue
             joints.append(cls(**v))
     drivers = [d for path, t in _items(m, "drivers", "mechanism")
                if (d := _driver(t, path, probs)) is not None]
@@ -307,7 +400,18 @@ def _clearance(t, path: str, probs: S.Problems, registry):
         return RevoluteClearanceJoint(contact=contact, friction=friction, **v)
     if c is not None:
         v[size] = v["slider_height"] + 2.0 * c
+    if not _axis(v["axis"], f"{path}.axis", probs):
+        return None
     return TranslationalClearanceJoint(contact=contact, friction=friction, **v)
+
+
+def _axis(axis, path: str, probs: S.Problems) -> bool:
+    """A translational axis must be a direction (it is normalised): not zero, not denormal."""
+    if axis_ok(axis):
+        return True
+    probs.add(path, f"axis {list(axis)} is not a direction: its length must be at least "
+                    f"{MIN_AXIS_LENGTH:g} (it is normalised), e.g. [1.0, 0.0]")
+    return False
 
 
 def first_angle_driver(mechanism: Mechanism) -> Driver | None:
@@ -387,9 +491,26 @@ def run_study(study: Study, *, registry, out: str | Path):
         write_dataset(ds, partial)
         raise SolverError(f"{exc}; the samples computed before the failure are in {partial}",
                           partial=exc.partial) from None
+    checks = study.checks if study.checks is not None else Checks()
+    warnings = list(study.warnings)
+    findings = penetration_findings(sim, study.mechanism, checks)
+    if findings and checks.on_implausible == "stop":
+        out = Path(out)
+        rejected = out.with_name(out.stem + ".partial" + (out.suffix or ".nc"))
+        ds = simulation_to_dataset(sim, study=study, registry=registry)
+        ds.attrs["run_status"] = "rejected: " + "; ".join(findings)
+        write_dataset(ds, rejected)
+        where = f"{study.file}: " if study.file is not None else ""
+        raise ImplausibleResultError(
+            f"{where}the run finished but its results are implausible:\n  - " + "\n  - ".join(findings)
+            + f"\nThe results are kept in {rejected} (marked rejected). Set [checks] "
+              "on_implausible = \"warn\" to write them to the output with a warning instead")
+    warnings += findings
     ideal = None
     if study.mechanism.clearance_joints and study.output.compare_ideal:
         ideal = simulate(study.mechanism.ideal(), study.solver)
     ds = simulation_to_dataset(sim, ideal=ideal, study=study, registry=registry)
+    if warnings:
+        ds.attrs["warnings"] = "\n".join(warnings)
     write_dataset(ds, out)
     return ds
