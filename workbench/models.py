@@ -80,6 +80,12 @@ def parameter_infos(params_cls: type) -> list[ParameterInfo]:
             raise PluginError(f"parameter '{f.name}' of {params_cls.__qualname__} has no unit/doc; "
                               "declare it with workbench.models.parameter(...)")
         default = f.default if f.default is not dataclasses.MISSING else None
+        vr = md.get("valid_range")
+        if vr is not None and not (len(vr) == 2 and vr[0] <= vr[1]
+                                   and (md.get("min") is None or vr[0] >= md["min"])
+                                   and (md.get("max") is None or vr[1] <= md["max"])):
+            raise PluginError(f"parameter '{f.name}' of {params_cls.__qualname__}: valid_range {vr!r} "
+                              f"must be (low, high) inside [min, max] = [{md.get('min')}, {md.get('max')}]")
         out.append(ParameterInfo(f.name, default, md["unit"], md["doc"], md.get("min"),
                                  md.get("max"), md.get("choices"), md.get("valid_range"),
                                  md.get("range_source", "")))

@@ -10,7 +10,11 @@ planar multibody solver; this module builds the :class:`~workbench.mbs.mechanism
 Every mistake is a :class:`~workbench.errors.StudyError` naming the file, the key path (e.g.
 ``mechanism.clearance_joints[0].contact.restitution``), the bad value and the valid choices; the
 loader collects every schema problem of a file and reports them together, then reports every
-problem of the mechanism (unknown bodies, points, duplicate names ...) together.
+problem of the mechanism (unknown bodies, points, duplicate names ...) together, then everything
+``run`` would refuse at its start (:mod:`workbench.study_checks`: every model packed for its joint,
+law ranges, plausibility guards of ``[checks]``, lock-up along the driver cycle).  The file must be
+UTF-8 text (a byte-order mark is dropped); binary, mis-encoded or absurdly nested files are
+refused with the line and byte.
 """
 from __future__ import annotations
 
