@@ -205,13 +205,13 @@ def test_penetration_guard_stops_the_run_and_keeps_the_results_marked(tmp_path):
     r = invoke("run", study, "-o", out, "--no-plot")
     assert r.exit_code == 2 and isinstance(r.exception, SystemExit), r.output
     text = " ".join(r.output.split())
-    assert "clearance joint 'B': penetration reached" in text and "max_penetration_ratio = 0.5" in text
+    assert "clearance joint 'B': penetration reached" in text and "max_penetration_ratio = 1" in text
     assert not out.exists()
     kept = tmp_path / "soft.partial.nc"
     with open_results(kept) as ds:
         assert ds.attrs["run_status"].startswith("rejected: clearance joint 'B'")
         pen = float(ds["penetration"].max())
-    assert pen > 0.5 * 5e-4  # the guard's limit, half the 0.5 mm clearance
+    assert pen > 5e-4  # the guard's limit: the 0.5 mm clearance
 
 
 def test_penetration_guard_can_warn_instead(tmp_path):
@@ -252,3 +252,24 @@ def test_1e7_rpm_is_stopped_by_the_penetration_guard(tmp_path):
     assert m and float(m.group(1)) > 0.010
     assert not (tmp_path / "fast.nc").exists() and (tmp_path / "fast.partial.nc").exists()
     assert math.isfinite(float(m.group(1)))
+
+
+def test_penetration_findings_at_the_limit():
+    """The guard compares the largest sampled penetration with ratio x clearance (0.5 mm here);
+    a NaN sample counts as beyond any limit."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from workbench.study_checks import Checks, penetration_findings
+    mech = load_study_text(FLORES.read_text(), file="f.toml").mechanism
+    t = np.linspace(0.0, 1e-3, 5)
+
+    def sim(peak):
+        return SimpleNamespace(time=t, penetration=np.array([[-1e-4], [2e-5], [peak], [0.0], [-2e-4]]))
+
+    assert penetration_findings(sim(4.99e-4), mech, Checks()) == []
+    found = penetration_findings(sim(5.01e-4), mech, Checks())
+    assert len(found) == 1 and "at t = 0.0005 s" in found[0] and "1 times its clearance" in found[0]
+    assert penetration_findings(sim(2.6e-4), mech, Checks(max_penetration_ratio=0.5))
+    assert penetration_findings(sim(float("nan")), mech, Checks())

@@ -491,7 +491,8 @@ CHECKS = Section("checks", "Plausibility guards, checked by `workbench validate`
         "for a pin in a bore, eq. 26 planar); catches e.g. a stiffness of 1e20", 1e3, gt=1.0),
     Key("max_penetration_ratio", "number", "1", "largest penetration a run may reach, as a fraction "
         "of the joint's clearance (and never more than this fraction of the journal radius or "
-        "slider height); checked after the run on every output sample", 0.5, gt=0.0),
+        "slider height); checked after the run on every output sample. The shipped slider-crank "
+        "studies reach 0.41 (clearance 0.05 mm) and 0.22 (0.2 mm)", 1.0, gt=0.0),
     Key("on_implausible", "text", "", "what a run does when it passes `max_penetration_ratio`: "
         "'stop' (error, exit 2; the results go to `<out>.partial.nc` marked rejected) or 'warn' "
         "(the results are written with the finding in the attribute `warnings`)", "stop",
