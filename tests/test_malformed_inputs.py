@@ -44,6 +44,8 @@ REFUSED = {
     "lankarani_nikravesh_e0.toml": ["[mechanism.clearance_joints[0].contact.restitution]",
                                     "restitution = 0", "between 0.8 and 1",
                                     "Lankarani & Nikravesh (1990)", "allow_out_of_range = true"],
+    "wear_cycle_period_1ps.toml": ["[wear.cycle_period]", "cycle_period = 1e-12 s",
+                                   "driver 'crank_speed' (0.012 s", "cycle_matches_drivers"],
     "stiffness_1e20.toml": ["[mechanism.clearance_joints[0].contact.stiffness]", "1e+20",
                             "max_stiffness_ratio", "factor 1000"],
 }
@@ -67,7 +69,7 @@ def _clean_refusal(r, path: Path, fragments: list[str]) -> None:
 def test_validate_and_run_refuse_with_a_clear_message(name, tmp_path):
     path = DATA / name
     _clean_refusal(invoke("validate", path), path, REFUSED[name])
-    out = tmp_path / "out.nc"
+    out = tmp_path / ("out.zarr" if name.startswith("wear") else "out.nc")
     _clean_refusal(invoke("run", path, "-o", out, "--no-plot"), path, REFUSED[name])
     assert not list(tmp_path.iterdir())  # refused before any work: nothing written
 
@@ -273,3 +275,17 @@ def test_penetration_findings_at_the_limit():
     assert len(found) == 1 and "at t = 0.0005 s" in found[0] and "1 times its clearance" in found[0]
     assert penetration_findings(sim(2.6e-4), mech, Checks(max_penetration_ratio=0.5))
     assert penetration_findings(sim(float("nan")), mech, Checks())
+
+
+@pytest.mark.parametrize("period, ok", [(0.012, True), (0.036, True), (0.0120001, False),
+                                        (0.006, False)])
+def test_wear_cycle_must_be_whole_driver_periods(period, ok):
+    """5000 rpm: one turn in 12 ms; the cycle may hold several turns, never a fraction."""
+    text = (ROOT / "studies" / "slider_crank_wear.toml").read_text().replace(
+        "[wear]\n", f"[wear]\ncycle_period = {period!r}\n", 1)
+    if ok:
+        assert load_study_text(text, file="w.toml").wear.cycle_period == period
+    else:
+        with pytest.raises(StudyError, match=r"\[wear.cycle_period\].*not a whole number"):
+            load_study_text(text, file="w.toml")
+        load_study_text(text + "\n[checks]\ncycle_matches_drivers = false\n", file="w.toml")

@@ -47,6 +47,7 @@ class Checks:
     max_stiffness_ratio: float = 1e3
     max_penetration_ratio: float = 1.0
     on_implausible: str = "stop"
+    cycle_matches_drivers: bool = True
     assembly_cycle: bool = True
 
 
@@ -160,8 +161,25 @@ def _output(solver, checks: Checks, probs: S.Problems) -> None:
                                  f"{span / checks.min_output_samples:.3g} s")
 
 
+#: relative tolerance of "a whole number of driver periods"
+CYCLE_TOL = 1e-6
+
+
+def _cycle_period(mechanism: Mechanism, period: float, probs: S.Problems) -> None:
+    """A wear cycle must be a whole number (>= 1) of periods of every periodic driver."""
+    from .mbs.degenerate import driver_periods
+    for name, T in driver_periods(mechanism):
+        n = round(period / T)
+        if n < 1 or abs(period - n * T) > CYCLE_TOL * period:
+            probs.add("wear.cycle_period",
+                      f"cycle_period = {period:g} s is not a whole number of periods of driver "
+                      f"'{name}' ({T:.6g} s, i.e. {period / T:.6g} of them): one machine cycle must "
+                      f"bring the mechanism back to its start; give {T:.6g} s or a multiple, or leave "
+                      f"'cycle_period' out ([checks] cycle_matches_drivers = false skips this check)")
+
+
 def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
-            kind: str = "dynamics") -> list[str]:
+            kind: str = "dynamics", cycle_period: float | None = None) -> list[str]:
     """Record every problem found before a run; return the warnings the run must write.
 
     ``solver`` is the run's :class:`~workbench.mbs.solution.SolverSettings` (its ``t_end`` bounds
@@ -174,6 +192,8 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
         _stiffness(mechanism, checks, probs)
     if kind == "dynamics" and solver is not None:
         _output(solver, checks, probs)
+    if kind == "wear" and cycle_period is not None and checks.cycle_matches_drivers:
+        _cycle_period(mechanism, cycle_period, probs)
     if checks.assembly_cycle and solver is not None and len(probs.items) == n0:
         from .mbs.degenerate import cycle_problems
         for msg in cycle_problems(mechanism, solver.t_start, solver.t_end):

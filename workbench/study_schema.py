@@ -497,6 +497,10 @@ CHECKS = Section("checks", "Plausibility guards, checked by `workbench validate`
         "'stop' (error, exit 2; the results go to `<out>.partial.nc` marked rejected) or 'warn' "
         "(the results are written with the finding in the attribute `warnings`)", "stop",
         choices=("stop", "warn")),
+    Key("cycle_matches_drivers", "bool", "", "a wear study's `cycle_period` must be a whole number "
+        "(>= 1) of periods of every periodic driver, to a relative 1e-6 (a machine cycle returns "
+        "the mechanism to its start; e.g. 1 ps with a 600 rpm driver is refused); false skips this",
+        True),
     Key("assembly_cycle", "bool", "", "before a run, assemble the ideal mechanism along one "
         "period of its drivers (at most the run) and refuse lock-up or a singular constraint "
         "Jacobian, naming the driver angle", True),

@@ -33,19 +33,25 @@ SINGULAR_RATIO = 1e-7
 SAMPLES = 180
 
 
-def driver_period(mech: Mechanism) -> float | None:
-    """Period [s] of the drivers' motion: ``2 pi / |speed|`` of a constant-speed angle driver,
-    or of the slowest harmonic of a purely harmonic one; ``None`` when not periodic."""
-    periods = []
+def driver_periods(mech: Mechanism) -> list[tuple[str, float]]:
+    """``(name, period [s])`` of each periodic driver: ``2 pi / |speed|`` of a constant-speed
+    angle driver, or of the slowest harmonic of a purely harmonic one."""
+    out = []
     for d in mech.drivers:
         f = d.function
-        poly = [a for a in f.polynomial[1:]]
+        poly = list(f.polynomial[1:])
         if d.coordinate == "phi" and len(poly) == 1 and poly[0] != 0.0 and not f.harmonics:
-            periods.append(2.0 * math.pi / abs(poly[0]))
+            out.append((d.name, 2.0 * math.pi / abs(poly[0])))
         elif not any(poly) and f.harmonics:
             w = min(abs(h[1]) for h in f.harmonics)
             if w > 0.0:
-                periods.append(2.0 * math.pi / w)
+                out.append((d.name, 2.0 * math.pi / w))
+    return out
+
+
+def driver_period(mech: Mechanism) -> float | None:
+    """The longest period [s] of the periodic drivers (:func:`driver_periods`), ``None`` if none."""
+    periods = [T for _, T in driver_periods(mech)]
     return max(periods) if periods else None
 
 
