@@ -17,7 +17,9 @@ from click.testing import CliRunner
 
 from workbench.cli import main
 from workbench.errors import StudyError
-from workbench.study import decode_text, load_study, load_study_text, parse_toml
+from workbench.hookspecs import hookimpl
+from workbench.study import load_study, load_study_text
+from workbench.study_input import MAX_NESTING, decode_text, parse_toml
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "malformed"
@@ -114,7 +116,7 @@ def test_brackets_in_strings_and_comments_do_not_count_as_nesting():
 
 
 def test_nesting_at_the_limit_is_read_one_beyond_is_refused():
-    from workbench.study import MAX_NESTING
+
     ok = "a = " + "[" * MAX_NESTING + "1" + "]" * MAX_NESTING + "\n"
     assert parse_toml(ok, "x.toml")["a"]
     deep = "a = " + "[" * (MAX_NESTING + 1) + "1" + "]" * (MAX_NESTING + 1) + "\n"
@@ -289,3 +291,67 @@ def test_wear_cycle_must_be_whole_driver_periods(period, ok):
         with pytest.raises(StudyError, match=r"\[wear.cycle_period\].*not a whole number"):
             load_study_text(text, file="w.toml")
         load_study_text(text + "\n[checks]\ncycle_matches_drivers = false\n", file="w.toml")
+
+
+# ------------------------------------------------------------------------------ hostile models
+class _HostilePlugin:
+    """A contact law whose pack() raises, and one whose kernel does not compile with the solver's
+    signature: both must be refused by validate, named with the key path, not at run time."""
+
+    @staticmethod
+    def _models():
+        from dataclasses import dataclass
+
+        import numpy as np
+
+        from workbench.models import ContactLaw
+
+        def tuple_kernel(delta, delta_dot, delta_dot_minus, p):
+            return (delta, delta)  # two values: not the solver's float return
+
+        class PackRaises(ContactLaw):
+            name = "pack_raises"
+            reference = "test fixture"
+
+            @dataclass(frozen=True)
+            class Params:
+                pass
+
+            kernel = staticmethod(lambda d, dd, dm, p: 0.0)
+
+            def pack(self, geometry):
+                raise RuntimeError("lookup table missing")
+
+        class BadKernel(ContactLaw):
+            name = "bad_kernel"
+            reference = "test fixture"
+
+            @dataclass(frozen=True)
+            class Params:
+                pass
+
+            kernel = staticmethod(tuple_kernel)
+
+            def pack(self, geometry):
+                return np.zeros(1)
+        return PackRaises, BadKernel
+
+    @hookimpl
+    def register_contact_laws(self, register):
+        for m in self._models():
+            register(m)
+
+
+@pytest.mark.parametrize("law, fragment", [
+    ("pack_raises", "RuntimeError: lookup table missing"),
+    ("bad_kernel", "does not compile with the solver's signature")])
+def test_a_hostile_model_is_refused_by_validate(law, fragment):
+    from workbench.plugins import build_registry, get_plugin_manager
+    reg = build_registry(get_plugin_manager(load_entry_points=False, extra_plugins=(_HostilePlugin(),)))
+    text = FLORES.read_text().replace('contact = { model = "lankarani_nikravesh", restitution = 0.9 }',
+                                      f'contact = {{ model = "{law}" }}').replace(
+        'friction = { model = "ambrosio", c_f = 0.01, v0 = 1.0e-4, v1 = 1.0e-2 }\n', "")
+    with pytest.raises(StudyError) as info:
+        load_study_text(text, file="h.toml", registry=reg)
+    msg = str(info.value)
+    assert "h.toml" in msg and "[mechanism.clearance_joints[0].contact]" in msg and fragment in msg

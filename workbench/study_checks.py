@@ -82,9 +82,9 @@ def _pack_models(mech: Mechanism, probs: S.Problems) -> bool:
                 probs.add(key, S.bare_message(exc))
                 ok = False
                 continue
-            except (ValueError, TypeError, ArithmeticError, IndexError, KeyError) as exc:
+            except Exception as exc:  # a model's own checks, or a broken third-party pack()
                 probs.add(path, f"{family} model '{model.name}' cannot be used with this joint "
-                                f"({model.describe()}): {exc}")
+                                f"({model.describe()}): {type(exc).__name__}: {exc}")
                 ok = False
                 continue
             if p.ndim != 1 or not np.all(np.isfinite(p)):
@@ -178,6 +178,21 @@ def _cycle_period(mechanism: Mechanism, period: float, probs: S.Problems) -> Non
                       f"'cycle_period' out ([checks] cycle_matches_drivers = false skips this check)")
 
 
+def _compile(mechanism: Mechanism, probs: S.Problems) -> None:
+    """Compile the mechanism as the run will (the models' kernels with the solver's signature);
+    the compiled kernels are cached for the run in the same process."""
+    from .errors import MechanismError
+    from .mbs.compiled import compile_mechanism
+    try:
+        compile_mechanism(mechanism)
+    except MechanismError as exc:
+        msg = str(exc)
+        key = next((f"{_joint_path(i)}.{fam}" for i, c in enumerate(mechanism.clearance_joints)
+                    for fam in ("contact", "friction") if f"clearance joint '{c.name}': the {fam}" in msg),
+                   "mechanism")
+        probs.add(key, msg)
+
+
 def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
             kind: str = "dynamics", cycle_period: float | None = None) -> list[str]:
     """Record every problem found before a run; return the warnings the run must write.
@@ -194,6 +209,8 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
         _output(solver, checks, probs)
     if kind == "wear" and cycle_period is not None and checks.cycle_matches_drivers:
         _cycle_period(mechanism, cycle_period, probs)
+    if models_ok and len(probs.items) == n0:
+        _compile(mechanism, probs)
     if checks.assembly_cycle and solver is not None and len(probs.items) == n0:
         from .mbs.degenerate import cycle_problems
         for msg in cycle_problems(mechanism, solver.t_start, solver.t_end):
