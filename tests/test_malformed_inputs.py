@@ -48,6 +48,8 @@ REFUSED = {
                                     "Lankarani & Nikravesh (1990)", "allow_out_of_range = true"],
     "wear_cycle_period_1ps.toml": ["[wear.cycle_period]", "cycle_period = 1e-12 s",
                                    "driver 'crank_speed' (0.012 s", "cycle_matches_drivers"],
+    "wear_stiffness_1e20.toml": ["[mechanism.clearance_joints[0].contact.stiffness]", "1e+20",
+                                 "max_stiffness_ratio"],
     "stiffness_1e20.toml": ["[mechanism.clearance_joints[0].contact.stiffness]", "1e+20",
                             "max_stiffness_ratio", "factor 1000"],
 }
