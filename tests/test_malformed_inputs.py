@@ -50,6 +50,9 @@ REFUSED = {
                                    "driver 'crank_speed' (0.012 s", "cycle_matches_drivers"],
     "wear_stiffness_1e20.toml": ["[mechanism.clearance_joints[0].contact.stiffness]", "1e+20",
                                  "max_stiffness_ratio"],
+    "t_end_1e4.toml": ["[output.step]", "896 GB", "max_memory_gb"],
+    "wear_samples_per_cycle_1e8.toml": ["[wear]", "1.15e+03 GB", "max_memory_gb"],
+    "wear_nodes_1e7.toml": ["[wear]", "461 GB", "max_memory_gb"],
     "stiffness_1e20.toml": ["[mechanism.clearance_joints[0].contact.stiffness]", "1e+20",
                             "max_stiffness_ratio", "factor 1000"],
 }
@@ -357,3 +360,12 @@ def test_a_hostile_model_is_refused_by_validate(law, fragment):
         load_study_text(text, file="h.toml", registry=reg)
     msg = str(info.value)
     assert "h.toml" in msg and "[mechanism.clearance_joints[0].contact]" in msg and fragment in msg
+
+
+def test_memory_estimate_is_overridable():
+    text = (DATA / "t_end_1e4.toml").read_text()
+    with pytest.raises(StudyError, match="max_memory_gb"):
+        load_study_text(text, file="m.toml")
+    s = load_study_text(text.replace("compare_ideal = true", "compare_ideal = false")
+                        + "\n[checks]\nmax_memory_gb = 1000\n", file="m.toml")
+    assert s.solver.t_end == 1e4

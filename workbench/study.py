@@ -136,8 +136,8 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
     except MechanismError as exc:
         raise StudyError(str(exc), file=fname) from None
     # everything run would reject beyond the schema: models packed, ranges, assembly, plausibility
-    warnings = pre_run(mechanism, solver, checks, probs, kind=kind,
-                       cycle_period=wear.cycle_period if wear is not None else None)
+    warnings = pre_run(mechanism, solver, checks, probs, kind=kind, wear=wear,
+                       compare_ideal=output.compare_ideal)
     probs.raise_if_any()
     return Study(mechanism=mechanism, solver=solver, output=output, wear=wear, checks=checks,
                  warnings=tuple(warnings), **common)

@@ -47,6 +47,7 @@ class Checks:
     max_stiffness_ratio: float = 1e3
     max_penetration_ratio: float = 1.0
     on_implausible: str = "stop"
+    max_memory_gb: float = 4.0
     cycle_matches_drivers: bool = True
     assembly_cycle: bool = True
 
@@ -161,6 +162,32 @@ def _output(solver, checks: Checks, probs: S.Problems) -> None:
                                  f"{span / checks.min_output_samples:.3g} s")
 
 
+def dynamics_bytes(mechanism: Mechanism, solver, compare_ideal: bool) -> float:
+    """Estimated bytes of a dynamics run's sampled output: float64 values per sample (positions,
+    velocities, accelerations: 9 per body; driver loads; 2 reactions per ideal joint; 10 per
+    clearance joint; 12 energies and drifts), twice with the ideal twin."""
+    m = mechanism
+    per_sample = 9 * len(m.bodies) + len(m.drivers) + 2 * len(m.joints) + 10 * len(m.clearance_joints) + 12
+    samples = (solver.t_end - solver.t_start) / solver.output_step + 1.0
+    return 8.0 * per_sample * samples * (2.0 if compare_ideal and m.clearance_joints else 1.0)
+
+
+def wear_bytes(wear) -> float:
+    """Estimated bytes of one wear update's contact samples: pressure on the nodes for every
+    sample of the settling and averaging cycles (the dominant array)."""
+    cycles = wear.settle_cycles + wear.average_cycles
+    return 8.0 * float(wear.samples_per_cycle) * cycles * float(wear.nodes) * max(len(wear.joints), 1)
+
+
+def _memory(nbytes: float, what: str, key: str, checks: Checks, probs: S.Problems) -> None:
+    limit = checks.max_memory_gb * 1e9
+    if not nbytes <= limit:
+        probs.add(key, f"{what} need about {nbytes / 1e9:.3g} GB of memory, above the limit of "
+                       f"{checks.max_memory_gb:g} GB ([checks] max_memory_gb): the run would run out "
+                       f"of memory; shorten it, coarsen it, or raise the limit if the machine has "
+                       f"the memory")
+
+
 #: relative tolerance of "a whole number of driver periods"
 CYCLE_TOL = 1e-6
 
@@ -194,7 +221,7 @@ def _compile(mechanism: Mechanism, probs: S.Problems) -> None:
 
 
 def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
-            kind: str = "dynamics", cycle_period: float | None = None) -> list[str]:
+            kind: str = "dynamics", wear=None, compare_ideal: bool = True) -> list[str]:
     """Record every problem found before a run; return the warnings the run must write.
 
     ``solver`` is the run's :class:`~workbench.mbs.solution.SolverSettings` (its ``t_end`` bounds
@@ -207,8 +234,13 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
         _stiffness(mechanism, checks, probs)
     if kind == "dynamics" and solver is not None:
         _output(solver, checks, probs)
-    if kind == "wear" and cycle_period is not None and checks.cycle_matches_drivers:
-        _cycle_period(mechanism, cycle_period, probs)
+        _memory(dynamics_bytes(mechanism, solver, compare_ideal), "the output samples of this run",
+                "output.step", checks, probs)
+    if kind == "wear" and wear is not None:
+        if checks.cycle_matches_drivers:
+            _cycle_period(mechanism, wear.cycle_period, probs)
+        _memory(wear_bytes(wear), "the contact samples of one wear update (samples_per_cycle x "
+                "nodes x cycles)", "wear", checks, probs)
     if models_ok and len(probs.items) == n0:
         _compile(mechanism, probs)
     if checks.assembly_cycle and solver is not None and len(probs.items) == n0:

@@ -497,6 +497,11 @@ CHECKS = Section("checks", "Plausibility guards, checked by `workbench validate`
         "'stop' (error, exit 2; the results go to `<out>.partial.nc` marked rejected) or 'warn' "
         "(the results are written with the finding in the attribute `warnings`)", "stop",
         choices=("stop", "warn")),
+    Key("max_memory_gb", "number", "GB", "largest estimated size of the arrays a run holds: a "
+        "dynamics run's output samples (about 8 bytes x ~10 values per body, driver, joint and "
+        "clearance joint per sample, twice with the ideal twin), or a wear update's pressure "
+        "samples x nodes (x (settle + average) cycles); above it the run is refused before it "
+        "starts instead of running out of memory", 4.0, gt=0.0),
     Key("cycle_matches_drivers", "bool", "", "a wear study's `cycle_period` must be a whole number "
         "(>= 1) of periods of every periodic driver, to a relative 1e-6 (a machine cycle returns "
         "the mechanism to its start; e.g. 1 ps with a 600 rpm driver is refused); false skips this",
