@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from workbench.hookspecs import hookimpl
 from workbench.mbs.solution import Simulation
@@ -13,10 +14,12 @@ from workbench.models import ContactLaw, FrictionLaw, parameter
 from workbench.plugins import build_registry, get_plugin_manager
 
 
+@njit(cache=False)  # compiled: validate compiles every model's kernel as run does
 def _toy_contact_kernel(delta, delta_dot, delta_dot_minus, p):
     return p[0] * delta ** 1.5 if delta > 0.0 else 0.0
 
 
+@njit(cache=False)
 def _toy_friction_kernel(v_t, f_n, z, p):
     return -p[0] * f_n * (1.0 if v_t > 0 else -1.0), 0.0
 

@@ -61,6 +61,9 @@ def validate(study_file: Path):
         _console().print(f"[green]ok[/] {study_file}: pressure study '{study.title}'")
         return
     m, s = study.mechanism, study.solver
+    from rich.markup import escape
+    for w in study.warnings:  # allowed by [checks]; the run writes them into the dataset too
+        _console(stderr=True).print(f"[yellow]warning:[/] {escape(w)}")
     if study.kind == "wear":
         w = study.wear
         _console().print(

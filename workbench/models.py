@@ -35,7 +35,8 @@ FAMILIES = ("contact", "friction", "pressure", "wear")
 # parameters
 # --------------------------------------------------------------------------------------------
 def parameter(default: Any, *, unit: str, doc: str, min: float | None = None,
-              max: float | None = None, choices: tuple | None = None):
+              max: float | None = None, choices: tuple | None = None,
+              valid_range: tuple[float, float] | None = None, range_source: str = ""):
     """A model parameter: a dataclass field with its SI unit and docstring in the metadata.
 
     Parameters
@@ -43,11 +44,17 @@ def parameter(default: Any, *, unit: str, doc: str, min: float | None = None,
     default : the default value (``None`` means "derived from the joint geometry").
     unit : SI unit as text, ``"1"`` for dimensionless, e.g. ``"N/m^1.5"``, ``"Pa"``.
     doc : one line saying what it is.
-    min, max : inclusive bounds checked when a study sets the value.
+    min, max : inclusive bounds checked when a study sets the value (outside them the formula
+        itself breaks down: always an error).
     choices : allowed values for a text parameter.
+    valid_range : inclusive ``(low, high)`` range the model's source derives it for, inside
+        ``[min, max]``.  A study outside it is refused unless it sets ``[checks]
+        allow_out_of_range = true``, and then the run records a warning.
+    range_source : why that range (author, year, and the argument), quoted in the messages.
     """
     return dataclasses.field(default=default, metadata={
-        "unit": unit, "doc": doc, "min": min, "max": max, "choices": choices})
+        "unit": unit, "doc": doc, "min": min, "max": max, "choices": choices,
+        "valid_range": valid_range, "range_source": range_source})
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,8 @@ class ParameterInfo:
     min: float | None = None
     max: float | None = None
     choices: tuple | None = None
+    valid_range: tuple[float, float] | None = None
+    range_source: str = ""
 
 
 def parameter_infos(params_cls: type) -> list[ParameterInfo]:
@@ -71,9 +80,41 @@ def parameter_infos(params_cls: type) -> list[ParameterInfo]:
             raise PluginError(f"parameter '{f.name}' of {params_cls.__qualname__} has no unit/doc; "
                               "declare it with workbench.models.parameter(...)")
         default = f.default if f.default is not dataclasses.MISSING else None
+        vr = md.get("valid_range")
+        if vr is not None and not (len(vr) == 2 and vr[0] <= vr[1]
+                                   and (md.get("min") is None or vr[0] >= md["min"])
+                                   and (md.get("max") is None or vr[1] <= md["max"])):
+            raise PluginError(f"parameter '{f.name}' of {params_cls.__qualname__}: valid_range {vr!r} "
+                              f"must be (low, high) inside [min, max] = [{md.get('min')}, {md.get('max')}]")
         out.append(ParameterInfo(f.name, default, md["unit"], md["doc"], md.get("min"),
-                                 md.get("max"), md.get("choices")))
+                                 md.get("max"), md.get("choices"), md.get("valid_range"),
+                                 md.get("range_source", "")))
     return out
+
+
+def out_of_valid_range(model: Model) -> list[tuple[ParameterInfo, float]]:
+    """The parameters of ``model`` set outside the range its source derives it for
+    (``parameter(valid_range=...)``), with their values."""
+    out = []
+    for info in model.parameters():
+        if info.valid_range is None:
+            continue
+        v = getattr(model.params, info.name, None)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            lo, hi = info.valid_range
+            if not lo <= v <= hi:
+                out.append((info, float(v)))
+    return out
+
+
+def range_text(lo: float | None, hi: float | None, unit: str = "") -> str:
+    """``"between 1 and 3 N"``, ``">= 0 Pa"`` ... for messages."""
+    u = "" if unit in ("1", "", "text") else f" {unit}"
+    if lo is not None and hi is not None:
+        return f"between {lo:g} and {hi:g}{u}"
+    if lo is not None:
+        return f">= {lo:g}{u}"
+    return f"<= {hi:g}{u}"
 
 
 @dataclass(frozen=True)
@@ -151,10 +192,11 @@ def _check_value(v: Any, info: ParameterInfo, *, file: str | None, key: str) -> 
         unit = "" if info.unit in ("1", "") else f" {info.unit}"
         if not math.isfinite(v):
             raise StudyError(f"expected a finite number, got {v!r}", file=file, key=key)
+        valid = f"; valid: {range_text(info.min, info.max, info.unit)}"
         if info.min is not None and v < info.min:
-            raise StudyError(f"value {v} is below the minimum {info.min}{unit}", file=file, key=key)
+            raise StudyError(f"value {v} is below the minimum {info.min}{unit}{valid}", file=file, key=key)
         if info.max is not None and v > info.max:
-            raise StudyError(f"value {v} is above the maximum {info.max}{unit}", file=file, key=key)
+            raise StudyError(f"value {v} is above the maximum {info.max}{unit}{valid}", file=file, key=key)
         return v
     return v
 

@@ -10,12 +10,15 @@ planar multibody solver; this module builds the :class:`~workbench.mbs.mechanism
 Every mistake is a :class:`~workbench.errors.StudyError` naming the file, the key path (e.g.
 ``mechanism.clearance_joints[0].contact.restitution``), the bad value and the valid choices; the
 loader collects every schema problem of a file and reports them together, then reports every
-problem of the mechanism (unknown bodies, points, duplicate names ...) together.
+problem of the mechanism (unknown bodies, points, duplicate names ...) together, then everything
+``run`` would refuse at its start (:mod:`workbench.study_checks`: every model packed for its joint,
+law ranges, plausibility guards of ``[checks]``, lock-up along the driver cycle).  The file must be
+UTF-8 text (a byte-order mark is dropped); binary, mis-encoded or absurdly nested files are
+refused with the line and byte.
 """
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,12 +29,11 @@ from .mbs.mechanism import (Body, ConstantForce, ConstantTorque, Driver, DriverF
                             TranslationalClearanceJoint, TranslationalJoint)
 from .mbs.solution import SolverSettings
 from .models import Material
+from .mbs.mechanism import MIN_AXIS_LENGTH, axis_ok
+from .study_checks import Checks, ImplausibleResultError, penetration_findings, pre_run, read_checks
 from . import study_schema as S
+from .study_input import parse_toml, read_file_text  # noqa: F401 (read_file_text: used by sweep_spec)
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,8 @@ class Study:
     solver: SolverSettings | None = None
     output: OutputOptions | None = None
     wear: Any = None  # workbench.wear.config.WearConfig for kind = "wear"
+    checks: Any = None  # workbench.study_checks.Checks, the [checks] table
+    warnings: tuple[str, ...] = ()  # plausibility findings the run writes into the dataset
 
 
 # --------------------------------------------------------------------------------------------
@@ -77,22 +81,6 @@ def load_study(path: str | Path, registry=None) -> Study:
     """Read and check the study file ``path``; ``registry`` defaults to the installed plugins."""
     path = Path(path)
     return load_study_text(read_file_text(path, "study file"), file=path, registry=registry)
-
-
-def read_file_text(path: Path, what: str) -> str:
-    """The text of ``path``; a :class:`StudyError` naming the file when it cannot be read."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StudyError(f"cannot read the {what}: {exc.strerror or exc}", file=str(path)) from None
-
-
-def parse_toml(text: str, fname: str) -> dict:
-    """The TOML document ``text``; a :class:`StudyError` naming ``fname`` when it is not valid."""
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise StudyError(f"not valid TOML: {exc}", file=fname) from None
 
 
 def load_study_text(text: str, *, file: str | Path | None = None, registry=None) -> Study:
@@ -131,6 +119,7 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
         from .plugins import build_registry
         registry = build_registry()
     mechanism = _mechanism(doc.get("mechanism", {}), probs, registry) if "mechanism" in doc else None
+    checks = read_checks(doc.get("checks", {}), probs)
     out = S.read_table(doc.get("output", {}), S.OUTPUT, "output", probs)
     output = OutputOptions(**out) if not S.has_bad(out) else None
     wear = None
@@ -146,7 +135,12 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
         mechanism.validate()
     except MechanismError as exc:
         raise StudyError(str(exc), file=fname) from None
-    return Study(mechanism=mechanism, solver=solver, output=output, wear=wear, **common)
+    # everything run would reject beyond the schema: models packed, ranges, assembly, plausibility
+    warnings = pre_run(mechanism, solver, checks, probs, kind=kind, wear=wear,
+                       compare_ideal=output.compare_ideal)
+    probs.raise_if_any()
+    return Study(mechanism=mechanism, solver=solver, output=output, wear=wear, checks=checks,
+                 warnings=tuple(warnings), **common)
 
 
 def _check_pressure(doc: dict, registry, fname: str) -> None:
@@ -223,6 +217,8 @@ def _mechanism(table, probs: S.Problems, registry) -> Mechanism | None:
         v = S.read_table(t, sec, path, probs) if sec else None
         if not S.has_bad(v):
             cls = RevoluteJoint if v.pop("type") == "revolute" else TranslationalJoint
+            if cls is TranslationalJoint and not _axis(v["axis"], f"{path}.axis", probs):
+                continue
             joints.append(cls(**v))
     drivers = [d for path, t in _items(m, "drivers", "mechanism")
                if (d := _driver(t, path, probs)) is not None]
@@ -307,7 +303,18 @@ def _clearance(t, path: str, probs: S.Problems, registry):
         return RevoluteClearanceJoint(contact=contact, friction=friction, **v)
     if c is not None:
         v[size] = v["slider_height"] + 2.0 * c
+    if not _axis(v["axis"], f"{path}.axis", probs):
+        return None
     return TranslationalClearanceJoint(contact=contact, friction=friction, **v)
+
+
+def _axis(axis, path: str, probs: S.Problems) -> bool:
+    """A translational axis must be a direction (it is normalised): not zero, not denormal."""
+    if axis_ok(axis):
+        return True
+    probs.add(path, f"axis {list(axis)} is not a direction: its length must be at least "
+                    f"{MIN_AXIS_LENGTH:g} (it is normalised), e.g. [1.0, 0.0]")
+    return False
 
 
 def first_angle_driver(mechanism: Mechanism) -> Driver | None:
@@ -387,9 +394,26 @@ def run_study(study: Study, *, registry, out: str | Path):
         write_dataset(ds, partial)
         raise type(exc)(f"{exc}; the samples computed before the stop are in {partial}",
                         partial=exc.partial) from None
+    checks = study.checks if study.checks is not None else Checks()
+    warnings = list(study.warnings)
+    findings = penetration_findings(sim, study.mechanism, checks)
+    if findings and checks.on_implausible == "stop":
+        out = Path(out)
+        rejected = out.with_name(out.stem + ".partial" + (out.suffix or ".nc"))
+        ds = simulation_to_dataset(sim, study=study, registry=registry)
+        ds.attrs["run_status"] = "rejected: " + "; ".join(findings)
+        write_dataset(ds, rejected)
+        where = f"{study.file}: " if study.file is not None else ""
+        raise ImplausibleResultError(
+            f"{where}the run finished but its results are implausible:\n  - " + "\n  - ".join(findings)
+            + f"\nThe results are kept in {rejected} (marked rejected). Set [checks] "
+              "on_implausible = \"warn\" to write them to the output with a warning instead")
+    warnings += findings
     ideal = None
     if study.mechanism.clearance_joints and study.output.compare_ideal:
         ideal = simulate(study.mechanism.ideal(), study.solver)
     ds = simulation_to_dataset(sim, ideal=ideal, study=study, registry=registry)
+    if warnings:
+        ds.attrs["warnings"] = "\n".join(warnings)
     write_dataset(ds, out)
     return ds

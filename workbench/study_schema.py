@@ -167,11 +167,19 @@ def check_value(v: Any, key: Key, path: str, probs: Problems) -> Any:
         if not isinstance(v, (list, tuple)) or not v or not all(_is_number(x) for x in v):
             probs.add(path, f"expected a non-empty list of numbers, got {v!r}")
             return BAD
+        bad = [i for i, x in enumerate(v) if not math.isfinite(float(x))]
+        if bad:
+            probs.add(path, f"expected finite numbers, got {v[bad[0]]!r} at index {bad[0]} of {v!r}")
+            return BAD
         return tuple(float(x) for x in v)
     if k == "triples":
         if not isinstance(v, (list, tuple)) or not all(
                 isinstance(t, (list, tuple)) and len(t) == 3 and all(_is_number(x) for x in t) for t in v):
             probs.add(path, f"expected a list of [amplitude, frequency, phase] triples, got {v!r}")
+            return BAD
+        bad = [i for i, t in enumerate(v) if not all(math.isfinite(float(x)) for x in t)]
+        if bad:
+            probs.add(path, f"expected finite numbers, got {v[bad[0]]!r} at index {bad[0]}")
             return BAD
         return tuple(tuple(float(x) for x in t) for t in v)
     if k == "points":
@@ -250,7 +258,7 @@ STUDY = Section("study", "What the study is.", (
     Key("description", "free_text", "", "free text, stored in the results", ""),
 ))
 
-TOP_LEVEL = ("study", "mechanism", "solver", "output", "wear")
+TOP_LEVEL = ("study", "mechanism", "solver", "output", "wear", "checks")
 
 MECHANISM = Section("mechanism", "The planar mechanism; the fixed frame is the body `ground`.", (
     Key("gravity", "vec2", "m/s^2", "gravitational acceleration vector", (0.0, -9.81)),
@@ -395,6 +403,8 @@ TRANSLATIONAL_CLEARANCE = Section(
 CLEARANCE_TYPES = {"revolute": REVOLUTE_CLEARANCE, "translational": TRANSLATIONAL_CLEARANCE}
 
 _SD = {f.name: f.default for f in fields(SolverSettings)}
+#: largest Baumgarte factor accepted [1/s] (see the `[solver]` keys)
+BAUMGARTE_MAX = 1e4
 SOLVER = Section("solver", "Numerical settings (`workbench.mbs.solution.SolverSettings`). "
                  "Give exactly one of `t_end` and `revolutions`.", (
     Key("t_end", "number", "s", "end time", None, gt=0.0),
@@ -406,10 +416,13 @@ SOLVER = Section("solver", "Numerical settings (`workbench.mbs.solution.SolverSe
     Key("atol", "number", "state units", "absolute tolerance", _SD["atol"], gt=0.0),
     Key("max_step", "number", "s", "largest step (0 = unlimited)", _SD["max_step"], min=0.0),
     Key("first_step", "number", "s", "initial step", _SD["first_step"], gt=0.0),
-    Key("baumgarte_alpha", "number", "1/s", "Baumgarte velocity factor (seed 004 eq. 41)",
-        _SD["baumgarte_alpha"], min=0.0),
-    Key("baumgarte_beta", "number", "1/s", "Baumgarte position factor (seed 004 eq. 41)",
-        _SD["baumgarte_beta"], min=0.0),
+    Key("baumgarte_alpha", "number", "1/s", "Baumgarte velocity factor (Baumgarte (1972); Wang, "
+        "Chen, Ma & Sun (2016) eq. 41 use 1 to 50). At most 1e4 1/s: the factors are rates of the constraint-error decay, and "
+        "rates far above the mechanism's own dynamics (tens of 1/s for these machines) make the "
+        "stabilised equations stiff, so the explicit integrator never finishes",
+        _SD["baumgarte_alpha"], min=0.0, max=BAUMGARTE_MAX),
+    Key("baumgarte_beta", "number", "1/s", "Baumgarte position factor (same range and reason as "
+        "`baumgarte_alpha`)", _SD["baumgarte_beta"], min=0.0, max=BAUMGARTE_MAX),
     Key("path", "text", "", "`fast` (compiled) or `scipy` (reference)", _SD["path"],
         choices=("fast", "scipy")),
     Key("method", "text", "", "scipy method on the reference path", _SD["method"],
@@ -463,9 +476,44 @@ WEAR = Section("wear", "The wear loop (seed 000 §4, Fig. 14) of a `kind = \"wea
     Key("law", "table", "", "wear law `{model = \"<name>\", <parameters>}`"),
 ))
 
+CHECKS = Section("checks", "Plausibility guards, checked by `workbench validate` and `run` "
+                 "(`workbench.study_checks`). Each has a stated limit; a study that needs to go "
+                 "beyond one says so here, and the run records it.", (
+    Key("min_output_samples", "int", "1", "fewest output samples a dynamics run must produce: "
+        "`(t_end - t_start) / [output] step` below this is refused (a run shorter than its output "
+        "step reports one sample and a peak contact force of 0 N)", 10, min=2),
+    Key("allow_out_of_range", "bool", "", "run a contact or friction law outside the parameter "
+        "range its source derives it for (e.g. Lankarani-Nikravesh below restitution 0.8); the "
+        "dataset attribute `warnings` then says so. false: refused with the valid range", False),
+    Key("max_stiffness_ratio", "number", "1", "largest factor by which a contact law's force at "
+        "a penetration of 1 % of the clearance may differ (either way) from the force of the "
+        "stiffness the joint's materials and geometry give (Wang, Chen, Ma & Sun (2016) eq. 11 "
+        "for a pin in a bore, eq. 26 planar); catches e.g. a stiffness of 1e20", 1e3, gt=1.0),
+    Key("max_penetration_ratio", "number", "1", "largest penetration a run may reach, as a fraction "
+        "of the joint's clearance (and never more than this fraction of the journal radius or "
+        "slider height); checked after the run on every output sample. The shipped slider-crank "
+        "studies reach 0.41 (clearance 0.05 mm) and 0.22 (0.2 mm)", 1.0, gt=0.0),
+    Key("on_implausible", "text", "", "what a run does when it passes `max_penetration_ratio`: "
+        "'stop' (error, exit 2; the results go to `<out>.partial.nc` marked rejected) or 'warn' "
+        "(the results are written with the finding in the attribute `warnings`)", "stop",
+        choices=("stop", "warn")),
+    Key("max_memory_gb", "number", "GB", "largest estimated size of the arrays a run holds: a "
+        "dynamics run's output samples (about 8 bytes x ~10 values per body, driver, joint and "
+        "clearance joint per sample, twice with the ideal twin), or a wear update's pressure "
+        "samples x nodes (x (settle + average) cycles); above it the run is refused before it "
+        "starts instead of running out of memory", 4.0, gt=0.0),
+    Key("cycle_matches_drivers", "bool", "", "a wear study's `cycle_period` must be a whole number "
+        "(>= 1) of periods of every periodic driver, to a relative 1e-6 (a machine cycle returns "
+        "the mechanism to its start; e.g. 1 ps with a 600 rpm driver is refused); false skips this",
+        True),
+    Key("assembly_cycle", "bool", "", "before a run, assemble the ideal mechanism along one "
+        "period of its drivers (at most the run) and refuse lock-up or a singular constraint "
+        "Jacobian, naming the driver angle", True),
+))
+
 SECTIONS: tuple[Section, ...] = (
     STUDY, MECHANISM, BODY, REVOLUTE, TRANSLATIONAL, DRIVER, DRIVER_FUNCTION, SPRING_DAMPER, FORCE,
-    TORQUE, REVOLUTE_CLEARANCE, TRANSLATIONAL_CLEARANCE, MATERIAL, SOLVER, OUTPUT, WEAR)
+    TORQUE, REVOLUTE_CLEARANCE, TRANSLATIONAL_CLEARANCE, MATERIAL, SOLVER, OUTPUT, WEAR, CHECKS)
 
 
 # --------------------------------------------------------------------------------------------

@@ -32,7 +32,8 @@ _EXP_TOL = 1e-12
 def _check_positive(value: float, what: str, law: str) -> float:
     v = float(value)
     if not math.isfinite(v) or v <= 0.0:
-        raise StudyError(f"contact law '{law}': {what} must be a finite number > 0, got {value!r}")
+        raise StudyError(f"contact law '{law}': {what} must be a finite number > 0, got {value!r}",
+                         key=what if what.isidentifier() else None)
     return v
 
 
@@ -55,7 +56,7 @@ def resolve_stiffness(stiffness: float | None, exponent: float, geometry: Contac
             f"contact law '{law}': the default stiffness of a '{geometry.kind}' contact "
             f"(seed 004 eq. {26 if geometry.kind == 'planar' else 11}) is for exponent {n_geom:g}, "
             f"but exponent = {exponent:g}; set exponent = {n_geom:g} or give 'stiffness' "
-            f"in N/m^{exponent:g}")
+            f"in N/m^{exponent:g}", key="exponent")
     try:
         K = geometry.default_stiffness()
     except (ValueError, ZeroDivisionError) as exc:
@@ -116,7 +117,7 @@ def check_restitution(e: float, law: str, e_min: float, e_max: float = 1.0) -> f
     v = float(e)
     if not math.isfinite(v) or v < e_min or v > e_max:
         raise StudyError(f"contact law '{law}': restitution = {e!r} is outside "
-                         f"[{e_min:g}, {e_max:g}]")
+                         f"[{e_min:g}, {e_max:g}]", key="restitution")
     return v
 
 
@@ -199,19 +200,32 @@ def min_impact_speed_field():
                          "(guards grazing contacts; real impacts are much faster)", min=1e-12)
 
 
-def _hysteresis_params(min_e: float):
+def _hysteresis_params(min_e: float, valid_range: tuple[float, float] | None = None,
+                       range_source: str = ""):
     @dataclass(frozen=True)
     class Params:
         """Parameters of a hysteresis-damping law (Machado et al. 2012 §4)."""
         stiffness: float | None = stiffness_field()
         exponent: float = exponent_field()
         restitution: float = parameter(0.9, unit="1", doc="coefficient of restitution e",
-                                       min=min_e, max=1.0)
+                                       min=min_e, max=1.0, valid_range=valid_range,
+                                       range_source=range_source)
         min_impact_speed: float = min_impact_speed_field()
     return Params
 
 
 #: parameters of the laws defined for 0 <= e <= 1
 HysteresisParams = _hysteresis_params(0.0)
+#: the range of e the near-elastic laws are derived for
+NEAR_ELASTIC_RANGE = (0.8, 1.0)
+#: parameters of the laws whose chi(e) comes from an energy balance first order in (1 - e)
+#: (Hunt & Crossley 1975, Lankarani & Nikravesh 1990, Herbert & McWhannell 1977): meant for e
+#: near 1.  The restitution they reproduce under-dissipates by up to 2 (1 - e)^2 (measured in
+#: tests/test_restitution.py), 0.08 at e = 0.8; at e = 0.3 LN gives 0.68.
+HysteresisParamsNearElastic = _hysteresis_params(
+    0.0, NEAR_ELASTIC_RANGE,
+    "derived from an energy balance first order in (1 - e), for little dissipation "
+    "(Lankarani & Nikravesh (1990); Flores et al. (2011) §3): at lower e the law dissipates too "
+    "little (e = 0.3 rebounds with e = 0.68); use flores, gonthier or zhiying_qishao there")
 #: parameters of the laws whose factor divides by e (Gonthier, Flores): 0.01 <= e <= 1
 HysteresisParamsPositiveE = _hysteresis_params(0.01)

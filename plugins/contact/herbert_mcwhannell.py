@@ -9,7 +9,7 @@ from __future__ import annotations
 from workbench.hookspecs import hookimpl
 from workbench.models import ContactLaw
 
-from ._common import HysteresisLaw, HysteresisParams
+from ._common import HysteresisLaw, HysteresisParamsNearElastic
 
 
 class HerbertMcWhannell(HysteresisLaw, ContactLaw):
@@ -27,7 +27,7 @@ class HerbertMcWhannell(HysteresisLaw, ContactLaw):
                  "Theory 53 (2012) §4; seed 000 Table 2")
     restitution_range = (0.0, 1.0)
 
-    Params = HysteresisParams
+    Params = HysteresisParamsNearElastic
 
     @staticmethod
     def hysteresis_factor(e: float) -> float:

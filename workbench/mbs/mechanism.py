@@ -14,10 +14,31 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import MechanismError
-from ..models import ContactLaw, FrictionLaw, Material
+from ..models import ContactGeometry, ContactLaw, FrictionLaw, Material
 
 GROUND = "ground"
 Vec2 = tuple[float, float]
+#: shortest axis vector accepted [1] (axes are normalised; shorter ones lose precision or underflow)
+MIN_AXIS_LENGTH = 1e-6
+
+
+def axis_ok(axis) -> bool:
+    """True when ``axis`` is a finite 2-vector of length >= :data:`MIN_AXIS_LENGTH`."""
+    try:
+        x, y = (float(a) for a in axis)
+    except (TypeError, ValueError):
+        return False
+    return math.isfinite(x) and math.isfinite(y) and math.hypot(x, y) >= MIN_AXIS_LENGTH
+
+
+def contact_geometry(joint) -> ContactGeometry:
+    """The :class:`ContactGeometry` a clearance joint's contact law is packed with (nominal
+    radii; the same as :func:`workbench.mbs.compiled.compile_mechanism` builds)."""
+    if isinstance(joint, RevoluteClearanceJoint):
+        return ContactGeometry("cylindrical", joint.journal_radius, joint.bushing_radius, joint.length,
+                               joint.journal_material, joint.bushing_material)
+    return ContactGeometry("planar", 0.0, 0.0, joint.width, joint.slider_material, joint.guide_material,
+                           half_perimeter=joint.slider_length + joint.width)
 
 
 @dataclass(frozen=True)
@@ -298,6 +319,62 @@ class Mechanism:
         for n in set(all_names):
             if all_names.count(n) > 1:
                 out.append(f"the name '{n}' is used by more than one joint/driver/force")
+        for owner, axis in self._axes():
+            if not axis_ok(axis):
+                out.append(f"{owner}: axis {list(axis)} is not a direction: its length must be at "
+                           f"least {MIN_AXIS_LENGTH:g} (it is normalised), e.g. [1.0, 0.0]")
+        if not out:  # zero-length links only make sense to look for in a well-formed mechanism
+            out.extend(self._zero_length_links())
+        return out
+
+    def _axes(self):
+        for j in self.joints:
+            if isinstance(j, TranslationalJoint):
+                yield f"joint '{j.name}'", j.axis
+        for c in self.clearance_joints:
+            if isinstance(c, TranslationalClearanceJoint):
+                yield f"clearance joint '{c.name}'", c.axis
+
+    def _zero_length_links(self) -> list[str]:
+        """A body held only by pin joints (ideal or with clearance) that all sit on one point, to
+        two or more other bodies, is a link of zero length: its angle is not determined by the
+        mechanism (a free rotation about the pin) and the bodies it joins are pinned directly."""
+        anchors: dict[str, list[tuple[str, str, object]]] = {b.name: [] for b in self.bodies}
+        other_constraint = set()
+        for j in self.joints:
+            if isinstance(j, RevoluteJoint):
+                for b, pt, o in ((j.body_i, j.point_i, j.body_j), (j.body_j, j.point_j, j.body_i)):
+                    if b in anchors:
+                        anchors[b].append((j.name, pt, o))
+            else:
+                other_constraint.update((j.body_i, j.body_j))
+        for c in self.clearance_joints:
+            if isinstance(c, RevoluteClearanceJoint):
+                for b, pt, o in ((c.bushing_body, c.bushing_point, c.journal_body),
+                                 (c.journal_body, c.journal_point, c.bushing_body)):
+                    if b in anchors:
+                        anchors[b].append((c.name, pt, o))
+            else:
+                other_constraint.update((c.guide_body, c.slider_body))
+        for d in self.drivers:
+            if d.coordinate == "phi":
+                other_constraint.update((d.body, d.relative_to))
+        for f in self.forces:
+            if isinstance(f, SpringDamper):
+                other_constraint.update((f.body_i, f.body_j))
+        out = []
+        for b in self.bodies:
+            pins = anchors[b.name]
+            if len(pins) < 2 or b.name in other_constraint or len({o for _, _, o in pins}) < 2:
+                continue
+            pts = np.array([self.point(b.name, pt) for _, pt, _ in pins])
+            size = max(float(np.abs(pts).max()), 1e-3)
+            if float(np.ptp(pts, axis=0).max()) <= 1e-9 * size:
+                names = ", ".join(f"'{n}' (point '{pt}')" for n, pt, _ in pins)
+                out.append(f"body '{b.name}' is a zero-length link: its joints {names} all sit at "
+                           f"{list(map(float, pts[0]))} m in body coordinates, so its angle is not "
+                           f"determined; give the points their real positions (e.g. the rod's "
+                           f"length apart)")
         return out
 
     def validate(self) -> Mechanism:
