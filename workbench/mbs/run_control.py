@@ -1,0 +1,181 @@
+"""Stopping a run on request and explaining why it stopped.
+
+* :func:`run_in_worker` runs the compiled integrator (which releases the GIL) in a worker thread
+  and waits in short slices, so that Ctrl-C and the wall-time limit are answered: it sets the
+  integrator's abort flag, which it reads every step.
+* :class:`RunInterrupted` (Ctrl-C) and :class:`SolverTimeLimit` carry the samples integrated so
+  far; :func:`wall_time_limit` limits every run of a block (``workbench run --max-time``).
+* :func:`failure_message` says why a run failed, naming the joint, the model and the time, with
+  advice that fits the cause.
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+import threading
+import time as _time
+
+from ..errors import SolverError
+from .clearance import (FAULT_CONTACT_NONFINITE, FAULT_CONTACT_RAISED, FAULT_CONTACT_TENSILE,
+                        FAULT_FRICTION_BOUND, FAULT_FRICTION_NONFINITE, FAULT_FRICTION_RAISED, N_FAULT)
+from .compiled import CL_FRICTION_BOUND
+from .integrator import (CTL_ABORT, STATUS_BAD_MODEL, STATUS_MAX_STEPS, STATUS_NONFINITE,
+                         STATUS_SINGULAR, STATUS_STEP_UNDERFLOW)
+
+#: how often the calling thread looks at Ctrl-C and the wall-time limit while the compiled
+#: integrator runs in its worker thread [s]
+POLL = 0.1
+#: how long to wait for the integrator to stop after an abort request [s] (it stops at its next
+#: step; longer only while numba is still compiling it, and then there is nothing to keep)
+ABORT_WAIT = 5.0
+class SolverTimeLimit(SolverError):
+    """The run reached its wall-time limit (``SolverSettings.max_wall_time`` or
+    :func:`wall_time_limit`); ``partial`` holds the samples integrated so far."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run.  A :class:`KeyboardInterrupt` (so that it stops loops and sweeps like
+    any Ctrl-C), carrying the samples integrated before it in ``partial`` (a
+    :class:`Simulation` with ``status = "interrupted"``, or ``None``)."""
+
+    def __init__(self, message: str, *, partial=None):
+        super().__init__(message)
+        self.partial = partial
+
+
+_deadline = threading.local()
+
+
+@contextlib.contextmanager
+def wall_time_limit(seconds: float):
+    """Within the block, every :func:`simulate` stops at ``seconds`` [s] of wall time from the
+    block's start (:class:`SolverTimeLimit`), whatever its own ``max_wall_time``: the limit of
+    a whole command (``workbench run --max-time``), e.g. of all dynamics runs of a wear study."""
+    before = getattr(_deadline, "value", math.inf)
+    _deadline.value = min(before, _time.monotonic() + float(seconds))
+    try:
+        yield
+    finally:
+        _deadline.value = before
+
+
+def current_deadline() -> float:
+    """The :func:`time.monotonic` deadline of the enclosing :func:`wall_time_limit` (inf: none)."""
+    return getattr(_deadline, "value", math.inf)
+
+
+def run_in_worker(func, args, ctl, deadline):
+    """``func(*args)`` in a worker thread (it releases the GIL), so that this thread can answer
+    Ctrl-C and the wall-time limit: either sets ``ctl[CTL_ABORT]`` and the integrator stops at
+    its next step.  Returns ``(result, reason)`` with reason ``None``, ``"interrupted"`` or
+    ``"time_limit"``; ``result`` is None when the worker did not stop in time."""
+    box = {}
+    # the worker signals its end with an Event: Thread.join interrupted by Ctrl-C can mark a
+    # running thread as stopped (Python 3.11, the bpo-45274 clean-up), Event.wait cannot
+    done = threading.Event()
+
+    def work():
+        try:
+            box["out"] = func(*args)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
+            box["exc"] = exc
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=work, name="workbench-integrator", daemon=True)
+    reason = None
+    try:
+        worker.start()
+        while not done.wait(POLL):
+            if _time.monotonic() >= deadline:
+                reason = "time_limit"
+                break
+    except KeyboardInterrupt:
+        reason = "interrupted"
+    if reason is not None:
+        ctl[CTL_ABORT] = 1.0
+        stop = _time.monotonic() + ABORT_WAIT
+        while not done.is_set() and _time.monotonic() < stop:
+            try:
+                done.wait(POLL)
+            except KeyboardInterrupt:  # a second Ctrl-C: the worker is already stopping
+                pass
+    if "exc" in box:
+        raise box["exc"]
+    return box.get("out"), reason
+
+
+def settings_limit(settings, deadline) -> str:
+    """The wall-time limit in force, for messages."""
+    if math.isfinite(settings.max_wall_time):
+        return f"{settings.max_wall_time:g} s (solver.max_wall_time)"
+    return "the command's --max-time"
+
+
+def _models(c) -> str:
+    return f"contact model '{c.contact.name}'" + (
+        f" / friction model '{c.friction.name}'" if c.friction is not None else "")
+
+
+def _in_contact(cm, partial) -> list[str]:
+    """Clearance joints in contact at the last sample of ``partial``, with their penetration."""
+    if partial is None or not len(partial.time):
+        return []
+    out = []
+    for j, c in enumerate(cm.mechanism.clearance_joints):
+        pen = float(partial.penetration[-1, j])
+        if pen > 0.0:
+            out.append(f"'{c.name}' ({_models(c)}, penetration {pen:.3g} m, force "
+                       f"{float(partial.contact_force[-1, j]):.4g} N)")
+    return out
+
+
+def failure_message(cm, status, t_fail, fault, k_out, n_out, partial=None):
+    mech = cm.mechanism
+    done = f" (the run had produced {k_out} of {n_out} output samples)"
+    if status == STATUS_BAD_MODEL:
+        c = mech.clearance_joints[fault // N_FAULT]
+        cause = fault % N_FAULT
+        if cause in (FAULT_FRICTION_NONFINITE, FAULT_FRICTION_RAISED, FAULT_FRICTION_BOUND):
+            m = f"friction model '{c.friction.name if c.friction is not None else '?'}'"
+        else:
+            m = f"contact model '{c.contact.name}'"
+        text = {
+            FAULT_CONTACT_RAISED: "raised an exception inside its compiled kernel (the exception "
+                                  "is caught; call the kernel's Python version, kernel.py_func, "
+                                  "at that state to see it)",
+            FAULT_CONTACT_NONFINITE: "returned a non-finite force (NaN or inf); a kernel that reads "
+                                     "past the parameters its pack() returns gets NaN",
+            FAULT_CONTACT_TENSILE: "returned a tensile (negative) normal force; a contact law must "
+                                   "return F >= 0 (clip its damping term so that it never pulls)",
+            FAULT_FRICTION_RAISED: "raised an exception inside its compiled kernel (the exception "
+                                   "is caught; call the kernel's Python version, kernel.py_func, "
+                                   "at that state to see it)",
+            FAULT_FRICTION_NONFINITE: "returned a non-finite friction force or state rate (NaN or "
+                                      "inf); a kernel that reads past the parameters its pack() "
+                                      "returns gets NaN",
+            FAULT_FRICTION_BOUND: (f"returned a friction force larger than its own largest "
+                                   f"coefficient ({cm.clr_f[fault // N_FAULT, CL_FRICTION_BOUND]:g}) "
+                                   f"times the normal force"),
+        }.get(cause, "returned an invalid value")
+        return (f"clearance joint '{c.name}': the {m}, at t = {t_fail:.9g} s, {text}. This is a fault "
+                f"of the model, not of the solver tolerances{done}")
+    contact = _in_contact(cm, partial)
+    touching = (f"; at the last sample, in contact: {', '.join(contact)}" if contact else "")
+    if status == STATUS_SINGULAR:
+        return (f"the constraint equations became singular at t = {t_fail:.9g} s: redundant or "
+                f"degenerate joints/drivers, or the mechanism reached a locked (dead-centre) "
+                f"position; check link lengths and driver definitions{touching}{done}")
+    if status == STATUS_NONFINITE:
+        return (f"the state became non-finite (inf/NaN) at t = {t_fail:.9g} s: the motion "
+                f"diverged (check masses, inertias, spring and contact stiffnesses, Baumgarte "
+                f"factors){touching}{done}")
+    if status == STATUS_STEP_UNDERFLOW:
+        return (f"the step size fell below 1e-15 s at t = {t_fail:.9g} s: the motion there is too "
+                f"stiff or not smooth enough to resolve (a very stiff contact, a force that jumps, "
+                f"or a lock-up of the mechanism){touching}; check the models' parameters, or "
+                f"loosen solver.rtol/atol only if the run is not meant to resolve that{done}")
+    if status == STATUS_MAX_STEPS:
+        return (f"solver.max_steps was reached at t = {t_fail:.9g} s (a long run, or a contact "
+                f"that chatters){touching}; raise solver.max_steps or shorten the run{done}")
+    return f"integration failed with status {status} at t = {t_fail:.9g} s{done}"
