@@ -125,7 +125,7 @@ def brent_max(y, K, h, dm, model, scratch, j, col, a, b, fa, fb):
     return th, val
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def track(v0, v1, v2, prev, step, model, scratch, j, col, imp, row, c_val, c_time):
     """Update impact ``row``'s record (columns ``c_val``, ``c_time``) of record column ``col`` of
     joint ``j`` after an accepted step.

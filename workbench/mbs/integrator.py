@@ -76,7 +76,7 @@ def _worse(a, b):
     return a if a != -1 else b
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _f(t, y, dm, out, lam, rec, ws, alpha, beta, n_rows, model):
     """:func:`.equations.rhs` with the model arrays as one tuple (see ``CompiledModel.args``)."""
     (mass, cons_i, cons_f, drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar,
