@@ -203,3 +203,94 @@ def test_fem_small_wear_steps_reuse_the_compliance(registry):
         assert np.allclose(sol.force, F)
     assert len(model._solvers) == 1
     assert sol.info["iterations"] <= 3
+
+
+# ----------------------------------------------------------------------------- approximate area: wear profiles
+R_SC, C_SC, B_SC = 0.0105, 5e-4, 0.01        # the slider-crank wear study's joint B
+
+
+def sc_section(n):
+    return BoreSection(2 * np.pi * np.arange(n) / n, R_SC, np.full(n, C_SC), B_SC,
+                       Material(207e9, 0.3), Material(207e9, 0.3))
+
+
+def ripple(h):
+    """RMS of ``h`` about its periodic 15-deg moving average, relative to max(h)."""
+    from scipy.ndimage import uniform_filter1d
+    w = int(round(15 / 360 * h.size)) | 1
+    return float(np.sqrt(np.mean((h - uniform_filter1d(h, w, mode="wrap")) ** 2)) / h.max())
+
+
+def node_sampled_block(model, sec, loads):
+    """The block F/(s b) sampled at the nodes inside the arc and scaled to the scalar sum (the
+    scheme this model replaced), to show that the tests below can fail."""
+    p = np.zeros((len(loads), len(sec.theta)))
+    for i, F in enumerate(loads):
+        Fm, a = float(np.hypot(*F)), math.atan2(F[1], F[0])
+        d = np.abs(np.angle(np.exp(1j * (sec.theta - a))))
+        inside = d <= model.half_angle(sec, Fm, a)
+        p[i] = inside * Fm / (R_SC * B_SC * sec.dtheta * max(inside.sum(), 1))
+    return p
+
+
+@pytest.mark.parametrize("distribution", ["uniform", "elliptical"])
+def test_turning_load_wears_a_flat_profile(registry, distribution):
+    """A load of constant magnitude turning at constant speed through two whole turns (7001 samples,
+    incommensurate with the nodes) wears every node alike: the continuous Archard profile is flat,
+    so any ripple is the nodal discretisation's.  The integrated distributions: ripple (RMS about a
+    15-deg moving average) < 1e-6 of the depth on 360 and 720 nodes; the node-sampled block leaves
+    a sawtooth > 1e-3 (measured 1.3e-3)."""
+    model = registry.create("pressure", "approximate_area", {"distribution": distribution})
+    ang = 4 * np.pi * np.arange(7001) / 7001
+    loads = 5e3 * np.column_stack([np.cos(ang), np.sin(ang)])
+    for n in (360, 720):
+        sec = sc_section(n)
+        p, _ = model.solve_loads(sec, loads)
+        assert ripple(p.sum(axis=0)) < 1e-6
+        assert ripple(node_sampled_block(model, sec, loads).sum(axis=0)) > 1e-3
+
+
+@pytest.mark.parametrize("distribution, order", [("elliptical", 1.7), ("uniform", 0.9)])
+def test_wear_profiles_converge_with_the_nodes(registry, distribution, order):
+    """Archard profile (sum of p over the samples) of a mechanism-like load path: 1.5 turns at a
+    varying speed, magnitude 5 kN +- 50 % (8000 samples, the same for every node count).  Relative
+    L2 differences between 360 -> 720 -> 1440 nodes, on the 360 common nodes, shrink at the
+    observed order log2(d1/d2): measured 1.88 for the semi-ellipse (smooth: second order, up to its
+    square-root edges) and 1.16 for the block (its jump at the arc edges: first order), with
+    d(360, 720) = 1.8e-4 and 3.5e-4."""
+    model = registry.create("pressure", "approximate_area", {"distribution": distribution})
+    t = np.arange(8000) / 8000
+    ang = 3 * np.pi * t + 0.4 * np.sin(2 * np.pi * t)
+    mag = 5e3 * (1 + 0.5 * np.sin(6 * np.pi * t))
+    loads = np.column_stack([mag * np.cos(ang), mag * np.sin(ang)])
+    h = {n: model.solve_loads(sc_section(n), loads)[0].sum(axis=0)[::n // 360] for n in (360, 720, 1440)}
+    d1 = np.linalg.norm(h[360] - h[720]) / np.linalg.norm(h[1440])
+    d2 = np.linalg.norm(h[720] - h[1440]) / np.linalg.norm(h[1440])
+    assert d1 < 1e-3
+    assert math.log2(d1 / d2) >= order
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason=(
+    "measured 1.94 % (6.9 um RMS of 355 um; the node-sampled block gave 4.5 %, 16.8 um): the "
+    "pressure is smooth now (tests above), the rest is carried in by the dynamics: each update "
+    "extrapolates the impacts of one averaging cycle, and the ripple falls with more averaging "
+    "cycles (1.77 -> 1.05 % for 1 -> 4 cycles over 1e5 cycles) and tighter tolerances (1.33 % at "
+    "rtol 1e-10): it should pass once the wear loop averages adaptively"))
+def test_slider_crank_wear_at_ten_times_k_has_no_ripple(registry, tmp_path):
+    """studies/slider_crank_wear.toml with 10x its wear coefficient and the Hertz distribution
+    (this model's default): the final bushing profile's ripple, RMS about its 15-deg moving
+    average, is at most 1 % of the deepest wear (about 2 minutes warm)."""
+    from pathlib import Path
+    from workbench.study import load_study_text
+    from workbench.wear.loop import run_wear_study
+    path = Path(__file__).resolve().parents[1] / "studies" / "slider_crank_wear.toml"
+    text = path.read_text()
+    for old, new in (('distribution = "uniform"', 'distribution = "elliptical"'),
+                     ("wear_coefficient = 2.0e-16", "wear_coefficient = 2.0e-15")):
+        assert old in text
+        text = text.replace(old, new)
+    ds = run_wear_study(load_study_text(text, file=path, registry=registry), registry=registry,
+                        out=tmp_path / "w.zarr")
+    h = ds["wear_depth"].isel(cycle=-1, joint=0).sel(surface="bushing").values
+    assert ripple(h) <= 0.01

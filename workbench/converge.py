@@ -319,7 +319,8 @@ def print_table(ds: xr.Dataset, console) -> None:
     for col, just in (("setting", "left"), ("base -> tightened", "right"), ("quantity", "left"),
                       ("base", "right"), ("tightened", "right"), ("change", "right"),
                       ("tolerance", "right"), ("verdict", "left")):
-        table.add_column(col, justify=just, no_wrap=col not in ("verdict", "base -> tightened"))
+        table.add_column(col, justify=just, no_wrap=col in ("base", "tightened", "change", "tolerance"),
+                         overflow="fold")
     for i, label in enumerate(ds["setting"].values):
         val = ds["setting_value"].values[i]
         verdict = str(ds["verdict"].values[i])
