@@ -131,7 +131,7 @@ def test_wear_rig_converges_under_every_knob(registry, tmp_path):
     else written, an existing table refused before any run."""
     out = tmp_path / "rig.nc"
     runner = CliRunner(env={"COLUMNS": "160"})
-    res = runner.invoke(main, ["converge", str(RIG), "-o", str(out), "--cycles", "1500"],
+    res = runner.invoke(main, ["converge", str(RIG), "-o", str(out), "--cycles", "1500", "--tol", "profile=0.03"],
                         catch_exceptions=False)
     assert res.exit_code == 0, res.output
     assert "depth_step/2" in res.output and "converged" in res.output
@@ -141,6 +141,8 @@ def test_wear_rig_converges_under_every_knob(registry, tmp_path):
     assert list(ds["setting"].values) == ["rtol/10", "depth_step/2", "samples_per_cycle*2", "nodes*2",
                                           "average_cycles*2"]
     assert ds.attrs["cycles_override"] == 1500.0
+    assert ds["profile_change"].attrs["tolerance"] == 0.03 and "profile 0.03" in ds.attrs["tolerances"]
+    assert ds["wear_volume_change"].attrs["tolerance"] == 0.01       # the others keep their defaults
     base = float(ds["wear_volume"].sel(setting="nodes*2", run="base"))
     assert base == pytest.approx(1500 * rig_volume_per_cycle(), rel=1e-2)
     assert all(v == "converged" for v in ds["verdict"].values)
@@ -154,9 +156,17 @@ def test_wear_rig_converges_under_every_knob(registry, tmp_path):
 
 
 def test_bad_requests_are_clear_errors(tmp_path):
-    """--cycles on a dynamics study, a non-positive --cycles: exit status 2 and a message."""
+    """--cycles on a dynamics study, a non-positive --cycles, an unknown quantity or a bad value in
+    --tol: exit status 2 and a message naming the option, the value and the valid choices; nothing
+    runs."""
     runner = CliRunner()
     res = runner.invoke(main, ["converge", str(FLORES), "--cycles", "10"])
     assert res.exit_code == 2 and "--cycles shortens a wear study" in res.output
     res = runner.invoke(main, ["converge", str(RIG), "--cycles", "-1"])
     assert res.exit_code == 2 and "--cycles must be > 0" in res.output
+    res = runner.invoke(main, ["converge", str(RIG), "--tol", "profle=0.1"])
+    assert res.exit_code == 2 and "unknown quantity 'profle'" in res.output and "'profile'" in res.output
+    res = runner.invoke(main, ["converge", str(RIG), "--tol", "profile=abc"])
+    assert res.exit_code == 2 and "QUANTITY=VALUE" in res.output
+    res = runner.invoke(main, ["converge", str(FLORES), "--tol", "trajectory=-1"])
+    assert res.exit_code == 2 and "finite number >= 0" in res.output

@@ -202,15 +202,35 @@ def _run_wear(study, registry, label: str, workdir: Path):
 
 
 # ---------------------------------------------------------------------------------- table
-def converge_study(study, *, registry=None, cycles: float | None = None, progress=None) -> xr.Dataset:
+def with_tolerances(quantities, tolerances: dict | None):
+    """``quantities`` with the tolerances of ``tolerances`` (name -> value, >= 0) replaced; an
+    unknown name or a negative value is an error listing the valid names."""
+    from .errors import choices_text, did_you_mean
+    tolerances = dict(tolerances or {})
+    names = [q.name for q in quantities]
+    for name, value in tolerances.items():
+        if name not in names:
+            raise WorkbenchError(f"--tol: unknown quantity '{name}'.{did_you_mean(name, names)} "
+                                 f"Valid: {choices_text(names)}")
+        if not (isinstance(value, (int, float)) and value >= 0 and math.isfinite(value)):
+            raise WorkbenchError(f"--tol {name}: the tolerance must be a finite number >= 0, got {value!r}")
+    return tuple(dataclasses.replace(q, tolerance=float(tolerances[q.name])) if q.name in tolerances else q
+                 for q in quantities)
+
+
+def converge_study(study, *, registry=None, cycles: float | None = None, progress=None,
+                   tolerances: dict | None = None) -> xr.Dataset:
     """Run ``study`` (dynamics or wear) at its settings and at each knob's tightened settings.
 
     ``cycles`` replaces a wear study's number of cycles (a quick check).  ``progress(label)`` is
-    called before each run.  Returns the convergence table as a dataset (see :func:`table_dataset`).
+    called before each run.  ``tolerances`` (quantity name -> tolerance) replaces default
+    tolerances.  Returns the convergence table as a dataset (see :func:`table_dataset`).
     """
     if study.kind not in ("dynamics", "wear"):
         raise WorkbenchError(f"converge handles dynamics and wear studies; {study.file or 'this study'} "
                              f"is a '{study.kind}' study")
+    dyn_q = with_tolerances(DYNAMICS_QUANTITIES, tolerances if study.kind == "dynamics" else None)
+    wear_q = with_tolerances(WEAR_QUANTITIES, tolerances if study.kind == "wear" else None)
     if cycles is not None:
         if study.kind != "wear":
             raise WorkbenchError("--cycles shortens a wear study; this is a dynamics study "
@@ -234,11 +254,11 @@ def converge_study(study, *, registry=None, cycles: float | None = None, progres
         b = _dynamics_values(base, None, ref, base.time)
         for (k, s), sim in zip(runs, sims):
             t = _dynamics_values(sim, base, ref, base.time)
-            change = _changes(DYNAMICS_QUANTITIES, b, t)
+            change = _changes(dyn_q, b, t)
             change["trajectory"] = _distance(_positions_on(sim, base.time), _positions_on(base, base.time))
             change["impact_sequence_differs"] = t["impact_sequence_differs"]
             rows.append((k, study, s, b, t, change))
-        return table_dataset(study, rows, DYNAMICS_QUANTITIES, cycles)
+        return table_dataset(study, rows, dyn_q, cycles)
     with tempfile.TemporaryDirectory(prefix="workbench-converge-") as tmp:
         say("base")
         base_ds = _run_wear(study, registry, "base", Path(tmp))
@@ -247,10 +267,10 @@ def converge_study(study, *, registry=None, cycles: float | None = None, progres
             say(k.label)
             ds = _run_wear(s, registry, k.label, Path(tmp))
             t = _wear_values(ds)
-            change = _changes(WEAR_QUANTITIES, b, t)
+            change = _changes(wear_q, b, t)
             change["profile"] = _profile_difference(_profile(base_ds), _profile(ds))
             rows.append((k, study, s, b, t, change))
-    return table_dataset(study, rows, WEAR_QUANTITIES, cycles)
+    return table_dataset(study, rows, wear_q, cycles)
 
 
 def _changes(quantities, b: dict, t: dict) -> dict:
