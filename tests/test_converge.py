@@ -140,7 +140,7 @@ def test_wear_rig_converges_under_every_knob(registry, tmp_path):
         ds = ds.load()
     assert list(ds["setting"].values) == ["rtol/10", "depth_step/2", "samples_per_cycle*2", "nodes*2",
                                           "average_cycles*2"]
-    assert ds.attrs["cycles_override"] == 1500.0
+    assert ds.attrs["cycles_override"] == 1500.0 and ds.attrs["run_status"] == "complete"
     assert ds["profile_change"].attrs["tolerance"] == 0.03 and "profile 0.03" in ds.attrs["tolerances"]
     assert ds["wear_volume_change"].attrs["tolerance"] == 0.01       # the others keep their defaults
     base = float(ds["wear_volume"].sel(setting="nodes*2", run="base"))
@@ -170,3 +170,18 @@ def test_bad_requests_are_clear_errors(tmp_path):
     assert res.exit_code == 2 and "QUANTITY=VALUE" in res.output
     res = runner.invoke(main, ["converge", str(FLORES), "--tol", "trajectory=-1"])
     assert res.exit_code == 2 and "finite number >= 0" in res.output
+
+
+def test_ctrl_c_keeps_the_settings_done(registry):
+    """Ctrl-C during a later run: the table keeps the settings whose runs finished, and says where
+    it stopped (the CLI prints and writes it, then exits with 130)."""
+    from workbench.study import load_study
+
+    def stop(label):
+        if label == "samples_per_cycle*2":
+            raise KeyboardInterrupt
+
+    ds = converge_study(load_study(RIG, registry=registry), registry=registry, cycles=100, progress=stop)
+    assert list(ds["setting"].values) == ["rtol/10", "depth_step/2"]
+    assert ds.attrs["run_status"] == "interrupted during the samples_per_cycle*2 run: 2 of 5 settings done"
+    assert np.all(np.isfinite(ds["wear_volume"].values))

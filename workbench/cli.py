@@ -287,6 +287,9 @@ def converge(study_file: Path, out: Path | None, cycles: float | None, tol: tupl
         write_table(ds, out)
         console.print(f"[green]wrote[/] {out}")
     console.print(f"{ds.sizes['setting'] + 1} runs in {time.perf_counter() - t0:.1f} s")
+    if ds.attrs["run_status"] != "complete":
+        console.print(f"[yellow]{ds.attrs['run_status']}[/] (Ctrl-C): the table holds the settings done")
+        sys.exit(130)
 # --- end converge -------------------------------------------------------------------------------
 
 

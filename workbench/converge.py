@@ -240,15 +240,23 @@ def converge_study(study, *, registry=None, cycles: float | None = None, progres
         study = dataclasses.replace(study, wear=dataclasses.replace(study.wear, cycles=float(cycles)))
     knobs = DYNAMICS_KNOBS if study.kind == "dynamics" else WEAR_KNOBS
     runs = [(k, s) for k in knobs if (s := tightened(study, k)) is not None]
+    total = len(runs)
     say = progress or (lambda label: None)
     rows = []
+    stopped = None          # Ctrl-C: the label of the run it stopped, the table keeps the rows done
     if study.kind == "dynamics":
         say("base")
         base = _simulate(study, "base")
         sims = []
-        for k, s in runs:
-            say(k.label)
-            sims.append(_simulate(s, k.label))
+        try:
+            for k, s in runs:
+                say(k.label)
+                sims.append(_simulate(s, k.label))
+        except KeyboardInterrupt:
+            if not sims:
+                raise
+            stopped = runs[len(sims)][0].label
+        runs = runs[:len(sims)]
         # the reference trajectory: the tightest tolerance run
         ref = min(zip(runs, sims), key=lambda r: r[0][1].solver.rtol)[1] if sims else base
         b = _dynamics_values(base, None, ref, base.time)
@@ -258,19 +266,31 @@ def converge_study(study, *, registry=None, cycles: float | None = None, progres
             change["trajectory"] = _distance(_positions_on(sim, base.time), _positions_on(base, base.time))
             change["impact_sequence_differs"] = t["impact_sequence_differs"]
             rows.append((k, study, s, b, t, change))
-        return table_dataset(study, rows, dyn_q, cycles)
+        return _status(table_dataset(study, rows, dyn_q, cycles), stopped, total)
     with tempfile.TemporaryDirectory(prefix="workbench-converge-") as tmp:
         say("base")
         base_ds = _run_wear(study, registry, "base", Path(tmp))
         b = _wear_values(base_ds)
-        for k, s in runs:
-            say(k.label)
-            ds = _run_wear(s, registry, k.label, Path(tmp))
-            t = _wear_values(ds)
-            change = _changes(wear_q, b, t)
-            change["profile"] = _profile_difference(_profile(base_ds), _profile(ds))
-            rows.append((k, study, s, b, t, change))
-    return table_dataset(study, rows, wear_q, cycles)
+        try:
+            for k, s in runs:
+                say(k.label)
+                ds = _run_wear(s, registry, k.label, Path(tmp))
+                t = _wear_values(ds)
+                change = _changes(wear_q, b, t)
+                change["profile"] = _profile_difference(_profile(base_ds), _profile(ds))
+                rows.append((k, study, s, b, t, change))
+        except KeyboardInterrupt:
+            if not rows:
+                raise
+            stopped = runs[len(rows)][0].label
+    return _status(table_dataset(study, rows, wear_q, cycles), stopped, total)
+
+
+def _status(ds: xr.Dataset, stopped: str | None, total: int) -> xr.Dataset:
+    ds.attrs["run_status"] = ("complete" if stopped is None else
+                              f"interrupted during the {stopped} run: {ds.sizes['setting']} of {total} "
+                              f"settings done")
+    return ds
 
 
 def _changes(quantities, b: dict, t: dict) -> dict:
