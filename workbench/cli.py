@@ -254,6 +254,48 @@ def _sweep_table(console, ds, sw, max_rows: int = 60) -> None:
         console.print(f"({flat.sizes['case'] - max_rows} more cases in {ds.attrs.get('sweep_file', 'the dataset')})")
 
 
+# --- converge (pressure branch): re-run a study at tightened settings ---------------------------
+@main.command()
+@click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="also write the table (netCDF4) to OUT; an existing file is never overwritten")
+@click.option("--cycles", type=float, default=None,
+              help="wear study: simulate only this many cycles in every run (a quick check)")
+@click.option("--tol", "tol", multiple=True, metavar="QUANTITY=VALUE",
+              help="replace a default tolerance, e.g. --tol trajectory=1e-6 (repeatable)")
+@_friendly
+def converge(study_file: Path, out: Path | None, cycles: float | None, tol: tuple[str, ...]):
+    """Re-run STUDY_FILE at tightened settings and print its convergence table."""
+    from .converge import check_output_path, converge_study, print_table, write_table
+    from .study import load_study
+    if out is not None:
+        check_output_path(out)          # before hours of runs, not after
+    tolerances = {}
+    for item in tol:
+        name, _, value = item.partition("=")
+        try:
+            tolerances[name.strip()] = float(value)
+        except ValueError:
+            raise WorkbenchError(f"--tol {item!r}: expected QUANTITY=VALUE with a number, "
+                                 f"e.g. --tol trajectory=1e-6") from None
+    registry = _registry()
+    study = load_study(study_file, registry=registry)
+    console = _console()
+    t0 = time.perf_counter()
+    with console.status("converge ...") as status:
+        ds = converge_study(study, registry=registry, cycles=cycles, tolerances=tolerances,
+                            progress=lambda label: status.update(f"converge: {label} run ..."))
+    print_table(ds, console)
+    if out is not None:
+        write_table(ds, out)
+        console.print(f"[green]wrote[/] {out}")
+    console.print(f"{ds.sizes['setting'] + 1} runs in {time.perf_counter() - t0:.1f} s")
+    if ds.attrs["run_status"] != "complete":
+        console.print(f"[yellow]{ds.attrs['run_status']}[/] (Ctrl-C): the table holds the settings done")
+        sys.exit(130)
+# --- end converge -------------------------------------------------------------------------------
+
+
 @main.command()
 @click.option("--family", type=click.Choice(FAMILIES), default=None, help="only this model family")
 @_friendly
