@@ -173,11 +173,6 @@ def check_output(out: str | Path, *, kind: str, inputs=(), overwrite: bool = Fal
     suffix = KIND_SUFFIX.get(kind)
     if suffix is None:
         raise OutputError(f"unknown result kind '{kind}'; valid: {', '.join(sorted(KIND_SUFFIX))}")
-    if out.suffix.lower() != suffix:
-        what = "a zarr store (a folder)" if suffix == ".zarr" else "a netCDF file"
-        raise OutputError(
-            f"{option} {out}: a {kind} study writes {what}, so the output name must end in '{suffix}' "
-            f"(got '{out.suffix or 'no suffix'}'), e.g. {option} {out.with_suffix(suffix).name if out.name not in ('', '.', '..') else 'results' + suffix}")
     target = out.resolve()
     for p in inputs:
         p = Path(p).resolve()
@@ -187,6 +182,11 @@ def check_output(out: str | Path, *, kind: str, inputs=(), overwrite: bool = Fal
         if target in p.parents:
             raise OutputError(f"{option} {out} is a folder that holds an input of the run ({p}); "
                               f"choose another output path")
+    if out.suffix.lower() != suffix:
+        what = "a zarr store (a folder)" if suffix == ".zarr" else "a netCDF file"
+        raise OutputError(
+            f"{option} {out}: a {kind} study writes {what}, so the output name must end in '{suffix}' "
+            f"(got '{out.suffix or 'no suffix'}'), e.g. {option} {out.with_suffix(suffix).name if out.name not in ('', '.', '..') else 'results' + suffix}")
     if target == Path.cwd().resolve() or target in Path.cwd().resolve().parents:
         raise OutputError(f"{option} {out} is the current folder or one of its parents; "
                           f"choose a new name ending in '{suffix}'")

@@ -373,7 +373,11 @@ def guarded(run):
         try:
             result = run(study, out=out, resume=session.resume, **kw)
         except BaseException as exc:
-            session.close(exc)
+            from ..interrupts import as_interrupt
+            exc2 = as_interrupt(exc)   # Ctrl-C inside compiled code surfaces as a SystemError
+            session.close(exc2)
+            if exc2 is not exc:
+                raise exc2 from exc
             raise
         session.close(None)
         return result
