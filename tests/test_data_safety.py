@@ -225,6 +225,7 @@ def test_ctrl_c_during_a_dynamics_run_exits_130_with_a_message(tmp_path, short_s
     assert not (tmp_path / "i.nc").exists()
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_a_wear_run_resumable(tmp_path):
     """SIGINT to ``workbench run`` of a wear study: exit 130, the completed updates are kept, the
     store says ``interrupted``, and ``--resume`` finishes it with the rows of an uninterrupted run."""

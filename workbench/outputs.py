@@ -205,7 +205,7 @@ def check_output(out: str | Path, *, kind: str, inputs=(), overwrite: bool = Fal
         if out.exists() and not out.is_dir():
             raise OutputError(f"{option} {out} is an existing file, not a wear store; it is never "
                               f"written over: choose another output path")
-        if out.is_dir() and any(out.iterdir()) and not is_our_store(out):
+        if out.is_dir() and any(e.name != STORE_META for e in out.iterdir()) and not is_our_store(out):
             raise OutputError(f"{option} {out} is an existing folder that is not a workbench wear store; "
                               f"it is never written into: choose a new name ending in '.zarr'")
         if resume and not out.exists():

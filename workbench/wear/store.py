@@ -160,6 +160,12 @@ def completed_updates(path: str | Path) -> int:
         return 0
 
 
+def _has_user_entries(p: Path) -> bool:
+    """Anything in the folder ``p`` besides our own marker sub-group (a run killed right after
+    creating the folder may leave just that)."""
+    return any(e.name != STORE_META for e in p.iterdir())
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -200,7 +206,7 @@ class StoreSession:
         if p.exists() and not p.is_dir():
             raise OutputError(f"{p} is an existing file, not a wear store; it is never written over: "
                               f"choose another output path")
-        if p.is_dir() and any(p.iterdir()) and not is_our_store(p):
+        if p.is_dir() and _has_user_entries(p) and not is_our_store(p):
             raise OutputError(f"{p} is an existing folder that is not a workbench wear store; it is never "
                               f"written into: choose a new name ending in '.zarr'")
         if self.resume and not p.exists():
@@ -218,7 +224,8 @@ class StoreSession:
         else:
             check_writable(p / STORE_META)
         try:
-            (p / STORE_META).mkdir(exist_ok=True)   # holds the lock (p is new, empty or ours)
+            if not is_our_store(p):   # new or empty: mark it ours before anything else goes in
+                write_marker(p)
         except OSError as exc:
             raise OutputError(f"cannot write into the wear store {p}: {exc.strerror or exc}") from None
         self.lock = self._lock(p)
@@ -243,7 +250,7 @@ class StoreSession:
         """Under the lock: check the store's state; restart, continue or replace it."""
         p = self.path
         if not is_our_store(p):
-            if any(e.name != STORE_META for e in p.iterdir()):
+            if _has_user_entries(p):
                 raise OutputError(f"{p} is not a workbench wear store; it is never written into")
             write_marker(p)
         done = completed_updates(p)
