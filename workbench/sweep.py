@@ -183,43 +183,54 @@ def run_case_in_child(task: CaseTask) -> CaseResult:
     """Run ``task`` in a child Python process, killed after ``task.timeout`` seconds.
 
     The child builds the registry from the installed plugins (entry points) and sees this
-    process's ``sys.path``; it hands its :class:`CaseResult` back through a pickle file.  A case
-    that does not finish in time is recorded as ``timed_out`` (a wear case keeps the updates it
-    completed in its store); a child that dies is ``failed`` with its last words on stderr.
+    process's ``sys.path``.  A case that does not finish in time is recorded as ``timed_out`` (a
+    wear case keeps the updates it completed in its store); a child that dies is ``failed``
+    with its last words on stderr.
     """
+    t0 = time.perf_counter()
+    how, value = call_in_child(run_case, (dataclasses.replace(task, timeout=None),), task.timeout)
+    if how == "ok":
+        return value
+    res = CaseResult(index=task.index, status=STATUS_FAILED, worker=_worker_name(),
+                     wall_time=time.perf_counter() - t0)
+    if how == "timeout":
+        res.status = STATUS_TIMED_OUT
+        res.error = f"the case did not finish within its timeout of {task.timeout:g} s and was stopped"
+        res.file = task.out if Path(task.out).exists() else ""
+    else:
+        res.error = f"the case's process ended without a result: {value}"
+    return res
+
+
+def call_in_child(func, args: tuple, timeout: float | None) -> tuple[str, object]:
+    """``func(*args)`` in a child Python process (``func`` a module-level function, ``args``
+    picklable); returns ``("ok", result)``, ``("timeout", None)`` (the child and its children
+    were killed after ``timeout`` seconds) or ``("died", last line of its stderr)``.  A
+    ``KeyboardInterrupt`` here kills the child too."""
     import pickle
     import signal
     import subprocess
     import tempfile
-    t0 = time.perf_counter()
-    res = CaseResult(index=task.index, status=STATUS_FAILED, worker=_worker_name())
-    with tempfile.TemporaryDirectory(prefix="workbench-case-") as tmp:
-        task_file, result_file = Path(tmp) / "task.pkl", Path(tmp) / "result.pkl"
-        task_file.write_bytes(pickle.dumps(dataclasses.replace(task, timeout=None)))
+    with tempfile.TemporaryDirectory(prefix="workbench-child-") as tmp:
+        call_file, result_file = Path(tmp) / "call.pkl", Path(tmp) / "result.pkl"
+        call_file.write_bytes(pickle.dumps((func.__module__, func.__qualname__, args)))
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         cmd = [sys.executable, "-c", "import sys; from workbench.sweep import _child_main; "
-               "_child_main(sys.argv[1], sys.argv[2])", str(task_file), str(result_file)]
+               "_child_main(sys.argv[1], sys.argv[2])", str(call_file), str(result_file)]
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, env=env, start_new_session=True)
         try:
-            _, err = proc.communicate(timeout=task.timeout)
+            _, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             _kill_group(proc, signal.SIGKILL)
-            res.status = STATUS_TIMED_OUT
-            res.error = (f"the case did not finish within its timeout of {task.timeout:g} s and was "
-                         f"stopped")
-            res.file = task.out if Path(task.out).exists() else ""
-            res.wall_time = time.perf_counter() - t0
-            return res
+            return "timeout", None
         except BaseException:   # Ctrl-C, or the sweep stopped: never leave the child running
             _kill_group(proc, signal.SIGKILL)
             raise
         if result_file.exists():
-            return pickle.loads(result_file.read_bytes())
+            return "ok", pickle.loads(result_file.read_bytes())
         last = (err or b"").decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
-        res.error = f"the case's process ended with status {proc.returncode} without a result: {last[0]}"
-        res.wall_time = time.perf_counter() - t0
-        return res
+        return "died", f"exit status {proc.returncode}: {last[0]}"
 
 
 def _kill_group(proc, sig) -> None:
@@ -230,14 +241,24 @@ def _kill_group(proc, sig) -> None:
     proc.wait()
 
 
-def _child_main(task_file: str, result_file: str) -> None:
-    """Entry of the child process of :func:`run_case_in_child`."""
+def _child_main(call_file: str, result_file: str) -> None:
+    """Entry of the child process of :func:`call_in_child`."""
+    import importlib
     import pickle
-    task = pickle.loads(Path(task_file).read_bytes())
-    res = run_case(task)
+    module, name, args = pickle.loads(Path(call_file).read_bytes())
+    result = getattr(importlib.import_module(module), name)(*args)
     tmp = Path(result_file + ".tmp")
-    tmp.write_bytes(pickle.dumps(res))
+    tmp.write_bytes(pickle.dumps(result))
     os.replace(tmp, result_file)
+
+
+def _warm(args: tuple, timeout: float | None) -> str:
+    """Warm the on-disk compile cache: in this process, or -- with a case timeout, as the first
+    case may be the one that never returns -- in a child process killed after ``timeout``."""
+    if timeout is None:
+        return warm_worker(*args)
+    how, value = call_in_child(warm_worker, args, timeout)
+    return value if how == "ok" else f"warm-up {how}"
 
 
 def warm_worker(base_doc: dict, base_file: str, settings=(), unset=()) -> str:
@@ -283,7 +304,7 @@ def _warm_args(sweep: Sweep) -> tuple:
 
 def _run_serial(todo: list[CaseTask], sweep: Sweep, registry, on_result):
     t0 = time.perf_counter()
-    warm_worker(*_warm_args(sweep))
+    _warm(_warm_args(sweep), todo[0].timeout if todo else None)
     t1 = time.perf_counter()
     for t in todo:
         on_result(run_case(t, registry))
@@ -299,13 +320,14 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
         raise WorkbenchError(f"sweeps need dask.distributed ({exc}); pip install 'dask[distributed]' "
                              "or run with --serial") from None
     cluster, t0 = None, time.perf_counter()
+    timeout = todo[0].timeout if todo else None
     if scheduler is None:
         n = int(workers or os.cpu_count() or 1)
         if n < 1:
             raise WorkbenchError(f"--workers must be >= 1, got {n}")
         # fill the on-disk numba cache here first: with a cold cache (new install, edited
         # kernels) the workers would otherwise each compile the same kernels at the same time
-        warm_worker(*_warm_args(sweep))
+        _warm(_warm_args(sweep), timeout)
         # no dashboard; the scheduler's small HTTP server (health, metrics) on loopback, any port
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                dashboard_address=None, silence_logs=logging.ERROR,
@@ -320,7 +342,8 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
         where = {"executor": f"dask scheduler {scheduler}",
                  "workers": len(client.scheduler_info().get("workers", {}))}
     try:
-        client.run(warm_worker, *_warm_args(sweep))
+        if timeout is None:   # with a timeout every case runs in a child process: nothing to warm here
+            client.run(warm_worker, *_warm_args(sweep))
         t1 = time.perf_counter()
         tag = uuid.uuid4().hex[:8]   # task keys unique per sweep: a shared cluster may run several
         futures = client.map(run_case, todo, pure=False, key=[f"sweep-{tag}-case-{t.index}" for t in todo])
