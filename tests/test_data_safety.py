@@ -24,7 +24,7 @@ from click.testing import CliRunner
 from workbench.budget import BudgetError, check, estimate
 from workbench.cli import EXIT_INTERRUPTED, main
 from workbench.errors import SolverError
-from workbench.outputs import OutputError, check_output, input_paths, is_our_dataset, is_our_store
+from workbench.outputs import input_paths, is_our_dataset, is_our_store
 from workbench.study import load_study_text
 from workbench.wear.store import COMPLETED, open_store
 
@@ -312,3 +312,17 @@ def test_our_store_is_recognised(tmp_path, registry):
     assert is_our_store(out)
     with xr.open_zarr(out, consolidated=False) as ds:     # the marker sub-group is invisible
         assert "wear_depth" in ds and ".workbench" not in ds
+
+
+def test_an_interrupt_surfacing_as_a_systemerror_is_recognised():
+    from workbench.interrupts import as_interrupt, is_interrupt
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise SystemError("returned a result with an exception set")
+    except SystemError as exc:
+        wrapped = exc
+    assert is_interrupt(wrapped) and isinstance(as_interrupt(wrapped), KeyboardInterrupt)
+    plain = ValueError("no")
+    assert not is_interrupt(plain) and as_interrupt(plain) is plain

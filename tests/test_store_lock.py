@@ -239,3 +239,65 @@ def test_a_failure_before_the_first_update_leaves_no_folder(tmp_path, registry, 
     with pytest.raises(WorkbenchError):
         run_wear_study(rig(registry), registry=registry, out=tmp_path / "n.zarr")
     assert not (tmp_path / "n.zarr").exists()
+
+
+def test_ctrl_c_marks_the_store_interrupted_and_releases_the_lock(tmp_path, registry, monkeypatch):
+    """In-process (the command-line case, a real SIGINT, is in tests/test_data_safety.py)."""
+    out = tmp_path / "c.zarr"
+    import workbench.wear.loop as loop
+    real, calls = loop.measure, []
+
+    def interrupted_second(run, ideal):
+        calls.append(1)
+        if len(calls) == 2:
+            # what numba makes of a Ctrl-C inside compiled code: a SystemError with the
+            # KeyboardInterrupt as its context
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt:
+                raise SystemError("CPUDispatcher(<function integrate>) returned a result with an exception set")
+        return real(run, ideal)
+
+    monkeypatch.setattr(loop, "measure", interrupted_second)
+    with pytest.raises(KeyboardInterrupt):
+        run_wear_study(rig(registry), registry=registry, out=out)
+    kept = open_store(out)
+    assert kept.sizes["cycle"] == 1 and kept.attrs["run_status"] == "interrupted (resume with --resume)"
+    assert lock_record(out) == {}
+    monkeypatch.setattr(loop, "measure", real)
+    assert run_wear_study(rig(registry), registry=registry, out=out, resume=True).attrs["run_status"] == "complete"
+
+
+@pytest.mark.slow
+def test_kill_9_at_random_points_then_rerun_ends_identical_to_an_uninterrupted_run(tmp_path, registry):
+    """``kill -9`` of ``workbench run`` at random points -- during the store's creation and after
+    random numbers of updates -- then a plain re-run (nothing completed) or ``--resume``: the
+    store ends identical to an uninterrupted run's."""
+    import random
+    text = RIG.read_text().replace("depth_step = 0.05            # <= 1 um per update", "depth_step = 0.01") \
+                          .replace("cycles = 2000.0", "cycles = 6000.0")
+    study = tmp_path / "rig.toml"
+    study.write_text(text)
+    full = run_wear_study(rig(registry, text), registry=registry, out=tmp_path / "full.zarr")
+    n = full.sizes["cycle"]
+    rng = random.Random(20261123)
+    out = tmp_path / "k.zarr"
+    kills = [0] + sorted(rng.sample(range(1, n - 1), 2))   # 0: while the store is being created
+    for target in kills:
+        proc = _start(study, out, *(("--resume",) if _completed(out) else ()))
+        try:
+            if target == 0:
+                assert _wait_for(lambda: lock_record(out).get("pid") == proc.pid, proc, timeout=120)
+            else:
+                assert _wait_for(lambda: _completed(out) >= target, proc), f"no update {target}"
+        finally:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    r = subprocess.run([sys.executable, "-m", "workbench.cli", "run", str(study), "-o", str(out), "--no-plot",
+                        *(("--resume",) if _completed(out) else ())], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    res = open_store(out)
+    assert res.attrs["run_status"] == "complete" and res.sizes["cycle"] == n
+    for name in ("wear_depth", "wear_volume", "peak_pressure", "cycle_jump", "sliding_distance"):
+        np.testing.assert_array_equal(res[name].values, full[name].values, err_msg=name)
+    np.testing.assert_array_equal(res.cycle.values, full.cycle.values)

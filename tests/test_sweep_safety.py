@@ -16,7 +16,6 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -27,7 +26,6 @@ import xarray as xr
 from click.testing import CliRunner
 
 from workbench.cli import EXIT_INTERRUPTED, main
-from workbench.outputs import OutputError
 from workbench.plugins import build_registry
 from workbench.sweep import STATUS_INTERRUPTED, STATUS_OK, STATUS_TIMED_OUT, run_sweep
 from workbench.sweep_spec import load_sweep

@@ -47,7 +47,6 @@ import json
 import logging
 import os
 import socket
-import sys
 import time
 import traceback
 import uuid
@@ -187,6 +186,7 @@ def run_case_in_child(task: CaseTask) -> CaseResult:
     wear case keeps the updates it completed in its store); a child that dies is ``failed``
     with its last words on stderr.
     """
+    from .child import call_in_child
     t0 = time.perf_counter()
     how, value = call_in_child(run_case, (dataclasses.replace(task, timeout=None),), task.timeout)
     if how == "ok":
@@ -202,61 +202,12 @@ def run_case_in_child(task: CaseTask) -> CaseResult:
     return res
 
 
-def call_in_child(func, args: tuple, timeout: float | None) -> tuple[str, object]:
-    """``func(*args)`` in a child Python process (``func`` a module-level function, ``args``
-    picklable); returns ``("ok", result)``, ``("timeout", None)`` (the child and its children
-    were killed after ``timeout`` seconds) or ``("died", last line of its stderr)``.  A
-    ``KeyboardInterrupt`` here kills the child too."""
-    import pickle
-    import signal
-    import subprocess
-    import tempfile
-    with tempfile.TemporaryDirectory(prefix="workbench-child-") as tmp:
-        call_file, result_file = Path(tmp) / "call.pkl", Path(tmp) / "result.pkl"
-        call_file.write_bytes(pickle.dumps((func.__module__, func.__qualname__, args)))
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        cmd = [sys.executable, "-c", "import sys; from workbench.sweep import _child_main; "
-               "_child_main(sys.argv[1], sys.argv[2])", str(call_file), str(result_file)]
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, env=env, start_new_session=True)
-        try:
-            _, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc, signal.SIGKILL)
-            return "timeout", None
-        except BaseException:   # Ctrl-C, or the sweep stopped: never leave the child running
-            _kill_group(proc, signal.SIGKILL)
-            raise
-        if result_file.exists():
-            return "ok", pickle.loads(result_file.read_bytes())
-        last = (err or b"").decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
-        return "died", f"exit status {proc.returncode}: {last[0]}"
-
-
-def _kill_group(proc, sig) -> None:
-    try:
-        os.killpg(proc.pid, sig)   # the child's own session (start_new_session): it and its children
-    except ProcessLookupError:
-        pass
-    proc.wait()
-
-
-def _child_main(call_file: str, result_file: str) -> None:
-    """Entry of the child process of :func:`call_in_child`."""
-    import importlib
-    import pickle
-    module, name, args = pickle.loads(Path(call_file).read_bytes())
-    result = getattr(importlib.import_module(module), name)(*args)
-    tmp = Path(result_file + ".tmp")
-    tmp.write_bytes(pickle.dumps(result))
-    os.replace(tmp, result_file)
-
-
 def _warm(args: tuple, timeout: float | None) -> str:
     """Warm the on-disk compile cache: in this process, or -- with a case timeout, as the first
     case may be the one that never returns -- in a child process killed after ``timeout``."""
     if timeout is None:
         return warm_worker(*args)
+    from .child import call_in_child
     how, value = call_in_child(warm_worker, args, timeout)
     return value if how == "ok" else f"warm-up {how}"
 
