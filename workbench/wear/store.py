@@ -388,4 +388,11 @@ def guarded(run):
             raise
         session.close(None)
         return result
+    wrapper.__doc__ = (run.__doc__ or "") + """
+    Data safety (:func:`workbench.wear.store.guarded`): ``out`` is opened by a
+    :class:`~workbench.wear.store.StoreSession` before any work -- a finished or unfinished store
+    is replaced only with ``overwrite=True``, a store caught mid-creation is restarted, a store
+    being written by another run is refused; ``note(message)`` receives what the session did on
+    the user's behalf (default: a RuntimeWarning).
+    """
     return wrapper
