@@ -7,7 +7,7 @@ what the run had finished (see ``run``).
 
 Results are written only to a new path or over a result of ours, and replacing a result needs
 ``--overwrite`` (:mod:`workbench.outputs`); a run whose estimated size exceeds ``--max-output-gb``
-is refused before it starts (:mod:`workbench.budget`).
+is refused before it starts (``[checks] max_memory_gb``, :mod:`workbench.study_checks`).
 """
 from __future__ import annotations
 
@@ -52,16 +52,6 @@ def _friendly(func):
     return wrapper
 
 
-_MAX_GB = click.option("--max-output-gb", "max_output_gb", type=float, default=None, metavar="GB",
-                       help="refuse a run whose estimated memory or output exceeds this many "
-                            "gigabytes [default: 8]")
-
-
-def _check_budget(study, max_output_gb: float | None):
-    from .budget import DEFAULT_LIMIT_GB, check
-    return check(study, limit_gb=DEFAULT_LIMIT_GB if max_output_gb is None else max_output_gb)
-
-
 def _registry():
     from .plugins import build_registry
     return build_registry()
@@ -75,14 +65,12 @@ def main():
 
 @main.command()
 @click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
-@_MAX_GB
 @_friendly
-def validate(study_file: Path, max_output_gb: float | None):
+def validate(study_file: Path):
     """Check STUDY_FILE (schema, models, mechanism, estimated size) without running it."""
     from .study import load_study
     registry = _registry()
     study = load_study(study_file, registry=registry)
-    _check_budget(study, max_output_gb)
     if study.kind == "pressure":  # checked by workbench.fem.study_config inside load_study
         _console().print(f"[green]ok[/] {study_file}: pressure study '{study.title}'")
         return
@@ -115,10 +103,8 @@ def validate(study_file: Path, max_output_gb: float | None):
 @click.option("--resume", is_flag=True, help="wear study: continue the run stored in OUT")
 @click.option("--overwrite", is_flag=True,
               help="replace the workbench result already at OUT (never a file the workbench did not write)")
-@_MAX_GB
 @_friendly
-def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool, overwrite: bool,
-        max_output_gb: float | None):
+def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool, overwrite: bool):
     """Run STUDY_FILE and write its results to OUT (and plots).
 
     OUT must be new or hold a workbench result (replaced only with --overwrite); it is never an
@@ -133,7 +119,6 @@ def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: 
     study = load_study(study_file, registry=registry)
     if resume and study.kind != "wear":
         raise WorkbenchError(f"{study_file}: --resume is for wear studies (this is a {study.kind} study)")
-    _check_budget(study, max_output_gb)
     check_output(out, kind=study.kind, inputs=input_paths(study_file, study.text), overwrite=overwrite,
                  resume=resume)
     if study.kind == "wear":
@@ -279,11 +264,9 @@ def plot(result: Path, out_dir: Path | None):
 @click.option("--case-timeout", type=click.FloatRange(min=0.0, min_open=True), default=None, metavar="SECONDS",
               help="stop a case running longer than this and record it as timed_out (each case then "
                    "runs in its own process) [default: the sweep file's case_timeout, or none]")
-@_MAX_GB
 @_friendly
 def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | None, serial: bool,
-          plot: bool, plot_dir: Path | None, overwrite: bool, case_timeout: float | None,
-          max_output_gb: float | None):
+          plot: bool, plot_dir: Path | None, overwrite: bool, case_timeout: float | None):
     """Run every case of the parameter sweep SWEEP_FILE and write the combined summaries to OUT.
 
     Ctrl-C stops the sweep and still writes the summary of the cases finished (exit status 130).
@@ -300,10 +283,8 @@ def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | Non
     grid = " x ".join(f"{d} ({n})" for d, n in zip(sw.dims, sw.shape))
     console.print(f"sweep '{sw.title}': {len(sw.cases)} cases over {grid}, base study {sw.base_file}")
     t0 = time.perf_counter()
-    from .budget import DEFAULT_LIMIT_GB
     ds = run_sweep(sw, out, scheduler=scheduler, workers=workers, serial=serial, registry=registry,
-                   overwrite=overwrite, case_timeout=case_timeout,
-                   max_output_gb=DEFAULT_LIMIT_GB if max_output_gb is None else max_output_gb)
+                   overwrite=overwrite, case_timeout=case_timeout)
     n_failed = int((ds["status"].values != "ok").sum())
     console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s "
                   f"({ds.attrs.get('run_executor')}, {ds.attrs.get('run_workers')} workers); "

@@ -80,7 +80,6 @@ class CaseTask:
     out: str
     summary: tuple
     timeout: float | None = None        # [s] wall time allowed; the case then runs in a child process
-    max_output_gb: float | None = None  # [GB] limit of the case's estimated size (workbench.budget)
     overwrite: bool = False             # replace an earlier result of ours at ``out``
 
 
@@ -148,9 +147,6 @@ def run_case(task: CaseTask, registry=None) -> CaseResult:
         registry = registry if registry is not None else _process_registry()
         study = load_study_text(case_text(task.base_doc, task.settings, task.unset), file=task.base_file,
                                 registry=registry)
-        if task.max_output_gb is not None:
-            from .budget import check
-            check(study, limit_gb=task.max_output_gb)
         if Path(task.out).exists():   # a result of an earlier sweep to the same output
             if not task.overwrite:
                 raise WorkbenchError(f"{task.out} already holds a result; pass --overwrite to replace it")
@@ -239,7 +235,7 @@ def cases_dir(out: str | Path) -> Path:
 
 def tasks(sweep: Sweep, out: str | Path, **options) -> list[CaseTask]:
     """One task per case; paths are absolute (a remote worker has its own working directory).
-    ``options`` : ``timeout``, ``max_output_gb``, ``overwrite`` of every :class:`CaseTask`."""
+    ``options`` : ``timeout``, ``overwrite`` of every :class:`CaseTask`."""
     folder = cases_dir(Path(out).resolve())
     width = max(4, len(str(len(sweep.cases) - 1)))
     suffix = CASE_SUFFIX.get(sweep.kind, ".nc")
@@ -342,8 +338,7 @@ def check_outputs(sweep: Sweep, out: str | Path, todo: list[CaseTask], *, overwr
 def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
               workers: int | None = None, serial: bool = False, registry=None,
               progress: bool | Callable[[CaseResult, int, int], None] = True,
-              overwrite: bool = False, case_timeout: float | None = None,
-              max_output_gb: float | None = None) -> xr.Dataset:
+              overwrite: bool = False, case_timeout: float | None = None) -> xr.Dataset:
     """Run every case of ``sweep``, write the combined summary dataset to ``out``, return it.
 
     ``scheduler`` : address of a running dask scheduler (default: a local cluster of
@@ -354,8 +349,8 @@ def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
 
     ``overwrite`` : replace the results of an earlier sweep at ``out`` (only results of ours).
     ``case_timeout`` [s] : stop a case after this wall time (default: the sweep file's
-    ``case_timeout``; none).  ``max_output_gb`` [GB] : refuse cases whose estimated size is
-    larger (:mod:`workbench.budget`).  On Ctrl-C the summary of the finished cases is written
+    ``case_timeout``; none).  A case whose estimated size exceeds its study's
+    ``[checks] max_memory_gb`` is refused when it is loaded.  On Ctrl-C the summary of the finished cases is written
     (``run_status = "interrupted"``) before the ``KeyboardInterrupt`` goes on.
     """
     from .results import write_dataset
@@ -365,7 +360,7 @@ def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
     timeout = case_timeout if case_timeout is not None else sweep.case_timeout
     if timeout is not None and not timeout > 0:
         raise WorkbenchError(f"the case timeout must be a positive number of seconds, got {timeout!r}")
-    todo = tasks(sweep, out, timeout=timeout, max_output_gb=max_output_gb, overwrite=overwrite)
+    todo = tasks(sweep, out, timeout=timeout, overwrite=overwrite)
     check_outputs(sweep, out, todo, overwrite=overwrite)
     try:
         cases_dir(out).mkdir(parents=True, exist_ok=True)
