@@ -27,13 +27,7 @@ from workbench.plugins import build_registry
 REGISTRY = build_registry()
 
 #: (family, model, check) -> why it fails today; strict xfail, so a fix makes the suite say so
-KNOWN_NONCONFORMING = {
-    ("pressure", "approximate_area", "solve_load"):
-        "the nodal pressures are scaled so that the scalar sum p R b dtheta equals |F|, but the "
-        "vector resultant R b sum(p n dtheta) falls short by the arc's cosine weighting and turns "
-        "towards the nodes (0.5 % at 1 kN, 2 % at 10 kN on 72 nodes)",
-    ("pressure", "approximate_area", "light_load"): "same as solve_load",
-}
+KNOWN_NONCONFORMING: dict = {}  # approximate_area now carries the load as a vector (pressure branch)
 
 
 def _models(family: str, check: str = ""):

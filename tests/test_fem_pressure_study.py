@@ -86,8 +86,8 @@ def test_study_numbers(result):
         d = ds.sel(case=case)
         for m in ("fem", "winkler_textbook", "approximate_area"):
             pr = d["pressure"].sel(model=m).values
-            # approximate area (seed 000 eq. 22) integrates |p| to F; the others carry F as a resultant
-            w = 1.0 if m == "approximate_area" else np.cos(d["theta"].values)
+            # every model carries F as a resultant (approximate_area too: pressure branch)
+            w = np.cos(d["theta"].values)
             Fx = (pr * w).sum(axis=-1) * float(d["bore_radius"]) * float(d["length"]) * dth
             assert np.allclose(Fx, d["load_value"].values, rtol=1e-9), (case, m)
     assert float(ds["equilibrium_residual"].sel(model="fem").max()) < 1e-10

@@ -28,28 +28,77 @@ def test_pressure_family_is_registered(registry):
         registry.create("pressure", "winkler", {"modulus_rule": "bond"})
 
 
+def arc_factor(distribution, alpha):
+    """``int q dtheta / int q cos(theta) dtheta`` of the arc distribution ``q`` of half-angle alpha:
+    ``alpha / sin(alpha)`` (uniform), ``alpha / (2 J1(alpha))`` (semi-elliptical: the integral
+    ``int_-1^1 sqrt(1 - u^2) cos(alpha u) du = pi J1(alpha) / alpha``, Abramowitz & Stegun (1964)
+    eq. 9.1.20)."""
+    from scipy.special import j1
+    return alpha / math.sin(alpha) if distribution == "uniform" else alpha / (2 * j1(alpha))
+
+
+def test_approximate_area_default_is_the_hertz_distribution(registry):
+    assert registry.create("pressure", "approximate_area", {}).params.distribution == "elliptical"
+
+
 @pytest.mark.parametrize("distribution", ["uniform", "elliptical"])
-def test_approximate_area_integrates_to_the_load(registry, distribution):
-    """Seed 000 eq. 22, p = F/(s b): the pressure integrates to F over the arc (exactly, by the
-    nodal scaling), spans the Hertz half-width (VALIDATION.md) and is centred on the load."""
+@pytest.mark.parametrize("n, F, deg", [(720, 5e3, 37.0), (360, 3e4, -143.3), (72, 20.0, 57.3),
+                                       (72, 1e3, 17.2), (16, 2e4, 100.0)])
+def test_approximate_area_carries_the_load_as_a_vector(registry, distribution, n, F, deg):
+    """Wang & Liu (2015) eq. 22 spreads F over the Hertz arc (Johnson (1985) §4.2 half-width).  The
+    nodal pressures carry F as a vector, R b dtheta sum(p n) = F to 1e-10 (a narrow arc between two
+    nodes and a coarse bore included); their scalar sum exceeds |F| by the continuous arc factor
+    (closed form) up to the node hats' own excess, <= 1/cos(dtheta/2) - 1; the pressure lies within
+    one node of the arc; the peak is the continuous one to O((dtheta/alpha)^2); and displacement
+    control with the returned approach gives back the load (Wang, Chen, Ma & Sun (2016) eq. 11)."""
     model = registry.create("pressure", "approximate_area", {"distribution": distribution})
-    sec = section()
-    angle = math.radians(37.0)
-    F = 5e3
-    sol = model.solve_load(sec, F * np.array([math.cos(angle), math.sin(angle)]))
-    assert np.sum(sol.pressure) * R * sec.dtheta * B == pytest.approx(F, rel=1e-12)
-    a, _ = cf.hertz_internal(F / B, R - DR, R, 1 / (2 * STEEL.h))
-    assert sol.info["half_angle"] == pytest.approx(a / R, rel=1e-12)
-    loaded = sec.theta[sol.pressure > 0]
-    assert np.max(np.abs(loaded - angle)) <= a / R + 1e-12
-    assert np.mean(loaded) == pytest.approx(angle, abs=sec.dtheta)
-    # the resultant of normal pressures over an arc of half-angle alpha is F sin(alpha)/alpha-ish
-    assert np.linalg.norm(sol.force) == pytest.approx(F, rel=(a / R) ** 2)
-    if distribution == "uniform":
-        assert sol.pressure.max() == pytest.approx(F / (2 * a * B), rel=2 * sec.dtheta * R / a)
-    # displacement control with the returned approach gives back the load (seed 004 eq. 11 law)
+    sec = section(n)
+    angle = math.radians(deg)
+    load = F * np.array([math.cos(angle), math.sin(angle)])
+    sol = model.solve_load(sec, load)
+    res = R * B * sec.dtheta * (sol.pressure @ sec.normals)
+    assert np.abs(res - load).max() <= 1e-10 * F
+    np.testing.assert_allclose(sol.force, res, rtol=0, atol=1e-12 * F)
+    a, p0 = cf.hertz_internal(F / B, R - DR, R, 1 / (2 * STEEL.h))
+    alpha = a / R
+    assert sol.info["half_angle"] == pytest.approx(alpha, rel=1e-12)
+    scalar = np.sum(sol.pressure) * R * sec.dtheta * B
+    assert scalar / F == pytest.approx(arc_factor(distribution, alpha), rel=1 / math.cos(sec.dtheta / 2) - 1)
+    dist = np.abs(np.angle(np.exp(1j * (sec.theta[sol.pressure > 0] - angle))))
+    assert dist.max() < alpha + sec.dtheta
+    if alpha > 4 * sec.dtheta:      # the arc is resolved: peak of the continuous distribution
+        peak = (F / (2 * a * B) if distribution == "uniform" else p0) * arc_factor(distribution, alpha)
+        assert sol.pressure.max() == pytest.approx(peak, rel=(sec.dtheta / alpha) ** 2)
     back = model.solve_approach(sec, sol.eccentricity)
-    assert np.sum(back.pressure) * R * sec.dtheta * B == pytest.approx(F, rel=1e-9)
+    assert np.linalg.norm(back.force) == pytest.approx(F, rel=1e-9)
+
+
+@pytest.mark.parametrize("distribution", ["uniform", "elliptical"])
+def test_approximate_area_is_continuous_in_the_load(registry, distribution):
+    """The nodal field is a continuous function of the load angle and magnitude (the distribution is
+    integrated over the node intervals, not sampled at the nodes): moving the load by 1/40 of a node
+    changes no nodal pressure by more than the hat-kernel bound peak * (1/40) (a sampled block jumps
+    by the whole peak when an edge crosses a node), and halving the move halves the largest change
+    (Lipschitz, no jump hidden between the steps).  On a worn bore whose gap varies along the arc."""
+    model = registry.create("pressure", "approximate_area", {"distribution": distribution})
+    n = 360
+    th = 2 * np.pi * np.arange(n) / n
+    sec = section(n, gap=DR + 5e-6 * np.clip(np.cos(th - 1.0), 0, None) ** 2)
+    dth = sec.dtheta
+
+    def sweep(step, what):
+        vals = np.arange(0.0, 3 * dth, step) if what == "angle" else 1 + np.arange(0.0, 0.2, step)
+        loads = [(5e3 * v if what == "magnitude" else 5e3) *
+                 np.array([math.cos(0.9 + (v if what == "angle" else 0.0)),
+                           math.sin(0.9 + (v if what == "angle" else 0.0))]) for v in vals]
+        p, _ = model.solve_loads(sec, np.array(loads))
+        return np.abs(np.diff(p, axis=0)).max() / p.max()
+
+    for what, step in (("angle", dth / 40), ("magnitude", 0.2 / 400)):
+        big, small = sweep(step, what), sweep(step / 2, what)
+        if what == "angle":
+            assert big <= 1.05 / 40
+        assert 1.6 < big / small < 2.4, (what, big, small)
 
 
 @pytest.mark.parametrize("eps_deg", [20.0, 60.0])
@@ -154,3 +203,94 @@ def test_fem_small_wear_steps_reuse_the_compliance(registry):
         assert np.allclose(sol.force, F)
     assert len(model._solvers) == 1
     assert sol.info["iterations"] <= 3
+
+
+# ----------------------------------------------------------------------------- approximate area: wear profiles
+R_SC, C_SC, B_SC = 0.0105, 5e-4, 0.01        # the slider-crank wear study's joint B
+
+
+def sc_section(n):
+    return BoreSection(2 * np.pi * np.arange(n) / n, R_SC, np.full(n, C_SC), B_SC,
+                       Material(207e9, 0.3), Material(207e9, 0.3))
+
+
+def ripple(h):
+    """RMS of ``h`` about its periodic 15-deg moving average, relative to max(h)."""
+    from scipy.ndimage import uniform_filter1d
+    w = int(round(15 / 360 * h.size)) | 1
+    return float(np.sqrt(np.mean((h - uniform_filter1d(h, w, mode="wrap")) ** 2)) / h.max())
+
+
+def node_sampled_block(model, sec, loads):
+    """The block F/(s b) sampled at the nodes inside the arc and scaled to the scalar sum (the
+    scheme this model replaced), to show that the tests below can fail."""
+    p = np.zeros((len(loads), len(sec.theta)))
+    for i, F in enumerate(loads):
+        Fm, a = float(np.hypot(*F)), math.atan2(F[1], F[0])
+        d = np.abs(np.angle(np.exp(1j * (sec.theta - a))))
+        inside = d <= model.half_angle(sec, Fm, a)
+        p[i] = inside * Fm / (R_SC * B_SC * sec.dtheta * max(inside.sum(), 1))
+    return p
+
+
+@pytest.mark.parametrize("distribution", ["uniform", "elliptical"])
+def test_turning_load_wears_a_flat_profile(registry, distribution):
+    """A load of constant magnitude turning at constant speed through two whole turns (7001 samples,
+    incommensurate with the nodes) wears every node alike: the continuous Archard profile is flat,
+    so any ripple is the nodal discretisation's.  The integrated distributions: ripple (RMS about a
+    15-deg moving average) < 1e-6 of the depth on 360 and 720 nodes; the node-sampled block leaves
+    a sawtooth > 1e-3 (measured 1.3e-3)."""
+    model = registry.create("pressure", "approximate_area", {"distribution": distribution})
+    ang = 4 * np.pi * np.arange(7001) / 7001
+    loads = 5e3 * np.column_stack([np.cos(ang), np.sin(ang)])
+    for n in (360, 720):
+        sec = sc_section(n)
+        p, _ = model.solve_loads(sec, loads)
+        assert ripple(p.sum(axis=0)) < 1e-6
+        assert ripple(node_sampled_block(model, sec, loads).sum(axis=0)) > 1e-3
+
+
+@pytest.mark.parametrize("distribution, order", [("elliptical", 1.7), ("uniform", 0.9)])
+def test_wear_profiles_converge_with_the_nodes(registry, distribution, order):
+    """Archard profile (sum of p over the samples) of a mechanism-like load path: 1.5 turns at a
+    varying speed, magnitude 5 kN +- 50 % (8000 samples, the same for every node count).  Relative
+    L2 differences between 360 -> 720 -> 1440 nodes, on the 360 common nodes, shrink at the
+    observed order log2(d1/d2): measured 1.88 for the semi-ellipse (smooth: second order, up to its
+    square-root edges) and 1.16 for the block (its jump at the arc edges: first order), with
+    d(360, 720) = 1.8e-4 and 3.5e-4."""
+    model = registry.create("pressure", "approximate_area", {"distribution": distribution})
+    t = np.arange(8000) / 8000
+    ang = 3 * np.pi * t + 0.4 * np.sin(2 * np.pi * t)
+    mag = 5e3 * (1 + 0.5 * np.sin(6 * np.pi * t))
+    loads = np.column_stack([mag * np.cos(ang), mag * np.sin(ang)])
+    h = {n: model.solve_loads(sc_section(n), loads)[0].sum(axis=0)[::n // 360] for n in (360, 720, 1440)}
+    d1 = np.linalg.norm(h[360] - h[720]) / np.linalg.norm(h[1440])
+    d2 = np.linalg.norm(h[720] - h[1440]) / np.linalg.norm(h[1440])
+    assert d1 < 1e-3
+    assert math.log2(d1 / d2) >= order
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason=(
+    "measured 1.94 % (6.9 um RMS of 355 um; the node-sampled block gave 4.5 %, 16.8 um): the "
+    "pressure is smooth now (tests above), the rest is carried in by the dynamics: each update "
+    "extrapolates the impacts of one averaging cycle, and the ripple falls with more averaging "
+    "cycles (1.77 -> 1.05 % for 1 -> 4 cycles over 1e5 cycles) and tighter tolerances (1.33 % at "
+    "rtol 1e-10): it should pass once the wear loop averages adaptively"))
+def test_slider_crank_wear_at_ten_times_k_has_no_ripple(registry, tmp_path):
+    """studies/slider_crank_wear.toml with 10x its wear coefficient and the Hertz distribution
+    (this model's default): the final bushing profile's ripple, RMS about its 15-deg moving
+    average, is at most 1 % of the deepest wear (about 2 minutes warm)."""
+    from pathlib import Path
+    from workbench.study import load_study_text
+    from workbench.wear.loop import run_wear_study
+    path = Path(__file__).resolve().parents[1] / "studies" / "slider_crank_wear.toml"
+    text = path.read_text()
+    for old, new in (('distribution = "uniform"', 'distribution = "elliptical"'),
+                     ("wear_coefficient = 2.0e-16", "wear_coefficient = 2.0e-15")):
+        assert old in text
+        text = text.replace(old, new)
+    ds = run_wear_study(load_study_text(text, file=path, registry=registry), registry=registry,
+                        out=tmp_path / "w.zarr")
+    h = ds["wear_depth"].isel(cycle=-1, joint=0).sel(surface="bushing").values
+    assert ripple(h) <= 0.01

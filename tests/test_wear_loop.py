@@ -89,13 +89,21 @@ def test_archard_volume_equals_kd_F_s_times_the_arc_factor(registry, tmp_path):
     assert ds.peak_pressure.values[0, 0] == pytest.approx(K * DR * (1 / math.cos(eps) - 1), rel=2e-4)
 
 
-def test_approximate_area_wear_volume_is_the_global_form(registry, tmp_path):
-    """Seed 000 eq. 22 defines p = F / (s b): its pressure sums to F over the arc, so the local
-    Archard form gives exactly the global k_d F s (arc factor 1, by that definition)."""
+# --- pressure branch: approximate_area now carries F as a vector resultant ---------------------
+def test_approximate_area_wear_volume_has_its_arc_factor(registry, tmp_path):
+    """Wang & Liu (2015) eq. 22 spreads F over the Hertz arc; the nodal pressures carry F as a
+    vector, so the local Archard form removes k_d F s times the arc factor int p / int p cos of the
+    distribution: alpha / (2 J1(alpha)) for the default semi-elliptical one (here the Hertz
+    half-angle is capped at 90 deg by the soft liner); 1e-4: the node hats' excess dtheta^2/8 and
+    the dynamics' 1e-6 on the mean load."""
+    from scipy.special import j1
     st = rig(registry, **{'pressure = { model = "winkler", stiffness = 3.0e12 }':
                           'pressure = { model = "approximate_area" }'})
     ds = run_wear_study(st, registry=registry, out=tmp_path / "aa.zarr", max_updates=1)
-    assert volume_rate(ds) == pytest.approx(KD * F * 2 * math.pi * R_J, rel=1e-4)
+    alpha = math.pi / 2
+    factor = alpha / (2 * j1(alpha))
+    assert volume_rate(ds) == pytest.approx(KD * F * 2 * math.pi * R_J * factor, rel=1e-4)
+# --- end pressure branch ------------------------------------------------------------------------
 
 
 def test_reye_with_mu_over_tau_equal_kd_gives_archard_profiles(registry, tmp_path):

@@ -2,7 +2,12 @@
 
 Every mistake a user can make (bad study file, unknown model, failed integration ...) is a
 :class:`~workbench.errors.WorkbenchError`; the command prints its message, without a traceback,
-and exits with status 2.
+and exits with status 2.  Ctrl-C stops a command with a message and exit status 130, keeping
+what the run had finished (see ``run``).
+
+Results are written only to a new path or over a result of ours, and replacing a result needs
+``--overwrite`` (:mod:`workbench.outputs`); a run whose estimated size exceeds ``--max-output-gb``
+is refused before it starts (``[checks] max_memory_gb``, :mod:`workbench.study_checks`).
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from .errors import WorkbenchError
 from .models import FAMILIES
 
 EXIT_USER_ERROR = 2
+EXIT_INTERRUPTED = 130   # 128 + SIGINT, the shell's convention for Ctrl-C
 
 
 def _console(stderr: bool = False):
@@ -35,6 +41,14 @@ def _friendly(func):
             from rich.markup import escape
             _console(stderr=True).print(f"[bold red]error:[/] {escape(str(exc))}")
             sys.exit(EXIT_USER_ERROR)
+        except (KeyboardInterrupt, Exception) as exc:
+            from .interrupts import is_interrupt
+            if not is_interrupt(exc):   # Ctrl-C in compiled code may surface as a SystemError
+                raise
+            from rich.markup import escape
+            kept = getattr(exc, "kept", None)
+            _console(stderr=True).print("[bold red]interrupted[/]" + (f": {escape(kept)}" if kept else ""))
+            sys.exit(EXIT_INTERRUPTED)
     return wrapper
 
 
@@ -53,7 +67,7 @@ def main():
 @click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
 @_friendly
 def validate(study_file: Path):
-    """Check STUDY_FILE (schema, models, mechanism) without running it."""
+    """Check STUDY_FILE (schema, models, mechanism, estimated size) without running it."""
     from .study import load_study
     registry = _registry()
     study = load_study(study_file, registry=registry)
@@ -87,55 +101,69 @@ def validate(study_file: Path):
 @click.option("--plot-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="where the plots go [default: <OUT without suffix>_plots]")
 @click.option("--resume", is_flag=True, help="wear study: continue the run stored in OUT")
-# --- solver: wall-time limit and Ctrl-C (begin)
+@click.option("--overwrite", is_flag=True,
+              help="replace the workbench result already at OUT (never a file the workbench did not write)")
+# --- solver: wall-time limit (begin)
 @click.option("--max-time", "max_time", type=click.FloatRange(min=0.0, min_open=True), default=None,
               metavar="SECONDS", help="stop the run after SECONDS of wall time, keeping what it "
               "computed (dynamics: the samples in <OUT>.partial.nc; wear: the completed updates)")
+# --- solver: wall-time limit (end)
 @_friendly
-def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool,
-        max_time: float | None):
-    """Run STUDY_FILE and write its results to OUT (and plots)."""
+def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool, overwrite: bool,
+        max_time: float | None = None):
+    """Run STUDY_FILE and write its results to OUT (and plots).
+
+    OUT must be new or hold a workbench result (replaced only with --overwrite); it is never an
+    input of the study.  Ctrl-C stops the run (exit status 130) and keeps what it finished: a wear
+    run's completed updates (continue with --resume), a dynamics run's samples when the solver
+    hands them back.  --max-time SECONDS stops it likewise at that wall time (exit status 2).
+    """
+    # --- solver: wall-time limit (begin)
     import contextlib
 
     from .mbs.solver import wall_time_limit
-    limit = wall_time_limit(max_time) if max_time is not None else contextlib.nullcontext()
-    try:
-        with limit:
-            _run(study_file, out, plot, plot_dir, resume)
-    except KeyboardInterrupt as exc:  # Ctrl-C: say what was kept, exit 130 like any interrupted program
-        from rich.markup import escape
-        _console(stderr=True).print(f"[bold yellow]interrupted:[/] {escape(str(exc))}")
-        sys.exit(130)
+    with wall_time_limit(max_time) if max_time is not None else contextlib.nullcontext():
+        _run(study_file, out, plot, plot_dir, resume, overwrite)
 
 
-def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool):
-    # --- solver: wall-time limit and Ctrl-C (end)
+def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool, overwrite: bool):
+    # --- solver: wall-time limit (end)
+    from .outputs import check_output, input_paths
     from .study import load_study, run_study
     console = _console()
     registry = _registry()
     study = load_study(study_file, registry=registry)
-    if study.kind == "wear":
-        ds = _run_wear(study, registry, out, resume, console)
-        if plot:
-            _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console)
-        return
-    if resume:
+    if resume and study.kind != "wear":
         raise WorkbenchError(f"{study_file}: --resume is for wear studies (this is a {study.kind} study)")
+    check_output(out, kind=study.kind, inputs=input_paths(study_file, study.text), overwrite=overwrite,
+                 resume=resume)
+    if study.kind == "wear":
+        ds = _run_wear(study, registry, out, resume, console, overwrite=overwrite)
+        if plot:
+            _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console, result=out)
+        return
     what = (f"{study.kind} study '{study.title}'" if study.kind != "dynamics" else
             f"'{study.title}': t = {study.solver.t_start:g} .. {study.solver.t_end:g} s"
             + (" (and the ideal-joint twin)" if study.mechanism.clearance_joints
                and study.output.compare_ideal else ""))
     t0 = time.perf_counter()
-    with console.status(f"running {what} ..."):
+    import warnings
+    with console.status(f"running {what} ..."), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="the ideal-joint twin", category=RuntimeWarning)
         ds = run_study(study, registry=registry, out=out)
     console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s: {what}")
+    twin = str(ds.attrs.get("ideal_twin_status", ""))
+    if twin.startswith("failed"):
+        from rich.markup import escape
+        console.print(f"[yellow]warning:[/] the ideal-joint twin {escape(twin)}; {out} holds the "
+                      f"clearance run without the ideal_* variables")
     if study.kind == "dynamics":
         _summary(console, ds)
     if plot:
-        _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console)
+        _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console, result=out)
 
 
-def _run_wear(study, registry, out: Path, resume: bool, console):
+def _run_wear(study, registry, out: Path, resume: bool, console, overwrite: bool = False):
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
     from .wear.loop import run_wear_study
     w = study.wear
@@ -147,7 +175,22 @@ def _run_wear(study, registry, out: Path, resume: bool, console):
         def progress(done, total, dN, depth):
             bar.update(task, completed=done, info=f"dN {dN:,.0f}  max depth {depth * 1e6:.3g} um")
 
-        ds = run_wear_study(study, registry=registry, out=out, resume=resume, progress=progress)
+        def note(message):
+            from rich.markup import escape
+            console.print(f"[yellow]note:[/] {escape(message)}")
+
+        try:
+            ds = run_wear_study(study, registry=registry, out=out, resume=resume, overwrite=overwrite,
+                                progress=progress, note=note)
+        except (KeyboardInterrupt, Exception) as exc:
+            from .interrupts import is_interrupt
+            if not is_interrupt(exc):
+                raise
+            from .wear.store import completed_updates
+            n = completed_updates(out) if out.is_dir() else 0
+            exc.kept = (f"{out} keeps its {n} completed updates (run_status 'interrupted'); continue "
+                        f"with --resume" if n else f"no update was completed; nothing was kept")
+            raise
     console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s: wear study '{study.title}', "
                   f"{ds.sizes['cycle']} updates, {float(ds.cycle.values[-1]):,.0f} cycles")
     for j in ds["joint"].values:
@@ -178,7 +221,9 @@ def _is_pressure(ds) -> bool:
     return kind == "pressure" or (kind is None and "contact_force" not in ds and "pressure" in ds)
 
 
-def _plot(ds, outdir: Path, console) -> list[Path]:
+def _plot(ds, outdir: Path, console, result: Path | None = None) -> list[Path]:
+    """Write the plots of ``ds`` (already on disk at ``result``, which a failure never touches)."""
+    kept = f"the results are in {result}; " if result is not None else ""
     try:
         if _is_pressure(ds):
             from .fem.pressure_study import plot_pressure_study
@@ -190,7 +235,12 @@ def _plot(ds, outdir: Path, console) -> list[Path]:
             from .plot import plot_results
             paths = plot_results(ds, outdir)
     except OSError as exc:
-        raise WorkbenchError(f"cannot write the plots to {outdir}: {exc}") from exc
+        raise WorkbenchError(f"{kept}cannot write the plots to {outdir}: {exc}") from exc
+    except (WorkbenchError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # noqa: BLE001 - a failing plot never costs the user the dataset
+        raise WorkbenchError(f"{kept}the plots failed ({type(exc).__name__}: {exc}); "
+                             f"try again with `workbench plot`") from exc
     for p in paths or []:
         console.print(f"[green]plot[/] {p}")
     return paths
@@ -225,10 +275,18 @@ def plot(result: Path, out_dir: Path | None):
 @click.option("--plot/--no-plot", default=True, show_default=True, help="write the summary plot too")
 @click.option("--plot-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="where the plot goes [default: <OUT without suffix>_plots]")
+@click.option("--overwrite", is_flag=True,
+              help="replace the results of an earlier sweep at OUT and in its case folder")
+@click.option("--case-timeout", type=click.FloatRange(min=0.0, min_open=True), default=None, metavar="SECONDS",
+              help="stop a case running longer than this and record it as timed_out (each case then "
+                   "runs in its own process) [default: the sweep file's case_timeout, or none]")
 @_friendly
 def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | None, serial: bool,
-          plot: bool, plot_dir: Path | None):
-    """Run every case of the parameter sweep SWEEP_FILE and write the combined summaries to OUT."""
+          plot: bool, plot_dir: Path | None, overwrite: bool, case_timeout: float | None):
+    """Run every case of the parameter sweep SWEEP_FILE and write the combined summaries to OUT.
+
+    Ctrl-C stops the sweep and still writes the summary of the cases finished (exit status 130).
+    """
     from .sweep import cases_dir, load_sweep, run_sweep
     if serial and (scheduler or workers):
         raise WorkbenchError("--serial runs the cases in this process: drop --scheduler / --workers")
@@ -241,7 +299,8 @@ def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | Non
     grid = " x ".join(f"{d} ({n})" for d, n in zip(sw.dims, sw.shape))
     console.print(f"sweep '{sw.title}': {len(sw.cases)} cases over {grid}, base study {sw.base_file}")
     t0 = time.perf_counter()
-    ds = run_sweep(sw, out, scheduler=scheduler, workers=workers, serial=serial, registry=registry)
+    ds = run_sweep(sw, out, scheduler=scheduler, workers=workers, serial=serial, registry=registry,
+                   overwrite=overwrite, case_timeout=case_timeout)
     n_failed = int((ds["status"].values != "ok").sum())
     console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s "
                   f"({ds.attrs.get('run_executor')}, {ds.attrs.get('run_workers')} workers); "
@@ -249,7 +308,7 @@ def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | Non
                   + (f"; [red]{n_failed} of {ds['status'].size} cases failed[/]" if n_failed else ""))
     _sweep_table(console, ds, sw)
     if plot:
-        _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console)
+        _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console, result=out)
 
 
 def _sweep_table(console, ds, sw, max_rows: int = 60) -> None:
@@ -272,6 +331,48 @@ def _sweep_table(console, ds, sw, max_rows: int = 60) -> None:
     console.print(table)
     if flat.sizes["case"] > max_rows:
         console.print(f"({flat.sizes['case'] - max_rows} more cases in {ds.attrs.get('sweep_file', 'the dataset')})")
+
+
+# --- converge (pressure branch): re-run a study at tightened settings ---------------------------
+@main.command()
+@click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="also write the table (netCDF4) to OUT; an existing file is never overwritten")
+@click.option("--cycles", type=float, default=None,
+              help="wear study: simulate only this many cycles in every run (a quick check)")
+@click.option("--tol", "tol", multiple=True, metavar="QUANTITY=VALUE",
+              help="replace a default tolerance, e.g. --tol trajectory=1e-6 (repeatable)")
+@_friendly
+def converge(study_file: Path, out: Path | None, cycles: float | None, tol: tuple[str, ...]):
+    """Re-run STUDY_FILE at tightened settings and print its convergence table."""
+    from .converge import check_output_path, converge_study, print_table, write_table
+    from .study import load_study
+    if out is not None:
+        check_output_path(out)          # before hours of runs, not after
+    tolerances = {}
+    for item in tol:
+        name, _, value = item.partition("=")
+        try:
+            tolerances[name.strip()] = float(value)
+        except ValueError:
+            raise WorkbenchError(f"--tol {item!r}: expected QUANTITY=VALUE with a number, "
+                                 f"e.g. --tol trajectory=1e-6") from None
+    registry = _registry()
+    study = load_study(study_file, registry=registry)
+    console = _console()
+    t0 = time.perf_counter()
+    with console.status("converge ...") as status:
+        ds = converge_study(study, registry=registry, cycles=cycles, tolerances=tolerances,
+                            progress=lambda label: status.update(f"converge: {label} run ..."))
+    print_table(ds, console)
+    if out is not None:
+        write_table(ds, out)
+        console.print(f"[green]wrote[/] {out}")
+    console.print(f"{ds.sizes['setting'] + 1} runs in {time.perf_counter() - t0:.1f} s")
+    if ds.attrs["run_status"] != "complete":
+        console.print(f"[yellow]{ds.attrs['run_status']}[/] (Ctrl-C): the table holds the settings done")
+        sys.exit(130)
+# --- end converge -------------------------------------------------------------------------------
 
 
 @main.command()

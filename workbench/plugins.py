@@ -2,7 +2,8 @@
 
 :func:`get_plugin_manager` builds a fresh pluggy manager (no side effects at import) and loads
 every module of the ``workbench`` entry-point group; a module that fails to import is skipped with
-a warning, it does not break the host.  :func:`build_registry` calls each registration hook
+a warning, it does not break the host -- also when it calls ``sys.exit`` or raises
+``KeyboardInterrupt`` at import (:data:`ISOLATED`).  :func:`build_registry` calls each registration hook
 once per plugin and validates every model it registers (base class, name, reference, parameters
 with units, name clashes) — pluggy checks hook signatures but never what a hook registers.
 """
@@ -22,6 +23,10 @@ from .errors import PluginError, StudyError, choices_text, did_you_mean
 from .models import BASES, FAMILIES, Model
 
 ENTRY_POINT_GROUP = "workbench"
+#: what a plugin may raise at import or in a registration hook and only costs it its models:
+#: every Exception, and SystemExit / KeyboardInterrupt raised by the plugin's own code (a module
+#: calling sys.exit() at import would otherwise end every command with no output)
+ISOLATED = (Exception, SystemExit, KeyboardInterrupt)
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -54,9 +59,9 @@ def get_plugin_manager(*, load_entry_points: bool = True, extra_plugins: tuple =
             try:
                 module = ep.load()
                 pm.register(module, name=ep.name)
-            except Exception as exc:  # noqa: BLE001 - any failure of a plugin must not break the host
+            except ISOLATED as exc:  # any failure of a plugin must not break the host
                 warnings.warn(f"workbench plugin '{ep.name}' from distribution '{dist_name}' "
-                              f"failed to load and is skipped: {type(exc).__name__}: {exc}",
+                              f"failed to load and is skipped: {_describe(exc)}",
                               RuntimeWarning, stacklevel=2)
                 continue
             pm._workbench_dists[ep.name] = (dist_name, dist_version)
@@ -64,6 +69,14 @@ def get_plugin_manager(*, load_entry_points: bool = True, extra_plugins: tuple =
         name = pm.register(plugin)
         pm._workbench_dists[name] = ("(in-process)", "")
     return pm
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r})"
+    if isinstance(exc, KeyboardInterrupt):
+        return "it raised KeyboardInterrupt"
+    return f"{type(exc).__name__}: {exc}"
 
 
 class Registry:
@@ -167,9 +180,9 @@ def build_registry(pm: pluggy.PluginManager | None = None) -> Registry:
                 impl.function(register=register)
             except PluginError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - e.g. a lazy import inside the hook failed
+            except ISOLATED as exc:  # e.g. a lazy import inside the hook failed
                 warnings.warn(f"workbench plugin '{plugin}' from distribution '{dist}' failed in "
-                              f"{hook_name} and is skipped: {type(exc).__name__}: {exc}",
+                              f"{hook_name} and is skipped: {_describe(exc)}",
                               RuntimeWarning, stacklevel=2)
                 continue
             for entry in staged:  # all or nothing per plugin and hook

@@ -20,6 +20,7 @@ import dataclasses
 import json
 import math
 import os
+import warnings
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -268,8 +269,18 @@ def write_dataset(ds: xr.Dataset, path: str | Path) -> Path:
     """Write ``ds`` to ``path`` (netCDF4 via h5netcdf) atomically; return the path.
 
     The data go to a temporary file next to ``path`` that replaces ``path`` only once complete.
+    An existing ``path`` is replaced only when it is a workbench result
+    (:func:`workbench.outputs.is_our_dataset`); whether a result of ours may be replaced at all
+    (``--overwrite``) is decided before the run, by :func:`workbench.outputs.check_output`.
     """
     path = Path(path)
+    if path.is_dir():
+        raise WorkbenchError(f"cannot write the results file {path}: it is an existing folder")
+    if path.exists():
+        from .outputs import is_our_dataset
+        if not is_our_dataset(path):
+            raise WorkbenchError(f"cannot write the results file {path}: a file that is not a workbench "
+                                 f"result is there, and it is never written over")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -287,6 +298,104 @@ def write_dataset(ds: xr.Dataset, path: str | Path) -> Path:
         tmp.unlink(missing_ok=True)
         raise
     return path
+
+
+def partial_path(out: str | Path) -> Path:
+    """Where the samples of a failed or interrupted run go: ``<OUT stem>.partial.nc`` beside OUT."""
+    out = Path(out)
+    return out.with_name(out.stem + ".partial" + (out.suffix or ".nc"))
+
+
+def _keep_partial(sim, study, registry, out: Path, status: str) -> str:
+    """Write the partial simulation ``sim`` beside ``out``; return a sentence saying where (or why not)."""
+    where = partial_path(out)
+    try:
+        ds = simulation_to_dataset(sim, study=study, registry=registry)
+        ds.attrs["run_status"] = status
+        write_dataset(ds, where)
+    except Exception as exc:  # noqa: BLE001 - the run's own error is the one to report
+        return f"the samples computed before could not be kept ({exc})"
+    return f"the samples computed before it stopped are in {where}"
+
+
+def run_dynamics(study, *, registry, out: str | Path) -> xr.Dataset:
+    """Run a dynamics study and write its dataset to ``out``; return the dataset.
+
+    Simulates the mechanism and, when it has clearance joints and ``[output] compare_ideal`` is
+    true, its ideal twin (:meth:`Mechanism.ideal`) on the same settings.  What a run finished is
+    never thrown away by a later stage:
+
+    * the main run fails (:class:`SolverError` with a partial simulation) or is interrupted
+      (``KeyboardInterrupt`` carrying a ``partial`` attribute): its samples go to
+      :func:`partial_path` with ``run_status`` ``failed: ...`` / ``interrupted``; the error is
+      raised again, naming that file;
+    * the ideal twin fails: the clearance run is written to ``out`` without the ``ideal_*``
+      variables, with ``ideal_twin_status = "failed: ..."`` in the attrs and a RuntimeWarning;
+      interrupted: the same with ``interrupted``, then the ``KeyboardInterrupt`` goes on.
+
+    ``attrs["ideal_twin_status"]`` is ``ok``, ``not requested``, ``failed: ...`` or ``interrupted``.
+    """
+    from .errors import SolverError
+    from .mbs.solver import simulate
+    out = Path(out)
+    try:
+        sim = simulate(study.mechanism, study.solver)
+    except SolverError as exc:
+        if exc.partial is None:
+            raise
+        kept = _keep_partial(exc.partial, study, registry, out, f"failed: {exc}")
+        raise SolverError(f"{exc}; {kept}", partial=exc.partial) from None
+    except BaseException as exc:
+        from .interrupts import as_interrupt
+        intr = as_interrupt(exc)   # Ctrl-C inside compiled code can surface as a SystemError
+        if not isinstance(intr, KeyboardInterrupt):
+            raise
+        partial = getattr(exc, "partial", None)
+        if partial is not None:
+            intr.kept = _keep_partial(partial, study, registry, out, "interrupted")
+        if intr is exc:
+            raise
+        raise intr from exc
+    # physical plausibility of the finished run ([checks], workbench.study_checks): stop, keeping
+    # the samples beside the output marked rejected, or carry the findings as warnings
+    from .study_checks import Checks, ImplausibleResultError, penetration_findings
+    checks = study.checks if study.checks is not None else Checks()
+    found = list(getattr(study, "warnings", ()) or ())
+    findings = penetration_findings(sim, study.mechanism, checks)
+    if findings and checks.on_implausible == "stop":
+        kept = _keep_partial(sim, study, registry, out, "rejected: " + "; ".join(findings))
+        where = f"{study.file}: " if study.file is not None else ""
+        raise ImplausibleResultError(
+            f"{where}the run finished but its results are implausible:\n  - " + "\n  - ".join(findings)
+            + f"\n{kept} (marked rejected). Set [checks] on_implausible = \"warn\" to write them to "
+              "the output with a warning instead")
+    found += findings
+    ideal, twin = None, "not requested"
+    interrupted = None
+    if study.mechanism.clearance_joints and study.output.compare_ideal:
+        try:
+            ideal = simulate(study.mechanism.ideal(), study.solver)
+            twin = "ok"
+        except BaseException as exc:  # a later stage: never lose the finished clearance run
+            from .interrupts import as_interrupt
+            if isinstance(as_interrupt(exc), KeyboardInterrupt):
+                twin, interrupted = "interrupted", as_interrupt(exc)
+            elif not isinstance(exc, Exception):
+                raise
+            else:
+                msg = str(exc) if isinstance(exc, WorkbenchError) else f"{type(exc).__name__}: {exc}"
+                twin = f"failed: {msg}"
+                warnings.warn(f"the ideal-joint twin of '{study.title}' failed ({msg}); the clearance run "
+                              f"is written to {out} without the ideal_* variables", RuntimeWarning, stacklevel=2)
+    ds = simulation_to_dataset(sim, ideal=ideal, study=study, registry=registry)
+    ds.attrs["ideal_twin_status"] = twin
+    if found:
+        ds.attrs["warnings"] = "\n".join(found)
+    write_dataset(ds, out)
+    if interrupted is not None:
+        interrupted.kept = f"the clearance run is in {out} (its ideal-joint twin was interrupted)"
+        raise interrupted
+    return ds
 
 
 def open_results(path: str | Path) -> xr.Dataset:

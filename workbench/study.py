@@ -378,42 +378,7 @@ def run_study(study: Study, *, registry, out: str | Path):
         if not out.exists() or out.stat().st_mtime_ns == before:  # it did not write the file itself
             write_dataset(ds, out)
         return ds
-    from .errors import SolverError
-    from .mbs.solver import RunInterrupted, simulate
-    from .results import simulation_to_dataset, write_dataset
-    try:
-        sim = simulate(study.mechanism, study.solver)
-    except (SolverError, RunInterrupted) as exc:  # a failure, the time limit or Ctrl-C
-        if exc.partial is None:
-            raise
-        # keep what the run produced, next to (never over) the requested output
-        out = Path(out)
-        partial = out.with_name(out.stem + ".partial" + (out.suffix or ".nc"))
-        ds = simulation_to_dataset(exc.partial, study=study, registry=registry)
-        ds.attrs["run_status"] = f"{exc.partial.status}: {exc}"  # failed / interrupted / time_limit
-        write_dataset(ds, partial)
-        raise type(exc)(f"{exc}; the samples computed before the stop are in {partial}",
-                        partial=exc.partial) from None
-    checks = study.checks if study.checks is not None else Checks()
-    warnings = list(study.warnings)
-    findings = penetration_findings(sim, study.mechanism, checks)
-    if findings and checks.on_implausible == "stop":
-        out = Path(out)
-        rejected = out.with_name(out.stem + ".partial" + (out.suffix or ".nc"))
-        ds = simulation_to_dataset(sim, study=study, registry=registry)
-        ds.attrs["run_status"] = "rejected: " + "; ".join(findings)
-        write_dataset(ds, rejected)
-        where = f"{study.file}: " if study.file is not None else ""
-        raise ImplausibleResultError(
-            f"{where}the run finished but its results are implausible:\n  - " + "\n  - ".join(findings)
-            + f"\nThe results are kept in {rejected} (marked rejected). Set [checks] "
-              "on_implausible = \"warn\" to write them to the output with a warning instead")
-    warnings += findings
-    ideal = None
-    if study.mechanism.clearance_joints and study.output.compare_ideal:
-        ideal = simulate(study.mechanism.ideal(), study.solver)
-    ds = simulation_to_dataset(sim, ideal=ideal, study=study, registry=registry)
-    if warnings:
-        ds.attrs["warnings"] = "\n".join(warnings)
-    write_dataset(ds, out)
-    return ds
+    # --- data safety (owner: workbench.results.run_dynamics): begin
+    from .results import run_dynamics  # keeps the clearance run when its ideal twin fails
+    return run_dynamics(study, registry=registry, out=out)
+    # --- data safety: end

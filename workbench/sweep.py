@@ -16,6 +16,14 @@ coordinates for model names), plus per case ``status`` (``ok``, ``failed``: the 
 ``worker`` and ``case_file``.  A failed case leaves NaN in its summaries and never stops the
 others.
 
+Safety: the summary file and the case results are written only where :mod:`workbench.outputs`
+allows (new paths, or results of ours replaced with ``overwrite=True``).  With a per-case
+timeout (``case_timeout`` [s], the sweep file's ``[sweep] case_timeout`` or ``--case-timeout``)
+each case runs in its own process (with the installed plugins) that is killed when the time is
+up; the case is recorded as ``timed_out`` and the sweep goes on.  Ctrl-C (``KeyboardInterrupt``)
+stops the sweep but still writes the summary of the cases finished, the others recorded as
+``interrupted`` and the dataset's ``run_status`` as ``interrupted``.
+
 Where the cases run
 -------------------
 * default: a :class:`dask.distributed.LocalCluster` with one worker process per core, one thread
@@ -38,7 +46,6 @@ import dataclasses
 import json
 import logging
 import os
-import shutil
 import socket
 import time
 import traceback
@@ -57,6 +64,7 @@ from .reducers import REDUCERS
 from .sweep_spec import Sweep, load_sweep, parse_path, set_path, unset_path  # noqa: F401 - load_sweep re-exported
 
 STATUS_OK, STATUS_FAILED, STATUS_SUMMARY_FAILED = "ok", "failed", "summary_failed"
+STATUS_TIMED_OUT, STATUS_INTERRUPTED = "timed_out", "interrupted"
 #: file suffix of a case's full results by study kind (a wear run writes a zarr store)
 CASE_SUFFIX = {"wear": ".zarr"}
 
@@ -71,6 +79,8 @@ class CaseTask:
     unset: tuple
     out: str
     summary: tuple
+    timeout: float | None = None        # [s] wall time allowed; the case then runs in a child process
+    overwrite: bool = False             # replace an earlier result of ours at ``out``
 
 
 @dataclass
@@ -124,18 +134,29 @@ def _error_text(exc: BaseException) -> str:
 
 
 def run_case(task: CaseTask, registry=None) -> CaseResult:
-    """Run one case and reduce it (never raises: a failure is recorded in the result)."""
+    """Run one case and reduce it (never raises: a failure is recorded in the result).
+
+    With ``task.timeout`` the case runs in a child process (:func:`run_case_in_child`).
+    """
+    if task.timeout is not None:
+        return run_case_in_child(task)
     from .study import load_study_text, run_study
     t0, c0 = time.perf_counter(), time.thread_time()
     res = CaseResult(index=task.index, status=STATUS_OK, worker=_worker_name(), file=task.out)
     try:
         registry = registry if registry is not None else _process_registry()
-        if Path(task.out).is_dir():   # a store of an earlier sweep to the same output: replaced
-            shutil.rmtree(task.out)
         study = load_study_text(case_text(task.base_doc, task.settings, task.unset), file=task.base_file,
                                 registry=registry)
+        if Path(task.out).exists():   # a result of an earlier sweep to the same output
+            if not task.overwrite:
+                raise WorkbenchError(f"{task.out} already holds a result; pass --overwrite to replace it")
+            from .outputs import remove_our_result
+            remove_our_result(task.out)   # checks that it is ours first
         ds = run_study(study, registry=registry, out=task.out)
     except Exception as exc:  # noqa: BLE001 - a failed case is recorded, the sweep goes on
+        from .interrupts import as_interrupt
+        if isinstance(as_interrupt(exc), KeyboardInterrupt):   # Ctrl-C inside compiled code
+            raise as_interrupt(exc) from exc
         res.status, res.error = STATUS_FAILED, _error_text(exc)
         res.file = ""
         logging.getLogger("workbench.sweep").debug("case %d failed:\n%s", task.index, traceback.format_exc())
@@ -151,6 +172,40 @@ def run_case(task: CaseTask, registry=None) -> CaseResult:
         res.status, res.error = STATUS_SUMMARY_FAILED, "; ".join(errors)
     res.wall_time, res.cpu_time = time.perf_counter() - t0, time.thread_time() - c0
     return res
+
+
+def run_case_in_child(task: CaseTask) -> CaseResult:
+    """Run ``task`` in a child Python process, killed after ``task.timeout`` seconds.
+
+    The child builds the registry from the installed plugins (entry points) and sees this
+    process's ``sys.path``.  A case that does not finish in time is recorded as ``timed_out`` (a
+    wear case keeps the updates it completed in its store); a child that dies is ``failed``
+    with its last words on stderr.
+    """
+    from .child import call_in_child
+    t0 = time.perf_counter()
+    how, value = call_in_child(run_case, (dataclasses.replace(task, timeout=None),), task.timeout)
+    if how == "ok":
+        return value
+    res = CaseResult(index=task.index, status=STATUS_FAILED, worker=_worker_name(),
+                     wall_time=time.perf_counter() - t0)
+    if how == "timeout":
+        res.status = STATUS_TIMED_OUT
+        res.error = f"the case did not finish within its timeout of {task.timeout:g} s and was stopped"
+        res.file = task.out if Path(task.out).exists() else ""
+    else:
+        res.error = f"the case's process ended without a result: {value}"
+    return res
+
+
+def _warm(args: tuple, timeout: float | None) -> str:
+    """Warm the on-disk compile cache: in this process, or -- with a case timeout, as the first
+    case may be the one that never returns -- in a child process killed after ``timeout``."""
+    if timeout is None:
+        return warm_worker(*args)
+    from .child import call_in_child
+    how, value = call_in_child(warm_worker, args, timeout)
+    return value if how == "ok" else f"warm-up {how}"
 
 
 def warm_worker(base_doc: dict, base_file: str, settings=(), unset=()) -> str:
@@ -178,15 +233,16 @@ def cases_dir(out: str | Path) -> Path:
     return out.with_name(out.stem + ".cases")
 
 
-def tasks(sweep: Sweep, out: str | Path) -> list[CaseTask]:
-    """One task per case; paths are absolute (a remote worker has its own working directory)."""
+def tasks(sweep: Sweep, out: str | Path, **options) -> list[CaseTask]:
+    """One task per case; paths are absolute (a remote worker has its own working directory).
+    ``options`` : ``timeout``, ``overwrite`` of every :class:`CaseTask`."""
     folder = cases_dir(Path(out).resolve())
     width = max(4, len(str(len(sweep.cases) - 1)))
     suffix = CASE_SUFFIX.get(sweep.kind, ".nc")
     return [CaseTask(index=c.index, base_doc=sweep.base_doc, base_file=str(sweep.base_file.resolve()),
                      settings=c.settings, unset=sweep.unset,
                      out=str(folder / f"case_{c.index:0{width}d}{suffix}"),
-                     summary=sweep.summary) for c in sweep.cases]
+                     summary=sweep.summary, **options) for c in sweep.cases]
 
 
 def _warm_args(sweep: Sweep) -> tuple:
@@ -195,7 +251,7 @@ def _warm_args(sweep: Sweep) -> tuple:
 
 def _run_serial(todo: list[CaseTask], sweep: Sweep, registry, on_result):
     t0 = time.perf_counter()
-    warm_worker(*_warm_args(sweep))
+    _warm(_warm_args(sweep), todo[0].timeout if todo else None)
     t1 = time.perf_counter()
     for t in todo:
         on_result(run_case(t, registry))
@@ -211,13 +267,14 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
         raise WorkbenchError(f"sweeps need dask.distributed ({exc}); pip install 'dask[distributed]' "
                              "or run with --serial") from None
     cluster, t0 = None, time.perf_counter()
+    timeout = todo[0].timeout if todo else None
     if scheduler is None:
         n = int(workers or os.cpu_count() or 1)
         if n < 1:
             raise WorkbenchError(f"--workers must be >= 1, got {n}")
         # fill the on-disk numba cache here first: with a cold cache (new install, edited
         # kernels) the workers would otherwise each compile the same kernels at the same time
-        warm_worker(*_warm_args(sweep))
+        _warm(_warm_args(sweep), timeout)
         # no dashboard; the scheduler's small HTTP server (health, metrics) on loopback, any port
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                dashboard_address=None, silence_logs=logging.ERROR,
@@ -232,7 +289,8 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
         where = {"executor": f"dask scheduler {scheduler}",
                  "workers": len(client.scheduler_info().get("workers", {}))}
     try:
-        client.run(warm_worker, *_warm_args(sweep))
+        if timeout is None:   # with a timeout every case runs in a child process: nothing to warm here
+            client.run(warm_worker, *_warm_args(sweep))
         t1 = time.perf_counter()
         tag = uuid.uuid4().hex[:8]   # task keys unique per sweep: a shared cluster may run several
         futures = client.map(run_case, todo, pure=False, key=[f"sweep-{tag}-case-{t.index}" for t in todo])
@@ -253,9 +311,34 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
     return where
 
 
+def check_outputs(sweep: Sweep, out: str | Path, todo: list[CaseTask], *, overwrite: bool = False) -> None:
+    """Before any case runs: the summary ``out`` and every case result may be written
+    (:func:`workbench.outputs.check_output`); results of an earlier sweep need ``overwrite``."""
+    from .outputs import OutputError, check_output, input_paths, is_our_dataset, is_our_store
+    inputs = input_paths(sweep.base_file, sweep.base_text)
+    if sweep.file is not None:
+        inputs.append(Path(sweep.file).resolve())
+    check_output(out, kind="sweep", inputs=inputs, overwrite=overwrite)
+    folder = cases_dir(out)
+    if folder.exists() and not folder.is_dir():
+        raise OutputError(f"{folder} (the folder of the case results) is an existing file; it is never "
+                          f"written over: choose another output name")
+    for t in todo:
+        p = Path(t.out)
+        if not p.exists():
+            continue
+        if not (is_our_store(p) if p.is_dir() else is_our_dataset(p)):
+            raise OutputError(f"{p} (case {t.index}) exists and is not a workbench result; it is never "
+                              f"written over: choose another output name")
+        if not overwrite:
+            raise OutputError(f"{folder} already holds case results of an earlier sweep (e.g. {p.name}); "
+                              f"pass --overwrite to replace them, or choose another output name")
+
+
 def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
               workers: int | None = None, serial: bool = False, registry=None,
-              progress: bool | Callable[[CaseResult, int, int], None] = True) -> xr.Dataset:
+              progress: bool | Callable[[CaseResult, int, int], None] = True,
+              overwrite: bool = False, case_timeout: float | None = None) -> xr.Dataset:
     """Run every case of ``sweep``, write the combined summary dataset to ``out``, return it.
 
     ``scheduler`` : address of a running dask scheduler (default: a local cluster of
@@ -263,12 +346,22 @@ def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
     another in this process.  ``progress`` : a rich progress bar (True), none (False), or a
     callback ``f(result, n_done, n_total)``.  The dataset's ``run_*`` attrs say where the cases
     ran and how long the start-up (cluster, warm-up) and the cases took [s].
+
+    ``overwrite`` : replace the results of an earlier sweep at ``out`` (only results of ours).
+    ``case_timeout`` [s] : stop a case after this wall time (default: the sweep file's
+    ``case_timeout``; none).  A case whose estimated size exceeds its study's
+    ``[checks] max_memory_gb`` is refused when it is loaded.  On Ctrl-C the summary of the finished cases is written
+    (``run_status = "interrupted"``) before the ``KeyboardInterrupt`` goes on.
     """
     from .results import write_dataset
     out = Path(out)
     if registry is None:
         registry = _process_registry()
-    todo = tasks(sweep, out)
+    timeout = case_timeout if case_timeout is not None else sweep.case_timeout
+    if timeout is not None and not timeout > 0:
+        raise WorkbenchError(f"the case timeout must be a positive number of seconds, got {timeout!r}")
+    todo = tasks(sweep, out, timeout=timeout, overwrite=overwrite)
+    check_outputs(sweep, out, todo, overwrite=overwrite)
     try:
         cases_dir(out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -276,17 +369,33 @@ def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
     results: dict[int, CaseResult] = {}
     t0 = time.perf_counter()
     bar = _Progress(len(todo), progress)
-    with bar:
-        def on_result(res: CaseResult) -> None:
-            results[res.index] = res
-            bar.advance(res, len(results))
-        if serial:
-            where = _run_serial(todo, sweep, registry, on_result)
-        else:
-            where = _run_distributed(todo, sweep, scheduler, workers, on_result)
+    interrupted = None
+    where: dict = {"executor": "serial" if serial else "dask", "workers": 1 if serial else (workers or 0)}
+    try:
+        with bar:
+            def on_result(res: CaseResult) -> None:
+                results[res.index] = res
+                bar.advance(res, len(results))
+            if serial:
+                where = _run_serial(todo, sweep, registry, on_result)
+            else:
+                where = _run_distributed(todo, sweep, scheduler, workers, on_result)
+    except KeyboardInterrupt as exc:
+        interrupted = exc
     wall = time.perf_counter() - t0
-    ds = combine(sweep, [results[t.index] for t in todo], registry=registry,
-                 run_info={**where, "wall_time": wall})
+    final = [results.get(t.index) or CaseResult(index=t.index, status=STATUS_INTERRUPTED,
+                                                error="not finished: the sweep was interrupted")
+             for t in todo]
+    info = {**where, "wall_time": wall}
+    if timeout is not None:
+        info["case_timeout"] = timeout
+    ds = combine(sweep, final, registry=registry, run_info=info)
+    ds.attrs["run_status"] = "interrupted" if interrupted is not None else "complete"
+    if interrupted is not None:
+        write_dataset(ds, out)
+        interrupted.kept = (f"the summary of the {len(results)} finished of {len(todo)} cases is in {out} "
+                            f"(the others are marked interrupted)")
+        raise interrupted
     write_dataset(ds, out)
     return ds
 
@@ -360,7 +469,9 @@ def combine(sweep: Sweep, results: list[CaseResult], *, registry=None, run_info:
 
     data = {
         "status": per_case([r.status for r in by_index], "1", "case status: ok, failed (the run "
-                           "failed), summary_failed (a summary quantity could not be computed)", str),
+                           "failed), summary_failed (a summary quantity could not be computed), "
+                           "timed_out (stopped at the case timeout), interrupted (not finished: "
+                           "the sweep was interrupted)", str),
         "error": per_case([r.error for r in by_index], "1", "error message of the case ('' if none)", str),
         "wall_time": per_case([r.wall_time for r in by_index], "s", "wall time of the case on its worker", float),
         "cpu_time": per_case([r.cpu_time for r in by_index], "s",

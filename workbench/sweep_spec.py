@@ -11,6 +11,9 @@ A sweep file is TOML::
     zip = [["clearance", "speed"]]       # optional: parameters varied together (equal lengths)
     unset = ["mechanism.clearance_joints[0].bushing_radius"]   # optional: keys removed from the
                                          # base first (here: so that 'clearance' can be swept)
+    case_timeout = 600.0                 # optional [s]: a case running longer is stopped and
+                                         # recorded as timed_out (each case then runs in its own
+                                         # process; `workbench sweep --case-timeout` overrides it)
 
     [set]                                # optional: the same change in every case
     "output.compare_ideal" = false
@@ -53,7 +56,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 TOP_LEVEL = ("sweep", "set", "grid")
-SWEEP_KEYS = ("title", "description", "base", "summary", "zip", "unset")
+SWEEP_KEYS = ("title", "description", "base", "summary", "zip", "unset", "case_timeout")
 ENTRY_KEYS = ("values", "name", "labels", "units", "long_name")
 #: variable names of the sweep dataset and dimensions of study results: not usable as parameter names
 RESERVED = ("status", "error", "wall_time", "cpu_time", "case_file", "worker", "case", "time", "joint", "body",
@@ -113,6 +116,7 @@ class Sweep:
     groups: tuple[tuple[str, ...], ...]   # parameter names per dimension (zip groups together)
     summary: tuple[str, ...]
     cases: tuple[Case, ...] = field(default=(), repr=False)
+    case_timeout: float | None = None     # [s] wall time allowed per case (None: no limit)
 
     @property
     def dims(self) -> tuple[str, ...]:
@@ -348,12 +352,17 @@ def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None)
             raise err("grid", f"parameter name '{s}' is also a summary quantity; rename the parameter")
 
     groups = _groups(head.get("zip", []), params, err)
+    case_timeout = head.get("case_timeout")
+    if case_timeout is not None and (isinstance(case_timeout, bool) or not isinstance(case_timeout, (int, float))
+                                     or not math.isfinite(case_timeout) or case_timeout <= 0):
+        raise err("sweep.case_timeout", f"expected a positive number of seconds, got {case_timeout!r}")
     title = str(head.get("title") or (Path(file).stem if file is not None else "sweep"))
     sweep = Sweep(file=Path(file) if file is not None else None, text=text, title=title,
                   description=str(head.get("description", "")), base_file=base_file,
                   base_text=base_text, base_doc=base_doc, kind=kind, unset=tuple(unset),
                   fixed=tuple(fixed),
-                  parameters=tuple(params), groups=groups, summary=tuple(summary))
+                  parameters=tuple(params), groups=groups, summary=tuple(summary),
+                  case_timeout=float(case_timeout) if case_timeout is not None else None)
     return Sweep(**{**sweep.__dict__, "cases": tuple(expand(sweep))})
 
 

@@ -34,7 +34,7 @@ from .. import __version__
 from ..errors import SolverError, WorkbenchError
 from ..mbs.solver import simulate
 from .increment import ContactSamples, ModelOutputError, WearRate, jump_increment, wear_rate
-from .store import WearStore
+from .store import WearStore, guarded
 from .surfaces import WornJoint
 
 SURFACES = ("bushing", "journal")
@@ -257,18 +257,22 @@ def _restore(run: WearRun, ds: xr.Dataset) -> None:
     run.update = int(last["update"].values) + 1
 
 
+# --- data safety (owner: workbench.wear.store.StoreSession): begin
 def _refuse_to_clobber(out: Path) -> None:
-    """A new run replaces a finished store at ``out`` but never an unfinished one."""
-    import zarr
-    try:
-        status = zarr.open_group(str(out), mode="r").attrs.get("run_status", "")
-    except Exception:  # noqa: BLE001 - not a store: leave it to the store to replace or fail
-        return
-    if status != "complete":
-        raise WorkbenchError(f"{out} holds an unfinished wear run ({status or 'interrupted'}); "
-                             f"continue it with --resume, or delete it to start again")
+    """Never replace a store without the checks of :class:`~workbench.wear.store.StoreSession`.
+
+    ``run_wear_study`` opens its store through a session (``@guarded``) before any work: it has
+    already refused a finished or unfinished store (without ``overwrite`` / ``resume``), restarted
+    one caught mid-creation, and holds the store's lock.
+    """
+    from .store import held_here
+    if held_here(out) is None:
+        raise WorkbenchError(f"{out} exists and is not opened by this run; a wear store is written "
+                             f"only through run_wear_study")
 
 
+@guarded
+# --- data safety: end
 def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = False, progress=None,
                    max_updates: int | None = None) -> xr.Dataset:
     """Run the wear loop of ``study`` (``kind = "wear"``) into the zarr store ``out``.
