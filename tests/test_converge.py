@@ -58,11 +58,13 @@ def test_dynamics_table_against_direct_runs(flores_table):
     row = ds.sel(setting="rtol/10")
     assert row["first_impact_time"].values.tolist() == [base.impact_time[0], tight.impact_time[0]]
     assert row["impacts"].values.tolist() == [len(base.impact_time), len(tight.impact_time)]
-    # peak of the first impact on the samples: the largest force between its start and separation
+    # peak of the first impact: the solver's impact table (located on the dense output), never
+    # below the largest sampled force between its start and separation
     k = np.searchsorted(base.time, base.impact_time[0])
     f = base.contact_force[:, 0]
     sep = k + np.argmax(f[k:] == 0.0)
-    assert row["first_impact_peak_force"].values[0] == f[k - 1:sep].max() == first_impact_peak_force(base)
+    assert row["first_impact_peak_force"].values[0] == base.impact_peak_force[0] == first_impact_peak_force(base)
+    assert f[k - 1:sep].max() <= base.impact_peak_force[0] * (1 + 1e-12)
     assert f[k - 1:sep].max() > 1e3            # an impact of kilonewtons, not a graze
     d = np.hypot(*(base.position[:, :, c] - tight.position[:, :, c] for c in (0, 1))).max()
     assert float(row["trajectory_change"]) == pytest.approx(d, rel=1e-12)

@@ -131,7 +131,7 @@ def first_impact_peak_force(sim) -> float:
     if len(sim.impact_time) == 0:
         return math.nan
     dense = getattr(sim, "impact_peak_force", None)
-    if dense is not None and len(dense):
+    if dense is not None and len(dense) and np.isfinite(dense[0]):  # NaN on the reference path
         return float(dense[0])
     j = int(sim.impact_joint[0])
     f = sim.contact_force[:, j]

@@ -9,7 +9,7 @@ dense output:
   the crossing is bracketed on the continuous extension and bisected to machine precision; the
   step is cut there, the impact velocity ``delta_dot_minus`` is taken from the state at the event
   and the integration restarts (FSAL reset) — the force law sees the true impact velocity.
-* ``DETECT_HALVING``: Wu et al. (2014) two-state, three-stage detection.  A step that crosses
+* ``DETECT_HALVING``: Wu (2014) two-state, three-stage detection.  A step that crosses
   into (or out of) contact is rejected and halved until the end of the step lies at the critical
   point ``0 <= delta <= epsilon`` (``-epsilon <= delta <= 0`` on separation) or the step reaches
   ``min_step``; the step size before the switch is then restored.
