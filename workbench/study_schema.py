@@ -435,6 +435,12 @@ SOLVER = Section("solver", "Numerical settings (`workbench.mbs.solution.SolverSe
         _SD["min_step"], gt=0.0),
     Key("max_steps", "int", "1", "largest number of (accepted + rejected) steps before giving up",
         _SD["max_steps"], gt=0),
+    # --- solver: wall-time limit and impact table (begin)
+    Key("max_wall_time", "number", "s", "wall-clock limit of the integration: the run stops there "
+        "and keeps its samples (`<out>.partial.nc`); default: none", _SD["max_wall_time"], gt=0.0),
+    Key("impact_peaks", "bool", "", "locate each impact's peak force and largest penetration on "
+        "the dense output (fast path; `impact_peak_force`, `impact_max_penetration`)", _SD["impact_peaks"]),
+    # --- solver: wall-time limit and impact table (end)
 ))
 
 OUTPUT = Section("output", "What the results dataset holds.", (
