@@ -152,7 +152,8 @@ def test_resume_after_stop_equals_uninterrupted(registry, tmp_path):
     res = run_wear_study(st, registry=registry, out=out, resume=True)
     assert res.attrs["run_status"] == "complete"
     assert res.sizes["cycle"] == full.sizes["cycle"] > 4
-    for name in ("wear_depth", "wear_volume", "peak_pressure", "cycle_jump", "sliding_distance"):
+    for name in ("wear_depth", "wear_volume", "peak_pressure", "cycle_jump", "sliding_distance",
+                 "wear_volume_stderr", "wear_depth_stderr", "average_cycles"):
         np.testing.assert_array_equal(res[name].values, full[name].values, err_msg=name)
     np.testing.assert_array_equal(res.cycle.values, full.cycle.values)
 

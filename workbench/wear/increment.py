@@ -18,6 +18,7 @@ the wear depth finite and >= 0; a failure names the model (the wear loop adds up
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -245,6 +246,12 @@ def cycle_rates(worn: WornJoint, samples: ContactSamples, n_cycles: int, pressur
         scal["mean_force"][c] = s.force.mean() if len(s.force) else 0.0
         scal["max_penetration"][c] = s.penetration.max(initial=-np.inf)
     return CycleRates(volume=vol, **out, **scal)
+
+
+def join_cycles(a: CycleRates, b: CycleRates) -> CycleRates:
+    """The cycles of ``a`` followed by those of ``b``."""
+    return CycleRates(*(np.concatenate([getattr(a, f.name), getattr(b, f.name)])
+                        for f in dataclasses.fields(CycleRates)))
 
 
 def estimate(cr: CycleRates, samples: ContactSamples) -> WearRate:

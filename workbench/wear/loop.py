@@ -49,7 +49,8 @@ from .. import __version__
 from ..errors import SolverError, WorkbenchError
 from ..mbs.solver import simulate
 from . import statistics as st
-from .increment import ContactSamples, ModelOutputError, WearRate, jump_increment, wear_rate
+from .increment import (ContactSamples, ModelOutputError, WearRate, cycle_rates, estimate, join_cycles,
+                        jump_increment, wear_rate)
 from .store import WearStore
 from .surfaces import WornJoint
 from .validity import ValidityLog
@@ -93,6 +94,7 @@ class WearRun:
     variance: dict = field(default_factory=dict)  # joint -> (vol (2,), depth (2, M)) cumulative [m^6, m^2]
     previous: dict = field(default_factory=dict)  # joint -> (rate profile, its stderr) of the last update
     previous_jump: float = 0.0                     # dN of the last update [cycles]
+    previous_cycles: int = 0                       # averaging cycles of the last update
     validity: ValidityLog = field(default_factory=ValidityLog)
 
 
@@ -126,17 +128,34 @@ def _simulate(run: WearRun, n: int, tighten: float):
 
 
 def _rates(run: WearRun, sim, n: int, old: dict | None) -> dict:
-    """Wear-rate estimates of every joint from ``n`` averaging cycles of ``sim``."""
+    """Wear-rate estimates of every joint from ``n`` averaging cycles of ``sim``.
+
+    ``old``: the estimates from a shorter simulation of the same update.  The integration does not
+    depend on its end time, so the longer run repeats the shorter one sample for sample; when it
+    does (checked bit for bit), only the added cycles are evaluated."""
     cfg = run.cfg
     start = cfg.settle_cycles * cfg.samples_per_cycle
+    S = cfg.samples_per_cycle
     t = _time.perf_counter()
     rates = {}
     for j, w in run.worn.items():
         samples = ContactSamples.from_simulation(sim, j, start)
+        prev = old.get(j) if old else None
         with _context(run, w):
-            rates[j] = wear_rate(w, samples, n, cfg.pressure, cfg.law, cfg.bushing_share)
+            if prev is not None and _same_prefix(prev.samples, samples, prev.cycles.n * S):
+                k = prev.cycles.n
+                tail = cycle_rates(w, samples.part(k * S, len(samples.force)), n - k, cfg.pressure,
+                                   cfg.law, cfg.bushing_share)
+                rates[j] = estimate(join_cycles(prev.cycles, tail), samples)
+            else:
+                rates[j] = wear_rate(w, samples, n, cfg.pressure, cfg.law, cfg.bushing_share)
     run.timings.pressure_wear += _time.perf_counter() - t
     return rates
+
+
+def _same_prefix(a: ContactSamples, b: ContactSamples, m: int) -> bool:
+    return all(np.array_equal(getattr(a, f)[:m], getattr(b, f)[:m])
+               for f in ("force", "friction", "angle", "phi_rel", "slip", "penetration"))
 
 
 def _converged(run: WearRun, rates: dict) -> float:
@@ -162,7 +181,8 @@ def measure(run: WearRun, ideal: np.ndarray) -> Measurement:
     cfg = run.cfg
     tighten, resampled = 1.0, False
     while True:
-        n = cfg.average_cycles
+        # start from the number of cycles the last update needed: the spread changes slowly
+        n = min(max(cfg.average_cycles, run.previous_cycles), cfg.max_average_cycles)
         sim = _simulate(run, n, tighten)
         rates = _rates(run, sim, n, None)
         while n < cfg.max_average_cycles and _converged(run, rates) > 1.0:
@@ -170,7 +190,7 @@ def measure(run: WearRun, ideal: np.ndarray) -> Measurement:
             need = math.ceil(1.2 * n * min(_converged(run, rates), 10.0) ** 2)
             n = int(min(max(need, n + 1), cfg.max_average_cycles))
             sim = _simulate(run, n, tighten)
-            rates = _rates(run, sim, n, None)
+            rates = _rates(run, sim, n, rates)
         bad = _outliers(run, rates)
         if not bad:
             break
@@ -375,6 +395,7 @@ def _restore(run: WearRun, ds: xr.Dataset) -> None:
         run.previous[j] = (np.concatenate([val("wear_rate", k, 0), val("wear_rate", k, 1)]),
                            np.concatenate([val("wear_rate_stderr", k, 0), val("wear_rate_stderr", k, 1)]))
     run.previous_jump = float(last.cycle_jump.values)
+    run.previous_cycles = int(last["average_cycles"].values)
     run.cycles_done = float(ds.cycle.values[-1]) + float(last.cycle_jump.values)
     run.update = int(last["update"].values) + 1
     run.validity.warnings = list(json.loads(ds.attrs.get("validity_warnings", "[]")))
@@ -453,11 +474,14 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
             w.h_bushing = w.h_bushing + db
             w.h_journal = w.h_journal + dj
             w.sliding_bushing = w.sliding_bushing + ds_
+            # the same float operations as _restore on the stored standard errors, so that a
+            # resumed run carries bit-identical variances
             vol_var, depth_var = run.variance[j]
-            run.variance[j] = (vol_var + (dN * meas.rates[j].volume_stderr) ** 2,
-                               depth_var + np.array([se_b, se_j]) ** 2)
+            run.variance[j] = (np.sqrt(vol_var) ** 2 + (dN * meas.rates[j].volume_stderr) ** 2,
+                               np.sqrt(depth_var) ** 2 + np.array([se_b, se_j]) ** 2)
             run.previous[j] = (meas.rates[j].profile, meas.rates[j].profile_stderr)
         run.previous_jump = dN
+        run.previous_cycles = meas.n_cycles
         run.cycles_done += dN
         run.update += 1
         new += 1
