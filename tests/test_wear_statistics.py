@@ -216,3 +216,36 @@ def test_resume_of_the_chaotic_crank_equals_uninterrupted(registry, tmp_path):
     for name in ("wear_depth", "wear_volume", "wear_volume_stderr", "wear_depth_stderr", "cycle_jump",
                  "average_cycles", "volume_rate_stderr"):
         np.testing.assert_array_equal(res[name].values, full[name].values, err_msg=name)
+
+
+# ------------------------------------------------------------------------------ model outputs
+class _Wrapped:
+    """A pressure model or wear law whose output is altered by ``fn`` (a broken third party)."""
+    def __init__(self, inner, name, fn):
+        self.inner, self.name, self.fn = inner, name, fn
+        self.evolving = getattr(inner, "evolving", False)
+
+    def solve_loads(self, section, loads, gaps=None):
+        p, e = self.inner.solve_loads(section, loads, gaps)
+        return self.fn(np.asarray(p)), e
+
+    def depth(self, p, ds, s=0.0):
+        return self.fn(np.asarray(self.inner.depth(p, ds, s)))
+
+
+@pytest.mark.parametrize("family, fn, match", [
+    ("pressure", lambda p: -p, "pressure model 'broken' returned a negative value"),
+    ("pressure", lambda p: 3.0 * p, "pressure model 'broken' does not carry the load"),
+    ("pressure", lambda p: p + np.inf, "pressure model 'broken' returned non-finite values"),
+    ("wear", lambda d: -d, "wear law 'broken' returned a negative value"),
+    ("wear", lambda d: d + np.nan, "wear law 'broken' returned non-finite values"),
+])
+def test_bad_model_output_stops_the_run_naming_model_update_and_joint(registry, tmp_path, family, fn, match):
+    import dataclasses
+    st_ = study(RIG, registry)
+    key = "pressure" if family == "pressure" else "law"
+    broken = _Wrapped(getattr(st_.wear, key), "broken", fn)
+    st_ = dataclasses.replace(st_, wear=dataclasses.replace(st_.wear, **{key: broken}))
+    with pytest.raises(WorkbenchError, match=match) as err:
+        run_wear_study(st_, registry=registry, out=tmp_path / "b.zarr")
+    assert "wear update 0" in str(err.value) and "joint 'J'" in str(err.value)
