@@ -249,3 +249,20 @@ def test_bad_model_output_stops_the_run_naming_model_update_and_joint(registry, 
     with pytest.raises(WorkbenchError, match=match) as err:
         run_wear_study(st_, registry=registry, out=tmp_path / "b.zarr")
     assert "wear update 0" in str(err.value) and "joint 'J'" in str(err.value)
+
+
+@pytest.mark.parametrize("snippet, bad, key, text", [
+    ("average_cycles = 2", "average_cycles = 2\nmax_average_cycles = 1", "wear.max_average_cycles", "must be >= 2"),
+    ("average_cycles = 2", "average_cycles = 4\nmax_average_cycles = 3", "wear.max_average_cycles", "below average_cycles"),
+    ("average_cycles = 2", "average_cycles = 1", "wear.average_cycles", "must be >= 2"),
+    ("average_cycles = 2", "average_cycles = 2\nrate_tolerance = 0.0", "wear.rate_tolerance", ""),
+    ("average_cycles = 2", "average_cycles = 2\noutlier_k = -1.0", "wear.outlier_k", ""),
+    ("bushing_material = { E = 3.0e9, nu = 0.35 }", "bushing_material = { E = 3.0e9, nu = 0.35, hardness = -2.0e9 }",
+     "mechanism.clearance_joints[0].bushing_material.hardness", ""),
+])
+def test_bad_statistics_keys_are_rejected_before_a_run(registry, snippet, bad, key, text):
+    """What the loop would trip on, the loader (and so ``workbench validate``) rejects first."""
+    from workbench.errors import StudyError
+    with pytest.raises(StudyError) as err:
+        study(RIG, registry, **{snippet: bad})
+    assert f"[{key}]" in str(err.value) and str(RIG) in str(err.value) and text in str(err.value)
