@@ -266,3 +266,26 @@ def test_bad_statistics_keys_are_rejected_before_a_run(registry, snippet, bad, k
     with pytest.raises(StudyError) as err:
         study(RIG, registry, **{snippet: bad})
     assert f"[{key}]" in str(err.value) and str(RIG) in str(err.value) and text in str(err.value)
+
+
+def test_plots_draw_the_error_bands(registry, tmp_path):
+    """``workbench plot`` of a wear store: the volume plot and the profile plot carry the +-2 SE
+    bands (filled areas labelled so)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from workbench.wear.plot import plot_wear
+    ds = run_wear_study(study(RIG, registry), registry=registry, out=tmp_path / "p.zarr", max_updates=2)
+    labels = []
+    real_savefig = plt.Figure.savefig
+
+    def spy(fig, *a, **k):
+        labels.extend(c.get_label() for ax in fig.axes for c in ax.collections)
+        return real_savefig(fig, *a, **k)
+    plt.Figure.savefig = spy
+    try:
+        paths = plot_wear(ds, tmp_path / "plots")
+    finally:
+        plt.Figure.savefig = real_savefig
+    assert {p.name for p in paths} >= {"wear_volume.png", "profiles_J.png"}
+    assert "J bushing +-2 SE" in labels and "last +-2 SE" in labels
