@@ -138,9 +138,10 @@ def test_reye_uses_the_simulated_friction_work(registry, tmp_path):
     """Slider-crank with Coulomb friction (mu = 0.05, tanh regularisation, v_eps = 1e-4 m/s):
     the first update of Reye (k_R) and of Archard (k_d = mu k_R) see the same dynamics, so their
     rates differ only where |F_t| = mu F_n tanh(|v|/v_eps) < mu F_n, i.e. while the slip speed is
-    within a few v_eps of a reversal.  The journal's slip speed is ~0.5-5 m/s, so the missing
-    friction work is ~1e-4 of the total: Reye must be below Archard by less than 1e-3 (and not
-    above it: the regularisation only removes friction)."""
+    within a few v_eps of a reversal.  The journal's slip speed is ~0.5-5 m/s and crosses the
+    +-4 v_eps band in microseconds, so the missing friction work is a tiny fraction of the total
+    (measured: 5e-8 of the volume, 3.5e-7 of the deepest rate node): Reye must be below Archard by
+    less than 1e-5 (and not above it: the regularisation only removes friction)."""
     fr = ('friction = { model = "ambrosio", c_f = 0.01, v0 = 1.0e-4, v1 = 1.0e-2 }\n'
           '\n[solver]')
     cou = 'friction = { model = "coulomb", mu = 0.05, v_eps = 1.0e-4 }\n\n[solver]'
@@ -151,10 +152,10 @@ def test_reye_uses_the_simulated_friction_work(registry, tmp_path):
     r = run_wear_study(study(CRANK, registry, **{fr: cou, law: 'law = { model = "reye", wear_coefficient = 4.0e-15 }'}, **fixed),
                        registry=registry, out=tmp_path / "r.zarr", max_updates=1)
     va, vr = float(a.volume_rate.values[0, 0, 0]), float(r.volume_rate.values[0, 0, 0])
-    assert va > 0 and 0.0 <= 1.0 - vr / va < 1e-3
+    assert va > 0 and 0.0 <= 1.0 - vr / va < 1e-5
     # the profiles agree node by node to the same tolerance (of the deepest rate)
     ra, rr = a.wear_rate.values[0, 0, 0], r.wear_rate.values[0, 0, 0]
-    assert np.abs(ra - rr).max() < 1e-3 * ra.max()
+    assert np.abs(ra - rr).max() < 1e-5 * ra.max()
     # and Reye does not use a mu of its own: halving the simulated mu halves its wear
     half = study(CRANK, registry, **{fr: cou.replace("0.05", "0.025"),
                                      law: 'law = { model = "reye", wear_coefficient = 4.0e-15 }'}, **fixed)
