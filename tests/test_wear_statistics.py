@@ -3,7 +3,8 @@
 Oracles:
 
 * the variance of the mean of a first-order autoregressive series (lag-1 autocorrelation rho) is
-  ``s^2/n (1 + rho)/(1 - rho)`` for large ``n`` (Zwiers & von Storch (1995) eq. 3-4): checked on
+  ``s^2/n (1 + rho)/(1 - rho)`` for large ``n`` (Zwiers & von Storch (1995), effective sample
+  size of an AR(1) series; the sum of its autocorrelations ``1 + 2 sum rho^k``): checked on
   synthetic AR(1) series against the spread of many independent means;
 * Reye (Wang & Liu (2015) eq. 11-12) with the friction of a Coulomb law of constant mu equals
   Archard with ``k_d = mu k_R`` up to the regularisation of the sign function;
@@ -50,8 +51,8 @@ def test_stderr_of_correlated_cycles_matches_the_spread_of_means():
     """2000 AR(1) series of 32 samples, rho = 0.5: the spread of their means is
     sqrt((1 + rho)/(1 - rho)) = 1.73 times the naive s/sqrt(n).  The corrected standard error,
     averaged over the series, must match the true spread within 15 % (the lag-1 estimate from 32
-    samples is biased low by about (1 + 4 rho)/n, Zwiers & von Storch (1995) §3); the naive one
-    must not (it is 42 % short)."""
+    samples is biased low, so the factor comes out a little small); the naive one must not (it is
+    42 % short)."""
     rng = np.random.default_rng(1)
     x = ar1(rng, 32, 0.5, 2000)
     true = x.mean(axis=1).std()

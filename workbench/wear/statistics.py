@@ -10,8 +10,9 @@ of that mean.
 **Serial correlation.**  Consecutive cycles of one simulation are correlated (on the Flores
 slider-crank at 5000 rpm the lag-1 autocorrelation of the per-cycle wear volume is about 0.3).
 The variance of the mean of ``n`` samples of a first-order autoregressive series with lag-1
-autocorrelation ``rho`` is ``s^2/n (1 + rho)/(1 - rho)`` for large ``n``, i.e. the effective number
-of samples is ``n (1 - rho)/(1 + rho)`` (Zwiers & von Storch (1995) eq. 3-4).  We estimate ``rho``
+autocorrelation ``rho`` is ``s^2/n (1 + rho)/(1 - rho)`` for large ``n`` (the sum
+``1 + 2 sum_k rho^k`` of its autocorrelations), i.e. the effective number of samples is
+``n (1 - rho)/(1 + rho)`` (Zwiers & von Storch (1995), effective sample size of an AR(1) series).  We estimate ``rho``
 from the per-cycle volume series of the update, clip it to ``[0, 0.9]`` (a negative estimate from
 a few cycles is not taken as a gain; 0.9 keeps the factor finite), and apply the same factor to
 every node of the profile.  Batch means (Flegal & Jones (2010)) would need tens of cycles per

@@ -6,9 +6,9 @@ asperities flowing plastically at the indentation hardness ``H``).  That picture
 wear coefficient that goes with it, holds while the apparent (nominal) pressure stays below about
 ``H/3``: for a rigid-plastic solid ``H ~ 3 Y`` (Tabor (1951), the constraint factor ~3), so
 ``p ~ H/3`` is where the bulk of the part starts to yield under the contact instead of its
-asperities only (Johnson (1985) §6.2: first yield below a Hertz contact at a peak pressure of
-1.6-1.8 Y), and where measured wear rates rise steeply above the linear law (Hutchings & Shipway
-(2017) §5.3).
+asperities only (Johnson (1985) ch. 6: first yield below a Hertz contact at a peak pressure of
+about 1.6-1.8 Y), and where measured wear rates rise steeply above the linear law (Hutchings &
+Shipway (2017), ch. 5 on sliding wear).
 
 Per update the store records ``pressure_hardness_ratio = p_max / H`` with ``H`` the hardness of
 the softer part of the joint.  Above 1/3 the run warns (a :class:`WearValidityWarning` and the
