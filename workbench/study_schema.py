@@ -463,7 +463,8 @@ WEAR = Section("wear", "The wear loop (seed 000 §4, Fig. 14) of a `kind = \"wea
         "the radial clearance; beyond it the update is re-sampled at rtol/100 once, then the run stops",
         0.5, gt=0.0),
     Key("outlier_k", "number", "1", "a sampled cycle whose peak force or wear volume exceeds median + "
-        "outlier_k x MAD of the update's cycles is an outlier (re-sampled once, then the run stops)",
+        "outlier_k x max(MAD, median) of the update's cycles is an outlier (re-sampled once, then the "
+        "run stops)",
         10.0, gt=0.0),
     Key("hardness_limit", "number", "1", "peak pressure / hardness above which the run stops "
         "(Archard's range ends at 1/3)", 10.0, gt=0.0),

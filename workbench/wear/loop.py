@@ -13,7 +13,7 @@ Each update ``k`` (surfaces after ``N_k`` machine cycles):
    ``profile_tolerance``, or ``max_average_cycles`` is reached (the final row, which wears
    nothing, keeps ``average_cycles``);
 3. screen the cycles for outliers (penetration beyond ``penetration_limit`` of the clearance,
-   peak force or wear volume above median + ``outlier_k`` MAD): an update with an outlier is
+   peak force or wear volume above median + ``outlier_k`` max(MAD, median)): an update with an outlier is
    re-sampled once at rtol/100 and atol/100; if an outlier remains the run stops, naming the
    update, the cycle and the joint.  An outlier is never multiplied by ``dN``;
 4. check the peak pressure against the hardness of the softer part (``p_max/H``: warning above
