@@ -8,7 +8,8 @@ fixed Winkler-lined bushing under a constant radial load, frictionless.  Oracles
   ``p = k (delta cos theta - dR)``, ``delta = dR / cos eps``.
 * Wear bookkeeping: Archard's local form ``dh = k_d p ds`` over the arc removes
   ``k_d F s * (int p dtheta / int p cos theta dtheta)`` per sliding distance ``s``.
-* Reye with ``mu / tau = k_d`` gives Archard's profiles.
+* Reye on Coulomb friction (constant mu, sliding far above v_eps) gives Archard's profiles with
+  ``k_d = mu k_R``.
 """
 from __future__ import annotations
 
@@ -106,15 +107,31 @@ def test_approximate_area_wear_volume_has_its_arc_factor(registry, tmp_path):
 # --- end pressure branch ------------------------------------------------------------------------
 
 
-def test_reye_with_mu_over_tau_equal_kd_gives_archard_profiles(registry, tmp_path):
-    """VALIDATION.md: Reye (seed 000 eq. 11-12) with mu/tau = k_d equals Archard (eq. 13-14)."""
-    a = run_wear_study(rig(registry), registry=registry, out=tmp_path / "a.zarr")
-    st = rig(registry, **{'law = { model = "archard", wear_coefficient = 1.0e-15 }':
-                          'law = { model = "reye", friction_coefficient = 0.2, tau = 2.0e14 }'})
+def test_reye_on_coulomb_friction_gives_archard_profiles(registry, tmp_path):
+    """Reye (Wang & Liu (2015) eq. 11-12) works on the friction the dynamics produces: on the rig
+    with Coulomb friction mu = 0.2 the journal slides at ~0.63 m/s, 6000 times the regularisation
+    speed, so tanh(v/v_eps) is 1 in floating point and |F_t| = mu F_n exactly: Reye with k_R equals
+    Archard with k_d = mu k_R to rounding, update after update (the rig is steady, not chaotic)."""
+    contact = 'contact = { model = "winkler_foundation", stiffness = 3.0e12, restitution = 0.3 }'
+    fric = contact + '\nfriction = { model = "coulomb", mu = 0.2, v_eps = 1.0e-4 }'
+    a = run_wear_study(rig(registry, **{contact: fric}), registry=registry, out=tmp_path / "a.zarr")
+    st = rig(registry, **{contact: fric, 'law = { model = "archard", wear_coefficient = 1.0e-15 }':
+                          'law = { model = "reye", wear_coefficient = 5.0e-15 }'})
     r = run_wear_study(st, registry=registry, out=tmp_path / "r.zarr")
     assert a.sizes["cycle"] == r.sizes["cycle"] >= 3
-    np.testing.assert_allclose(r.wear_depth.values, a.wear_depth.values, rtol=1e-12, atol=1e-20)
-    assert float(a.max_wear_depth.values[-1].max()) > 1e-6
+    # the first update sees identical dynamics: rounding only
+    np.testing.assert_allclose(r.wear_rate.values[0], a.wear_rate.values[0], rtol=1e-12, atol=0.0)
+    # later updates start from surfaces that differ by rounding; the adaptive integrator (rtol
+    # 1e-8) may then take other steps, so the profiles agree to ~the solver tolerance (measured:
+    # 1e-13 m on a 3e-8 m node, 1e-7 of the deepest wear); 1e-6 of the deepest wear is asserted
+    h = float(a.max_wear_depth.values[-1].max())
+    np.testing.assert_allclose(r.wear_depth.values, a.wear_depth.values, rtol=0.0, atol=1e-6 * h)
+    assert h > 1e-6
+    # without friction Reye has no friction work to wear with
+    z = run_wear_study(rig(registry, **{'law = { model = "archard", wear_coefficient = 1.0e-15 }':
+                                        'law = { model = "reye", wear_coefficient = 5.0e-15 }'}),
+                       registry=registry, out=tmp_path / "z.zarr", max_updates=1)
+    assert float(np.abs(z.wear_rate.values).max()) == 0.0
 
 
 @pytest.mark.parametrize("study_key", ["rig"])
@@ -160,7 +177,8 @@ def test_resume_after_stop_equals_uninterrupted(registry, tmp_path):
     res = run_wear_study(st, registry=registry, out=out, resume=True)
     assert res.attrs["run_status"] == "complete"
     assert res.sizes["cycle"] == full.sizes["cycle"] > 4
-    for name in ("wear_depth", "wear_volume", "peak_pressure", "cycle_jump", "sliding_distance"):
+    for name in ("wear_depth", "wear_volume", "peak_pressure", "cycle_jump", "sliding_distance",
+                 "wear_volume_stderr", "wear_depth_stderr", "average_cycles"):
         np.testing.assert_array_equal(res[name].values, full[name].values, err_msg=name)
     np.testing.assert_array_equal(res.cycle.values, full.cycle.values)
 

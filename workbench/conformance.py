@@ -28,7 +28,12 @@ The properties are contracts of :mod:`workbench.models`:
   ``solve_load`` row by row;
 * wear laws: ``depth`` returns finite depths >= 0 of the inputs' broadcast shape (also for the
   wear loop's ``(samples, nodes)``, ``(samples, 1)``, ``(1, nodes)``), 0 where the pressure or the
-  slip is 0, not decreasing with pressure or slip.
+  slip is 0, not decreasing with pressure or slip; a law with ``uses_shear`` gets
+  ``shear = 0.1 p`` [Pa].
+
+The wear loop applies the same checks where a model's output enters it (pressure finite, >= 0
+and carrying each sample's load; wear depth finite and >= 0) and stops the run naming the model,
+the update and the joint: a model that passes here does not meet them first in a user's run.
 
 The inputs are a standard steel pin-in-bushing joint (R = 10 mm, radial clearance 0.1 mm,
 length 10 mm, 72 bore nodes) and grids that cover free flight, grazing and hard contact.
@@ -417,8 +422,22 @@ SLIPS = np.array([0.0, 1e-9, 1e-6, 1e-4, 1e-2])  # [m]
 SLIDING_DISTANCES = (0.0, 1.0, 1.0e4)  # [m]
 
 
+#: friction coefficient of the shear given to a law with ``uses_shear`` (tau = mu p)
+SHEAR_MU = 0.1
+
+
+def _wear_depth(model, p, s, dist=None):
+    """The wear loop's call: ``shear = (|F_t|/F_n) p`` only for a law with ``uses_shear``."""
+    args = (p, s) if dist is None else (p, s, dist)
+    if getattr(model, "uses_shear", False):
+        return model.depth(*args, shear=SHEAR_MU * np.asarray(p, float))
+    return model.depth(*args)
+
+
 def check_wear_law(cls) -> None:
-    """``depth``: finite, >= 0, input shape, 0 without pressure or slip, monotone in both."""
+    """``depth``: finite, >= 0, input shape, 0 without pressure or slip, monotone in both (laws
+    with ``uses_shear`` are given the shear ``0.1 p``).  The wear loop checks the same where the
+    depth enters it: finite and >= 0, else the run stops naming the law."""
     if not issubclass(cls, WearLaw):
         _fail(cls, "is not a workbench.models.WearLaw")
     model = cls()
@@ -426,7 +445,7 @@ def check_wear_law(cls) -> None:
     p, s = P.ravel(), S.ravel()
     for dist in SLIDING_DISTANCES:
         what = f"depth(pressure, slip, sliding_distance={dist:g}) on {p.size} nodes"
-        dh = np.asarray(model.depth(p, s, dist))
+        dh = np.asarray(_wear_depth(model, p, s, dist))
         if dh.shape != p.shape:
             _fail(cls, f"{what} returned shape {dh.shape}, expected {p.shape} (one depth per node)")
         if not np.all(np.isfinite(dh)):
@@ -440,12 +459,12 @@ def check_wear_law(cls) -> None:
             _fail(cls, f"{what}: more pressure gives less wear")
         if np.any(np.diff(D, axis=1) < -1e-12 * np.abs(D[:, 1:]).max(initial=0.0)):
             _fail(cls, f"{what}: more slip gives less wear")
-    one = np.asarray(model.depth(p[:3], s[:3]))
+    one = np.asarray(_wear_depth(model, p[:3], s[:3]))
     if one.shape != (3,):
         _fail(cls, f"depth(pressure, slip) without sliding_distance returned shape {one.shape}")
     # the wear loop's call: pressure (samples, nodes), slip (samples, 1), sliding distance (1, nodes)
     ns, n = len(SLIPS), len(PRESSURES)
-    dh = np.asarray(model.depth(np.tile(PRESSURES, (ns, 1)), SLIPS[:, None], np.full((1, n), 1.0)))
+    dh = np.asarray(_wear_depth(model, np.tile(PRESSURES, (ns, 1)), SLIPS[:, None], np.full((1, n), 1.0)))
     if dh.shape != (ns, n):
         _fail(cls, f"depth(pressure ({ns}, {n}), slip ({ns}, 1), sliding_distance (1, {n})) returned "
                    f"shape {dh.shape}; the inputs must broadcast to ({ns}, {n})")

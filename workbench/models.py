@@ -213,10 +213,12 @@ class Material:
     E : Young's modulus [Pa].
     nu : Poisson's ratio [1].
     rigid : treat the part as rigid (its compliance term is dropped) [bool].
+    hardness : indentation hardness H [Pa], or None when not given (wear validity checks).
     """
     E: float = 207e9
     nu: float = 0.3
     rigid: bool = False
+    hardness: float | None = None   # wearstats branch: wear validity flags
 
     @property
     def h(self) -> float:
@@ -463,12 +465,21 @@ class WearLaw(Model):
     pressure ``pressure`` [Pa] acting over a slip distance ``slip`` [m] (same shape), when the
     surface has already slid ``sliding_distance`` [m] in total (used by laws whose coefficient
     evolves, e.g. running-in).  Returns an array >= 0 of the same shape.
+
+    A law with ``uses_shear = True`` is called ``depth(pressure, slip, sliding_distance,
+    shear=tau)`` with the local friction shear stress ``tau = (|F_t| / F_n) p`` [Pa] that the
+    joint's own friction law produced in the simulation (energy laws such as Reye's); the others
+    keep the three-argument call.
     """
     family: ClassVar[str] = "wear"
     #: True when the depth depends on ``sliding_distance`` (running-in): the wear loop then
     #: averages the law at the start and the end of a cycle jump (trapezoidal in the sliding
     #: distance); False (Archard, Reye) evaluates it once.
     evolving: ClassVar[bool] = False
+    # --- wearstats branch: friction shear from the dynamics
+    #: True when ``depth`` needs the keyword ``shear`` [Pa] (the simulated friction shear).
+    uses_shear: ClassVar[bool] = False
+    # --- end wearstats
 
     def depth(self, pressure, slip, sliding_distance=0.0) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError

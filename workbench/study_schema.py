@@ -354,6 +354,11 @@ MATERIAL = Section("material", "An isotropic elastic material (inline table, e.g
     Key("E", "number", "Pa", "Young's modulus", 207e9, gt=0.0),
     Key("nu", "number", "1", "Poisson's ratio", 0.3, gt=-1.0, lt=0.5),
     Key("rigid", "bool", "", "drop this part's compliance from the contact stiffness", False),
+    # --- wear validity (wearstats branch): hardness of the part
+    Key("hardness", "number", "Pa", "indentation hardness H of the part; wear studies record "
+        "p_max/H per update, warn above H/3 and stop above `wear.hardness_limit` H (optional: "
+        "without it those checks are skipped)", None, gt=0.0),
+    # --- end wear validity
 ))
 
 _CLEAR_HEAD = (
@@ -461,7 +466,28 @@ WEAR = Section("wear", "The wear loop (seed 000 §4, Fig. 14) of a `kind = \"wea
     Key("cycle_period", "number", "s", "duration of one machine cycle (default: 2 pi / speed of the "
         "first constant-speed angle driver)", None, gt=0.0),
     Key("settle_cycles", "int", "1", "cycles simulated and discarded before averaging, each update", 1, min=0),
-    Key("average_cycles", "int", "1", "cycles whose contact history gives the per-cycle wear increment", 1, min=1),
+    # --- wear statistics and error control (wearstats branch)
+    Key("average_cycles", "int", "1", "smallest number of averaging cycles per update; each cycle is "
+        "one sample of the wear rate (mean and standard error over the cycles)", 4, min=2),
+    Key("max_average_cycles", "int", "1", "largest number of averaging cycles per update: more cycles "
+        "are simulated until the standard errors meet `rate_tolerance` and `profile_tolerance`", 32, min=2),
+    Key("rate_tolerance", "number", "1", "largest relative standard error of an update's wear-volume "
+        "rate", 0.05, gt=0.0),
+    Key("profile_tolerance", "number", "1", "largest standard error of an update's wear-rate profile "
+        "(L2 norm of the standard-error profile over the L2 norm of the mean profile)", 0.15, gt=0.0),
+    Key("jump_tolerance", "number", "1", "largest relative change (L2 norm, beyond the statistical "
+        "noise) of the wear-rate profile over one cycle jump; a larger change shrinks the next jump",
+        0.1, gt=0.0),
+    Key("penetration_limit", "number", "1", "largest penetration of a sampled cycle as a fraction of "
+        "the radial clearance; beyond it the update is re-sampled at rtol/100 once, then the run stops",
+        0.5, gt=0.0),
+    Key("outlier_k", "number", "1", "a sampled cycle whose peak force or wear volume exceeds median + "
+        "outlier_k x max(MAD, median) of the update's cycles is an outlier (re-sampled once, then the "
+        "run stops)",
+        10.0, gt=0.0),
+    Key("hardness_limit", "number", "1", "peak pressure / hardness above which the run stops "
+        "(Archard's range ends at 1/3)", 10.0, gt=0.0),
+    # --- end wear statistics
     Key("samples_per_cycle", "int", "1", "contact samples per cycle for pressure and wear", 720, min=16),
     Key("nodes", "int", "1", "body-fixed nodes per worn surface (bushing and journal)", 720, min=16),
     Key("bushing_share", "number", "1", "fraction of the wear depth taken from the bushing; the rest "

@@ -8,7 +8,8 @@ For each of ``studies/slider_crank_wear.toml`` (approximate-area pressure),
 ``slider_crank_wear_winkler.toml`` and ``slider_crank_wear_fem.toml`` it runs the full wear loop
 into a temporary zarr store (after one warm-up run so numba and the FE compliance cache are
 filled) and prints the wall time with its breakdown (dynamics / pressure + wear / I/O / rest), the
-number of updates, the final wear volume and deepest wear, and each time as a ratio against the
+number of updates, the averaging cycles simulated over all updates, the final wear volume with
+its relative standard error (target <= 2 %) and the deepest wear, and each time as a ratio against the
 approximate-area run and the FE run against the Winkler run measured in the same process
 (targets: approximate area <= 60 s; FE-driven <= 10x Winkler-driven).
 """
@@ -38,6 +39,8 @@ def run_once(name: str, registry, tmp: Path) -> dict:
     return {"wall": wall, "dynamics": tim["dynamics"], "pressure_wear": tim["pressure_wear"],
             "io": tim["io"], "updates": tim["updates"],
             "volume": float(ds.wear_volume.isel(cycle=-1).sum()),
+            "volume_se": float((ds.wear_volume_stderr.isel(cycle=-1) ** 2).sum() ** 0.5),
+            "cycles_simulated": int(ds.average_cycles.sum()),
             "depth": float(ds.max_wear_depth.isel(cycle=-1).max())}
 
 
@@ -59,12 +62,13 @@ def main(argv=None) -> int:
             res[n] = min(runs, key=lambda r: r["wall"])
     base = res.get("approximate_area")
     print(f"{'pressure':18s} {'wall [s]':>9s} {'dynamics':>9s} {'p+wear':>9s} {'I/O':>9s} {'rest':>9s} "
-          f"{'updates':>8s} {'V [mm^3]':>9s} {'h_max [um]':>10s} {'x approx':>9s}")
+          f"{'updates':>8s} {'avg cyc':>8s} {'V [mm^3]':>9s} {'SE [%]':>7s} {'h_max [um]':>10s} {'x approx':>9s}")
     for n, r in res.items():
         rest = r["wall"] - r["dynamics"] - r["pressure_wear"] - r["io"]
         ratio = f"{r['wall'] / base['wall']:.2f}" if base else "-"
         print(f"{n:18s} {r['wall']:9.2f} {r['dynamics']:9.2f} {r['pressure_wear']:9.2f} {r['io']:9.2f} "
-              f"{rest:9.2f} {r['updates']:8d} {r['volume'] * 1e9:9.4f} {r['depth'] * 1e6:10.2f} {ratio:>9s}")
+              f"{rest:9.2f} {r['updates']:8d} {r['cycles_simulated']:8d} {r['volume'] * 1e9:9.4f} "
+              f"{100 * r['volume_se'] / max(r['volume'], 1e-300):7.2f} {r['depth'] * 1e6:10.2f} {ratio:>9s}")
     if "fem" in res and "winkler" in res:
         print(f"FE-driven / Winkler-driven wall time: {res['fem']['wall'] / res['winkler']['wall']:.2f} "
               f"(target <= 10); pressure stage alone: "

@@ -23,7 +23,14 @@ class WearConfig:
     ----------
     cycles : machine cycles to simulate [1].
     cycle_period : one machine cycle [s].
-    settle_cycles, average_cycles, samples_per_cycle, nodes : counts [1].
+    settle_cycles, samples_per_cycle, nodes : counts [1].
+    average_cycles, max_average_cycles : smallest and largest number of averaging cycles [1].
+    rate_tolerance, profile_tolerance : largest relative standard error of the volume rate and of
+        the rate profile (L2 norms) of an update [1].
+    jump_tolerance : largest systematic relative change of the rate profile over a jump [1].
+    penetration_limit : largest penetration per cycle / radial clearance [1].
+    outlier_k : robust outlier limit median + k MAD [1].
+    hardness_limit : peak pressure / hardness that stops the run [1].
     bushing_share : fraction of the wear depth removed from the bushing [1].
     depth_step : largest depth increment per update / radial clearance [1].
     max_cycle_jump : upper bound of the cycle jump [1] (``inf`` = none).
@@ -50,6 +57,13 @@ class WearConfig:
     stiffness: str
     pressure: Any
     law: Any
+    max_average_cycles: int = 32
+    rate_tolerance: float = 0.05
+    profile_tolerance: float = 0.15
+    jump_tolerance: float = 0.1
+    penetration_limit: float = 0.5
+    outlier_k: float = 10.0
+    hardness_limit: float = 10.0
 
     @property
     def output_name(self) -> str:
@@ -104,6 +118,9 @@ def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Probl
         if period is None:
             probs.add("wear.cycle_period", "no constant-speed angle driver to take the cycle from; "
                                            "give 'cycle_period' [s]")
+    if v["max_average_cycles"] < v["average_cycles"]:
+        probs.add("wear.max_average_cycles", f"{v['max_average_cycles']} is below average_cycles = "
+                                             f"{v['average_cycles']} (the smallest number of averaging cycles)")
     if probs.items:
         return None
     return WearConfig(
@@ -113,4 +130,8 @@ def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Probl
         max_cycle_jump=v["max_cycle_jump"] if v["max_cycle_jump"] is not None else math.inf,
         joints=tuple(joints), output_body=bodies.index(body),
         output_coordinate=("x", "y", "phi").index(v["output_coordinate"]),
-        dynamics_every=v["dynamics_every"], stiffness=v["stiffness"], pressure=pressure, law=law)
+        dynamics_every=v["dynamics_every"], stiffness=v["stiffness"], pressure=pressure, law=law,
+        max_average_cycles=v["max_average_cycles"],
+        rate_tolerance=v["rate_tolerance"], profile_tolerance=v["profile_tolerance"],
+        jump_tolerance=v["jump_tolerance"], penetration_limit=v["penetration_limit"],
+        outlier_k=v["outlier_k"], hardness_limit=v["hardness_limit"])

@@ -1,26 +1,42 @@
-"""The wear loop (seed 000 §4, Fig. 14): dynamics on worn surfaces -> pressure -> wear -> new surfaces.
+"""The wear loop (Wang & Liu (2015) §4, Fig. 14): dynamics on worn surfaces -> pressure -> wear.
 
 Each update ``k`` (surfaces after ``N_k`` machine cycles):
 
-1. simulate ``settle_cycles + average_cycles`` cycles of the mechanism from its assembled state
-   with the current worn profiles (contact detection, penetration and normal from the worn
-   geometry; contact-law stiffness from the worn clearance unless ``stiffness = "nominal"``);
-2. for every worn joint, take the contact samples of the averaging cycles, the pressure on the
-   bushing nodes from the pressure model and the depth from the wear law: the per-cycle wear
-   increment of bushing and journal (:mod:`.increment`);
-3. record row ``k`` (profiles, volumes, peak pressure, contact force, output deviation from the
-   ideal mechanism — seed 000 §4 step 10 — and the averaging-cycle dynamics when selected);
-4. jump ``dN`` cycles, the largest number keeping the deepest increment below ``depth_step`` times
-   the radial clearance (and the cycles left), and wear the surfaces by the ``dN``-cycle
-   increment.
+1. simulate ``settle_cycles + n`` cycles of the mechanism from its assembled state with the
+   current worn profiles (contact detection, penetration and normal from the worn geometry;
+   contact-law stiffness from the worn clearance unless ``stiffness = "nominal"``);
+2. for every worn joint, evaluate each of the ``n`` averaging cycles on its own (pressure from the
+   pressure model, depth from the wear law, :mod:`.increment`): each cycle is one sample of the
+   wear rate; the rate is their mean, with its standard error (:mod:`.statistics`).  ``n`` starts
+   at ``average_cycles`` and grows (the simulation is repeated with more cycles) until the
+   standard errors of the volume rate and of the rate profile meet ``rate_tolerance`` and
+   ``profile_tolerance``, or ``max_average_cycles`` is reached (the final row, which wears
+   nothing, keeps ``average_cycles``);
+3. screen the cycles for outliers (penetration beyond ``penetration_limit`` of the clearance,
+   peak force or wear volume above median + ``outlier_k`` max(MAD, median)): an update with an outlier is
+   re-sampled once at rtol/100 and atol/100; if an outlier remains the run stops, naming the
+   update, the cycle and the joint.  An outlier is never multiplied by ``dN``;
+4. check the peak pressure against the hardness of the softer part (``p_max/H``: warning above
+   1/3, stop above ``hardness_limit``);
+5. record row ``k`` (profiles, volumes and their standard errors, peak pressure, contact force,
+   output deviation from the ideal mechanism, and the averaging-cycle dynamics when selected);
+6. jump ``dN`` cycles: the largest number keeping the deepest increment below ``depth_step``
+   times the radial clearance, the systematic change of the rate profile over the jump below
+   ``jump_tolerance`` (:func:`.statistics.jump_limit`), and the cycles left; wear the surfaces by
+   ``dN`` times the rate.  The increment's standard error is ``dN`` times the rate's.  The stored
+   cumulative errors add the updates' variances, which treats the estimates of different updates
+   as independent: each comes from its own simulation on other surfaces, and the chaotic contact
+   decorrelates them (an assumption, not a proof).
 
 Every update restarts the dynamics from the assembled state, so an update depends only on the
-surfaces: a resumed run (:func:`run_wear_study` with ``resume=True``) continues from the last
-complete row of the store and ends with the same result as an uninterrupted one.
+surfaces (and, for the jump controller, on the previous row): a resumed run
+(:func:`run_wear_study` with ``resume=True``) continues from the last complete row of the store and
+ends with the same result as an uninterrupted one.
 """
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import time as _time
 from contextlib import contextmanager
@@ -30,14 +46,17 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from .. import __version__
 from ..errors import SolverError, WorkbenchError
 from ..mbs.solver import simulate
-from .increment import ContactSamples, ModelOutputError, WearRate, jump_increment, wear_rate
+from . import records, statistics as st
+from .increment import (ContactSamples, ModelOutputError, WearRate, cycle_rates, estimate, join_cycles,
+                        jump_increment, wear_rate)
 from .store import WearStore, guarded
 from .surfaces import WornJoint
+from .validity import ValidityLog
 
-SURFACES = ("bushing", "journal")
+SURFACES = records.SURFACES
+_static, _dynamics, _attrs = records.static, records.dynamics, records.attrs   # store lines keep their names
 
 
 @dataclass
@@ -60,6 +79,8 @@ class Measurement:
     start: int             # first sample of the averaging window
     deviation: np.ndarray  # output minus ideal over the averaging window [m or rad]
     impacts: dict          # joint index -> number of impacts in the averaging window
+    n_cycles: int = 1      # averaging cycles used
+    resampled: bool = False  # True when an outlier made the update re-sample at rtol/100
 
 
 @dataclass
@@ -71,46 +92,131 @@ class WearRun:
     cycles_done: float = 0.0
     update: int = 0
     timings: Timings = field(default_factory=Timings)
+    variance: dict = field(default_factory=dict)  # joint -> (vol (2,), depth (2, M)) cumulative [m^6, m^2]
+    previous: dict = field(default_factory=dict)  # joint -> (rate profile, its stderr) of the last update
+    previous_jump: float = 0.0                     # dN of the last update [cycles]
+    previous_cycles: int = 0                       # averaging cycles of the last update
+    validity: ValidityLog = field(default_factory=ValidityLog)
 
 
 # ------------------------------------------------------------------------------ dynamics
-def _settings(study, cfg):
+def _settings(study, cfg, n_average: int | None = None, tighten: float = 1.0):
     T = cfg.cycle_period
-    n_cyc = cfg.settle_cycles + cfg.average_cycles
+    n_cyc = cfg.settle_cycles + (cfg.average_cycles if n_average is None else n_average)
     t0 = study.solver.t_start
-    return dataclasses.replace(study.solver, t_end=t0 + n_cyc * T, output_step=T / cfg.samples_per_cycle)
+    return dataclasses.replace(study.solver, t_end=t0 + n_cyc * T, output_step=T / cfg.samples_per_cycle,
+                               rtol=study.solver.rtol * tighten, atol=study.solver.atol * tighten)
 
 
 def _ideal_output(study, cfg) -> np.ndarray:
-    """The output coordinate of the ideal mechanism over the averaging window."""
-    sim = simulate(study.mechanism.ideal(), _settings(study, cfg))
+    """The output coordinate of the ideal mechanism over one averaging cycle."""
+    sim = simulate(study.mechanism.ideal(), _settings(study, cfg, 1))
     start = cfg.settle_cycles * cfg.samples_per_cycle
     return sim.position[start:, cfg.output_body, cfg.output_coordinate].copy()
 
 
-def measure(run: WearRun, ideal: np.ndarray) -> Measurement:
-    """Steps 1-2 of an update (see the module docstring)."""
+def _simulate(run: WearRun, n: int, tighten: float):
     study, cfg = run.study, run.cfg
     surfaces = {j: (w.h_bushing, w.h_journal) for j, w in run.worn.items()}
     geoms = ({j: w.contact_geometry() for j, w in run.worn.items()} if cfg.stiffness == "worn" else None)
     t = _time.perf_counter()
     try:
-        sim = simulate(study.mechanism, _settings(study, cfg), surfaces=surfaces, geometries=geoms)
+        sim = simulate(study.mechanism, _settings(study, cfg, n, tighten), surfaces=surfaces, geometries=geoms)
     except SolverError as exc:
         raise SolverError(f"wear update {run.update} (after {run.cycles_done:.6g} cycles): {exc}") from None
     run.timings.dynamics += _time.perf_counter() - t
-    t = _time.perf_counter()
+    return sim
+
+
+def _rates(run: WearRun, sim, n: int, old: dict | None) -> dict:
+    """Wear-rate estimates of every joint from ``n`` averaging cycles of ``sim``.
+
+    ``old``: the estimates from a shorter simulation of the same update.  The integration does not
+    depend on its end time, so the longer run repeats the shorter one sample for sample; when it
+    does (checked bit for bit), only the added cycles are evaluated."""
+    cfg = run.cfg
     start = cfg.settle_cycles * cfg.samples_per_cycle
+    S = cfg.samples_per_cycle
+    t = _time.perf_counter()
     rates = {}
     for j, w in run.worn.items():
         samples = ContactSamples.from_simulation(sim, j, start)
+        prev = old.get(j) if old else None
         with _context(run, w):
-            rates[j] = wear_rate(w, samples, cfg.average_cycles, cfg.pressure, cfg.law, cfg.bushing_share)
+            if prev is not None and _same_prefix(prev.samples, samples, prev.cycles.n * S):
+                k = prev.cycles.n
+                tail = cycle_rates(w, samples.part(k * S, len(samples.force)), n - k, cfg.pressure,
+                                   cfg.law, cfg.bushing_share)
+                rates[j] = estimate(join_cycles(prev.cycles, tail), samples)
+            else:
+                rates[j] = wear_rate(w, samples, n, cfg.pressure, cfg.law, cfg.bushing_share)
     run.timings.pressure_wear += _time.perf_counter() - t
+    return rates
+
+
+def _same_prefix(a: ContactSamples, b: ContactSamples, m: int) -> bool:
+    return all(np.array_equal(getattr(a, f)[:m], getattr(b, f)[:m])
+               for f in ("force", "friction", "angle", "phi_rel", "slip", "penetration"))
+
+
+def _converged(run: WearRun, rates: dict) -> float:
+    """Largest ratio of a standard error to its tolerance over the joints (<= 1: converged)."""
+    cfg = run.cfg
+    return max(max(r.volume_error / cfg.rate_tolerance, r.profile_error / cfg.profile_tolerance)
+               for r in rates.values())
+
+
+def _outliers(run: WearRun, rates: dict) -> list:
+    cfg = run.cfg
+    out = []
+    for j, r in rates.items():
+        c = r.cycles
+        for o in st.find_outliers(c.peak_force, c.volume.sum(axis=1), c.max_penetration,
+                                  run.worn[j].clearance, cfg.penetration_limit, cfg.outlier_k):
+            out.append((j, o))
+    return out
+
+
+def measure(run: WearRun, ideal: np.ndarray) -> Measurement:
+    """Steps 1-3 of an update (see the module docstring)."""
+    cfg = run.cfg
+    tighten, resampled = 1.0, False
+    while True:
+        # start from the number of cycles the last update needed: the spread changes slowly.  The
+        # final row (no cycles left) wears nothing: it records the state with the fewest cycles
+        final = run.cycles_done >= cfg.cycles
+        n = cfg.average_cycles if final else min(max(cfg.average_cycles, run.previous_cycles),
+                                                 cfg.max_average_cycles)
+        sim = _simulate(run, n, tighten)
+        rates = _rates(run, sim, n, None)
+        while not final and n < cfg.max_average_cycles and _converged(run, rates) > 1.0:
+            # the standard error falls as 1/sqrt(n): aim at the tolerance with a 20 % margin
+            need = math.ceil(1.2 * n * min(_converged(run, rates), 10.0) ** 2)
+            n = int(min(max(need, n + 1), cfg.max_average_cycles))
+            sim = _simulate(run, n, tighten)
+            rates = _rates(run, sim, n, rates)
+        bad = _outliers(run, rates)
+        if not bad:
+            break
+        if resampled:
+            j, o = bad[0]
+            machine = run.cycles_done + cfg.settle_cycles + o.cycle
+            raise WorkbenchError(
+                f"wear update {run.update} (after {run.cycles_done:.6g} cycles), joint "
+                f"'{run.worn[j].joint.name}': averaging cycle {o.cycle} (machine cycle "
+                f"{machine:.6g} of the update's simulation) is an outlier: {o.reason}; it persists "
+                f"at rtol/100, so it is not extrapolated over the cycle jump.  Check the contact "
+                f"parameters and the speed, or raise wear.penetration_limit / wear.outlier_k if "
+                f"this contact is physical")
+        tighten, resampled = 0.01, True
+    start = cfg.settle_cycles * cfg.samples_per_cycle
     out = sim.position[start:, cfg.output_body, cfg.output_coordinate]
     t_start = sim.time[start]
     impacts = {j: int(np.sum((sim.impact_joint == j) & (sim.impact_time >= t_start))) for j in run.worn}
-    return Measurement(rates, sim, start, out - ideal[:len(out)], impacts)
+    S = cfg.samples_per_cycle          # the ideal mechanism is periodic: one cycle, repeated
+    ref = np.concatenate([np.tile(ideal[:S], n), ideal[S:S + 1]])
+    dev = out[:len(ref)] - ref[:len(out)]
+    return Measurement(rates, sim, start, dev, impacts, n, resampled)
 
 
 @contextmanager
@@ -124,7 +230,8 @@ def _context(run: WearRun, worn: WornJoint):
 
 
 def choose_jump(run: WearRun, meas: Measurement) -> float:
-    """The cycle jump ``dN`` [cycles] of this update (0 when the run is complete)."""
+    """The cycle jump ``dN`` [cycles] of this update (0 when the run is complete): bounded by the
+    depth step, by the jump error control (:func:`.statistics.jump_limit`) and the cycles left."""
     cfg = run.cfg
     left = cfg.cycles - run.cycles_done
     if left <= 0:
@@ -134,112 +241,12 @@ def choose_jump(run: WearRun, meas: Measurement) -> float:
         allowed = cfg.depth_step * run.worn[j].clearance
         if r.deepest > 0.0:
             dN = min(dN, max(1.0, math.floor(allowed / r.deepest)))
+        if j in run.previous:
+            lim = st.jump_limit(r.profile, r.profile_stderr, *run.previous[j], run.previous_jump,
+                                cfg.jump_tolerance)
+            if math.isfinite(lim):
+                dN = min(dN, max(1.0, math.floor(lim)))
     return float(min(dN, cfg.max_cycle_jump, left))
-
-
-# ------------------------------------------------------------------------------ records
-def _var(dims, data, units, long_name):
-    return xr.Variable(dims, np.asarray(data), {"units": units, "long_name": long_name})
-
-
-def _row(run: WearRun, meas: Measurement, dN: float, increments: dict) -> xr.Dataset:
-    """Row ``run.update`` of the result store (every variable has a leading ``cycle`` of length 1)."""
-    cfg = run.cfg
-    js = sorted(run.worn)
-    M = cfg.nodes
-    depth = np.array([[run.worn[j].h_bushing, run.worn[j].h_journal] for j in js])
-    radius = np.array([[run.worn[j].radius_bushing(), run.worn[j].radius_journal()] for j in js])
-    inc = np.array([[increments[j][0], increments[j][1]] for j in js])
-    slide_inc = np.array([increments[j][2] for j in js])
-    vol = np.array([run.worn[j].volumes() for j in js])
-    rate = np.array([[meas.rates[j].depth_bushing, meas.rates[j].depth_journal] for j in js])
-    ounit = "rad" if cfg.output_coordinate == 2 else "m"
-    dev = meas.deviation
-    v = {
-        "wear_depth": _var(("joint", "surface", "theta"), depth, "m", "wear depth of the surface, body frame"),
-        "radius": _var(("joint", "surface", "theta"), radius, "m", "worn radius of the surface, body frame"),
-        "wear_rate": _var(("joint", "surface", "theta"), rate, "m/cycle", "wear depth per cycle measured at this update"),
-        "depth_increment": _var(("joint", "surface", "theta"), inc, "m", "depth added after this update (over cycle_jump cycles)"),
-        "sliding_distance": _var(("joint", "theta"), np.array([run.worn[j].sliding_bushing for j in js]), "m",
-                                 "sliding distance under load seen by each bushing node"),
-        "sliding_increment": _var(("joint", "theta"), slide_inc, "m", "sliding distance added after this update"),
-        "wear_volume": _var(("joint", "surface"), vol, "m^3", "worn volume (cumulative)"),
-        "max_wear_depth": _var(("joint", "surface"), depth.max(axis=2), "m", "deepest wear of the surface"),
-        "peak_pressure": _var(("joint",), [meas.rates[j].peak_pressure for j in js], "Pa", "peak contact pressure over the averaging cycles"),
-        "max_contact_force": _var(("joint",), [meas.rates[j].max_force for j in js], "N", "largest sampled normal contact force over the averaging cycles"),
-        "mean_contact_force": _var(("joint",), [meas.rates[j].mean_force for j in js], "N", "mean normal contact force over the averaging cycles"),
-        "impacts": _var(("joint",), [meas.impacts[j] for j in js], "1", "contact starts (impacts) in the averaging cycles"),
-        "output_deviation_rms": _var((), np.sqrt(np.mean(dev ** 2)) if len(dev) else 0.0, ounit,
-                                     f"RMS deviation of {cfg.output_name} of the output body from the ideal mechanism"),
-        "output_deviation_max": _var((), np.max(np.abs(dev)) if len(dev) else 0.0, ounit,
-                                     f"largest deviation of {cfg.output_name} of the output body from the ideal mechanism"),
-        "cycle_jump": _var((), dN, "1", "cycles jumped after this update"),
-        "update": _var((), run.update, "1", "update index"),
-    }
-    ds = xr.Dataset({k: x.expand_dims("cycle") if "cycle" not in x.dims else x
-                     for k, x in ((k, xr.DataArray(x)) for k, x in v.items())})
-    ds = ds.assign_coords(cycle=xr.Variable("cycle", [run.cycles_done],
-                                            {"units": "1", "long_name": "machine cycles done"}))
-    return ds
-
-
-def _dynamics(run: WearRun, meas: Measurement) -> xr.Dataset:
-    """The averaging-cycle dynamics of this update: one ``record`` (written for selected updates)."""
-    cfg, sim, k = run.cfg, meas.sim, meas.start
-    js = sorted(run.worn)
-    ounit = "rad" if cfg.output_coordinate == 2 else "m"
-    v = {
-        "dyn_contact_force": _var(("phase", "joint"), sim.contact_force[k:, js], "N", "normal contact force, averaging cycles"),
-        "dyn_contact_angle": _var(("phase", "joint"), sim.contact_angle[k:, js], "rad", "contact direction in the bushing frame"),
-        "dyn_penetration": _var(("phase", "joint"), sim.penetration[k:, js], "m", "penetration (negative while apart)"),
-        "dyn_slip_velocity": _var(("phase", "joint"), sim.slip_velocity[k:, js], "m/s", "tangential slip velocity"),
-        "dyn_eccentricity": _var(("phase", "joint", "axis"), sim.eccentricity[k:, js], "m", "journal centre offset, bushing frame"),
-        "dyn_output": _var(("phase",), sim.position[k:, cfg.output_body, cfg.output_coordinate], ounit,
-                           f"{cfg.output_name} of the output body"),
-        "dyn_output_deviation": _var(("phase",), meas.deviation, ounit, "output minus ideal output"),
-    }
-    ds = xr.Dataset({n: xr.DataArray(x).expand_dims("record") for n, x in v.items()})
-    return ds.assign_coords(record_cycle=xr.Variable("record", [run.cycles_done],
-                                                     {"units": "1", "long_name": "machine cycles done when recorded"}))
-
-
-def _static(run: WearRun, ideal: np.ndarray, meas: Measurement) -> xr.Dataset:
-    """Coordinates and variables without a ``cycle`` dimension (written once)."""
-    cfg = run.cfg
-    js = sorted(run.worn)
-    M = cfg.nodes
-    ns = len(ideal)
-    phase_t = meas.sim.time[meas.start:] - meas.sim.time[meas.start]
-    ounit = "rad" if cfg.output_coordinate == 2 else "m"
-    return xr.Dataset(
-        {"ideal_output": _var(("phase",), ideal, ounit, f"{cfg.output_name} of the output body, ideal mechanism"),
-         "nominal_radius": _var(("joint", "surface"), [[run.worn[j].joint.bushing_radius, run.worn[j].joint.journal_radius] for j in js],
-                                "m", "unworn radius")},
-        coords={"theta": ("theta", 2 * math.pi * np.arange(M) / M, {"units": "rad", "long_name": "body-fixed node angle"}),
-                "joint": ("joint", [run.worn[j].joint.name for j in js], {"long_name": "worn clearance joint"}),
-                "surface": ("surface", list(SURFACES), {"long_name": "worn part"}),
-                "axis": ("axis", ["x", "y"], {"long_name": "bushing-frame axis"}),
-                "phase": ("phase", phase_t[:ns], {"units": "s", "long_name": "time since the start of the averaging cycles"})})
-
-
-def _attrs(run: WearRun, registry) -> dict:
-    from ..results import _json, _model_info
-    study, cfg = run.study, run.cfg
-    return {
-        "title": study.title, "description": study.description, "study_kind": "wear",
-        "study_text": study.text, "study_file": str(study.file) if study.file is not None else "",
-        "workbench_version": __version__,
-        "plugins": _json(registry.provenance()) if registry is not None else "{}",
-        "pressure_model": _json(_model_info(cfg.pressure, registry)),
-        "wear_law": _json(_model_info(cfg.law, registry)),
-        "contact_models": _json({c.name: _model_info(c.contact, registry) for c in study.mechanism.clearance_joints}),
-        "solver_settings": _json(dataclasses.asdict(study.solver)),
-        "cycles_requested": cfg.cycles, "cycle_period": cfg.cycle_period,
-        "cycle_period_units": "s",
-        "bushing_share": cfg.bushing_share, "depth_step": cfg.depth_step,
-        "output_body": study.mechanism.bodies[cfg.output_body].name, "output_coordinate": cfg.output_name,
-        "run_status": "running",
-    }
 
 
 # ------------------------------------------------------------------------------ driver
@@ -247,14 +254,23 @@ def _restore(run: WearRun, ds: xr.Dataset) -> None:
     """Set ``run`` to the state after the last complete row of ``ds``."""
     last = ds.isel(cycle=-1)
     js = sorted(run.worn)
+    val = lambda name, *k: np.asarray(last[name].values[k], float)  # noqa: E731
     for k, j in enumerate(js):
         w = run.worn[j]
-        w.h_bushing = np.asarray(last.wear_depth.values[k, 0], float) + np.asarray(last.depth_increment.values[k, 0], float)
-        w.h_journal = np.asarray(last.wear_depth.values[k, 1], float) + np.asarray(last.depth_increment.values[k, 1], float)
-        w.sliding_bushing = (np.asarray(last.sliding_distance.values[k], float)
-                             + np.asarray(last.sliding_increment.values[k], float))
+        w.h_bushing = val("wear_depth", k, 0) + val("depth_increment", k, 0)
+        w.h_journal = val("wear_depth", k, 1) + val("depth_increment", k, 1)
+        w.sliding_bushing = val("sliding_distance", k) + val("sliding_increment", k)
+        dN = float(last.cycle_jump.values)
+        vol_var = val("wear_volume_stderr", k) ** 2 + (dN * val("volume_rate_stderr", k)) ** 2
+        run.variance[j] = (vol_var, val("wear_depth_stderr", k) ** 2 + val("depth_increment_stderr", k) ** 2)
+        run.previous[j] = (np.concatenate([val("wear_rate", k, 0), val("wear_rate", k, 1)]),
+                           np.concatenate([val("wear_rate_stderr", k, 0), val("wear_rate_stderr", k, 1)]))
+    run.previous_jump = float(last.cycle_jump.values)
+    run.previous_cycles = int(last["average_cycles"].values)
     run.cycles_done = float(ds.cycle.values[-1]) + float(last.cycle_jump.values)
     run.update = int(last["update"].values) + 1
+    run.validity.warnings = list(json.loads(ds.attrs.get("validity_warnings", "[]")))
+    run.validity.notes = list(json.loads(ds.attrs.get("validity_notes", "[]")))
 
 
 # --- data safety (owner: workbench.wear.store.StoreSession): begin
@@ -297,24 +313,30 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
                                  f"(study file {ds.attrs.get('study_file') or '?'})")
         _restore(run, ds)
         done = float(ds.cycle_jump.values[-1]) == 0.0
+    for j, w in run.worn.items():
+        run.variance.setdefault(j, (np.zeros(2), np.zeros((2, cfg.nodes))))
     new = 0
     while not done:
         meas = measure(run, ideal)
+        ratios = {j: run.validity.pressure_ratio(w.joint, meas.rates[j].peak_pressure, cfg.hardness_limit,
+                                                 run.update, run.cycles_done) for j, w in run.worn.items()}
         dN = choose_jump(run, meas)
         t = _time.perf_counter()
         inc = {}
         for j, w in run.worn.items():
             with _context(run, w):
-                inc[j] = jump_increment(w, meas.rates[j], dN, cfg.average_cycles, cfg.law, cfg.bushing_share)
+                inc[j] = jump_increment(w, meas.rates[j], dN, cfg.law, cfg.bushing_share, cfg.pressure)
         run.timings.pressure_wear += _time.perf_counter() - t
         keep = dN == 0.0 or run.update == 0 or run.update % cfg.dynamics_every == 0
         t = _time.perf_counter()
-        row = _row(run, meas, dN, inc)
+        row = records.row(run, meas, dN, inc, ratios)
         if run.update == 0 and not resume:
             store.create(xr.merge([_static(run, ideal, meas), row, _dynamics(run, meas)])
                          .assign_attrs(_attrs(run, registry)))
         else:
             store.append(row, _dynamics(run, meas) if keep else None)
+        if run.validity.warnings or run.validity.notes:
+            store.set_attrs(validity_warnings=list(run.validity.warnings), validity_notes=list(run.validity.notes))
         run.timings.io += _time.perf_counter() - t
         run.timings.updates += 1
         if progress is not None:
@@ -323,10 +345,18 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
         if dN == 0.0:
             break
         for j, w in run.worn.items():
-            db, dj, ds_ = inc[j]
+            db, dj, ds_, se_b, se_j = inc[j]
             w.h_bushing = w.h_bushing + db
             w.h_journal = w.h_journal + dj
             w.sliding_bushing = w.sliding_bushing + ds_
+            # the same float operations as _restore on the stored standard errors, so that a
+            # resumed run carries bit-identical variances
+            vol_var, depth_var = run.variance[j]
+            run.variance[j] = (np.sqrt(vol_var) ** 2 + (dN * meas.rates[j].volume_stderr) ** 2,
+                               np.sqrt(depth_var) ** 2 + np.array([se_b, se_j]) ** 2)
+            run.previous[j] = (meas.rates[j].profile, meas.rates[j].profile_stderr)
+        run.previous_jump = dN
+        run.previous_cycles = meas.n_cycles
         run.cycles_done += dN
         run.update += 1
         new += 1

@@ -1,8 +1,10 @@
 """Plots of a wear result (``workbench plot RESULT.zarr``).
 
 * ``profiles_<joint>.png`` — polar wear-depth profiles of bushing and journal over the cycles
-  (radial axis: wear depth, magnified; one curve per stored update, coloured by cycles);
-* ``wear_volume.png`` — worn volume of each surface vs machine cycles;
+  (radial axis: wear depth, magnified; one curve per stored update, coloured by cycles), the
+  last one with its +-2 standard-error band;
+* ``wear_volume.png`` — worn volume of each surface vs machine cycles with its +-2 standard-error
+  band;
 * ``degradation.png`` — peak pressure, largest contact force and the output deviation from the
   ideal mechanism (seed 000 §4 step 10) vs machine cycles.
 """
@@ -37,6 +39,12 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
             for n, k in enumerate(pick):
                 ax.plot(th, np.append(h[k], h[k][0]), color=cmap(n / max(len(pick) - 1, 1)),
                         label=f"{cycles[k]:,.0f} cycles")
+            if "wear_depth_stderr" in ds and len(pick):
+                k = pick[-1]
+                se = np.asarray(ds["wear_depth_stderr"].sel(joint=j, surface=surf).values, float)[k] * 1e6
+                lo, hi = np.maximum(h[k] - 2 * se, 0.0), h[k] + 2 * se
+                ax.fill_between(th, np.append(lo, lo[0]), np.append(hi, hi[0]), color="grey", alpha=0.35,
+                                label="last +-2 SE")
             ax.set_rmin(0.0)
             if not np.any(h > 0):
                 ax.set_rmax(1.0)
@@ -53,7 +61,11 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
         for surf in ("bushing", "journal"):
             v = np.asarray(ds["wear_volume"].sel(joint=j, surface=surf).values, float)
             if np.any(v > 0):
-                ax.plot(cycles, v * 1e9, marker=".", label=f"{j} {surf}")
+                line, = ax.plot(cycles, v * 1e9, marker=".", label=f"{j} {surf}")
+                if "wear_volume_stderr" in ds:
+                    se = np.asarray(ds["wear_volume_stderr"].sel(joint=j, surface=surf).values, float)
+                    ax.fill_between(cycles, (v - 2 * se) * 1e9, (v + 2 * se) * 1e9, color=line.get_color(),
+                                    alpha=0.25, label=f"{j} {surf} +-2 SE")
     ax.set_xlabel("machine cycles"); ax.set_ylabel("worn volume [mm^3]"); ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
