@@ -44,7 +44,7 @@ def configure() -> None:
     for old in base.glob("numba-*"):
         try:
             if old != target and time.time() - old.stat().st_mtime > week:
-                shutil.rmtree(old, ignore_errors=True)
+                shutil.rmtree(old, ignore_errors=True)  # safe: our own numba cache of an old source state
         except OSError:
             pass
     os.environ["NUMBA_CACHE_DIR"] = str(target)

@@ -403,5 +403,5 @@ def write_table(ds: xr.Dataset, out: Path) -> Path:
     except OSError as exc:
         raise WorkbenchError(f"cannot write the convergence table {out}: {exc}") from exc
     finally:
-        tmp.unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)  # safe: our own temporary file, hard-linked to the output or failed
     return out

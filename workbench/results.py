@@ -292,10 +292,10 @@ def write_dataset(ds: xr.Dataset, path: str | Path) -> Path:
         ds.to_netcdf(tmp, engine=ENGINE, encoding=encoding)
         os.replace(tmp, path)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)  # safe: our own temporary file beside the output
         raise WorkbenchError(f"cannot write the results file {path}: {exc}") from exc
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)  # safe: our own temporary file beside the output
         raise
     return path
 

@@ -280,7 +280,7 @@ class StoreSession:
             if e.name == STORE_META:
                 continue
             # safe: inside our own store (marker checked, our lock held) that holds no completed update
-            shutil.rmtree(e) if e.is_dir() and not e.is_symlink() else e.unlink()
+            shutil.rmtree(e) if e.is_dir() and not e.is_symlink() else e.unlink()  # safe: see above
 
     def _swap(self) -> None:
         """Move our store aside (kept until the new run has completed an update) and start anew."""
