@@ -8,7 +8,7 @@ something before it fails:
 * ``nan_friction``: a friction kernel that returns NaN while the joint carries load;
 * ``nan_when_worn`` / ``short_when_worn``: the Winkler pressure model on fresh surfaces; NaN,
   resp. one node too few, once the gaps show wear (the second wear update);
-* ``nan_when_slid`` / ``summed_when_slid``: wear laws (Archard, seed 000 eq. 14, while the
+* ``nan_when_slid`` / ``summed_when_slid``: wear laws (Archard, Wang & Liu (2015) eq. 14, while the
   surface has not slid yet) that return NaN, resp. one total instead of a depth per node, once the
   sliding distance is positive.
 """
@@ -78,7 +78,7 @@ def _is_worn(gaps) -> bool:
 class NanWhenWorn(Winkler):
     """The built-in Winkler model while the bore is round; NaN once it is worn."""
     name = "nan_when_worn"
-    reference = "test fixture after seed 000 eq. (23)-(24) (2026)"
+    reference = "test fixture after Wang & Liu (2015) eq. (23)-(24) (2026)"
 
     def solve_loads(self, section, loads, gaps=None):
         p, e = super().solve_loads(section, loads, gaps)
@@ -91,16 +91,16 @@ class NanWhenWorn(Winkler):
 class ShortWhenWorn(NanWhenWorn):
     """As ``nan_when_worn`` but one node too few (instead of NaN) once the bore is worn."""
     name = "short_when_worn"
-    reference = "test fixture after seed 000 eq. (23)-(24) (2026)"
+    reference = "test fixture after Wang & Liu (2015) eq. (23)-(24) (2026)"
 
     def broken(self, p):
         return p[:, :-1]
 
 
 class NanWhenSlid(WearLaw):
-    """Archard ``dh = k_d p ds`` (seed 000 eq. 14) while nothing has slid; NaN afterwards."""
+    """Archard ``dh = k_d p ds`` (Wang & Liu (2015) eq. 14) while nothing has slid; NaN afterwards."""
     name = "nan_when_slid"
-    reference = "test fixture after Archard 1953, seed 000 eq. (14)"
+    reference = "test fixture after Archard 1953, Wang & Liu (2015) eq. (14)"
 
     @dataclass(frozen=True)
     class Params:
@@ -119,7 +119,7 @@ class NanWhenSlid(WearLaw):
 class SummedWhenSlid(NanWhenSlid):
     """As ``nan_when_slid`` but returns the total depth (a scalar) instead of NaN."""
     name = "summed_when_slid"
-    reference = "test fixture after Archard 1953, seed 000 eq. (14)"
+    reference = "test fixture after Archard 1953, Wang & Liu (2015) eq. (14)"
 
     def _broken(self, dh):
         return np.sum(dh)

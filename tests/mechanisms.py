@@ -1,6 +1,6 @@
 """Mechanisms built in Python (no study file) for the solver tests.
 
-The Flores slider-crank (Flores & Ambrosio 2004; issue 2 item 9): crank 0.05 m, rod 0.12 m,
+The Flores slider-crank (Flores & Ambrosio 2004; docs/validation.md): crank 0.05 m, rod 0.12 m,
 masses 0.30/0.21/0.14 kg, inertias 1e-4/2.5e-4/1e-4 kg m^2, 5000 rpm, journal R = 10.0 mm in
 bushing R = 10.5 mm, E = 207 GPa, nu = 0.3.
 """

@@ -113,7 +113,7 @@ def _short(path: Path, tmp_path: Path, t_end: float) -> Path:
 
 @pytest.mark.skipif(_solver_available() is not None, reason=str(_solver_available()))
 def test_run_ideal_study_reproduces_the_dead_centre_accelerations(tmp_path):
-    """Ideal in-line slider-crank (VALIDATION.md): slider acceleration r w^2 (1 + r/l) at top dead
+    """Ideal in-line slider-crank (docs/validation.md): slider acceleration r w^2 (1 + r/l) at top dead
     centre (crank angle 0) and r w^2 (1 - r/l) at bottom dead centre (180 deg).  Half a revolution
     at 5000 rpm; the output grid hits 180 deg within half a step (1e-5 s = 3 deg), so the BDC
     value is taken where the crank angle is closest to pi and compared within 0.2 % (the
@@ -135,7 +135,7 @@ def test_run_ideal_study_reproduces_the_dead_centre_accelerations(tmp_path):
 @pytest.mark.skipif(_solver_available() is not None, reason=str(_solver_available()))
 def test_run_flores_study_short_with_plots(tmp_path):
     """The Flores study over its first 2 ms (60 deg of crank): the dataset has the clearance and
-    ideal-twin variables and the plots are written.  The journal starts centred (issue 2 item 9),
+    ideal-twin variables and the plots are written.  The journal starts centred,
     so the first output sample has zero eccentricity and no contact force."""
     study = _short(FLORES, tmp_path, 0.002)
     out = tmp_path / "flores.nc"

@@ -275,9 +275,9 @@ def test_pressure_check_rejects_a_load_it_does_not_carry_and_a_wrong_shape():
 
 
 class _Archard(WearLaw):
-    """dh = k_d p ds (test fixture; Archard, seed 000 eq. 14)."""
+    """dh = k_d p ds (test fixture; Archard, Wang & Liu (2015) eq. 14)."""
     name = "plain_archard"
-    reference = "Archard 1953; seed 000 eq. (14)"
+    reference = "Archard 1953; Wang & Liu (2015) eq. (14)"
 
     @dataclass(frozen=True)
     class Params:

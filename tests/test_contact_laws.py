@@ -29,7 +29,7 @@ IMPLICIT = ("johnson", "radzimovsky", "esdu_78035")
 NEEDS = {"kelvin_voigt": {"effective_mass": 1.0}}
 
 STEEL = Material(E=207e9, nu=0.3)
-#: seed 004 Table 1 joint: journal radius 10 mm, clearance 0.5 mm, length 10 mm, steel
+#: Wang, Chen, Ma & Sun (2016) Table 1 joint: journal radius 10 mm, clearance 0.5 mm, length 10 mm, steel
 PIN = ContactGeometry(kind="cylindrical", radius_journal=0.010, radius_bushing=0.0105, length=0.010,
                       journal=STEEL, bushing=STEEL)
 SPHERES = ContactGeometry(kind="sphere", radius_journal=0.01, radius_bushing=0.01)
@@ -145,7 +145,7 @@ def test_elastic_laws_increase_with_penetration_and_ignore_rates(registry, name)
 # closed forms
 # ------------------------------------------------------------------------------------------
 def _eq11_by_hand(Ri, Rj, E, nu):
-    """seed 004 eqs. 11-12 for two parts of one material."""
+    """Wang, Chen, Ma & Sun (2016) eqs. 11-12 for two parts of one material."""
     h = (1.0 - nu ** 2) / E
     return 4.0 / (3.0 * (h + h)) * math.sqrt(Ri * Rj / (Ri - Rj))
 
@@ -168,7 +168,7 @@ def test_hertz_and_hooke_closed_forms(registry):
 
 
 def test_hooke_default_stiffness_per_geometry(registry):
-    # planar: seed 004 eq. 26, K_s = a / (0.475 (h_i + h_j))
+    # planar: Wang, Chen, Ma & Sun (2016) eq. 26, K_s = a / (0.475 (h_i + h_j))
     h = (1.0 - 0.3 ** 2) / 207e9
     assert _model(registry, "hooke").pack(PLANAR)[0] == pytest.approx(0.013 / (0.475 * 2 * h), rel=1e-12)
     # cylindrical: secant of Johnson's law at the reference load, K * delta_J(F) = F
@@ -184,7 +184,7 @@ def test_hooke_default_stiffness_per_geometry(registry):
     assert K * (50.0 / Kh) ** (2.0 / 3.0) == pytest.approx(50.0, rel=1e-12)
 
 
-#: hysteresis factors chi(e) as printed in Machado et al. 2012 §4 / seed 000 Table 2
+#: hysteresis factors chi(e) as printed in Machado et al. 2012 §4 / Wang & Liu (2015) Table 2
 CHI = {
     "hunt_crossley": lambda e: 3 * (1 - e) / 2,
     "herbert_mcwhannell": lambda e: 6 * (1 - e) / ((2 * e - 1) ** 2 + 3),

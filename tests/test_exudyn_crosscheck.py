@@ -1,19 +1,19 @@
-"""Peer-engine cross-check: Exudyn on the Flores slider-crank (issue 2 item 10).
+"""Peer-engine cross-check: Exudyn on the Flores slider-crank.
 
 The Exudyn model (tests/reference/exudyn_slider_crank.py) shares no code with the workbench, only
 the data of studies/flores_slider_crank.toml.  Two groups of tests:
 
 1. The Exudyn model itself is what we claim it is (no workbench needed):
    - with an ideal joint it reproduces the closed-form slider kinematics
-     (tests/reference/ideal_slider_crank_closed_form.py; VALIDATION.md "Slider-crank mechanics")
+     (tests/reference/ideal_slider_crank_closed_form.py; docs/validation.md "Slider-crank mechanics")
      and the driver torque closes the power balance (sign convention of ``driver_torque``);
    - its sphere-in-hollow-sphere Hunt-Crossley force with ``e_res = 1 - (1 - e^2)/2`` *is* the
-     Lankarani-Nikravesh force for restitution e (VALIDATION.md's claim, checked sample by sample
+     Lankarani-Nikravesh force for restitution e (docs/validation.md's claim, checked sample by sample
      from Exudyn's own output);
-   - frictionless with restitution 1 the energy books close (VALIDATION.md);
+   - frictionless with restitution 1 the energy books close (docs/validation.md);
    - its two formulations (redundant coordinates + generalized-alpha, kinematic tree + RK44)
      give the same contact force and driver torque.
-2. The workbench's first impact agrees with Exudyn's within 0.5 % (issue 2 item 10): time of
+2. The workbench's first impact agrees with Exudyn's within 0.5 %: time of
    contact start, approach speed delta_dot_minus and peak contact force, frictionless and with
    friction.  Friction: the study's Ambrosio law (c_f = 0.01, v0 = 1e-4, v1 = 1e-2 m/s) against
    Exudyn's regularized Coulomb law (mu = 0.01, linear below v1).  They differ only for slip
@@ -44,11 +44,11 @@ STUDY = HERE.parent / "studies" / "flores_slider_crank.toml"
 T_FIRST = 0.4e-3        # s: the first contact starts at ~0.227 ms and ends at ~0.28 ms
 EXUDYN_STEP = 0.25e-6   # s: peak force converged to ~3e-6 (see module docstring)
 RESTITUTION = 0.9       # studies/flores_slider_crank.toml
-TOL_ISSUE = 5e-3        # issue 2 item 10: "agrees on the first impact within 0.5 %"
+TOL_ISSUE = 5e-3        # docs/validation.md: "agrees on the first impact within 0.5 %"
 # Both codes are converged far below 0.5 % (Exudyn 3e-6 at 0.25 us, workbench rtol 1e-6), while a
 # damping-law mismatch is not: Exudyn's Hunt-Crossley with e_res = e = 0.9 instead of the
 # LN-equivalent 0.905 moves the peak force by 0.21 % and would pass 0.5 %.  The peak force is
-# therefore also held to 0.05 % (the benchmark's convergence target, issue 2 item 11).
+# therefore also held to 0.05 % (the benchmark's convergence target, docs/validation.md).
 TOL_PEAK = 5e-4
 
 
@@ -106,7 +106,7 @@ def test_exudyn_driver_torque_closes_power_balance():
 
 
 def test_exudyn_contact_is_lankarani_nikravesh(exudyn_frictionless):
-    """VALIDATION.md: Exudyn's Hunt-Crossley with e_res = 1 - (1 - e^2)/2 is Lankarani-Nikravesh
+    """docs/validation.md: Exudyn's Hunt-Crossley with e_res = 1 - (1 - e^2)/2 is Lankarani-Nikravesh
     with restitution e.  Every contact sample: F = K d^1.5 (1 + 3(1 - e^2)/4 d_dot / d_dot_minus),
     d and d_dot from our own geometry of the node states, d_dot_minus as stored by Exudyn.  Same
     state, same formula -> agreement to rounding (measured 2e-15 of the peak)."""
@@ -124,7 +124,7 @@ def test_exudyn_contact_is_lankarani_nikravesh(exudyn_frictionless):
 
 
 def test_exudyn_energy_books_close_without_dissipation():
-    """VALIDATION.md: frictionless, restitution 1: KE + PE + K d^(n+1)/(n+1) - driver work is
+    """docs/validation.md: frictionless, restitution 1: KE + PE + K d^(n+1)/(n+1) - driver work is
     constant.  Measured 4e-4 J against 1.56 J of peak contact energy over 3 ms with two impacts;
     tolerance 2e-3 J (driver work integrated by the trapezoidal rule from 0.5 us samples)."""
     r = _exudyn(0.5e-6, 3e-3, restitution=1.0)

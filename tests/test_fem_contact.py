@@ -1,4 +1,4 @@
-"""FE contact of a pin in a bore against the closed forms of VALIDATION.md.
+"""FE contact of a pin in a bore against the closed forms of docs/validation.md.
 
 Persson (1964) in the form of Ciavarella & Decuzzi (IJSS 38, 2001): plane strain, frictionless, pin
 and plate of one material, plate infinite, clearance dR << R.  Our FE model: plate held at 20 R,
@@ -39,7 +39,7 @@ def load_for(eps_deg: float) -> float:
 
 @pytest.mark.parametrize("eps_deg", [5.0, 5.25, 10.3, 20.2, 40.1, 60.3])
 def test_persson_half_angle_and_peak_within_2_percent(fine, eps_deg):
-    """VALIDATION.md Persson: half-angle and peak within 2 % (issue 4).
+    """docs/validation.md Persson: half-angle and peak within 2 % (issue 4).
 
     The tolerance covers the finite plate (20 R, < 0.2 % measured by going to 320 R) and the
     discretisation: the contact edge is resolved to a fraction of a node (dtheta = 0.25 deg, i.e.
@@ -59,7 +59,7 @@ def test_persson_half_angle_and_peak_within_2_percent(fine, eps_deg):
 
 @pytest.mark.parametrize("eps_deg", [4.0, 5.0])
 def test_hertz_at_small_half_angle(fine, eps_deg):
-    """VALIDATION.md Hertz, internal cylinders: half-width and peak within 2 % at small eps.
+    """docs/validation.md Hertz, internal cylinders: half-width and peak within 2 % at small eps.
 
     Hertz differs from Persson by < 0.3 % at 5 degrees; the rest is the FE error above."""
     P = load_for(eps_deg)
@@ -128,7 +128,7 @@ def test_mode_one_gap_change_is_a_rigid_shift(fine):
 
 def test_rigid_pin_gives_narrower_contact_than_elastic_pin():
     """With a rigid pin only the plate deforms: the contact is narrower and the peak higher than
-    Persson's (VALIDATION.md: 'that difference is itself a result worth showing')."""
+    Persson's (docs/validation.md: 'that difference is itself a result worth showing')."""
     n = 240
     F = np.array([load_for(20.0) * B, 0.0])
     el = persson_solver(n).solve(np.full(n, DR), load=F)

@@ -67,7 +67,7 @@ def test_dataset_layout_units_and_provenance(result):
 
 
 def test_study_numbers(result):
-    """Persson validation case inside the study (VALIDATION.md; 2 %, see test_fem_contact), the
+    """Persson validation case inside the study (docs/validation.md; 2 %, see test_fem_contact), the
     baseline has zero error, per-load Persson calibration reproduces Persson's half-angle, the
     FE-fitted Winkler is exact at its fit load, and every pressure carries its load."""
     ds, _ = result
@@ -125,7 +125,7 @@ def test_config_errors_name_key_and_choices(mutate, match):
 @pytest.mark.slow
 def test_full_study_persson_case(tmp_path):
     """The complete study file (720 nodes, committed meshes): the Persson validation case within
-    2 % (VALIDATION.md; its half-angles sit on nodes, see test_fem_contact for off-node ones) and
+    2 % (docs/validation.md; its half-angles sit on nodes, see test_fem_contact for off-node ones) and
     the Persson-calibrated Winkler peak 3 pi/8 x FE at 5 deg (parabola vs ellipse, 2 %)."""
     from workbench.plugins import build_registry
 

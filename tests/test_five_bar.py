@@ -1,4 +1,4 @@
-"""The five-bar linkage of seed 000 §4.1 (studies/five_bar_wear.toml and its dynamics twin
+"""The five-bar linkage of Wang & Liu (2015) §4.1 (studies/five_bar_wear.toml and its dynamics twin
 tests/data/five_bar_dynamics.toml).
 
 Oracle: the closed-form position analysis of the ideal five-bar, tests/reference/
@@ -148,7 +148,7 @@ def test_dynamics_twin_runs_and_stays_within_the_clearance(study):
     b_ideal = cf.point_b(th1, th4, g["l1"], g["l2"], g["l3"], g["l4"], g["O"], g["D"])
     journal = _point(sim, "coupler1", mech.bodies[1].points["B"])
     assert np.max(np.hypot(*(journal - b_ideal).T)) < 2.0 * (c + max(pen.max(), 0.0)) / math.sin(math.radians(41))
-    # What the wear loop reads (seed 000 eq. 21: sliding from the relative rotation; the contact
+    # What the wear loop reads (Wang & Liu (2015) eq. 21: sliding from the relative rotation; the contact
     # direction locates the wear on the bushing): for round, unworn surfaces the contact
     # direction is the eccentricity's direction in the bushing frame, and the relative rotation
     # is journal angle minus bushing angle.  Exact identities, so 1e-9 rad (a stale compiled
@@ -175,13 +175,13 @@ def test_wear_study_loads():
     assert [st.mechanism.clearance_joints[j].name for j in w.joints] == ["B"]
     assert names[w.output_body] == "coupler1" and w.output_coordinate == 2      # x, y, phi
     assert w.cycle_period == pytest.approx(_period(st.mechanism), rel=1e-12)
-    assert w.bushing_share == 0.5                # same material: half each (seed 000 §4.1.3 (1))
+    assert w.bushing_share == 0.5                # same material: half each (Wang & Liu (2015) §4.1.3 (1))
 
 
 def test_wear_study_is_the_dynamics_twin_with_a_wear_table():
     """studies/five_bar_wear.toml (kind = "wear", not loadable until the wear loader lands) and
     the dynamics twin describe the same mechanism; its cycle_period is the common period of the
-    two drivers, and the wear joint is the clearance joint B of seed 000 §4.1."""
+    two drivers, and the wear joint is the clearance joint B of Wang & Liu (2015) §4.1."""
     wear = tomllib.loads(WEAR.read_text(encoding="utf-8"))
     twin = tomllib.loads(TWIN.read_text(encoding="utf-8"))
     assert wear["study"]["kind"] == "wear" and twin["study"]["kind"] == "dynamics"

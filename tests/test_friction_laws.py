@@ -1,7 +1,7 @@
 """Tests of the built-in friction laws (plugins/friction/*.py).
 
-Sources: seed 000 §1.2 (friction ∝ normal force, Coulomb regularized, Ambrósio, Bai & Zhao, LuGre);
-seed 004 eqs. 13-14 (Ambrósio's dynamic correction); Canudas de Wit, Olsson, Åström & Lischinsky,
+Sources: Wang & Liu (2015) §1.2 (friction ∝ normal force, Coulomb regularized, Ambrósio, Bai & Zhao, LuGre);
+Wang, Chen, Ma & Sun (2016) eqs. 13-14 (Ambrósio's dynamic correction); Canudas de Wit, Olsson, Åström & Lischinsky,
 IEEE TAC 40 (1995) eqs. 2-4 (LuGre steady state, pre-sliding stiffness, hysteresis).
 """
 from __future__ import annotations
@@ -68,7 +68,7 @@ def test_all_four_laws_are_registered_through_their_entry_points():
 # ------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("key", MEMORYLESS)
 def test_memoryless_law_is_passive_odd_and_proportional_to_normal_force(key):
-    """Friction opposes slip (f_t v_t <= 0), is odd in v_t and ∝ f_n (seed 000 §1.2: 'friction ∝
+    """Friction opposes slip (f_t v_t <= 0), is odd in v_t and ∝ f_n (Wang & Liu (2015) §1.2: 'friction ∝
     normal force in all of them').  Exact identities of the formulas: tolerance is rounding only."""
     model = MEMORYLESS[key][0]
     for f_n in (0.0, 1.0, 250.0, 3e4):
@@ -108,7 +108,7 @@ def test_coulomb_regularizations_match_their_formulas():
 
 
 # ------------------------------------------------------------------------------------------------
-# Ambrósio's dynamic correction coefficient (seed 004 eqs. 13-14)
+# Ambrósio's dynamic correction coefficient (Wang, Chen, Ma & Sun (2016) eqs. 13-14)
 # ------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("ramp", ["linear", "cubic"])
 def test_ambrosio_correction_is_zero_below_v0_one_above_v1_and_continuous(ramp):
@@ -134,7 +134,7 @@ def test_ambrosio_correction_is_zero_below_v0_one_above_v1_and_continuous(ramp):
 
 
 def test_ambrosio_ramp_shapes():
-    """Linear: seed 004 eq. 14, c_d = s; cubic: smoothstep s^2 (3 - 2 s), s = (|v| - v0)/(v1 - v0).
+    """Linear: Wang, Chen, Ma & Sun (2016) eq. 14, c_d = s; cubic: smoothstep s^2 (3 - 2 s), s = (|v| - v0)/(v1 - v0).
     Both give 1/2 at mid-ramp; at s = 1/4 they give 0.25 and 0.15625.  The cubic one has zero
     slope at v0 and v1 (one-sided difference over 1e-4 (v1 - v0): slope ~ 6e-4 of the linear one)."""
     v0, v1 = 1e-4, 1e-2

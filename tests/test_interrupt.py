@@ -142,8 +142,11 @@ def test_sigint_stops_the_run_within_seconds_and_writes_the_partial_result(tmp_p
     assert "KeyboardInterrupt" in err or "RunInterrupted" in err
     # stopping the integrator takes one poll slice (0.1 s, see the in-process test); the rest is
     # post-processing the partial samples, writing the netCDF file and the interpreter's exit,
-    # measured at about 1 s on an idle 2-core machine and 3 s at a load average of 6
-    assert took < 5.0, f"took {took:.2f} s to stop after SIGINT"
+    # measured at about 1 s on an idle 2-core machine and 3 s at a load average of 6; a run of the
+    # suite beside another full suite on the same 2 cores took over 5 s, so the bound is 10 s: the
+    # "within a second" of the integrator itself is the in-process test's, this one checks that the
+    # process stops and keeps the partial file at all
+    assert took < 10.0, f"took {took:.2f} s to stop after SIGINT"
     assert not out.exists()
     with xr.open_dataset(tmp_path / "long.partial.nc") as ds:
         assert ds.attrs["run_status"].startswith("interrupted")

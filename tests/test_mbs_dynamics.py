@@ -1,4 +1,4 @@
-"""Validation of the planar multibody engine on the slider-crank (VALIDATION.md, issue 2 item 10)."""
+"""Validation of the planar multibody engine on the slider-crank (docs/validation.md)."""
 from __future__ import annotations
 
 import math
@@ -17,7 +17,7 @@ REV = 2 * math.pi / OMEGA  # one crank revolution [s]
 
 
 def flores(registry, clearance=0.5e-3, restitution=0.9, friction=True):
-    """The Flores slider-crank: Lankarani-Nikravesh + Ambrosio friction (issue 2 item 9)."""
+    """The Flores slider-crank: Lankarani-Nikravesh + Ambrosio friction."""
     c = registry.create("contact", "lankarani_nikravesh", {"restitution": restitution})
     f = registry.create("friction", "ambrosio", {"c_f": 0.01, "v0": 1e-4, "v1": 1e-2}) if friction else None
     return slider_crank(c, f, clearance=clearance)
@@ -25,7 +25,7 @@ def flores(registry, clearance=0.5e-3, restitution=0.9, friction=True):
 
 def test_ideal_slider_crank_matches_closed_form():
     """Ideal in-line slider-crank: slider acceleration r w^2 (1 + r/l) at TDC and r w^2 (1 - r/l)
-    at BDC (VALIDATION.md), and the closed-form kinematics at every sample."""
+    at BDC (docs/validation.md), and the closed-form kinematics at every sample."""
     sim = simulate(slider_crank(ideal=True), SolverSettings(t_end=REV, output_step=REV / 360, rtol=1e-10,
                                                             atol=1e-12))
     theta = OMEGA * sim.time
@@ -52,7 +52,7 @@ def test_driver_torque_does_the_work():
 
 def test_energy_conserved_with_pure_hertz_contact(registry):
     """Frictionless, restitution 1 (pure Hertz): mechanical energy + contact potential - driver
-    work stays constant (VALIDATION.md)."""
+    work stays constant (docs/validation.md)."""
     mech = slider_crank(registry.create("contact", "hertz"), None)
     sim = simulate(mech, SolverSettings(t_end=REV, output_step=REV / 720, rtol=1e-9, atol=1e-11))
     assert len(sim.impact_time) > 5
@@ -65,7 +65,7 @@ def test_energy_conserved_with_pure_hertz_contact(registry):
 
 
 def test_energy_books_close_with_friction_and_damping(registry):
-    """With friction and contact damping, the dissipated energy closes the books (VALIDATION.md)."""
+    """With friction and contact damping, the dissipated energy closes the books (docs/validation.md)."""
     mech = flores(registry, restitution=0.5)
     sim = simulate(mech, SolverSettings(t_end=REV, output_step=REV / 720, rtol=1e-9, atol=1e-11))
     assert sim.dissipated_energy[-1] > 0.0
@@ -100,7 +100,7 @@ def test_fast_and_scipy_paths_agree(registry):
 
 
 def test_first_impact_converges_with_tolerance(registry):
-    """First impact of the Flores study converges as the tolerance tightens (issue 2 item 10)."""
+    """First impact of the Flores study converges as the tolerance tightens."""
     mech = flores(registry)
     res = [_first_impact(mech, rtol=r, atol=r * 1e-2)[0] for r in (1e-6, 1e-8, 1e-10)]
     d_coarse = abs(res[0].peak_force - res[2].peak_force)
@@ -125,7 +125,7 @@ def test_event_location_and_seed001_step_halving_agree(registry):
 
 
 def test_clearance_to_zero_approaches_the_ideal_mechanism(registry):
-    """As the clearance shrinks the clearance mechanism approaches the ideal one (VALIDATION.md):
+    """As the clearance shrinks the clearance mechanism approaches the ideal one (docs/validation.md):
     the slider position error over the second revolution scales with the clearance."""
     ideal = simulate(slider_crank(ideal=True), SolverSettings(t_end=2 * REV, output_step=REV / 360))
     errs = []
@@ -148,7 +148,7 @@ def test_nan_from_a_model_names_joint_model_and_time():
 
 def test_lugre_bristle_state_is_integrated_with_the_dynamics(registry):
     """LuGre's bristle state z is a state of the ODE (one per contact point); the friction work
-    it does closes the energy books like any other dissipation (VALIDATION.md)."""
+    it does closes the energy books like any other dissipation (docs/validation.md)."""
     c = registry.create("contact", "lankarani_nikravesh", {"restitution": 0.9})
     f = registry.create("friction", "lugre", {})
     sim = simulate(slider_crank(c, f), SolverSettings(t_end=REV / 2, output_step=REV / 720, rtol=1e-8,
@@ -162,7 +162,7 @@ def test_lugre_bristle_state_is_integrated_with_the_dynamics(registry):
 
 
 def test_early_impact_times_agree_across_tolerances_and_paths(registry):
-    """Early impacts are robust (VALIDATION.md: compare codes on the first impacts): the start
+    """Early impacts are robust (docs/validation.md: compare codes on the first impacts): the start
     times of the first three impacts agree to 0.05 us between rtol 1e-8 and 1e-10 and between
     the fast and the scipy path (the exact values drift apart only later, chaotically)."""
     mech = flores(registry)

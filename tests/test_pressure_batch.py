@@ -2,7 +2,7 @@
 
 Each compiled batch must equal the reference path — a loop of ``solve_load`` over the samples — and
 keep the physics of the single solve: the approximate-area load (Wang & Liu (2015) eq. 22), the
-Winkler closed form (VALIDATION.md "Rigid journal in a Winkler-lined bushing"), equilibrium.
+Winkler closed form (docs/validation.md "Rigid journal in a Winkler-lined bushing"), equilibrium.
 """
 from __future__ import annotations
 
@@ -190,7 +190,7 @@ def test_winkler_batch_calibrates_once_at_the_mean_load(registry):
 
 
 def test_winkler_batch_matches_rigid_journal_closed_form(registry):
-    """VALIDATION.md, rigid journal in a Winkler-lined bushing: p = k (delta cos theta - dR),
+    """docs/validation.md, rigid journal in a Winkler-lined bushing: p = k (delta cos theta - dR),
     P = R k dR (eps - sin eps cos eps)/cos eps, p_max = k dR (1/cos eps - 1).  Loads for
     eps = 15..70 deg in several directions in one batch; 0.5 %: the nodal sums on 720 nodes
     approximate the integrals to O(dtheta^2) inside and O(dtheta) at the linear edge."""

@@ -104,7 +104,7 @@ def test_approximate_area_is_continuous_in_the_load(registry, distribution):
 @pytest.mark.parametrize("eps_deg", [20.0, 60.0])
 @pytest.mark.parametrize("rule", ["unconstrained", "bonded"])
 def test_winkler_matches_rigid_journal_closed_form(registry, eps_deg, rule):
-    """VALIDATION.md: rigid journal in a Winkler-lined bushing.  Nodal sums on 720 nodes approximate
+    """docs/validation.md: rigid journal in a Winkler-lined bushing.  Nodal sums on 720 nodes approximate
     the integrals to O(dtheta^2) in the interior and O(dtheta) at the linear edge: 0.5 %."""
     L = 2e-3
     model = registry.create("pressure", "winkler", {"layer_thickness": L, "modulus_rule": rule})
@@ -123,7 +123,7 @@ def test_winkler_matches_rigid_journal_closed_form(registry, eps_deg, rule):
 
 
 def test_winkler_zero_clearance_peak(registry):
-    """VALIDATION.md: at dR = 0, eps = 90 deg and p_max = 2P/(pi R) (0.5 %: nodal sums)."""
+    """docs/validation.md: at dR = 0, eps = 90 deg and p_max = 2P/(pi R) (0.5 %: nodal sums)."""
     model = registry.create("pressure", "winkler", {"layer_thickness": 1e-3})
     sec = section(dR=0.0, journal=RIGID)
     P = 1e5
@@ -133,7 +133,7 @@ def test_winkler_zero_clearance_peak(registry):
 
 
 def test_winkler_calibrated_to_persson_and_its_wrong_load_scaling(registry):
-    """VALIDATION.md: k calibrated to Persson's half-angle at one small load gives p_max about
+    """docs/validation.md: k calibrated to Persson's half-angle at one small load gives p_max about
     3 pi/8 = 1.18 x the Hertz/Persson peak (parabola vs ellipse), and the wrong load scaling:
     eps ~ P^(1/3) (Winkler) against P^(1/2) (elastic, Hertzian).  2 % tolerances: eps = 3-6 deg
     is not yet the small-angle limit and the edge is resolved to ~0.1 node."""
@@ -177,7 +177,7 @@ def test_fem_plugin_contract(registry):
 def test_winkler_calibrated_to_fem(registry):
     """calibrate='fem': k fitted so the discrete Winkler half-angle equals the FE one at the
     calibration load (root-finding tolerance 1e-6 relative); at 8x the load the calibrated Winkler
-    contact is narrower than FE's (eps ~ P^(1/3) vs P^(1/2) while Hertzian, VALIDATION.md)."""
+    contact is narrower than FE's (eps ~ P^(1/3) vs P^(1/2) while Hertzian, docs/validation.md)."""
     sec = section(n=240)
     F1 = 3e3
     fem = registry.create("pressure", "fem", {"outer_radius_ratio": 2.0})

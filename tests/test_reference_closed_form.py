@@ -1,6 +1,6 @@
 """Checks of the closed-form ideal slider-crank oracle (tests/reference/ideal_slider_crank_closed_form.py).
 
-Source: VALIDATION.md "Slider-crank mechanics" (TDC/BDC accelerations r w^2 (1 +- r/l)) and the
+Source: docs/validation.md "Slider-crank mechanics" (TDC/BDC accelerations r w^2 (1 +- r/l)) and the
 loop-closure geometry of the in-line slider-crank.  Derivatives are checked against central finite
 differences of the module's own positions: with step h = 1e-4 rad the truncation error is
 O(h^2) ~ 1e-8 relative, so 1e-6 relative tolerance can only fail on a wrong formula.
@@ -25,7 +25,7 @@ def _load():
 
 
 cf = _load()
-R, L = 0.05, 0.12                      # Flores slider-crank (issue 2 item 9) [m]
+R, L = 0.05, 0.12                      # Flores slider-crank [m]
 W = 5000 * 2 * np.pi / 60              # 5000 rpm [rad/s]
 THETA = np.linspace(0.0, 2 * np.pi, 37)[:-1] + 0.01
 
@@ -67,7 +67,7 @@ def test_loop_closure():
 
 
 def test_tdc_bdc_accelerations():
-    """VALIDATION.md: |a_TDC| = r w^2 (1 + r/l), |a_BDC| = r w^2 (1 - r/l), written out here
+    """docs/validation.md: |a_TDC| = r w^2 (1 + r/l), |a_BDC| = r w^2 (1 - r/l), written out here
     independently of the module's helper functions."""
     a_tdc = cf.slider_acceleration(0.0, W, R, L)
     a_bdc = cf.slider_acceleration(np.pi, W, R, L)

@@ -3,7 +3,7 @@
 Two bodies, relative coordinate ``delta`` with effective mass ``m``:
 ``m delta'' = -F(delta, delta', v0)``, ``delta(0) = 0``, ``delta'(0) = v0``, integrated with
 scipy's DOP853 (rtol 1e-11) until ``delta`` returns to 0 (event).  The effective restitution is
-``e* = separation speed / v0``.  VALIDATION.md: "a single free impact of two bodies reproduces the
+``e* = separation speed / v0``.  docs/validation.md: "a single free impact of two bodies reproduces the
 model's restitution coefficient where the model is meant to (Lankarani-Nikravesh near 1; Flores,
 Gonthier, Zhiying-Qishao also for low restitution)".
 
@@ -121,7 +121,7 @@ def test_near_elastic_laws_reproduce_e_close_to_one(registry, name, e):
 @pytest.mark.parametrize("name", ["flores", "gonthier", "zhiying_qishao"])
 def test_low_restitution_laws_reproduce_e_over_the_range(registry, name, e):
     """Flores et al. (2011), Gonthier et al. (2004) and Zhiying & Qishao (2006) propose their
-    factors for the whole range of restitution (seed 000 §1.3; Machado et al. 2012 §4).  They are
+    factors for the whole range of restitution (Wang & Liu (2015) §1.3; Machado et al. 2012 §4).  They are
     approximations, not exact inverses of the relation in the module docstring: the largest
     deviation measured on 0.3..0.99 is 0.044 (Flores at e = 0.3); tolerance 0.05 absolute."""
     assert measured(registry, name, e) == pytest.approx(e, abs=0.05)
@@ -129,7 +129,7 @@ def test_low_restitution_laws_reproduce_e_over_the_range(registry, name, e):
 
 def test_lankarani_nikravesh_fails_at_low_restitution(registry):
     """LN at e = 0.3 dissipates far too little (e* = 0.68 measured), while the three laws built
-    for low restitution stay within 0.05: a known limitation (seed 000 §1.3: "HC/LN/ZQ limited by
+    for low restitution stay within 0.05: a known limitation (Wang & Liu (2015) §1.3: "HC/LN/ZQ limited by
     the restitution coefficient"; Flores et al. 2011 §3)."""
     e = 0.3
     err_ln = measured(registry, "lankarani_nikravesh", e) - e

@@ -1,6 +1,6 @@
 """Seed 004 (Wang, Chen, Ma, Sun), rigid slider-crank with mixed clearances, run from the study
-files: the crank-moment peak of the ideal mechanism is about 140 N m (seed 004 Fig. 9) and the
-clearances raise it — "in kind" (issue 2 item 10): seed 004 reports about 200 N m at C = 0.05 mm
+files: the crank-moment peak of the ideal mechanism is about 140 N m (Wang, Chen, Ma & Sun (2016) Fig. 9) and the
+clearances raise it — "in kind": Wang, Chen, Ma & Sun (2016) reports about 200 N m at C = 0.05 mm
 and 400 N m at C = 0.2 mm; the exact peaks of impact-dominated runs depend on contact details the
 paper does not give (restitution, friction, slider width), so only the ordering is asserted.
 """
@@ -25,7 +25,7 @@ def peak_moment(registry, name: str) -> float:
 
 
 def test_ideal_crank_moment_peak_matches_seed004(registry):
-    # 140 N m read off seed 004 Fig. 9 (figure-reading precision ~ 5 %)
+    # 140 N m read off Wang, Chen, Ma & Sun (2016) Fig. 9 (figure-reading precision ~ 5 %)
     assert peak_moment(registry, "ideal_slider_crank.toml") == pytest.approx(140.0, rel=0.05)
 
 
@@ -34,4 +34,4 @@ def test_clearance_raises_the_crank_moment_peaks(registry):
     c005 = peak_moment(registry, "mixed_clearance_slider_crank_c005.toml")
     c020 = peak_moment(registry, "mixed_clearance_slider_crank_c020.toml")
     assert ideal < c005 < c020
-    assert c005 > 1.3 * ideal  # seed 004: +43 % at C = 0.05 mm
+    assert c005 > 1.3 * ideal  # Wang, Chen, Ma & Sun (2016): +43 % at C = 0.05 mm

@@ -290,7 +290,7 @@ def _engine_missing() -> str | None:
 def test_every_dynamics_study_runs_briefly(path, tmp_path):
     """Each dynamics study runs 0.3 ms (about 9 deg of crank) through run_study.  Physical check:
     the slider-crank studies start at top dead centre, crank and rod along +x, so the assembled
-    slider centre is at x = r + l = 0.05 + 0.12 m (issue 2 item 9) to assembly accuracy (1e-9 m);
+    slider centre is at x = r + l = 0.05 + 0.12 m to assembly accuracy (1e-9 m);
     the crank angle follows its 5000 rpm driver exactly (1e-12 relative)."""
     from workbench.plugins import build_registry
     from workbench.study import run_study
@@ -308,7 +308,7 @@ def test_every_dynamics_study_runs_briefly(path, tmp_path):
 
 
 def test_flores_study_is_the_issue_data():
-    """Issue 2 item 9: the Flores & Ambrosio (2004) slider-crank, seed 004 Table 1-2."""
+    """Issue 2 item 9: the Flores & Ambrosio (2004) slider-crank, Wang, Chen, Ma & Sun (2016) Table 1-2."""
     from workbench.plugins import build_registry
     s = load_study(ROOT / "studies" / "flores_slider_crank.toml", registry=build_registry())
     m = s.mechanism
@@ -337,7 +337,7 @@ def test_mixed_clearance_studies_are_seed_004():
         m = load_study(ROOT / "studies" / f"mixed_clearance_slider_crank_{tag}.toml", registry=reg).mechanism
         rev, tr = m.clearance_joints
         assert rev.clearance == pytest.approx(C, rel=1e-9) and tr.clearance == pytest.approx(C, rel=1e-9)
-        assert (tr.slider_length, tr.slider_height) == (0.005, 0.008)  # seed 004 Table 2: L, W
+        assert (tr.slider_length, tr.slider_height) == (0.005, 0.008)  # Wang, Chen, Ma & Sun (2016) Table 2: L, W
         assert [(b.mass, b.inertia) for b in m.bodies] == [(0.30, 1e-4), (0.21, 2.5e-4), (0.14, 2.5e-4)]
         assert not any(isinstance(j, TranslationalJoint) for j in m.joints)
 

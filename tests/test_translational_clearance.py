@@ -1,7 +1,7 @@
-"""Translational clearance joint (seed 004 §1.2, eqs. 18-31): four corners, four contact states.
+"""Translational clearance joint (Wang, Chen, Ma & Sun (2016) §1.2, eqs. 18-31): four corners, four contact states.
 
 A rectangular slider (L x W) in a guide of height H, nothing else: static equilibria have closed
-forms with the linear plane law F = K_s delta (seed 004 eqs. 25-26).
+forms with the linear plane law F = K_s delta (Wang, Chen, Ma & Sun (2016) eqs. 25-26).
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def stiffness(contact):
 
 
 def test_planar_stiffness_is_seed004_eq26(registry):
-    """K_s = a / (0.475 (h_i + h_j)), a = half the perimeter of the contact face (seed 004 eq. 26)."""
+    """K_s = a / (0.475 (h_i + h_j)), a = half the perimeter of the contact face (Wang, Chen, Ma & Sun (2016) eq. 26)."""
     _, contact = block(registry)
     h = (1 - 0.3 ** 2) / 207e9
     assert stiffness(contact) == pytest.approx((L + B) / (0.475 * 2 * h), rel=1e-12)

@@ -1,6 +1,6 @@
 """Wear-family plugins: archard, reye, nonlinear_archard (through the registry, like a study).
 
-Oracles: seed 000 eq. (10)/(14) (Archard, linear in p and ds), eq. (12) (Reye; VALIDATION.md: with
+Oracles: Wang & Liu (2015) eq. (10)/(14) (Archard, linear in p and ds), eq. (12) (Reye; docs/validation.md: with
 ``mu/tau = k_d`` it must give identical profiles), eq. (15)-(20) with our running-in
 parametrisation ``k(s) = k_ss + (k_0 - k_ss) exp(-s/s_0)`` (closed-form integral of the depth).
 The conformance part loops over *every* registered wear law.
@@ -164,7 +164,7 @@ def test_nonlinear_is_split_invariant(registry):
 def test_nonlinear_running_in_closed_form(registry):
     """Running-in: the coefficient starts at k_0 and ends at k_ss; the depth over a long slide at
     constant pressure equals the closed-form integral p [k_ss S + (k_0 - k_ss) s_0 (1 - e^(-S/s_0))]
-    (our parametrisation of seed 000 eq. 20's beta~(s)), summed over uneven increments (rel 1e-12)."""
+    (our parametrisation of Wang & Liu (2015) eq. 20's beta~(s)), summed over uneven increments (rel 1e-12)."""
     k_ss, k_0, s_0, p = 2e-15, 3e-14, 50.0, 1.2e8
     law = _nonlinear(registry)
     assert float(law.coefficient(0.0)) == pytest.approx(k_0, rel=1e-15)

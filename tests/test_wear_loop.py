@@ -2,7 +2,7 @@
 
 Rig: ``studies/journal_wear_constant_load.toml`` — a rigid journal turning at constant speed in a
 fixed Winkler-lined bushing under a constant radial load, frictionless.  Oracles from
-``../shared/VALIDATION.md``:
+``../shared/docs/validation.md``:
 
 * Rigid journal in a Winkler-lined bushing: ``P = R k dR (eps - sin eps cos eps) / cos eps``,
   ``p = k (delta cos theta - dR)``, ``delta = dR / cos eps``.
@@ -74,7 +74,7 @@ def test_rig_file_holds_the_data_used_here(registry):
 
 
 def test_archard_volume_equals_kd_F_s_times_the_arc_factor(registry, tmp_path):
-    """VALIDATION.md wear bookkeeping with the Winkler closed form (contact half-angle ~43 deg)."""
+    """docs/validation.md wear bookkeeping with the Winkler closed form (contact half-angle ~43 deg)."""
     ds = run_wear_study(rig(registry), registry=registry, out=tmp_path / "rig.zarr", max_updates=1)
     eps, factor = winkler_factor(F)
     s = 2 * math.pi * R_J                      # sliding distance per cycle (journal surface speed)

@@ -1,10 +1,10 @@
 """The ``winkler_foundation`` contact law: elastic-foundation force of a pin in a lined bore.
 
-Oracles: VALIDATION.md "Rigid journal in a Winkler-lined bushing" (closed form
+Oracles: docs/validation.md "Rigid journal in a Winkler-lined bushing" (closed form
 ``F = b R k c (eps - sin eps cos eps)/cos eps``, ``cos eps = c/(c + delta)``); the direct arc
-integral of seed 000 eq. (23) ``p = k u``; the ``winkler`` pressure model (same foundation, nodal
+integral of Wang & Liu (2015) eq. (23) ``p = k u``; the ``winkler`` pressure model (same foundation, nodal
 sum); the separable energy balance of the Lankarani-Nikravesh damping form for the restitution;
-the energy books of VALIDATION.md for the slider-crank run.
+the energy books of docs/validation.md for the slider-crank run.
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from workbench.mbs.solver import simulate
 from workbench.models import BoreSection, ContactGeometry, Material
 
 STEEL = Material(E=207e9, nu=0.3)
-#: seed 004 Table 1 joint: journal 10 mm, clearance 0.5 mm, length 10 mm, steel
+#: Wang, Chen, Ma & Sun (2016) Table 1 joint: journal 10 mm, clearance 0.5 mm, length 10 mm, steel
 PIN = ContactGeometry(kind="cylindrical", radius_journal=0.010, radius_bushing=0.0105, length=0.010,
                       journal=STEEL, bushing=STEEL)
 K_FOUND = 3.0e13  # an explicit foundation modulus [Pa/m] for the closed-form checks
@@ -33,7 +33,7 @@ def _law(registry, **values):
 
 
 def _closed_form(delta, geom, k):
-    """VALIDATION.md: F = b R k c (eps - sin eps cos eps) / cos eps, cos eps = c/(c + delta)."""
+    """docs/validation.md: F = b R k c (eps - sin eps cos eps) / cos eps, cos eps = c/(c + delta)."""
     c = geom.clearance
     eps = math.acos(c / (c + delta))
     return geom.length * geom.radius_bushing * k * c * (eps - math.sin(eps) * math.cos(eps)) / math.cos(eps)
@@ -48,13 +48,13 @@ def test_registered_through_the_entry_point(registry):
     assert entry.plugin == "contact_winkler_foundation"
     cls = entry.cls
     assert cls.dissipative and cls.geometries == ("cylindrical",)
-    assert "seed 000" in cls.reference and "Lankarani" in cls.reference
+    assert "Wang & Liu (2015)" in cls.reference and "Lankarani" in cls.reference
     assert {i.name: i.unit for i in cls.parameters()}["stiffness"] == "Pa/m"
 
 
 def test_foundation_modulus_follows_the_layer_rule(registry):
     """k = E_w / L per elastic layer, two layers in series (same rule as the winkler pressure
-    model, seed 000 eq. 24); bonded E_w = (1-nu)E/((1+nu)(1-2nu)); p = [b R k, c, chi, v_floor]."""
+    model, Wang & Liu (2015) eq. 24); bonded E_w = (1-nu)E/((1+nu)(1-2nu)); p = [b R k, c, chi, v_floor]."""
     E, nu, L = 207e9, 0.3, 2e-3
     b, R = PIN.length, PIN.radius_bushing
     p = _law(registry, layer_thickness=L).pack(PIN)
@@ -93,7 +93,7 @@ def test_bad_parameters_and_geometries(registry):
 # the force against its oracles
 # ------------------------------------------------------------------------------------------
 def test_kernel_is_the_validation_closed_form(registry):
-    """VALIDATION.md closed form, evaluated with acos: its own rounding (1 - cos eps = delta/d
+    """docs/validation.md closed form, evaluated with acos: its own rounding (1 - cos eps = delta/d
     carries ~1e-16 d/delta relative error, cubed through eps^3) limits the comparison to 1e-10 for
     delta >= 1e-3 c.  Elastic part only (delta_dot = 0)."""
     law = _law(registry, stiffness=K_FOUND)
@@ -118,7 +118,7 @@ def test_kernel_is_the_arc_integral_of_the_foundation_pressure(registry):
 
 
 def test_zero_clearance_limit(registry):
-    """c = 0: the whole half bore is in contact, F = (pi/2) b R k delta (VALIDATION.md at dR = 0);
+    """c = 0: the whole half bore is in contact, F = (pi/2) b R k delta (docs/validation.md at dR = 0);
     exact up to rounding."""
     geom = ContactGeometry(radius_journal=0.010, radius_bushing=0.010, length=0.012, journal=STEEL,
                            bushing=STEEL)
@@ -204,7 +204,7 @@ def test_restitution_of_a_free_impact(registry, e):
 def test_flores_slider_crank_runs_and_closes_the_energy_books(registry):
     """One crank revolution of the Flores slider-crank (5000 rpm, c = 0.5 mm) with the
     foundation law and Ambrosio friction: impacts happen, forces are finite and >= 0, and
-    kinetic + potential + contact + dissipated - driver work stays constant (VALIDATION.md; the
+    kinetic + potential + contact + dissipated - driver work stays constant (docs/validation.md; the
     same 1e-6 bound as the Lankarani-Nikravesh run in test_mbs_dynamics)."""
     contact = registry.create("contact", "winkler_foundation", {"restitution": 0.9})
     friction = registry.create("friction", "ambrosio", {"c_f": 0.01, "v0": 1e-4, "v1": 1e-2})

@@ -1,6 +1,6 @@
 """Worn revolute clearance joints: penetration on node-wise worn profiles and the dynamics on them.
 
-Model under test (seed 000 §4 steps 7-8; issue 3 §8; :mod:`workbench.mbs.clearance`): wear depths
+Model under test (Wang & Liu (2015) §4 steps 7-8; issue 3 §8; :mod:`workbench.mbs.clearance`): wear depths
 ``h >= 0`` on ``M`` body-fixed nodes ``theta_k = 2 pi k / M`` of the bushing and the journal; the
 clearance seen in bushing-frame direction ``psi`` is ``c(psi) = R_b - R_j + h_b(psi) +
 h_j(psi - phi_rel)``, a C1 cubic through its values at the bushing nodes (Catmull-Rom tangents limited so that it never dips below them) (the
@@ -12,7 +12,7 @@ Oracles: a brute-force maximisation of the same curve on a fine ``psi`` grid (re
 best point); closed forms for uniform and zero wear; the static equilibrium
 of a frictionless journal pressed into a worn bushing (force balance along ``n(psi*)`` and the
 contact law inverted at zero approach speed); the energy books of an elastic contact
-(VALIDATION.md, as in ``test_mbs_dynamics.test_energy_conserved_with_pure_hertz_contact``).
+(docs/validation.md, as in ``test_mbs_dynamics.test_energy_conserved_with_pure_hertz_contact``).
 """
 from __future__ import annotations
 
@@ -284,7 +284,7 @@ def test_bushing_only_wear_reports_no_journal_depth(row_builder):
 
 
 def test_wear_never_makes_the_clearance_smaller(row_builder):
-    """h >= 0 everywhere means c(psi) >= c0, so delta <= |e| - c0 for every e (seed 000 §4: wear
+    """h >= 0 everywhere means c(psi) >= c0, so delta <= |e| - c0 for every e (Wang & Liu (2015) §4: wear
     only removes material).  Flat-bottomed scar (uniform pressure over an arc, Archard) of depth
     0.2 c0 with steep edges; e aimed just outside an edge, where the curve dips."""
     M, h0 = 360, 0.2 * C0
@@ -398,7 +398,7 @@ def test_energy_books_close_for_elastic_contact_on_worn_profiles(registry):
     friction, no spin: the radial normal n(psi*) is the gradient of delta(e) (envelope theorem),
     so the contact force is -grad of K delta^2.5/2.5 and the contact absorbs exactly that
     energy: contact_energy = K delta^2.5/2.5 at every sample and kinetic + potential + contact -
-    driver work stays constant, both to 1e-6 of the kinetic energy (VALIDATION.md tolerance, as
+    driver work stays constant, both to 1e-6 of the kinetic energy (docs/validation.md tolerance, as
     for the circular joint; measured 3.4e-7 and 1e-9 at rtol 1e-10, and the first shrinks with
     the tolerance: 1.3e-6 at 1e-9, 9e-8 at 1e-11).  Not claimed for a spinning worn journal:
     there delta also changes with phi_rel, which a radial normal through the journal centre

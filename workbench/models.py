@@ -222,7 +222,7 @@ class Material:
 
     @property
     def h(self) -> float:
-        """Material compliance parameter ``h = (1 - nu^2)/E`` [1/Pa] (seed 004 eq. 12)."""
+        """Material compliance parameter ``h = (1 - nu^2)/E`` [1/Pa] (Wang, Chen, Ma & Sun (2016) eq. 12)."""
         return 0.0 if self.rigid else (1.0 - self.nu ** 2) / self.E
 
 
@@ -233,7 +233,7 @@ class ContactGeometry:
     ``kind == "cylindrical"``: a journal of radius ``radius_journal`` [m] inside a bushing bore of
     radius ``radius_bushing`` [m], axial length ``length`` [m] (revolute clearance joint).
     ``kind == "planar"``: a slider corner or face on a flat guide; ``length`` [m] is the slider's
-    width normal to the plane of motion and ``half_perimeter`` [m] is ``a`` of seed 004 eq. 26.
+    width normal to the plane of motion and ``half_perimeter`` [m] is ``a`` of Wang, Chen, Ma & Sun (2016) eq. 26.
     ``kind == "sphere"``: two spheres of radii ``radius_journal`` and ``radius_bushing`` (external
     contact), used by restitution tests.
     """
@@ -258,9 +258,9 @@ class ContactGeometry:
     def default_stiffness(self) -> float:
         """Contact stiffness from the geometry.
 
-        cylindrical: ``K = 4/(3(h_i+h_j)) sqrt(R_i R_j/(R_i - R_j))`` [N/m^1.5] (seed 004 eq. 11,
+        cylindrical: ``K = 4/(3(h_i+h_j)) sqrt(R_i R_j/(R_i - R_j))`` [N/m^1.5] (Wang, Chen, Ma & Sun (2016) eq. 11,
         with ``R_i`` the bushing and ``R_j`` the journal radius).
-        planar: ``K_s = a/(0.475 (h_i + h_j))`` [N/m] (seed 004 eq. 26).
+        planar: ``K_s = a/(0.475 (h_i + h_j))`` [N/m] (Wang, Chen, Ma & Sun (2016) eq. 26).
         sphere: Hertz ``K = 4/(3(h_i+h_j)) sqrt(R_i R_j/(R_i + R_j))`` [N/m^1.5].
         """
         hsum = self.journal.h + self.bushing.h
@@ -288,7 +288,7 @@ class ContactLaw(Model):
       (> 0) and ``p`` the float64 array made by :meth:`pack`.  Returns the normal force [N]; it must
       be 0 for ``delta <= 0`` and never negative (no tension).
     * ``pack(geometry)``: the parameter array ``p`` for one contact pair; derived quantities (e.g.
-      the stiffness from seed 004 eq. 11 when ``stiffness`` is ``None``) are resolved here, once.
+      the stiffness from Wang, Chen, Ma & Sun (2016) eq. 11 when ``stiffness`` is ``None``) are resolved here, once.
     """
     family: ClassVar[str] = "contact"
     #: True for laws with hysteresis damping (Table 2 of the review), False for pure elastic.

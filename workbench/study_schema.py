@@ -372,7 +372,7 @@ _MODELS = (
 )
 REVOLUTE_CLEARANCE = Section(
     "mechanism.clearance_joints[] (type = \"revolute\")",
-    "Journal in a bushing with radial clearance (seed 000 §3.1, seed 004 §1.1). "
+    "Journal in a bushing with radial clearance (Wang & Liu (2015) §3.1, Wang, Chen, Ma & Sun (2016) §1.1). "
     "Give exactly one of `bushing_radius` and `clearance`.", _CLEAR_HEAD + (
         Key("bushing_body", "text", "", "body carrying the bushing (hole)"),
         Key("bushing_point", "text", "", "bushing centre, a point of `bushing_body`"),
@@ -389,7 +389,7 @@ REVOLUTE_CLEARANCE = Section(
 TRANSLATIONAL_CLEARANCE = Section(
     "mechanism.clearance_joints[] (type = \"translational\")",
     "Rectangular slider (length L along the guide, height W) in a guide of height H, clearance "
-    "C = (H - W)/2 (seed 004 §1.2, eq. 18). Give exactly one of `guide_height` and `clearance`.",
+    "C = (H - W)/2 (Wang, Chen, Ma & Sun (2016) §1.2, eq. 18). Give exactly one of `guide_height` and `clearance`.",
     _CLEAR_HEAD + (
         Key("guide_body", "text", "", "body carrying the guide"),
         Key("guide_point", "text", "", "a point of the guide's centre line, on `guide_body`"),
@@ -400,7 +400,7 @@ TRANSLATIONAL_CLEARANCE = Section(
         Key("guide_height", "number", "m", "guide height H", None, gt=0.0),
         Key("clearance", "number", "m", "clearance C; guide height = slider height + 2 C", None, gt=0.0),
         Key("axis", "vec2", "1", "guide direction in `guide_body` coordinates (normalised)", (1.0, 0.0)),
-        Key("width", "number", "m", "out-of-plane width of the slider (contact stiffness, seed 004 eq. 26)",
+        Key("width", "number", "m", "out-of-plane width of the slider (contact stiffness, Wang, Chen, Ma & Sun (2016) eq. 26)",
             0.01, gt=0.0),
         Key("guide_material", "table", "", "material of the guide (see `material`)", None),
         Key("slider_material", "table", "", "material of the slider", None),
@@ -433,10 +433,10 @@ SOLVER = Section("solver", "Numerical settings (`workbench.mbs.solution.SolverSe
     Key("method", "text", "", "scipy method on the reference path", _SD["method"],
         choices=("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")),
     Key("detection", "text", "", "contact-start detection: `event` (root finding) or "
-        "`step_halving` (seed 001)", _SD["detection"], choices=("event", "step_halving")),
-    Key("critical_penetration", "number", "m", "epsilon of the step-halving detector (seed 001)",
+        "`step_halving` (Wu (2014))", _SD["detection"], choices=("event", "step_halving")),
+    Key("critical_penetration", "number", "m", "epsilon of the step-halving detector (Wu (2014))",
         _SD["critical_penetration"], gt=0.0),
-    Key("min_step", "number", "s", "smallest step of the step-halving detector (seed 001)",
+    Key("min_step", "number", "s", "smallest step of the step-halving detector (Wu (2014))",
         _SD["min_step"], gt=0.0),
     Key("max_steps", "int", "1", "largest number of (accepted + rejected) steps before giving up",
         _SD["max_steps"], gt=0),
@@ -458,7 +458,7 @@ OUTPUT = Section("output", "What the results dataset holds.", (
     Key("slip_velocity", "bool", "", "store the tangential slip velocity of the clearance joints", True),
 ))
 
-WEAR = Section("wear", "The wear loop (seed 000 §4, Fig. 14) of a `kind = \"wear\"` study: each "
+WEAR = Section("wear", "The wear loop (Wang & Liu (2015) §4, Fig. 14) of a `kind = \"wear\"` study: each "
                "update simulates settling and averaging cycles on the current worn surfaces, turns "
                "pressure x slip into a per-cycle wear increment, jumps `dN` cycles and wears the "
                "surfaces. `[solver]` tolerances apply; its `t_end`/`revolutions` are not used.", (
@@ -491,18 +491,18 @@ WEAR = Section("wear", "The wear loop (seed 000 §4, Fig. 14) of a `kind = \"wea
     Key("samples_per_cycle", "int", "1", "contact samples per cycle for pressure and wear", 720, min=16),
     Key("nodes", "int", "1", "body-fixed nodes per worn surface (bushing and journal)", 720, min=16),
     Key("bushing_share", "number", "1", "fraction of the wear depth taken from the bushing; the rest "
-        "from the journal (seed 000 §2.3.3: 1 = bushing only, 0.5 = half each)", 1.0, min=0.0, max=1.0),
+        "from the journal (Wang & Liu (2015) §2.3.3: 1 = bushing only, 0.5 = half each)", 1.0, min=0.0, max=1.0),
     Key("depth_step", "number", "1", "largest wear-depth increment of one update, as a fraction of "
         "the radial clearance; sets the cycle jump dN", 0.02, gt=0.0, max=0.5),
     Key("max_cycle_jump", "number", "1", "upper bound of the cycle jump dN (default: none)", None, min=1.0),
     Key("joints", "texts", "", "names of the revolute clearance joints that wear (default: all)", None),
     Key("output_body", "text", "", "body whose motion is compared with the ideal mechanism "
-        "(seed 000 §4 step 10; default: the last body)", None),
+        "(Wang & Liu (2015) §4 step 10; default: the last body)", None),
     Key("output_coordinate", "text", "", "coordinate of `output_body` compared", "x", choices=("x", "y", "phi")),
     Key("dynamics_every", "int", "1", "store the averaging-cycle dynamics of every n-th update (the "
         "first and the last always)", 10, min=1),
     Key("stiffness", "text", "", "contact-law geometry during wear: 'worn' packs the contact law "
-        "with the clearance enlarged by the deepest wear (seed 000 §1.3: stiffness depends on the "
+        "with the clearance enlarged by the deepest wear (Wang & Liu (2015) §1.3: stiffness depends on the "
         "clearance), 'nominal' keeps the unworn radii", "worn", choices=("worn", "nominal")),
     Key("pressure", "table", "", "pressure model `{model = \"<name>\", <parameters>}`"),
     Key("law", "table", "", "wear law `{model = \"<name>\", <parameters>}`"),

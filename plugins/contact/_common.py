@@ -1,13 +1,13 @@
 """Shared pieces of the built-in contact laws (not a plugin: no entry point, no hook).
 
 * :func:`resolve_stiffness` — the generalized stiffness ``K`` of a power law ``K delta^n`` from
-  the parameters or from the joint geometry (seed 004 eq. 11 / eq. 26, Hertz for spheres).
+  the parameters or from the joint geometry (Wang, Chen, Ma & Sun (2016) eq. 11 / eq. 26, Hertz for spheres).
 * :func:`linear_stiffness` — a linear stiffness ``K`` [N/m] for the laws that are linear in
   ``delta`` (Hooke, Kelvin-Voigt) when none is given.
 * :func:`check_restitution` — bounds of the restitution coefficient of a hysteresis law.
 * :func:`hysteresis_force` — the one compiled kernel of the seven hysteresis-damping laws
   ``F = K delta^n (1 + chi delta_dot / delta_dot_minus)`` (Machado et al. 2012, Table 2 of
-  seed 000); the laws differ only in ``chi(e)``, which their ``pack`` computes once.
+  Wang & Liu (2015)); the laws differ only in ``chi(e)``, which their ``pack`` computes once.
 
 Sign conventions (see :class:`workbench.models.ContactLaw`): ``delta`` > 0 in contact,
 ``delta_dot`` > 0 while approaching, ``delta_dot_minus`` > 0 the approach speed at the start of
@@ -42,8 +42,8 @@ def resolve_stiffness(stiffness: float | None, exponent: float, geometry: Contac
     """Generalized stiffness ``K`` [N/m^n] of ``F = K delta^n``.
 
     ``stiffness`` given: returned as is (checked > 0).  ``None``: from the geometry,
-    :meth:`ContactGeometry.default_stiffness` — seed 004 eq. 11 (``kind="cylindrical"``, a
-    Hertz-type stiffness in N/m^1.5), Hertz sphere-sphere (``"sphere"``, N/m^1.5) or seed 004
+    :meth:`ContactGeometry.default_stiffness` — Wang, Chen, Ma & Sun (2016) eq. 11 (``kind="cylindrical"``, a
+    Hertz-type stiffness in N/m^1.5), Hertz sphere-sphere (``"sphere"``, N/m^1.5) or Wang, Chen, Ma & Sun (2016)
     eq. 26 (``"planar"``, a *linear* stiffness in N/m).  The geometric value has the units of one
     exponent only, so it is used only with that exponent (1.5, resp. 1 for ``"planar"``);
     otherwise a :class:`StudyError` asks for an explicit stiffness.
@@ -54,7 +54,7 @@ def resolve_stiffness(stiffness: float | None, exponent: float, geometry: Contac
     if abs(exponent - n_geom) > _EXP_TOL:
         raise StudyError(
             f"contact law '{law}': the default stiffness of a '{geometry.kind}' contact "
-            f"(seed 004 eq. {26 if geometry.kind == 'planar' else 11}) is for exponent {n_geom:g}, "
+            f"(Wang, Chen, Ma & Sun (2016) eq. {26 if geometry.kind == 'planar' else 11}) is for exponent {n_geom:g}, "
             f"but exponent = {exponent:g}; set exponent = {n_geom:g} or give 'stiffness' "
             f"in N/m^{exponent:g}", key="exponent")
     try:
@@ -81,7 +81,7 @@ def linear_stiffness(stiffness: float | None, reference_load: float, geometry: C
 
     ``stiffness`` given: returned (checked > 0).  ``None``:
 
-    * ``"planar"``: seed 004 eq. 26, ``K_s = a / (0.475 (h_i + h_j))``.
+    * ``"planar"``: Wang, Chen, Ma & Sun (2016) eq. 26, ``K_s = a / (0.475 (h_i + h_j))``.
     * ``"cylindrical"``: secant stiffness ``F_ref / delta(F_ref)`` of Johnson's plane-strain
       line-contact law for a pin in a bore (Pereira et al. 2011, Johnson model;
       ``delta = F/(pi L E*) [ln(4 pi L dR E*/F) - 1]``) at ``F_ref = reference_load``.  The
@@ -183,7 +183,7 @@ class HysteresisLaw:
 def stiffness_field():
     """The ``stiffness`` parameter shared by the power laws."""
     return parameter(None, unit="N/m^n",
-                     doc="generalized stiffness K; default from the geometry (seed 004 eq. 11, "
+                     doc="generalized stiffness K; default from the geometry (Wang, Chen, Ma & Sun (2016) eq. 11, "
                          "Hertz for spheres, eq. 26 for planar with exponent 1)", min=0.0)
 
 

@@ -2,7 +2,7 @@
 
 ``delta = F (s_i + s_j)/L [ln(4 L dR/(F (s_i + s_j))) + 1]``, ``s_k = (1 - nu_k^2)/(pi E_k)`` —
 ESDU Item 78035 (1978), as tabulated by Pereira, Ramalho & Ambrosio, Nonlinear Dyn 63 (2011)
-681-697 (ESDU-78035 model for internal contact); seed 000 Table 1.
+681-697 (ESDU-78035 model for internal contact); Wang & Liu (2015) Table 1.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ class Esdu78035(ImplicitCylinderLaw):
     """
     name = "esdu_78035"
     reference = ("ESDU Item 78035 (1978); Pereira, Ramalho & Ambrosio, Nonlinear Dyn 63 (2011) "
-                 "681-697, ESDU-78035 model; seed 000 Table 1")
+                 "681-697, ESDU-78035 model; Wang & Liu (2015) Table 1")
     area_factor = 4.0 * math.pi
     offset = 1.0
 

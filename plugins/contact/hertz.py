@@ -1,7 +1,7 @@
 """Hertz contact force law, ``F_n = K delta^n``.
 
 Hertz (1881); in the review of Machado, Moreira, Flores & Lankarani, Mech. Mach. Theory 53
-(2012) eq. (2); seed 000 Table 1.  Default stiffness for a pin in a bushing: seed 004 eq. 11.
+(2012) eq. (2); Wang & Liu (2015) Table 1.  Default stiffness for a pin in a bushing: Wang, Chen, Ma & Sun (2016) eq. 11.
 """
 from __future__ import annotations
 
@@ -27,13 +27,13 @@ def hertz_force(delta, delta_dot, delta_dot_minus, p):
 class Hertz(ContactLaw):
     """Pure elastic Hertz law ``F_n = K delta^n`` (Machado et al. 2012, eq. 2).
 
-    ``K`` [N/m^n] defaults to the geometry's stiffness (seed 004 eq. 11 for a pin in a bore,
-    Hertz for spheres — both for ``n = 1.5`` —, seed 004 eq. 26 for planar contact with ``n = 1``);
+    ``K`` [N/m^n] defaults to the geometry's stiffness (Wang, Chen, Ma & Sun (2016) eq. 11 for a pin in a bore,
+    Hertz for spheres — both for ``n = 1.5`` —, Wang, Chen, Ma & Sun (2016) eq. 26 for planar contact with ``n = 1``);
     with another exponent ``stiffness`` must be given
     (:func:`plugins.contact._common.resolve_stiffness`).
     """
     name = "hertz"
-    reference = "Hertz 1881; Machado et al., Mech. Mach. Theory 53 (2012) eq. (2); seed 000 Table 1"
+    reference = "Hertz 1881; Machado et al., Mech. Mach. Theory 53 (2012) eq. (2); Wang & Liu (2015) Table 1"
     dissipative = False
 
     @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Hooke's linear contact law, ``F_n = K delta``.
 
 Machado, Moreira, Flores & Lankarani, Mech. Mach. Theory 53 (2012) §3 (Hooke's law, the simplest
-pure elastic model); seed 000 Table 1.  Default stiffness: seed 004 eq. 26 for a planar
+pure elastic model); Wang & Liu (2015) Table 1.  Default stiffness: Wang, Chen, Ma & Sun (2016) eq. 26 for a planar
 (translational-joint) contact; for a pin in a bore the secant of Johnson's line-contact law at a
 reference load (see :func:`plugins.contact._common.linear_stiffness`).
 """
@@ -27,21 +27,21 @@ def hooke_force(delta, delta_dot, delta_dot_minus, p):
 
 
 class Hooke(ContactLaw):
-    """Pure elastic linear law ``F_n = K delta`` (Machado et al. 2012 §3; seed 000 Table 1).
+    """Pure elastic linear law ``F_n = K delta`` (Machado et al. 2012 §3; Wang & Liu (2015) Table 1).
 
-    Default ``K`` [N/m]: ``planar`` seed 004 eq. 26 ``K_s = a/(0.475 (h_i+h_j))``;
+    Default ``K`` [N/m]: ``planar`` Wang, Chen, Ma & Sun (2016) eq. 26 ``K_s = a/(0.475 (h_i+h_j))``;
     ``cylindrical`` the secant stiffness of Johnson's plane-strain pin-in-bore law
     (Pereira et al. 2011) at ``reference_load``; ``sphere`` the Hertz secant at ``reference_load``.
     """
     name = "hooke"
     reference = ("Machado, Moreira, Flores & Lankarani, Mech. Mach. Theory 53 (2012) §3 (Hooke); "
-                 "seed 000 Table 1; default stiffness seed 004 eq. 26 (planar)")
+                 "Wang & Liu (2015) Table 1; default stiffness Wang, Chen, Ma & Sun (2016) eq. 26 (planar)")
     dissipative = False
 
     @dataclass(frozen=True)
     class Params:
         stiffness: float | None = parameter(
-            None, unit="N/m", doc="linear stiffness K; default from the geometry (seed 004 eq. 26 "
+            None, unit="N/m", doc="linear stiffness K; default from the geometry (Wang, Chen, Ma & Sun (2016) eq. 26 "
             "planar, Johnson secant at reference_load for a pin in a bore)", min=0.0)
         reference_load: float = parameter(
             1000.0, unit="N", doc="load at which the default secant stiffness of a cylindrical or "

@@ -2,7 +2,7 @@
 
 ``delta = F/(pi L E*) [ln(4 pi L dR E*/F) - 1]`` — Johnson, Contact Mechanics (1985) pp. 99-104,
 in the form tabulated by Pereira, Ramalho & Ambrosio, Nonlinear Dyn 63 (2011) 681-697 (Johnson's
-model for internal contact); seed 000 Table 1 / Machado et al., Mech. Mach. Theory 53 (2012) §3.
+model for internal contact); Wang & Liu (2015) Table 1 / Machado et al., Mech. Mach. Theory 53 (2012) §3.
 Solved for ``F`` inside the kernel (see :mod:`plugins.contact._cylinder_implicit`).
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ class Johnson(ImplicitCylinderLaw):
     """
     name = "johnson"
     reference = ("Johnson, Contact Mechanics (1985) pp. 99-104; Pereira, Ramalho & Ambrosio, "
-                 "Nonlinear Dyn 63 (2011) 681-697, Johnson model; seed 000 Table 1")
+                 "Nonlinear Dyn 63 (2011) 681-697, Johnson model; Wang & Liu (2015) Table 1")
     area_factor = 4.0 * math.pi
     offset = -1.0
 

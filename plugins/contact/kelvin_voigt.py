@@ -1,7 +1,7 @@
 """Kelvin-Voigt linear spring-damper contact law, ``F_n = K delta + D delta_dot``.
 
 Machado, Moreira, Flores & Lankarani, Mech. Mach. Theory 53 (2012) §4 (Kelvin-Voigt, the first
-dissipative model of the review); seed 000 Table 2.  ``D`` may be derived from a restitution
+dissipative model of the review); Wang & Liu (2015) Table 2.  ``D`` may be derived from a restitution
 coefficient through the damped linear oscillator, ``e = exp(-zeta pi / sqrt(1 - zeta^2))``,
 ``D = 2 zeta sqrt(K m)`` (e.g. Flores & Lankarani, Contact Force Models for Multibody Dynamics,
 Springer 2016, ch. on dissipative models).
@@ -61,7 +61,7 @@ class KelvinVoigt(ContactLaw):
     """
     name = "kelvin_voigt"
     reference = ("Machado, Moreira, Flores & Lankarani, Mech. Mach. Theory 53 (2012) §4 "
-                 "(Kelvin-Voigt); seed 000 Table 2")
+                 "(Kelvin-Voigt); Wang & Liu (2015) Table 2")
     dissipative = True
 
     @dataclass(frozen=True)

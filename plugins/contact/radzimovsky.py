@@ -3,7 +3,7 @@
 ``delta = F/(pi L E*) [2/3 + ln(4 R_i/b) + ln(4 R_j/b)]``, ``b = 1.6 sqrt(F R/(L E*))``,
 ``R = R_i R_j/(R_i - R_j)`` — Radzimovsky, Univ. Illinois Eng. Exp. Station Bull. 408 (1953), as
 tabulated by Pereira, Ramalho & Ambrosio, Nonlinear Dyn 63 (2011) 681-697 (Radzimovsky model);
-seed 000 Table 1.
+Wang & Liu (2015) Table 1.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ class Radzimovsky(ImplicitCylinderLaw):
     """
     name = "radzimovsky"
     reference = ("Radzimovsky, Univ. Illinois Eng. Exp. Stn. Bull. 408 (1953); Pereira, Ramalho & "
-                 "Ambrosio, Nonlinear Dyn 63 (2011) 681-697, Radzimovsky model; seed 000 Table 1")
+                 "Ambrosio, Nonlinear Dyn 63 (2011) 681-697, Radzimovsky model; Wang & Liu (2015) Table 1")
     area_factor = 16.0 / WIDTH_CONSTANT ** 2
     offset = 2.0 / 3.0
 

@@ -5,7 +5,7 @@ of independent springs, ``p = (E_w / L) u`` with ``u`` the local penetration, an
 force is the pressure integrated over the contact area.  For a rigid journal of radial clearance
 ``c`` in a bore of radius ``R``, length ``b``, at approach ``d = c + delta`` the penetration at
 angle ``theta`` from the line of centres is ``u = d cos(theta) - c`` on ``|theta| < eps``,
-``cos(eps) = c / d``, and (``VALIDATION.md``, "Rigid journal in a Winkler-lined bushing")
+``cos(eps) = c / d``, and (``docs/validation.md``, "Rigid journal in a Winkler-lined bushing")
 
     F = b R k int_{-eps}^{eps} (d cos th - c) cos th dth = b R k c (eps - sin eps cos eps) / cos eps
       = b R k d (eps - sin eps cos eps),
@@ -86,7 +86,7 @@ def winkler_foundation_force(delta, delta_dot, delta_dot_minus, p):
 
 class WinklerFoundation(ContactLaw):
     """Winkler elastic-foundation contact force of a pin in a bore, with Lankarani-Nikravesh
-    hysteresis (seed 000 §2.3.3 eq. 23-24; closed form in VALIDATION.md).
+    hysteresis (Wang & Liu (2015) §2.3.3 eq. 23-24; closed form in docs/validation.md).
 
     ``F = b R k c (eps - sin eps cos eps)/cos eps * (1 + 3(1-e^2)/4 delta_dot/delta_dot_minus)``,
     ``cos eps = c/(c + delta)``; ``b`` the contact length, ``R`` the bushing radius, ``c`` the
@@ -103,8 +103,8 @@ class WinklerFoundation(ContactLaw):
     0.913, ``e = 0.5`` gives 0.725).
     """
     name = "winkler_foundation"
-    reference = ("Winkler elastic foundation, seed 000 (Wang & Liu 2015) §1.3 and §2.3.3 eq. (23)-(24), "
-                 "integrated over the contact arc (VALIDATION.md); hysteresis: Lankarani & Nikravesh, "
+    reference = ("Winkler elastic foundation, Wang & Liu (2015) (Wang & Liu 2015) §1.3 and §2.3.3 eq. (23)-(24), "
+                 "integrated over the contact arc (docs/validation.md); hysteresis: Lankarani & Nikravesh, "
                  "J. Mech. Des. 112 (1990) 369-376")
     dissipative = True
     geometries = ("cylindrical",)

@@ -1,8 +1,8 @@
 """Ambrósio's Coulomb friction with a dynamic correction coefficient.
 
-``f_t = -c_f c_d(|v_t|) f_n v_t/|v_t|`` (seed 004 eq. 13; Ambrósio 2002/2003), where the dynamic
+``f_t = -c_f c_d(|v_t|) f_n v_t/|v_t|`` (Wang, Chen, Ma & Sun (2016) eq. 13; Ambrósio 2002/2003), where the dynamic
 correction coefficient ``c_d`` switches the friction off below ``v0`` and on above ``v1`` so that the
-force does not flip direction when the slip velocity crosses zero (seed 000 §1.2).  Seed 004 eq. 14
+force does not flip direction when the slip velocity crosses zero (Wang & Liu (2015) §1.2).  Seed 004 eq. 14
 ramps ``c_d`` linearly, as Ambrósio and Flores & Ambrósio (2004) do::
 
     c_d = 0                       |v| <= v0
@@ -45,14 +45,14 @@ def ambrosio_friction(v_t, f_n, z, p):
 
 
 class Ambrosio(FrictionLaw):
-    """Coulomb friction with Ambrósio's dynamic correction ``c_d`` (seed 004 eqs. 13-14).
+    """Coulomb friction with Ambrósio's dynamic correction ``c_d`` (Wang, Chen, Ma & Sun (2016) eqs. 13-14).
 
     ``f_t = -c_f c_d f_n v_t/|v_t|``; ``c_d`` ramps from 0 at ``v0`` to 1 at ``v1`` (linear, as in
-    seed 004 eq. 14, or the C1 cubic smoothstep).  Memoryless, passive: ``f_t v_t <= 0``.
+    Wang, Chen, Ma & Sun (2016) eq. 14, or the C1 cubic smoothstep).  Memoryless, passive: ``f_t v_t <= 0``.
     """
     name = "ambrosio"
     reference = ("Ambrósio, Impact of rigid and flexible multibody systems, Springer (2002) pp. 57-58; "
-                 "Flores & Ambrósio, Comput. Struct. 82 (2004); seed 004 eqs. (13)-(14)")
+                 "Flores & Ambrósio, Comput. Struct. 82 (2004); Wang, Chen, Ma & Sun (2016) eqs. (13)-(14)")
     n_states = 0
 
     @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class Ambrosio(FrictionLaw):
         v1: float = parameter(1e-2, unit="m/s", doc="slip speed above which friction is full (c_d = 1)",
                               min=0.0)
         ramp: str = parameter("linear", unit="text",
-                              doc="shape of c_d between v0 and v1: 'linear' (seed 004 eq. 14) or 'cubic'",
+                              doc="shape of c_d between v0 and v1: 'linear' (Wang, Chen, Ma & Sun (2016) eq. 14) or 'cubic'",
                               choices=_RAMPS)
 
         def __post_init__(self):
@@ -81,7 +81,7 @@ class Ambrosio(FrictionLaw):
         return np.array([p.c_f, p.v0, p.v1, float(_RAMPS.index(p.ramp))], dtype=np.float64)
 
     def correction(self, speed) -> np.ndarray:
-        """The dynamic correction coefficient ``c_d`` at slip speed(s) ``speed`` [m/s] (seed 004 eq. 14)."""
+        """The dynamic correction coefficient ``c_d`` at slip speed(s) ``speed`` [m/s] (Wang, Chen, Ma & Sun (2016) eq. 14)."""
         ft, _ = self.force(np.abs(np.asarray(speed, float)), 1.0)
         return -ft / self.params.c_f if self.params.c_f > 0.0 else np.zeros_like(ft)
 

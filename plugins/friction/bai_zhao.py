@@ -1,6 +1,6 @@
 """Velocity-dependent friction coefficient with a Stribeck peak (Bai & Zhao 2012).
 
-The modified Coulomb law that seed 000 §1.2 cites as ref. [55] for stick-slip: the friction
+The modified Coulomb law that Wang & Liu (2015) §1.2 cites as ref. [55] for stick-slip: the friction
 coefficient is a function of the slip velocity, ``f_t = -mu(v_t) f_n``, with ``mu`` odd in ``v_t``
 and made of cubic smoothsteps ``S(s) = s^2 (3 - 2 s)``::
 
@@ -55,7 +55,7 @@ class BaiZhao(FrictionLaw):
     """
     name = "bai_zhao"
     reference = ("Bai & Zhao, Int. J. Mech. Sci. 54 (2012) 190-205, modified Coulomb friction with "
-                 "velocity-dependent coefficient mu(v_T); cited as ref. [55] in seed 000 §1.2")
+                 "velocity-dependent coefficient mu(v_T); cited as ref. [55] in Wang & Liu (2015) §1.2")
     n_states = 0
 
     @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Regularized Coulomb friction, ``f_t = -mu f_n sgn_eps(v_t)``.
 
 Coulomb's dry friction law with the sign function replaced by a continuous one so that the force
-does not jump when the slip velocity changes sign (seed 000 §1.2: the plain Coulomb law "easily
+does not jump when the slip velocity changes sign (Wang & Liu (2015) §1.2: the plain Coulomb law "easily
 flips direction near v_T = 0 and upsets the integration").  Two regularizations:
 
 * ``"tanh"`` (default): ``sgn_eps(v) = tanh(v / v_eps)``; smooth (C-infinity), which suits an
@@ -44,13 +44,13 @@ def coulomb_friction(v_t, f_n, z, p):
 
 
 class Coulomb(FrictionLaw):
-    """Regularized Coulomb friction ``f_t = -mu f_n sgn_eps(v_t)`` (seed 000 §1.2, Coulomb 1785).
+    """Regularized Coulomb friction ``f_t = -mu f_n sgn_eps(v_t)`` (Wang & Liu (2015) §1.2, Coulomb 1785).
 
     ``sgn_eps`` is ``tanh(v/v_eps)`` or the linear ramp ``clip(v/v_eps, -1, 1)`` (parameter
     ``regularization``).  Memoryless (``n_states = 0``), passive: ``f_t v_t <= 0``.
     """
     name = "coulomb"
-    reference = ("Coulomb 1785, regularized; seed 000 (Wang & Liu 2015) §1.2; "
+    reference = ("Coulomb 1785, regularized; Wang & Liu (2015) (Wang & Liu 2015) §1.2; "
                  "Machado et al., Mech. Mach. Theory 53 (2012)")
     n_states = 0
 

@@ -7,7 +7,7 @@ The contact is a bed of elastic bristles with mean deflection ``z`` [m] (the int
     f_t   = -(sigma0 z + sigma1 dz/dt + sigma2 v) f_n             (eq. 3)
 
 This is the dimensionless-coefficient form used for clearance joints (Muvengei, Kihiu & Ikua,
-Multibody Syst. Dyn. 28 (2012); seed 000 §1.2): the original's forces ``F_C, F_S`` become
+Multibody Syst. Dyn. 28 (2012); Wang & Liu (2015) §1.2): the original's forces ``F_C, F_S`` become
 ``mu_c f_n, mu_s f_n`` and the stiffness and damping scale with the normal force, so
 
 * ``sigma0`` [1/m]: bristle stiffness per unit normal force (tangential stiffness ``sigma0 f_n`` N/m);
@@ -62,7 +62,7 @@ class LuGre(FrictionLaw):
     name = "lugre"
     reference = ("Canudas de Wit, Olsson, Åström & Lischinsky, IEEE Trans. Autom. Control 40(3) (1995) "
                  "419-425, eqs. (2)-(4); normalised by f_n as in Muvengei et al., Multibody Syst. Dyn. 28 "
-                 "(2012); seed 000 §1.2")
+                 "(2012); Wang & Liu (2015) §1.2")
     n_states = 1
 
     @dataclass(frozen=True)

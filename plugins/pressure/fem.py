@@ -4,8 +4,8 @@ scikit-fem plane-strain model of the bushing (annulus, outer edge held) and the 
 elastic or rigid with its own material, condensed once onto the ``n`` contact nodes; frictionless
 contact solved as a linear complementarity problem by a warm-started active-set method (see
 :mod:`workbench.fem.contact`).  The FE approach to contact pressure is the accurate reference of
-seed 000 §2.3.3; validated against Persson (1964) / Ciavarella & Decuzzi, IJSS 38 (2001) eq. for
-``P/(E* dR)`` and ``p_max`` (``VALIDATION.md``).
+Wang & Liu (2015) §2.3.3; validated against Persson (1964) / Ciavarella & Decuzzi, IJSS 38 (2001) eq. for
+``P/(E* dR)`` and ``p_max`` (``docs/validation.md``).
 
 :meth:`FEM.solve_loads` (the samples of a wear update) builds or reuses the FE model once for the
 batch, from ``section.gap``, and solves every sample's gap and load on it
@@ -29,10 +29,10 @@ from workbench.models import BoreSection, PressureModel, PressureSolution, param
 
 
 class FEM(PressureModel):
-    """FE contact pressure (seed 000 §2.3.3; Persson 1964 / Ciavarella & Decuzzi 2001 as oracle)."""
+    """FE contact pressure (Wang & Liu (2015) §2.3.3; Persson 1964 / Ciavarella & Decuzzi 2001 as oracle)."""
     name = "fem"
     reference = ("plane-strain FE (scikit-fem) condensed onto the bore nodes, frictionless LCP; "
-                 "seed 000 §2.3.3; validated against Persson 1964 / Ciavarella & Decuzzi, IJSS 38 (2001)")
+                 "Wang & Liu (2015) §2.3.3; validated against Persson 1964 / Ciavarella & Decuzzi, IJSS 38 (2001)")
 
     @dataclass(frozen=True)
     class Params:

@@ -4,8 +4,8 @@ Seed 000 §2.3.3 eq. 23-24: ``p = (E_w / L) u`` with ``u`` the local penetration
 ``u_i = e . n_i - gap_i``).  The layer modulus follows a rule — ``unconstrained`` (``E``) or
 ``bonded`` (``(1-nu) E / ((1+nu)(1-2nu))``, a laterally constrained layer) — and when both parts are
 elastic each is a layer of thickness ``L`` and the springs act in series.  The layer thickness has no
-definite rule (seed 000 §2.3.3), so ``k`` can instead be calibrated: ``calibrate = "persson"`` fits
-``k`` so that the Winkler closed form (rigid journal, ``VALIDATION.md``) has Persson's contact
+definite rule (Wang & Liu (2015) §2.3.3), so ``k`` can instead be calibrated: ``calibrate = "persson"`` fits
+``k`` so that the Winkler closed form (rigid journal, ``docs/validation.md``) has Persson's contact
 half-angle at the calibration load (the current load when ``calibration_load`` is not given);
 ``calibrate = "fem"`` fits ``k`` (by root finding) so that the discrete Winkler half-angle equals the
 FE model's (:mod:`workbench.fem`) for the current, possibly worn, gap.
@@ -118,7 +118,7 @@ def _winkler_one(N, g, F0, F1, sk, reg, b, R, k, e0, e1, warm):
 
 @njit(cache=True)
 def winkler_batch(N, gaps, loads, k, R, b):
-    """Compiled force-controlled Winkler solve over ``ns`` samples (seed 000 eq. 23-24).
+    """Compiled force-controlled Winkler solve over ``ns`` samples (Wang & Liu (2015) eq. 23-24).
 
     ``N`` (n, 2) node normals; ``gaps`` (ns, n) or (1, n) [m]; ``loads`` (ns, 2) [N]; ``k`` [Pa/m];
     ``R`` [m]; ``b`` [m].  Each loaded sample starts from the previous loaded sample's approach or
@@ -155,9 +155,9 @@ def winkler_batch(N, gaps, loads, k, R, b):
 
 
 class Winkler(PressureModel):
-    """Winkler foundation ``p = (E_w/L) u`` (seed 000 eq. 23-24)."""
+    """Winkler foundation ``p = (E_w/L) u`` (Wang & Liu (2015) eq. 23-24)."""
     name = "winkler"
-    reference = "Winkler elastic foundation, seed 000 §2.3.3 eq. (23)-(24); calibration to Persson 1964"
+    reference = "Winkler elastic foundation, Wang & Liu (2015) §2.3.3 eq. (23)-(24); calibration to Persson 1964"
 
     @dataclass(frozen=True)
     class Params:

@@ -1,6 +1,6 @@
 """Archard's linear wear law in its local, incremental form ``dh = k_d p ds``.
 
-Archard 1953 (J. Appl. Phys. 24, 981); seed 000 (Wang & Liu 2015) §2.1.1 eq. (9)-(10) and §2.2
+Archard 1953 (J. Appl. Phys. 24, 981); Wang & Liu (2015) (Wang & Liu 2015) §2.1.1 eq. (9)-(10) and §2.2
 eq. (13)-(14): ``V/s = k F_n / H`` (eq. 9) divided by the contact area gives ``h/s = k_d p``
 (eq. 10) with the dimensional coefficient ``k_d = k / H``; for a pressure and a sliding distance
 that change along the motion it is used incrementally, ``dh = k_d p ds = k_d p v dt`` (eq. 13-14).
@@ -18,7 +18,7 @@ from ._common import as_depth, wear_inputs
 
 
 class Archard(WearLaw):
-    """Archard wear ``dh = k_d p ds`` (seed 000 eq. 10, 13-14).
+    """Archard wear ``dh = k_d p ds`` (Wang & Liu (2015) eq. 10, 13-14).
 
     One parameter, the dimensional wear coefficient ``k_d = k / H`` [1/Pa = m^2/N]: the
     dimensionless Archard coefficient ``k`` of eq. (9) over the hardness ``H`` [Pa] of the softer
@@ -32,7 +32,7 @@ class Archard(WearLaw):
     ``dh`` [m] >= 0 with the broadcast shape.
     """
     name = "archard"
-    reference = ("Archard 1953, J. Appl. Phys. 24 981; seed 000 (Wang & Liu 2015) eq. (9)-(10), "
+    reference = ("Archard 1953, J. Appl. Phys. 24 981; Wang & Liu (2015) (Wang & Liu 2015) eq. (9)-(10), "
                  "(13)-(14)")
 
     @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Archard(WearLaw):
             "k over the hardness H of the softer part), m^2/N", min=0.0)
 
     def depth(self, pressure, slip, sliding_distance=0.0) -> np.ndarray:
-        """Wear depth ``dh = k_d max(p, 0) |ds|`` [m] (seed 000 eq. 14)."""
+        """Wear depth ``dh = k_d max(p, 0) |ds|`` [m] (Wang & Liu (2015) eq. 14)."""
         p, ds, s = wear_inputs(pressure, slip, sliding_distance)
         dh = p * ds
         dh *= self.params.wear_coefficient

@@ -1,6 +1,6 @@
 """Nonlinear Archard wear: a coefficient that runs in with sliding distance, and a pressure power.
 
-From the paper (seed 000, Wang & Liu 2015, §2.2 item (2), eq. (15)-(20)): the ratio of real to
+From the paper (Wang & Liu (2015), Wang & Liu 2015, §2.2 item (2), eq. (15)-(20)): the ratio of real to
 apparent contact area ``alpha = A_r / A_c`` (eq. 15) evolves while the asperities wear in; with
 ``W = (k_w/H) F s = beta F s`` (eq. 16), ``h_c = beta p_n s`` (eq. 17) and a constant load
 ``F = p_n A_r`` (eq. 18) the depth rate becomes ``h_c' = beta (1 - ln A_r' / ln s') p_n v_r =
@@ -23,7 +23,7 @@ exactly over ``[s, s + ds]`` at constant pressure:
     dh = p_ref (p/p_ref)^m [k_ss ds + (k_0 - k_ss) s_0 e^(-s/s_0) (1 - e^(-ds/s_0))],
 
 so the depth does not depend on how a slide is split into increments.  With ``m = 1`` and
-``k_0 = k_ss`` it is Archard's ``dh = k_d p ds`` (seed 000 eq. 14) exactly.
+``k_0 = k_ss`` it is Archard's ``dh = k_d p ds`` (Wang & Liu (2015) eq. 14) exactly.
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ from ._common import as_depth, require_positive, wear_inputs
 
 class NonlinearArchard(WearLaw):
     """Archard wear with a running-in coefficient ``k(s)`` and a pressure exponent ``m``
-    (seed 000 eq. 15-20; exponential running-in and pressure power are our parametrisation).
+    (Wang & Liu (2015) eq. 15-20; exponential running-in and pressure power are our parametrisation).
 
     ``dh = p_ref (p/p_ref)^m * integral_s^{s+ds} k(s') ds'``,
     ``k(s) = k_ss + (k_0 - k_ss) exp(-s/s_0)`` with ``k_0 = initial_wear_coefficient``,
@@ -52,14 +52,14 @@ class NonlinearArchard(WearLaw):
     """
     name = "nonlinear_archard"
     evolving = True   # k(s) relaxes with the sliding distance: trapezoidal over a cycle jump
-    reference = ("seed 000 (Wang & Liu 2015) eq. (15)-(20) (running-in coefficient beta~(s)); "
+    reference = ("Wang & Liu (2015) (Wang & Liu 2015) eq. (15)-(20) (running-in coefficient beta~(s)); "
                  "Archard 1953, J. Appl. Phys. 24 981; exponential running-in and pressure "
                  "exponent: workbench parametrisation")
 
     @dataclass(frozen=True)
     class Params:
         wear_coefficient: float = parameter(
-            1e-14, unit="1/Pa", doc="steady-state coefficient k_ss (beta of seed 000 eq. 20) at the "
+            1e-14, unit="1/Pa", doc="steady-state coefficient k_ss (beta of Wang & Liu (2015) eq. 20) at the "
             "reference pressure, m^2/N", min=0.0)
         initial_wear_coefficient: float = parameter(
             1e-13, unit="1/Pa", doc="running-in coefficient k_0 at sliding distance 0, m^2/N",
@@ -68,7 +68,7 @@ class NonlinearArchard(WearLaw):
             1000.0, unit="m", doc="sliding distance s_0 over which k relaxes from k_0 to k_ss "
             "by the factor e (> 0)", min=0.0)
         pressure_exponent: float = parameter(
-            1.0, unit="1", doc="exponent m of p/p_ref (1 = linear, seed 000 eq. 20) (> 0)",
+            1.0, unit="1", doc="exponent m of p/p_ref (1 = linear, Wang & Liu (2015) eq. 20) (> 0)",
             min=0.0, max=10.0)
         reference_pressure: float = parameter(
             1e8, unit="Pa", doc="reference pressure p_ref of the pressure power law (> 0; "

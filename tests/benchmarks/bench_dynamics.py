@@ -1,4 +1,4 @@
-"""Speed benchmark of the dynamics core (issue 2 item 11).  A script: prints, asserts nothing.
+"""Speed benchmark of the dynamics core.  A script: prints, asserts nothing.
 
     python tests/benchmarks/bench_dynamics.py [--quick]
 

@@ -1,4 +1,4 @@
-"""Parallel efficiency of ``workbench sweep`` (issue 5 item 7).  A script: prints, asserts nothing.
+"""Parallel efficiency of ``workbench sweep``.  A script: prints, asserts nothing.
 
     python tests/benchmarks/bench_sweep.py [--repeat N] [--workers 2] [--quick]
 

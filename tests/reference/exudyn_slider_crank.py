@@ -27,16 +27,16 @@ Model
   give ``f = k d^n + lambda d^n v_n`` with ``lambda = (k / d_dot_minus) (3/2)(e_res - 1)`` and
   ``v_n = -d_dot``, i.e. ``f = k d^n [1 + (3/2)(1 - e_res) d_dot / d_dot_minus]``.
   Lankarani-Nikravesh is ``f = K d^n [1 + 3(1 - e^2)/4 d_dot / d_dot_minus]``, so the two agree
-  exactly for ``e_res = 1 - (1 - e^2)/2 = (1 + e^2)/2`` (VALIDATION.md's statement, verified).
+  exactly for ``e_res = 1 - (1 - e^2)/2 = (1 + e^2)/2`` (docs/validation.md's statement, verified).
   One difference remains: Exudyn stores ``d_dot_minus`` as ``-v_n`` at the *end of the first
   step in contact* (``PostNewtonStep``), not at the instant the gap closes; it converges with the
   step size (``exudyn_impact_velocity`` in the output shows the stored value).
 * Friction (optional): Exudyn's regularized Coulomb law, ``F_t = mu F_n`` above
-  ``frictionProportionalZone`` and linear in the slip speed below it.  Ambrosio's law (seed 004
+  ``frictionProportionalZone`` and linear in the slip speed below it.  Ambrosio's law (Wang, Chen, Ma & Sun (2016)
   eq. 13-14) with ``c_f = mu`` and ``v_1 = frictionProportionalZone`` differs from it only while
   the slip speed is below ``v_1`` (1e-2 m/s), which does not happen during the first impact
   (slip speed ~ R |omega_rod| ~ 2 m/s).  Exudyn's friction forces act at the contact point
-  ``R - delta/2`` from the centres (seed 000 uses ``R``): a relative difference ~ delta / R ~ 1e-3
+  ``R - delta/2`` from the centres (Wang & Liu (2015) uses ``R``): a relative difference ~ delta / R ~ 1e-3
   in the friction moment only.
 
 Two formulations of the same model:
@@ -73,7 +73,7 @@ _VERBOSE = 0          # Exudyn's timeIntegration.verboseMode (debugging aid)
 
 @dataclass(frozen=True)
 class FloresData:
-    """Data of the Flores slider-crank (issue 2 item 9), SI units.
+    """Data of the Flores slider-crank, SI units.
 
     crank_length, rod_length [m]; *_mass [kg]; *_inertia [kg m^2]; crank_speed [rad/s];
     journal_radius, bushing_radius [m]; young [Pa]; poisson [1]; exponent [1]; gravity [m/s^2].
@@ -101,7 +101,7 @@ class FloresData:
 
 
 def contact_stiffness(d: FloresData = FloresData()) -> float:
-    """Pin-in-bushing stiffness K [N/m^1.5] of seed 004 eq. 11 (same material for both):
+    """Pin-in-bushing stiffness K [N/m^1.5] of Wang, Chen, Ma & Sun (2016) eq. 11 (same material for both):
     ``K = 4/(3 (h_i + h_j)) sqrt(R_i R_j / (R_i - R_j))``, ``h = (1 - nu^2)/E``."""
     h = (1.0 - d.poisson ** 2) / d.young
     rb, rj = d.bushing_radius, d.journal_radius
@@ -300,7 +300,7 @@ def simulate_exudyn(step_size: float, t_end: float, restitution: float = 0.9,
     friction : Coulomb coefficient mu [1] (0 = frictionless).
     friction_velocity : Exudyn's ``frictionProportionalZone`` [m/s] (Ambrosio's v_1).
     data : the mechanism data.
-    stiffness : contact stiffness [N/m^1.5]; default :func:`contact_stiffness` (seed 004 eq. 11).
+    stiffness : contact stiffness [N/m^1.5]; default :func:`contact_stiffness` (Wang, Chen, Ma & Sun (2016) eq. 11).
     ideal : replace the clearance joint by an ideal revolute joint (check of the model set-up;
         redundant formulation only).
     formulation : ``"redundant"`` (absolute coordinates + joints, implicit solver) or

@@ -1,6 +1,6 @@
 """Closed-form position analysis of the ideal planar five-bar linkage (test oracle).
 
-Topology (seed 000 §4.1, Fig. 15: links 1-4 moving, link 5 the frame, clearance at joint B):
+Topology (Wang & Liu (2015) §4.1, Fig. 15: links 1-4 moving, link 5 the frame, clearance at joint B):
 ground pivots ``O`` [m] and ``D`` [m]; crank 1 ``O -> A`` of length ``l1``; coupler 1
 ``A -> B`` of length ``l2``; coupler 2 ``C -> B`` of length ``l3``; crank 2 ``D -> C`` of
 length ``l4``.  Both crank angles ``theta1``, ``theta4`` [rad] (from +x, counter-clockwise) are

@@ -10,7 +10,7 @@ the slider, ``l sin(beta) = -r sin(theta)``.
 With ``s = sqrt(l^2 - r^2 sin^2 theta)`` the slider position is ``x = r cos(theta) + s``; its
 derivatives follow by the chain rule with ``theta_dot = omega`` and ``theta_ddot = alpha``.
 At constant speed the slider acceleration is ``-r omega^2 (1 + r/l)`` at top dead centre and
-``+r omega^2 (1 - r/l)`` at bottom dead centre (VALIDATION.md, "Slider-crank mechanics"; the
+``+r omega^2 (1 - r/l)`` at bottom dead centre (docs/validation.md, "Slider-crank mechanics"; the
 magnitudes ``r omega^2 (1 +- r/l)``).
 
 Pure numpy, no workbench imports: this module is an oracle for the workbench and for the Exudyn

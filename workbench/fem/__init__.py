@@ -9,7 +9,7 @@ compliance      plane-strain elasticity of one part and its normal compliance co
 joint           the joint model: bushing + pin compliances for given radii and materials
 contact         frictionless contact as a complementarity problem (warm-started active set),
                 force- or displacement-controlled, with residuals; the contact half-angle
-closed_forms    Persson / Hertz / Winkler closed forms of VALIDATION.md
+closed_forms    Persson / Hertz / Winkler closed forms of docs/validation.md
 calibration     fitting a model parameter to a reference (Winkler k to Persson or FE)
 export          VTU export of displacement and stresses (meshio)
 study_config    schema of ``kind = "pressure"`` studies

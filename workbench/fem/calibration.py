@@ -2,7 +2,7 @@
 
 Used to calibrate the Winkler foundation modulus ``k`` so that the (discrete, possibly worn)
 Winkler contact half-angle equals a reference one — Persson's or the FE model's — at a load
-(``VALIDATION.md``: calibration per load or per wear state repairs the Winkler half-angle, not its
+(``docs/validation.md``: calibration per load or per wear state repairs the Winkler half-angle, not its
 pressure shape).
 """
 from __future__ import annotations

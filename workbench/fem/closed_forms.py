@@ -1,9 +1,9 @@
-"""Closed-form contact pressures of a pin in a bore (the oracles of ``VALIDATION.md``).
+"""Closed-form contact pressures of a pin in a bore (the oracles of ``docs/validation.md``).
 
 * Persson (1964), in the form of Ciavarella & Decuzzi, IJSS 38 (2001): plane strain, frictionless,
   pin and infinite plate of one material, radial clearance ``dR << R``.
 * Hertz, two internal cylinders (valid while the contact half-angle is small).
-* Rigid journal in a Winkler-lined bushing (elastic foundation ``p = k u``, seed 000 eq. 23-24).
+* Rigid journal in a Winkler-lined bushing (elastic foundation ``p = k u``, Wang & Liu (2015) eq. 23-24).
 
 All functions take SI units: ``P`` is the load per unit axial length [N/m], ``E_star`` [Pa] with
 ``1/E* = (1-nu1^2)/E1 + (1-nu2^2)/E2``, radii and clearances [m], angles [rad] measured from the

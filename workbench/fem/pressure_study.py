@@ -3,7 +3,7 @@
 The dataset (dimensions ``case``, ``model``, ``load``, ``theta``) holds the nodal pressure, the
 contact half-angle, the peak pressure, the approach and the solver residuals of each model, their
 errors relative to the baseline model (normally ``fem``), the closed forms of Persson and Hertz
-(``VALIDATION.md``) as extra models, and each case's radii, clearance and materials.  ``theta`` is
+(``docs/validation.md``) as extra models, and each case's radii, clearance and materials.  ``theta`` is
 measured from the load line.  Schema: :mod:`workbench.fem.study_config`.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Robust figures of a clearance-joint run, for validation and comparisons.
 
 Clearance dynamics is sensitive to tolerance after a few hundred degrees of crank angle
-(VALIDATION.md), so codes are compared on the first impact: when it starts, how fast the
+(docs/validation.md), so codes are compared on the first impact: when it starts, how fast the
 journal approaches the wall (``delta_dot_minus``) and the peak force of that contact.
 """
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """Clearance joints, compiled: contact kinematics and forces.
 
-Revolute clearance joint (seed 000 eqs. 1-8, 26-31; seed 004 eqs. 1-9): eccentricity
+Revolute clearance joint (Wang & Liu (2015) eq. 1-8, 26-31; Wang, Chen, Ma & Sun (2016) eqs. 1-9): eccentricity
 ``e = P_journal - P_bushing``, ``n = e/|e|``, penetration ``delta = |e| - c``, contact points
 ``Q_k = P_k + R_k n``, ``v_N = (v_Qj - v_Qi).n`` (= d delta/dt), ``v_T = (v_Qj - v_Qi).t``,
-``t = (-n_y, n_x)``.  Translational clearance joint (seed 004 eqs. 18-31): the four corners of the
+``t = (-n_y, n_x)``.  Translational clearance joint (Wang, Chen, Ma & Sun (2016) eqs. 18-31): the four corners of the
 slider against the two guide faces ``+-H/2`` from the guide centre line.
 
-Worn revolute joints (seed 000 §4 steps 7-8): the bushing and journal profiles are sampled on
+Worn revolute joints (Wang & Liu (2015) §4 steps 7-8): the bushing and journal profiles are sampled on
 ``M`` body-fixed nodes (wear depths ``h_b``, ``h_j`` in the columns after ``REV_PROFILE`` of
 ``clr_f``, see :mod:`.compiled`).  The radial clearance seen in bushing-frame direction ``psi`` is
 ``c(psi) = R_b - R_j + h_b(psi) + h_j(psi - phi_rel)`` (``phi_rel`` = journal angle minus bushing

@@ -4,7 +4,7 @@ State ``y = [q, qdot, z, W]``: ``q = (x, y, phi)`` per moving body [m, m, rad], 
 friction state per contact point (LuGre bristle deflection [m]) and four energy integrals [J]:
 driver work, work absorbed by contact forces, friction dissipation, damper dissipation.
 
-Equations (seed 000 eq. 38, seed 004 eq. 41): ``M qdd + Phi_q^T lambda = Q`` with
+Equations (Wang & Liu (2015) eq. 38, Wang, Chen, Ma & Sun (2016) eq. 41): ``M qdd + Phi_q^T lambda = Q`` with
 ``Phi_q qdd = gamma - 2 alpha Phi_dot - beta^2 Phi`` (Baumgarte).  Because ``M`` is diagonal the
 multipliers come from the Schur complement ``Phi_q M^-1 Phi_q^T`` (Cholesky, in place).
 Constraints are in :mod:`.kinematics`, clearance joints in :mod:`.clearance`.

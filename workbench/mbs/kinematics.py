@@ -1,7 +1,7 @@
 """Planar kinematics and the constraint equations, compiled.
 
 Body coordinates ``q = (x, y, phi)`` per moving body (index -1 = ground).  Constraints
-(seed 000 eq. 38, seed 004 eq. 41): ideal revolute and translational joints and drivers, with their
+(Wang & Liu (2015) eq. 38, Wang, Chen, Ma & Sun (2016) eq. 41): ideal revolute and translational joints and drivers, with their
 Jacobian ``Phi_q``, ``Phi_t`` and the acceleration right-hand side ``gamma``.
 """
 from __future__ import annotations

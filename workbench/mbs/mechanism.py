@@ -160,7 +160,7 @@ class ConstantTorque:
 
 @dataclass(frozen=True)
 class RevoluteClearanceJoint:
-    """Revolute joint with radial clearance (seed 000 §3.1, seed 004 §1.1).
+    """Revolute joint with radial clearance (Wang & Liu (2015) §3.1, Wang, Chen, Ma & Sun (2016) §1.1).
 
     The bushing of radius ``bushing_radius`` [m] is centred at ``bushing_point`` of
     ``bushing_body``; the journal of radius ``journal_radius`` [m] at ``journal_point`` of
@@ -187,14 +187,14 @@ class RevoluteClearanceJoint:
 
 @dataclass(frozen=True)
 class TranslationalClearanceJoint:
-    """Translational joint with clearance (seed 004 §1.2): a rectangular slider of length
+    """Translational joint with clearance (Wang, Chen, Ma & Sun (2016) §1.2): a rectangular slider of length
     ``slider_length`` L [m] (along the guide) and height ``slider_height`` W [m] centred at
     ``slider_point`` of ``slider_body`` and aligned with the slider's body x axis rotated by the
     guide axis angle at assembly; the guide of height ``guide_height`` H [m] has its centre line
     through ``guide_point`` of ``guide_body`` along ``axis`` (guide-body coordinates).
-    Clearance ``C = (H - W)/2`` (seed 004 eq. 18).  The four slider corners are the contact
+    Clearance ``C = (H - W)/2`` (Wang, Chen, Ma & Sun (2016) eq. 18).  The four slider corners are the contact
     points (states: free, one corner, one side, two opposite corners).  ``width`` [m] is the
-    out-of-plane width (for the stiffness, seed 004 eq. 26 with ``a = (L + width)``)."""
+    out-of-plane width (for the stiffness, Wang, Chen, Ma & Sun (2016) eq. 26 with ``a = (L + width)``)."""
     name: str
     guide_body: str
     guide_point: str

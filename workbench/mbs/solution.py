@@ -28,15 +28,15 @@ class SolverSettings:
         README's convergence table and ``workbench converge``.
     max_step : largest step [s] (0 = unlimited).
     first_step : initial step [s].
-    baumgarte_alpha, baumgarte_beta : Baumgarte stabilisation factors [1/s] (seed 004 eq. 41).
+    baumgarte_alpha, baumgarte_beta : Baumgarte stabilisation factors [1/s] (Wang, Chen, Ma & Sun (2016) eq. 41).
     path : ``"fast"`` (compiled Dormand-Prince with event location) or ``"scipy"`` (reference:
         ``scipy.integrate.solve_ivp`` with a plain-Python right-hand side).
     method : scipy method on the reference path (``"DOP853"``, ``"RK45"``, ``"Radau"`` ...).
     detection : contact-start detection: ``"event"`` (root finding on the gap with the dense
-        output) or ``"step_halving"`` (seed 001: two-state, three-stage step halving to the
+        output) or ``"step_halving"`` (Wu (2014): two-state, three-stage step halving to the
         critical point ``0 <= delta <= epsilon``).
-    critical_penetration : epsilon of seed 001 [m].
-    min_step : smallest step of the step-halving detector [s] (seed 001: 0.1 us).
+    critical_penetration : epsilon of Wu (2014) [m].
+    min_step : smallest step of the step-halving detector [s] (Wu (2014): 0.1 us).
     max_steps : largest number of (accepted + rejected) steps before giving up [1].
     max_wall_time : wall-clock limit of the integration [s] (inf = none).  When it is reached the
         run stops cleanly at the next step and :func:`~workbench.mbs.solver.simulate` raises

@@ -6,7 +6,7 @@
 * ``wear_volume.png`` — worn volume of each surface vs machine cycles with its +-2 standard-error
   band;
 * ``degradation.png`` — peak pressure, largest contact force and the output deviation from the
-  ideal mechanism (seed 000 §4 step 10) vs machine cycles.
+  ideal mechanism (Wang & Liu (2015) §4 step 10) vs machine cycles.
 """
 from __future__ import annotations
 

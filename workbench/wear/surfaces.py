@@ -1,6 +1,6 @@
 """Worn surfaces of a revolute clearance joint: bushing and journal profiles on body-fixed nodes.
 
-Each surface is sampled on ``M`` nodes ``theta_k = 2 pi k / M`` of its own body frame (seed 000
+Each surface is sampled on ``M`` nodes ``theta_k = 2 pi k / M`` of its own body frame (Wang & Liu (2015)
 §4 steps 7-8: the geometry is rebuilt from the wear depth).  A wear depth ``h >= 0`` [m] removes
 material: the bushing bore radius becomes ``R_b + h_b(theta)``, the journal radius
 ``R_j - h_j(theta)``.  In bushing-frame direction ``psi`` the radial clearance is
@@ -106,7 +106,7 @@ class WornJoint:
 
     def contact_geometry(self) -> ContactGeometry:
         """Contact-law geometry with the clearance enlarged by the deepest wear of each part
-        (seed 000 §1.3: the contact stiffness depends on the clearance and changes with wear)."""
+        (Wang & Liu (2015) §1.3: the contact stiffness depends on the clearance and changes with wear)."""
         j = self.joint
         return ContactGeometry("cylindrical", j.journal_radius - float(self.h_journal.max()),
                                j.bushing_radius + float(self.h_bushing.max()), j.length,
