@@ -1,3 +1,6 @@
+import sys
+import textwrap
+
 import pytest
 
 from workbench.plugins import build_registry
@@ -5,5 +8,28 @@ from workbench.plugins import build_registry
 
 @pytest.fixture
 def registry():
-    """A fresh registry per test (STYLE.md: nothing global shared between tests)."""
+    """A fresh registry per test (nothing global is shared between tests)."""
     return build_registry()
+
+
+@pytest.fixture
+def site(tmp_path, monkeypatch):
+    """``install(dist, version, entry_point, module, code)`` puts a plugin package (module +
+    ``.dist-info`` with a ``workbench`` entry point) on ``sys.path``; returns that folder."""
+    root = tmp_path / "site-packages"
+    root.mkdir()
+    monkeypatch.syspath_prepend(str(root))
+    modules = []
+
+    def install(dist: str, version: str, entry_point: str, module: str, code: str):
+        (root / f"{module}.py").write_text(textwrap.dedent(code))
+        info = root / f"{dist.replace('-', '_')}-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n")
+        (info / "entry_points.txt").write_text(f"[workbench]\n{entry_point} = {module}\n")
+        modules.append(module)
+        return root
+
+    yield install
+    for m in modules:
+        sys.modules.pop(m, None)

@@ -22,27 +22,6 @@ from workbench.plugins import build_registry
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture
-def site(tmp_path, monkeypatch):
-    root = tmp_path / "site-packages"
-    root.mkdir()
-    monkeypatch.syspath_prepend(str(root))
-    modules = []
-
-    def install(dist: str, entry_point: str, module: str, code: str) -> Path:
-        (root / f"{module}.py").write_text(textwrap.dedent(code))
-        info = root / f"{dist.replace('-', '_')}-1.0.dist-info"
-        info.mkdir()
-        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
-        (info / "entry_points.txt").write_text(f"[workbench]\n{entry_point} = {module}\n")
-        modules.append(module)
-        return root
-
-    yield install
-    for m in modules:
-        sys.modules.pop(m, None)
-
-
 HOSTILE = {
     "exit_at_import": ("import sys\nsys.exit(3)\n", "it called sys.exit(3)"),
     "interrupt_at_import": ("raise KeyboardInterrupt\n", "it raised KeyboardInterrupt"),
@@ -60,7 +39,7 @@ HOSTILE = {
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_plugin_is_skipped_with_a_warning(site, name):
     code, words = HOSTILE[name]
-    site(f"wb-{name.replace('_', '-')}", name, f"wb_test_{name}", code)
+    site(f"wb-{name.replace('_', '-')}", "1.0", name, f"wb_test_{name}", code)
     with pytest.warns(RuntimeWarning) as record:
         reg = build_registry()
     msgs = [str(w.message) for w in record if name in str(w.message)]
@@ -73,7 +52,7 @@ def test_hostile_plugin_is_skipped_with_a_warning(site, name):
 
 def test_a_plugin_exiting_at_import_does_not_end_the_command(site):
     """The real command in a fresh process: exit status 0 and its output, not 3 and silence."""
-    root = site("wb-exit", "exit_at_import", "wb_test_exit_cli", "import sys\nsys.exit(3)\n")
+    root = site("wb-exit", "1.0", "exit_at_import", "wb_test_exit_cli", "import sys\nsys.exit(3)\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(ROOT)])}
     r = subprocess.run([sys.executable, "-m", "workbench.cli", "validate",
                         str(ROOT / "studies" / "flores_slider_crank.toml")],

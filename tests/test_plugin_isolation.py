@@ -38,27 +38,6 @@ RIG = ROOT / "studies" / "journal_wear_constant_load.toml"
 # ------------------------------------------------------------------------------------------------
 # installed plugins (module + .dist-info on sys.path)
 # ------------------------------------------------------------------------------------------------
-@pytest.fixture
-def site(tmp_path, monkeypatch):
-    """``install(dist, version, entry_point, module, code)`` puts a plugin on ``sys.path``."""
-    root = tmp_path / "site-packages"
-    root.mkdir()
-    monkeypatch.syspath_prepend(str(root))
-    modules = []
-
-    def install(dist: str, version: str, entry_point: str, module: str, code: str) -> None:
-        (root / f"{module}.py").write_text(textwrap.dedent(code))
-        info = root / f"{dist.replace('-', '_')}-{version}.dist-info"
-        info.mkdir()
-        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n")
-        (info / "entry_points.txt").write_text(f"[workbench]\n{entry_point} = {module}\n")
-        modules.append(module)
-
-    yield install
-    for m in modules:
-        sys.modules.pop(m, None)
-
-
 CONTACT_LAW = """
     from dataclasses import dataclass
     import numpy as np
