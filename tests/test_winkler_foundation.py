@@ -78,10 +78,15 @@ def test_bad_parameters_and_geometries(registry):
         type(_law(registry))(modulus_rule="bond")  # direct construction, no study file
     with pytest.raises(StudyError, match="above the maximum"):
         registry.create("contact", "winkler_foundation", {"restitution": 1.2})
+    # the declared bounds refuse them when a study sets them (file, key, value, range) ...
+    for bad in ({"layer_thickness": 0.0}, {"stiffness": 0.0}):
+        with pytest.raises(StudyError, match=r"must be a finite number > 0 .*got 0\.0; valid: > 0"):
+            registry.create("contact", "winkler_foundation", bad, file="s.toml", key="c")
+    # ... and pack() keeps its own check as a second line of defence (direct construction)
     with pytest.raises(StudyError, match="layer_thickness must be > 0"):
-        _law(registry, layer_thickness=0.0).pack(PIN)
+        type(_law(registry))(layer_thickness=0.0).pack(PIN)
     with pytest.raises(StudyError, match="foundation modulus must be > 0"):
-        _law(registry, stiffness=0.0).pack(PIN)
+        type(_law(registry))(stiffness=0.0).pack(PIN)
     rigid = Material(rigid=True)
     with pytest.raises(StudyError, match="both parts are rigid"):
         _law(registry).pack(ContactGeometry(journal=rigid, bushing=rigid))

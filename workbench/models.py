@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .errors import PluginError, StudyError, WorkbenchError, choices_text, did_you_mean
+from .errors import PluginError, WorkbenchError
 
 FAMILIES = ("contact", "friction", "pressure", "wear")
 
@@ -36,7 +36,8 @@ FAMILIES = ("contact", "friction", "pressure", "wear")
 # --------------------------------------------------------------------------------------------
 def parameter(default: Any, *, unit: str, doc: str, min: float | None = None,
               max: float | None = None, choices: tuple | None = None,
-              valid_range: tuple[float, float] | None = None, range_source: str = ""):
+              valid_range: tuple[float, float] | None = None, range_source: str = "",
+              gt: float | None = None, lt: float | None = None):
     """A model parameter: a dataclass field with its SI unit and docstring in the metadata.
 
     Parameters
@@ -46,6 +47,7 @@ def parameter(default: Any, *, unit: str, doc: str, min: float | None = None,
     doc : one line saying what it is.
     min, max : inclusive bounds checked when a study sets the value (outside them the formula
         itself breaks down: always an error).
+    gt, lt : exclusive bounds, same role (e.g. ``gt=0.0`` for a length that must be positive).
     choices : allowed values for a text parameter.
     valid_range : inclusive ``(low, high)`` range the model's source derives it for, inside
         ``[min, max]``.  A study outside it is refused unless it sets ``[checks]
@@ -54,7 +56,7 @@ def parameter(default: Any, *, unit: str, doc: str, min: float | None = None,
     """
     return dataclasses.field(default=default, metadata={
         "unit": unit, "doc": doc, "min": min, "max": max, "choices": choices,
-        "valid_range": valid_range, "range_source": range_source})
+        "valid_range": valid_range, "range_source": range_source, "gt": gt, "lt": lt})
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ class ParameterInfo:
     choices: tuple | None = None
     valid_range: tuple[float, float] | None = None
     range_source: str = ""
+    gt: float | None = None
+    lt: float | None = None
 
 
 def parameter_infos(params_cls: type) -> list[ParameterInfo]:
@@ -83,12 +87,20 @@ def parameter_infos(params_cls: type) -> list[ParameterInfo]:
         vr = md.get("valid_range")
         if vr is not None and not (len(vr) == 2 and vr[0] <= vr[1]
                                    and (md.get("min") is None or vr[0] >= md["min"])
-                                   and (md.get("max") is None or vr[1] <= md["max"])):
+                                   and (md.get("max") is None or vr[1] <= md["max"])
+                                   and (md.get("gt") is None or vr[0] > md["gt"])
+                                   and (md.get("lt") is None or vr[1] < md["lt"])):
             raise PluginError(f"parameter '{f.name}' of {params_cls.__qualname__}: valid_range {vr!r} "
-                              f"must be (low, high) inside [min, max] = [{md.get('min')}, {md.get('max')}]")
+                              f"must be (low, high) inside [min, max] = [{md.get('min')}, {md.get('max')}]"
+                              f" and (gt, lt) = ({md.get('gt')}, {md.get('lt')})")
+        gt, lt = md.get("gt"), md.get("lt")
+        if isinstance(default, (int, float)) and not isinstance(default, bool) and (
+                gt is not None and not default > gt or lt is not None and not default < lt):
+            raise PluginError(f"parameter '{f.name}' of {params_cls.__qualname__}: default {default!r} "
+                              f"is outside its bounds (gt, lt) = ({gt}, {lt})")
         out.append(ParameterInfo(f.name, default, md["unit"], md["doc"], md.get("min"),
                                  md.get("max"), md.get("choices"), md.get("valid_range"),
-                                 md.get("range_source", "")))
+                                 md.get("range_source", ""), md.get("gt"), md.get("lt")))
     return out
 
 
@@ -153,52 +165,21 @@ class Model:
     def from_mapping(cls, values: dict, *, file: str | None = None, key: str = "") -> Model:
         """Build the model from a study-file table, checking names, types and bounds.
 
-        Errors name the file, the key path, the bad value and the valid choices.
+        The check is the study schema's own (:func:`workbench.schema.core.check_parameters`):
+        every bad parameter is reported at once, each naming the file, the key path, the bad
+        value and the valid range or choices.
         """
-        infos = {p.name: p for p in cls.parameters()}
-        kwargs = {}
-        for k, v in values.items():
-            if k not in infos:
-                raise StudyError(
-                    f"unknown parameter '{k}' for {cls.family} model '{cls.name}'."
-                    f"{did_you_mean(k, infos)} Valid parameters: {choices_text(infos) or 'none'}",
-                    file=file, key=f"{key}.{k}" if key else k)
-            info = infos[k]
-            kwargs[k] = _check_value(v, info, file=file, key=f"{key}.{k}" if key else k)
+        from .schema.core import Problems, check_parameters
+        probs = Problems(file)
+        kwargs = check_parameters(cls.parameters(), dict(values), key, probs,
+                                  f"{cls.family} model '{cls.name}'")
+        probs.raise_if_any()
         return cls(cls.Params(**kwargs))
 
     def describe(self) -> str:
         vals = ", ".join(f"{f.name}={getattr(self.params, f.name)!r}"
                          for f in dataclasses.fields(self.params))
         return f"{self.family}:{self.name}({vals})"
-
-
-def _check_value(v: Any, info: ParameterInfo, *, file: str | None, key: str) -> Any:
-    if info.choices is not None:
-        if v not in info.choices:
-            raise StudyError(f"value {v!r} is not valid.{did_you_mean(str(v), map(str, info.choices))}"
-                             f" Valid choices: {choices_text(map(str, info.choices))}",
-                             file=file, key=key)
-        return v
-    if isinstance(info.default, bool):
-        if not isinstance(v, bool):
-            raise StudyError(f"expected true/false, got {v!r}", file=file, key=key)
-        return v
-    if isinstance(info.default, (int, float)) or info.default is None and info.unit != "text":
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise StudyError(f"expected a number{' in ' + info.unit if info.unit not in ('1', '') else ''}, got {v!r}",
-                             file=file, key=key)
-        v = float(v)
-        unit = "" if info.unit in ("1", "") else f" {info.unit}"
-        if not math.isfinite(v):
-            raise StudyError(f"expected a finite number, got {v!r}", file=file, key=key)
-        valid = f"; valid: {range_text(info.min, info.max, info.unit)}"
-        if info.min is not None and v < info.min:
-            raise StudyError(f"value {v} is below the minimum {info.min}{unit}{valid}", file=file, key=key)
-        if info.max is not None and v > info.max:
-            raise StudyError(f"value {v} is above the maximum {info.max}{unit}{valid}", file=file, key=key)
-        return v
-    return v
 
 
 # --------------------------------------------------------------------------------------------

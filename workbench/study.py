@@ -88,21 +88,24 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
     fname = str(file) if file is not None else "<study>"
     doc = parse_toml(text, fname)
     probs = S.Problems(fname)
-    head = S.read_table(doc.get("study", {}), S.STUDY, "study", probs) or {}
+    head_probs = S.Problems(fname)  # [study] problems: a pressure study's own parser reports them
+    head = S.read_table(doc.get("study", {}), S.STUDY, "study", head_probs) or {}
     kind = head.get("kind", "dynamics")
     if kind is S.BAD:
-        probs.raise_if_any()
+        head_probs.raise_if_any()
+    if kind in ("dynamics", "wear"):
+        probs.items.extend(head_probs.items)
     title = head.get("title")
     if title is None or title is S.BAD:
         title = Path(file).stem if file is not None else "untitled study"
     common = dict(kind=kind, title=title, description=head.get("description", ""),
                   text=text, file=Path(file) if file is not None else None, config=doc)
     if kind not in ("dynamics", "wear"):
-        probs.raise_if_any()
         if registry is None:
             from .plugins import build_registry
             registry = build_registry()
-        _check_pressure(doc, registry, fname)
+        _check_pressure(doc, registry, fname, probs)
+        probs.raise_if_any()
         return Study(**common)
 
     for k in doc:
@@ -143,13 +146,11 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
                  warnings=tuple(warnings), **common)
 
 
-def _check_pressure(doc: dict, registry, fname: str) -> None:
-    """A pressure study is checked by its own schema (:mod:`workbench.fem.study_config`)."""
-    try:
-        from .fem.study_config import parse_pressure_study
-    except ImportError:  # pragma: no cover - the pressure package is optional at this layer
-        return
-    parse_pressure_study(doc, registry, fname)
+def _check_pressure(doc: dict, registry, fname: str, probs: S.Problems) -> None:
+    """A pressure study is checked by its own schema (:mod:`workbench.schema.pressure`, parsed by
+    :func:`workbench.fem.study_config.parse_pressure`); its problems join ``probs``."""
+    from .fem.study_config import parse_pressure
+    parse_pressure(doc, file=fname, registry=registry, problems=probs)
 
 
 def _items(values: dict, name: str, path: str) -> list[tuple[str, Any]]:

@@ -1,248 +1,23 @@
-"""The study-file schema: every key, its type, SI unit, default and meaning, as data.
+"""The study-file schema of the dynamics and wear kinds: every key, its type, SI unit, default
+and meaning, as data.
 
-The loader (:mod:`workbench.study`) reads tables through :func:`read_table`, which checks unknown
-keys (with a did-you-mean), missing required keys, types and bounds, and *collects* every problem
-in a :class:`Problems` list instead of stopping at the first one.  :func:`format_reference` turns
-the same tables into the Markdown reference in ``docs/study_format.md``, so the documentation
-cannot drift from what the loader accepts.
+The machinery (:class:`Key`, :class:`Section`, :class:`Problems`, :func:`read_table`) lives in
+:mod:`workbench.schema.core`, re-exported here; the loader (:mod:`workbench.study`) reads tables
+through :func:`read_table`, which checks unknown keys (with a did-you-mean), missing required
+keys, types and bounds, and *collects* every problem in a :class:`Problems` list instead of
+stopping at the first one.  :mod:`workbench.schema.docs` turns the same tables into the Markdown
+reference in ``docs/study_format.md`` and :mod:`workbench.schema.jsonschema` into the JSON
+Schema ``docs/study.schema.json``, so neither can drift from what the loader accepts.  The
+``pressure`` kind's tables are in :mod:`workbench.schema.pressure`, the sweep file's in
+:mod:`workbench.schema.sweep`.
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import fields
 
-from .errors import StudyError, choices_text, did_you_mean
 from .mbs.solution import SolverSettings
-
-REQUIRED = object()   # marks a key without a default
-BAD = object()        # value of a key whose check failed (the problem is already recorded)
-
-
-@dataclass(frozen=True)
-class Key:
-    """One key of a study table.
-
-    kind: ``number`` | ``int`` | ``bool`` | ``text`` | ``free_text`` (may be empty) | ``vec2`` | ``numbers`` | ``triples`` |
-    ``points`` | ``table`` | ``tables`` (array of tables).  ``gt``/``lt`` are exclusive bounds,
-    ``min``/``max`` inclusive ones.  ``default=None`` marks an optional key with no default value.
-    """
-    name: str
-    kind: str
-    unit: str
-    doc: str
-    default: Any = REQUIRED
-    gt: float | None = None
-    lt: float | None = None
-    min: float | None = None
-    max: float | None = None
-    choices: tuple | None = None
-
-    @property
-    def required(self) -> bool:
-        return self.default is REQUIRED
-
-
-@dataclass(frozen=True)
-class Section:
-    """A table of the study file (``path`` as written in the docs, e.g. ``mechanism.bodies[]``)."""
-    path: str
-    doc: str
-    keys: tuple[Key, ...]
-
-    def names(self) -> list[str]:
-        return [k.name for k in self.keys]
-
-
-# --------------------------------------------------------------------------------------------
-# problem collection
-# --------------------------------------------------------------------------------------------
-class Problems:
-    """Every problem found in one study file, reported together by :meth:`raise_if_any`."""
-
-    def __init__(self, file: str | None):
-        self.file = file
-        self.items: list[StudyError] = []
-
-    def add(self, key: str | None, message: str) -> None:
-        self.items.append(StudyError(message, file=self.file, key=key))
-
-    def extend(self, exc: StudyError) -> None:
-        self.items.append(exc)
-
-    def raise_if_any(self) -> None:
-        if not self.items:
-            return
-        if len(self.items) == 1:
-            raise self.items[0]
-        lines = "\n  - ".join(f"[{e.key}] {bare_message(e)}" if e.key else bare_message(e) for e in self.items)
-        err = StudyError(f"{len(self.items)} problems:\n  - {lines}", file=self.file)
-        err.problems = list(self.items)
-        raise err
-
-
-def bare_message(e: StudyError) -> str:
-    """The message of a StudyError without its ``file: [key]:`` prefix."""
-    text = str(e)
-    prefix = (f"{e.file}" if e.file else "") + (f"{': ' if e.file else ''}[{e.key}]" if e.key else "")
-    return text[len(prefix) + 2:] if prefix and text.startswith(prefix + ": ") else text
-
-
-# --------------------------------------------------------------------------------------------
-# value checks
-# --------------------------------------------------------------------------------------------
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _bounds_text(key: Key) -> str:
-    parts = []
-    if key.gt is not None:
-        parts.append(f"> {key.gt:g}")
-    if key.min is not None:
-        parts.append(f">= {key.min:g}")
-    if key.lt is not None:
-        parts.append(f"< {key.lt:g}")
-    if key.max is not None:
-        parts.append(f"<= {key.max:g}")
-    return " and ".join(parts)
-
-
-def _number(v: Any, key: Key, path: str, probs: Problems, what: str = "a number") -> Any:
-    unit = f" [{key.unit}]" if key.unit not in ("", "1") else ""
-    if not _is_number(v):
-        probs.add(path, f"expected {what}{unit}, got {v!r}")
-        return BAD
-    v = float(v)
-    if not math.isfinite(v):
-        probs.add(path, f"expected a finite number{unit}, got {v!r}")
-        return BAD
-    ok = ((key.gt is None or v > key.gt) and (key.min is None or v >= key.min)
-          and (key.lt is None or v < key.lt) and (key.max is None or v <= key.max))
-    if not ok:
-        probs.add(path, f"value {v:g} is out of range: must be {_bounds_text(key)}{unit}")
-        return BAD
-    return v
-
-
-def check_value(v: Any, key: Key, path: str, probs: Problems) -> Any:
-    """Check and convert one value; record a problem and return :data:`BAD` when it is wrong."""
-    k = key.kind
-    if k == "number":
-        return _number(v, key, path, probs)
-    if k == "int":
-        if not isinstance(v, int) or isinstance(v, bool):
-            probs.add(path, f"expected an integer, got {v!r}")
-            return BAD
-        n = _number(v, key, path, probs)
-        return BAD if n is BAD else int(n)
-    if k == "bool":
-        if not isinstance(v, bool):
-            probs.add(path, f"expected true or false, got {v!r}")
-            return BAD
-        return v
-    if k == "free_text":
-        if not isinstance(v, str):
-            probs.add(path, f"expected a text, got {v!r}")
-            return BAD
-        return v
-    if k == "text":
-        if not isinstance(v, str) or not v.strip():
-            probs.add(path, f"expected a non-empty text, got {v!r}")
-            return BAD
-        if key.choices is not None and v not in key.choices:
-            probs.add(path, f"'{v}' is not valid.{did_you_mean(v, key.choices)} "
-                            f"Valid choices: {choices_text(key.choices)}")
-            return BAD
-        return v
-    if k == "vec2":
-        if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(_is_number(x) for x in v):
-            probs.add(path, f"expected two numbers [x, y] [{key.unit}], got {v!r}")
-            return BAD
-        if not all(math.isfinite(float(x)) for x in v):
-            probs.add(path, f"expected finite numbers, got {v!r}")
-            return BAD
-        return (float(v[0]), float(v[1]))
-    if k == "numbers":
-        if not isinstance(v, (list, tuple)) or not v or not all(_is_number(x) for x in v):
-            probs.add(path, f"expected a non-empty list of numbers, got {v!r}")
-            return BAD
-        bad = [i for i, x in enumerate(v) if not math.isfinite(float(x))]
-        if bad:
-            probs.add(path, f"expected finite numbers, got {v[bad[0]]!r} at index {bad[0]} of {v!r}")
-            return BAD
-        return tuple(float(x) for x in v)
-    if k == "triples":
-        if not isinstance(v, (list, tuple)) or not all(
-                isinstance(t, (list, tuple)) and len(t) == 3 and all(_is_number(x) for x in t) for t in v):
-            probs.add(path, f"expected a list of [amplitude, frequency, phase] triples, got {v!r}")
-            return BAD
-        bad = [i for i, t in enumerate(v) if not all(math.isfinite(float(x)) for x in t)]
-        if bad:
-            probs.add(path, f"expected finite numbers, got {v[bad[0]]!r} at index {bad[0]}")
-            return BAD
-        return tuple(tuple(float(x) for x in t) for t in v)
-    if k == "points":
-        if not isinstance(v, dict):
-            probs.add(path, f"expected a table of named points, e.g. {{A = [0.0, 0.0]}}, got {v!r}")
-            return BAD
-        out, bad = {}, False
-        for name, xy in v.items():
-            val = check_value(xy, Key(name, "vec2", "m", ""), f"{path}.{name}", probs)
-            bad |= val is BAD
-            out[name] = val
-        return BAD if bad else out
-    if k == "texts":
-        if not isinstance(v, (list, tuple)) or not all(isinstance(x, str) and x.strip() for x in v):
-            probs.add(path, f"expected a list of names, e.g. [\"B\"], got {v!r}")
-            return BAD
-        return tuple(v)
-    if k == "table":
-        if not isinstance(v, dict):
-            probs.add(path, f"expected a table {{...}}, got {v!r}")
-            return BAD
-        return v
-    if k == "tables":
-        if not isinstance(v, list) or not all(isinstance(t, dict) for t in v):
-            probs.add(path, f"expected an array of tables ([[{path}]] entries), got {v!r}")
-            return BAD
-        return v
-    raise ValueError(f"unknown key kind {k!r}")  # programming error, not a user error
-
-
-def read_table(table: Any, section: Section, path: str, probs: Problems,
-               *, extra: tuple[str, ...] = ()) -> dict | None:
-    """Check ``table`` against ``section``; return ``{name: value}`` with defaults filled in
-    (:data:`BAD` for failed keys) or ``None`` when ``table`` is not a table at all.
-
-    ``extra`` names keys that are allowed but handled by the caller (left out of the result).
-    """
-    if not isinstance(table, dict):
-        probs.add(path or None, f"expected a table, got {table!r}")
-        return None
-    valid = section.names() + list(extra)
-    for k in table:
-        if k not in valid:
-            where = f"{path}.{k}" if path else k
-            probs.add(where, f"unknown key '{k}'.{did_you_mean(k, valid)} "
-                             f"Valid keys here: {choices_text(valid)}")
-    out = {}
-    for key in section.keys:
-        where = f"{path}.{key.name}" if path else key.name
-        if key.name not in table:
-            if key.required:
-                probs.add(where, f"missing required key '{key.name}' ({key.doc}"
-                                 f"{', ' + key.unit if key.unit not in ('', '1') else ''})")
-                out[key.name] = BAD
-            else:
-                out[key.name] = key.default
-            continue
-        out[key.name] = check_value(table[key.name], key, where, probs)
-    return out
-
-
-def has_bad(values: dict | None) -> bool:
-    return values is None or any(v is BAD for v in values.values())
+from .schema.core import (BAD, REQUIRED, Key, Problems, Section, bare_message,  # noqa: F401 (re-exported)
+                          check_value, has_bad, read_table)
 
 
 # --------------------------------------------------------------------------------------------
@@ -549,57 +324,40 @@ SECTIONS: tuple[Section, ...] = (
 
 
 # --------------------------------------------------------------------------------------------
-# documentation
+# the tree: which section a table of the study file is checked against
 # --------------------------------------------------------------------------------------------
-def _fmt_default(key: Key) -> str:
-    if key.required:
-        return "**required**"
-    d = key.default
-    if d is None:
-        return "—"
-    if isinstance(d, bool):
-        return "true" if d else "false"
-    if isinstance(d, str):
-        return f'"{d}"'
-    if isinstance(d, float):
-        return f"{d:g}"
-    if isinstance(d, tuple):
-        return "[" + ", ".join(f"{x:g}" if isinstance(x, float) else str(x) for x in d) + "]"
-    if isinstance(d, dict):
-        return "{}"
-    if isinstance(d, list):
-        return "[]"
-    return str(d)
+#: table path (``[]`` for an entry of an array of tables) -> its :class:`Section`, a
+#: ``{type: Section}`` choice by the table's ``type`` key, or ``("model", family)`` for a model
+#: table ``{model = "<name>", <parameters>}`` checked by the model's own parameters
+TREE: dict = {
+    "study": STUDY,
+    "mechanism": MECHANISM,
+    "mechanism.bodies[]": BODY,
+    "mechanism.joints[]": JOINT_TYPES,
+    "mechanism.drivers[]": DRIVER,
+    "mechanism.drivers[].function": DRIVER_FUNCTION,
+    "mechanism.forces[]": FORCE_TYPES,
+    "mechanism.clearance_joints[]": CLEARANCE_TYPES,
+    "mechanism.clearance_joints[].contact": ("model", "contact"),
+    "mechanism.clearance_joints[].friction": ("model", "friction"),
+    **{f"mechanism.clearance_joints[].{m}": MATERIAL
+       for m in ("bushing_material", "journal_material", "guide_material", "slider_material")},
+    "solver": SOLVER,
+    "output": OUTPUT,
+    "wear": WEAR,
+    "wear.pressure": ("model", "pressure"),
+    "wear.law": ("model", "wear"),
+    "checks": CHECKS,
+}
 
 
 def format_reference() -> str:
-    """Markdown tables of every section and key (copied into ``docs/study_format.md``)."""
-    out = []
-    for s in SECTIONS:
-        base, _, rest = s.path.partition(" ")
-        if base.endswith("[]"):
-            heading = f"`[[{base[:-2]}]]`" + (f" {rest}" if rest else "")
-        elif s in (MATERIAL, DRIVER_FUNCTION):
-            heading = f"inline table `{s.path}`"
-        else:
-            heading = f"`[{s.path}]`"
-        out.append(f"### {heading}\n\n{s.doc}\n")
-        out.append("| key | type | unit | default | meaning |")
-        out.append("|---|---|---|---|---|")
-        for k in s.keys:
-            kind = {"free_text": "text"}.get(k.kind, k.kind) if not k.choices else \
-                " \\| ".join(f'"{c}"' for c in k.choices)
-            unit = k.unit.replace("|", "\\|") if k.unit else ""
-            out.append(f"| `{k.name}` | {kind} | {unit} | {_fmt_default(k)} | {k.doc} |")
-        out.append("")
-    return "\n".join(out)
+    """Markdown tables of every section and key (see :func:`workbench.schema.docs.format_reference`)."""
+    from .schema.docs import format_reference as fmt
+    return fmt()
 
 
 def update_reference(md_path) -> None:
-    """Replace the generated block of ``docs/study_format.md`` with :func:`format_reference`."""
-    from pathlib import Path
-    p = Path(md_path)
-    text = p.read_text(encoding="utf-8")
-    start = text.index("\n", text.index("<!-- BEGIN GENERATED")) + 1
-    end = text.index("<!-- END GENERATED")
-    p.write_text(text[:start] + format_reference().rstrip() + "\n" + text[end:], encoding="utf-8")
+    """Replace the generated block of ``docs/study_format.md`` (see :mod:`workbench.schema.docs`)."""
+    from .schema.docs import update_reference as upd
+    upd(md_path)

@@ -41,7 +41,6 @@ import copy
 import itertools
 import math
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,20 +48,17 @@ from typing import Any
 from . import study_schema as S
 from .errors import StudyError, choices_text, did_you_mean
 from .reducers import reducers_for
+from .schema import sweep as W
+from .schema.core import BAD, Problems, has_bad, read_table, unknown_tables
+from .schema.paths import (check_path, format_path, key_units, parse_path, set_path,  # noqa: F401 (re-exported)
+                           unset_path)
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-TOP_LEVEL = ("sweep", "set", "grid")
-SWEEP_KEYS = ("title", "description", "base", "summary", "zip", "unset", "case_timeout")
-ENTRY_KEYS = ("values", "name", "labels", "units", "long_name")
+TOP_LEVEL = W.TOP_LEVEL
+SWEEP_KEYS = tuple(W.SWEEP.names())
+ENTRY_KEYS = tuple(W.ENTRY.names())
 #: variable names of the sweep dataset and dimensions of study results: not usable as parameter names
 RESERVED = ("status", "error", "wall_time", "cpu_time", "case_file", "worker", "case", "time", "joint", "body",
             "driver", "component", "axis", "impact", "cycle", "surface", "theta")
-_MODEL_FAMILY = {"contact": "contact", "friction": "friction", "pressure": "pressure", "law": "wear"}
-_COMPONENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_\-]*)((?:\[\d+\])*)$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -132,233 +128,103 @@ class Sweep:
 
 
 # --------------------------------------------------------------------------------------------
-# key paths
-# --------------------------------------------------------------------------------------------
-def parse_path(path: str) -> tuple:
-    """``"a.b[0].c"`` -> ``("a", "b", 0, "c")``; raises ``ValueError`` on a malformed path."""
-    parts: list = []
-    for comp in str(path).split("."):
-        m = _COMPONENT.match(comp)
-        if not m:
-            raise ValueError(f"'{comp}' is not a key (letters, digits, '_' or '-', then optional [index])")
-        parts.append(m.group(1))
-        parts.extend(int(i) for i in re.findall(r"\[(\d+)\]", m.group(2)))
-    return tuple(parts)
-
-
-def format_path(parts) -> str:
-    out = ""
-    for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else p)
-    return out
-
-
-def _sections() -> list:
-    return [v for v in vars(S).values() if isinstance(v, S.Section)]
-
-
-def _schema_keys(parent: tuple, table: dict) -> dict[str, Any]:
-    """Keys the study format defines for the table at ``parent`` (name -> schema Key)."""
-    if not parent:
-        return {k: None for k in S.TOP_LEVEL}
-    names = [p for p in parent if isinstance(p, str)]
-    if names[-1].endswith("material"):
-        return {k.name: k for k in S.MATERIAL.keys}
-    norm = "".join("[]" if isinstance(p, int) else (f".{p}" if i else p) for i, p in enumerate(parent))
-    out: dict[str, Any] = {}
-    for sec in _sections():
-        if sec.path.split(" (")[0] != norm:
-            continue
-        m = re.search(r'type = "([^"]+)"', sec.path)
-        if m and table.get("type") not in (None, m.group(1)):
-            continue
-        out.update({k.name: k for k in sec.keys})
-    return out
-
-
-def check_path(doc: dict, parts: tuple, *, registry=None) -> str | None:
-    """Why ``parts`` cannot be set in ``doc``, or ``None`` if it can.
-
-    Every component must exist, except one the study format or the model defines for its table
-    (that one, and the tables on the way to it, are created when the case is built).
-    """
-    node: Any = doc
-    for i, p in enumerate(parts):
-        here = format_path(parts[:i]) or "the top level"
-        if isinstance(p, int):
-            if not isinstance(node, list):
-                return f"'{here}' is not an array in the base study, so [{p}] cannot index it"
-            if p >= len(node):
-                return (f"'{here}' has {len(node)} entr{'y' if len(node) == 1 else 'ies'} in the base "
-                        f"study; index [{p}] is out of range (valid: 0 .. {len(node) - 1})")
-            node = node[p]
-            continue
-        if node is None:   # a table the study format defines but the base study leaves out
-            node = {}
-        if not isinstance(node, dict):
-            return f"'{here}' is a value ({node!r}) in the base study, not a table with key '{p}'"
-        if p in node:
-            node = node[p]
-            continue
-        known = dict.fromkeys(node)
-        known.update(_schema_keys(parts[:i], node))
-        if "model" in node:
-            known.update(dict.fromkeys(_model_parameters(node, parts[:i], registry)))
-        if p in known:
-            node = None
-            continue
-        return (f"'{p}' is not a key of '{here}' in the base study.{did_you_mean(p, known)} "
-                f"Valid: {choices_text(known) or '(none)'}")
-    return None
-
-
-def _model_parameters(table: dict, parent: tuple, registry) -> list[str]:
-    family = _MODEL_FAMILY.get(next((p for p in reversed(parent) if isinstance(p, str)), ""))
-    if registry is None or family is None:
-        return []
-    try:
-        return [p.name for p in registry.entry(family, str(table["model"])).cls.parameters()]
-    except Exception:  # noqa: BLE001 - an unknown model is reported when the case loads
-        return []
-
-
-def unset_path(doc: dict, parts: tuple) -> None:
-    """Remove the key ``parts`` from ``doc`` (it must exist)."""
-    node = doc
-    for p in parts[:-1]:
-        node = node[p]
-    del node[parts[-1]]
-
-
-def set_path(doc: dict, parts: tuple, value: Any) -> None:
-    """Set ``parts`` in ``doc`` to a deep copy of ``value`` (creating missing tables)."""
-    node = doc
-    for p in parts[:-1]:
-        if isinstance(p, str) and p not in node:
-            node[p] = {}
-        node = node[p]
-    node[parts[-1]] = copy.deepcopy(value)
-
-
-def key_units(doc: dict, parts: tuple, registry=None) -> str:
-    """Unit of a study key: from the model's parameters or the study format; ``""`` if unknown."""
-    node: Any = doc
-    for p in parts[:-1]:
-        try:
-            node = node[p]
-        except (KeyError, IndexError, TypeError):
-            return ""
-    last = parts[-1]
-    if isinstance(node, dict) and "model" in node and last != "model" and registry is not None:
-        family = _MODEL_FAMILY.get(next((p for p in reversed(parts[:-1]) if isinstance(p, str)), ""))
-        try:
-            for info in registry.entry(family, str(node["model"])).cls.parameters():
-                if info.name == last:
-                    return "" if info.unit == "text" else info.unit
-        except Exception:  # noqa: BLE001
-            return ""
-    if isinstance(node, dict):
-        key = _schema_keys(parts[:-1], node).get(last)
-        if key is not None and key.kind in ("number", "int", "vec2", "numbers"):
-            return key.unit
-    return ""
-
-
-# --------------------------------------------------------------------------------------------
 # loading
 # --------------------------------------------------------------------------------------------
 def load_sweep(path: str | Path, registry=None) -> Sweep:
     """Read and check the sweep file ``path`` (its base study is read too)."""
-    from .study import read_file_text
+    from .study_input import read_file_text
     path = Path(path)
     return load_sweep_text(read_file_text(path, "sweep file"), file=path, registry=registry)
 
 
-def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None) -> Sweep:
-    """Check a sweep given as TOML text; a relative ``base`` is relative to ``file``'s folder."""
-    from .study import parse_toml
-    fname = str(file) if file is not None else "<sweep>"
-    doc = parse_toml(text, fname)
-
-    def err(key, msg):
-        return StudyError(msg, file=fname, key=key)
-
-    for k in doc:
-        if k not in TOP_LEVEL:
-            raise err(k, f"unknown table '{k}'.{did_you_mean(k, TOP_LEVEL)} Valid: {choices_text(TOP_LEVEL)}")
-    head = doc.get("sweep", {})
-    for k in head:
-        if k not in SWEEP_KEYS:
-            raise err(f"sweep.{k}", f"unknown key '{k}'.{did_you_mean(k, SWEEP_KEYS)} "
-                                    f"Valid: {choices_text(SWEEP_KEYS)}")
-    if "base" not in head:
-        raise err("sweep.base", "missing required key 'base' (the base study file, relative to "
-                                "this sweep file)")
+def _read_base(head: dict, file, probs: Problems) -> tuple[Path, str, dict] | None:
+    from .study_input import parse_toml, read_file_text
     base_file = Path(str(head["base"]))
     if not base_file.is_absolute():
         base_file = (Path(file).parent if file is not None else Path.cwd()) / base_file
     try:
-        base_text = base_file.read_text(encoding="utf-8")
-        base_doc = tomllib.loads(base_text)
-    except OSError as exc:
-        raise err("sweep.base", f"cannot read the base study {base_file}: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise err("sweep.base", f"the base study {base_file} is not valid TOML: {exc}") from None
+        base_text = read_file_text(base_file, "base study")
+        return base_file, base_text, parse_toml(base_text, str(base_file))
+    except StudyError as exc:
+        probs.add("sweep.base", f"{S.bare_message(exc)} ({base_file})".replace(
+            "not valid TOML", f"the base study {base_file} is not valid TOML", 1))
+        return None
+
+
+def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None) -> Sweep:
+    """Check a sweep given as TOML text; a relative ``base`` is relative to ``file``'s folder.
+
+    Every problem of the file is reported at once (a :class:`StudyError` naming the file, the key
+    path, the value and the valid choices)."""
+    from .study_input import parse_toml
+    fname = str(file) if file is not None else "<sweep>"
+    doc = parse_toml(text, fname)
+    probs = Problems(fname)
+    unknown_tables(doc, TOP_LEVEL, probs)
+    head = read_table(doc.get("sweep", {}), W.SWEEP, "sweep", probs)
+    base = _read_base(head, file, probs) if head is not None and head["base"] is not BAD else None
+    if base is None:
+        probs.raise_if_any()   # nothing below can be checked without the base study
+    base_file, base_text, base_doc = base
     kind = str(base_doc.get("study", {}).get("kind", "dynamics"))
     if registry is None:
         from .plugins import build_registry
         registry = build_registry()
 
-    unset = head.get("unset", [])
-    if not isinstance(unset, list) or not all(isinstance(k, str) for k in unset):
-        raise err("sweep.unset", f"expected a list of study key paths, got {unset!r}")
     effective = copy.deepcopy(base_doc)
-    for key in unset:
-        parts = _checked_parts(key, effective, registry, "sweep.unset", err)
+    unset = head["unset"] if head["unset"] is not BAD else ()
+    for i, key in enumerate(unset):
+        parts = _checked_parts(key, effective, registry, "sweep.unset", probs)
+        if parts is None:
+            continue
         if _missing(effective, parts):
-            raise err("sweep.unset", f"'{key}' is not set in the base study, so it cannot be unset")
+            probs.add("sweep.unset", f"'{key}' is not set in the base study, so it cannot be unset")
+            continue
         unset_path(effective, parts)
     fixed = []
-    for key, value in doc.get("set", {}).items():
-        parts = _checked_parts(key, effective, registry, f"set.{key}", err)
-        fixed.append((key, parts, value))
+    set_table = doc.get("set", {})
+    if not isinstance(set_table, dict):
+        probs.add("set", f"expected a table of study key = value, got {set_table!r}")
+        set_table = {}
+    for key, value in set_table.items():
+        parts = _checked_parts(key, effective, registry, f"set.{key}", probs)
+        if parts is not None:
+            fixed.append((key, parts, value))
     for _, parts, value in fixed:
         set_path(effective, parts, value)
 
     grid = doc.get("grid", {})
-    if not grid:
-        raise err("grid", "the sweep has no parameters: add a [grid] table, e.g. "
+    if not isinstance(grid, dict) or not grid:
+        probs.add("grid", "the sweep has no parameters: add a [grid] table, e.g. "
                           "\"mechanism.clearance_joints[0].clearance\" = [1.0e-4, 2.0e-4]")
-    params = [_parameter(key, entry, effective, registry, err) for key, entry in grid.items()]
+        grid = {}
+    params = [p for key, entry in grid.items()
+              if (p := _parameter(key, entry, effective, registry, probs)) is not None]
     names = [p.name for p in params]
-    for n in names:
+    for n in dict.fromkeys(names):
         if names.count(n) > 1:
             dup = [p.path for p in params if p.name == n]
-            raise err("grid", f"two parameters have the dimension name '{n}' ({', '.join(dup)}); "
+            probs.add("grid", f"two parameters have the dimension name '{n}' ({', '.join(dup)}); "
                               "give them distinct names with {{ values = [...], name = \"...\" }}")
 
-    summary = head.get("summary")
     valid = reducers_for(kind)
-    if summary is None:
-        summary = list(valid)
-    if not isinstance(summary, list) or not summary:
-        raise err("sweep.summary", f"expected a non-empty list of summary quantities, got {summary!r}; "
+    summary = head["summary"] if head["summary"] not in (None, BAD) else list(valid)
+    if head["summary"] is not BAD and not summary:
+        probs.add("sweep.summary", f"expected a non-empty list of summary quantities, got {summary!r}; "
                                    f"valid for a {kind} study: {choices_text(valid)}")
     for s in summary:
         if s not in valid:
-            raise err("sweep.summary", f"'{s}' is not a summary quantity of a {kind} study."
+            probs.add("sweep.summary", f"'{s}' is not a summary quantity of a {kind} study."
                                        f"{did_you_mean(str(s), valid)} Valid: {choices_text(valid)}")
         if s in names:
-            raise err("grid", f"parameter name '{s}' is also a summary quantity; rename the parameter")
+            probs.add("grid", f"parameter name '{s}' is also a summary quantity; rename the parameter")
 
-    groups = _groups(head.get("zip", []), params, err)
-    case_timeout = head.get("case_timeout")
-    if case_timeout is not None and (isinstance(case_timeout, bool) or not isinstance(case_timeout, (int, float))
-                                     or not math.isfinite(case_timeout) or case_timeout <= 0):
-        raise err("sweep.case_timeout", f"expected a positive number of seconds, got {case_timeout!r}")
-    title = str(head.get("title") or (Path(file).stem if file is not None else "sweep"))
+    groups = _groups(head["zip"], params, probs) if len(params) == len(grid) else None
+    probs.raise_if_any()
+    case_timeout = head["case_timeout"]
+    title = str(head["title"] or (Path(file).stem if file is not None else "sweep"))
     sweep = Sweep(file=Path(file) if file is not None else None, text=text, title=title,
-                  description=str(head.get("description", "")), base_file=base_file,
+                  description=str(head["description"]), base_file=base_file,
                   base_text=base_text, base_doc=base_doc, kind=kind, unset=tuple(unset),
                   fixed=tuple(fixed),
                   parameters=tuple(params), groups=groups, summary=tuple(summary),
@@ -376,81 +242,100 @@ def _missing(doc: dict, parts: tuple) -> bool:
     return False
 
 
-def _checked_parts(key: str, base_doc: dict, registry, where: str, err) -> tuple:
+def _checked_parts(key: str, base_doc: dict, registry, where: str, probs: Problems) -> tuple | None:
     try:
         parts = parse_path(key)
     except ValueError as exc:
-        raise err(where, f"bad study key path '{key}': {exc}") from None
+        probs.add(where, f"bad study key path '{key}': {exc}")
+        return None
     why = check_path(base_doc, parts, registry=registry)
     if why is not None:
-        raise err(where, f"the study key '{key}' does not exist: {why}")
+        probs.add(where, f"the study key '{key}' does not exist: {why}")
+        return None
     return parts
 
 
-def _parameter(key: str, entry: Any, base_doc: dict, registry, err) -> Parameter:
+def _parameter(key: str, entry: Any, base_doc: dict, registry, probs: Problems) -> Parameter | None:
     where = f"grid.{key}"
-    parts = _checked_parts(key, base_doc, registry, where, err)
+    parts = _checked_parts(key, base_doc, registry, where, probs)
+    if parts is None:
+        return None
     opts = {"values": entry} if isinstance(entry, list) else entry
     if not isinstance(opts, dict) or "values" not in opts:
-        raise err(where, "expected a list of values or a table { values = [...], name = ..., "
+        probs.add(where, "expected a list of values or a table { values = [...], name = ..., "
                          f"labels = [...], units = ... }}, got {entry!r}")
-    for k in opts:
-        if k not in ENTRY_KEYS:
-            raise err(f"{where}.{k}", f"unknown key '{k}'.{did_you_mean(k, ENTRY_KEYS)} "
-                                      f"Valid: {choices_text(ENTRY_KEYS)}")
-    values = opts["values"]
+        return None
+    v = read_table(opts, W.ENTRY, where, probs)
+    values = v["values"]
     if not isinstance(values, list) or not values:
-        raise err(where, f"expected a non-empty list of values, got {values!r}")
+        probs.add(where, f"expected a non-empty list of values, got {values!r}")
+        return None
     strs = [p for p in parts if isinstance(p, str)]
-    name = opts.get("name") or (f"{strs[-2]}_model" if strs[-1] == "model" and len(strs) > 1 else strs[-1])
-    if not isinstance(name, str) or not _NAME.match(name) or name in RESERVED:
-        raise err(f"{where}.name", f"'{name}' cannot be a dimension name (letters, digits and '_'; "
-                                   f"not one of {choices_text(RESERVED)}); set name = \"...\"")
-    labels = opts.get("labels")
+    name = v["name"] if v["name"] is not None else \
+        (f"{strs[-2]}_model" if strs[-1] == "model" and len(strs) > 1 else strs[-1])
+    if name is BAD or not _NAME.match(name) or name in RESERVED:
+        probs.add(f"{where}.name", f"'{opts.get('name', name)}' cannot be a dimension name (letters, digits "
+                                   f"and '_'; not one of {choices_text(RESERVED)}); set name = \"...\"")
+        return None
+    labels = v["labels"]
     if labels is None:
-        if all(isinstance(v, dict) for v in values):
-            labels = [v.get("model") for v in values]
+        if all(isinstance(x, dict) for x in values):
+            labels = [x.get("model") for x in values]
             if None in labels:
-                raise err(f"{where}.labels", "table values without a 'model' key need labels = [...]")
-        elif any(isinstance(v, (dict, list)) for v in values):
-            raise err(f"{where}.labels", "array or table values need labels = [...] (one per value)")
+                probs.add(f"{where}.labels", "table values without a 'model' key need labels = [...]")
+                return None
+        elif any(isinstance(x, (dict, list)) for x in values):
+            probs.add(f"{where}.labels", "array or table values need labels = [...] (one per value)")
+            return None
         else:
             labels = list(values)
     if not isinstance(labels, list) or len(labels) != len(values):
-        raise err(f"{where}.labels", f"expected {len(values)} labels (one per value), got {labels!r}")
-    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in labels)
-    labels = [float(v) for v in labels] if numeric else [str(v) for v in labels]
-    if numeric and not all(math.isfinite(v) for v in labels):
-        raise err(where, f"labels must be finite numbers, got {labels!r}")
+        probs.add(f"{where}.labels", f"expected {len(values)} labels (one per value), got {labels!r}")
+        return None
+    numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in labels)
+    labels = [float(x) for x in labels] if numeric else [str(x) for x in labels]
+    if numeric and not all(math.isfinite(x) for x in labels):
+        probs.add(where, f"labels must be finite numbers, got {labels!r}")
+        return None
     if len(set(labels)) != len(labels):
-        raise err(f"{where}.labels", f"labels must be distinct, got {labels!r}")
-    units = opts.get("units")
+        probs.add(f"{where}.labels", f"labels must be distinct, got {labels!r}")
+        return None
+    if has_bad(v):
+        return None
+    units = v["units"]
     if units is None:
         units = key_units(base_doc, parts, registry) if numeric else ""
-    long_name = str(opts.get("long_name") or f"study key {key}")
+    long_name = str(v["long_name"] or f"study key {key}")
     return Parameter(name=name, path=key, parts=parts, values=tuple(values), labels=tuple(labels),
                      units=str(units), long_name=long_name)
 
 
-def _groups(zips: Any, params: list[Parameter], err) -> tuple[tuple[str, ...], ...]:
+def _groups(zips: Any, params: list[Parameter], probs: Problems) -> tuple[tuple[str, ...], ...] | None:
     by = {p.name: p for p in params}
-    if not isinstance(zips, list) or not all(isinstance(g, list) for g in zips):
-        raise err("sweep.zip", f"expected a list of lists of parameter names, got {zips!r}")
+    if zips is BAD:
+        return None
+    if not isinstance(zips, (list, tuple)) or not all(isinstance(g, list) for g in zips):
+        probs.add("sweep.zip", f"expected a list of lists of parameter names, got {zips!r}")
+        return None
+    n_bad = len(probs.items)
     seen: dict[str, int] = {}
     for i, g in enumerate(zips):
         if len(g) < 2:
-            raise err("sweep.zip", f"group {g!r} needs at least two parameter names")
+            probs.add("sweep.zip", f"group {g!r} needs at least two parameter names")
         for n in g:
             if n not in by:
-                raise err("sweep.zip", f"'{n}' is not a parameter name.{did_you_mean(str(n), by)} "
+                probs.add("sweep.zip", f"'{n}' is not a parameter name.{did_you_mean(str(n), by)} "
                                        f"Valid: {choices_text(by)}")
-            if n in seen:
-                raise err("sweep.zip", f"'{n}' is in two zip groups")
-            seen[n] = i
-        sizes = {n: len(by[n].values) for n in g}
+            elif n in seen:
+                probs.add("sweep.zip", f"'{n}' is in two zip groups")
+            else:
+                seen[n] = i
+        sizes = {n: len(by[n].values) for n in g if n in by}
         if len(set(sizes.values())) > 1:
-            raise err("sweep.zip", f"the parameters of a zip group need the same number of values, "
+            probs.add("sweep.zip", f"the parameters of a zip group need the same number of values, "
                                    f"got {sizes}")
+    if len(probs.items) > n_bad:
+        return None
     groups, done = [], set()
     for p in params:   # dimensions in the order the grid lists them
         if p.name in done:
@@ -459,6 +344,25 @@ def _groups(zips: Any, params: list[Parameter], err) -> tuple[tuple[str, ...], .
         groups.append(g)
         done.update(g)
     return tuple(groups)
+
+
+def check_cases(sweep: Sweep, registry=None) -> None:
+    """Load every case's study as ``run`` will (schema, models packed, mechanism assembled,
+    plausibility guards), so that ``workbench validate`` refuses a sweep with a case that would
+    fail at its start.  Every failing case is reported at once, under ``grid`` with its labels."""
+    from .study import load_study_text
+    from .sweep import case_text
+    probs = Problems(str(sweep.file) if sweep.file is not None else "<sweep>")
+    for case in sweep.cases:
+        try:
+            load_study_text(case_text(sweep.base_doc, case.settings, sweep.unset),
+                            file=sweep.base_file, registry=registry)
+        except StudyError as exc:
+            where = ", ".join(f"{k} = {v!r}" for k, v in case.labels.items())
+            for e in getattr(exc, "problems", None) or [exc]:
+                probs.add("grid", f"case {case.index} ({where}): [{e.key}] {S.bare_message(e)}"
+                          if e.key else f"case {case.index} ({where}): {S.bare_message(e)}")
+    probs.raise_if_any()
 
 
 def expand(sweep: Sweep) -> list[Case]:

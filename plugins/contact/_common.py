@@ -184,7 +184,7 @@ def stiffness_field():
     """The ``stiffness`` parameter shared by the power laws."""
     return parameter(None, unit="N/m^n",
                      doc="generalized stiffness K; default from the geometry (Wang, Chen, Ma & Sun (2016) eq. 11, "
-                         "Hertz for spheres, eq. 26 for planar with exponent 1)", min=0.0)
+                         "Hertz for spheres, eq. 26 for planar with exponent 1)", gt=0.0)
 
 
 def exponent_field():

@@ -42,7 +42,7 @@ class Hooke(ContactLaw):
     class Params:
         stiffness: float | None = parameter(
             None, unit="N/m", doc="linear stiffness K; default from the geometry (Wang, Chen, Ma & Sun (2016) eq. 26 "
-            "planar, Johnson secant at reference_load for a pin in a bore)", min=0.0)
+            "planar, Johnson secant at reference_load for a pin in a bore)", gt=0.0)
         reference_load: float = parameter(
             1000.0, unit="N", doc="load at which the default secant stiffness of a cylindrical or "
             "sphere contact is taken (unused when stiffness is given or the contact is planar)",

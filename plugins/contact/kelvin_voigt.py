@@ -68,7 +68,7 @@ class KelvinVoigt(ContactLaw):
     class Params:
         stiffness: float | None = parameter(
             None, unit="N/m", doc="linear stiffness K; default from the geometry (as for hooke)",
-            min=0.0)
+            gt=0.0)
         damping: float | None = parameter(
             None, unit="N s/m", doc="damping coefficient D; default derived from restitution and "
             "effective_mass", min=0.0)

@@ -112,13 +112,13 @@ class WinklerFoundation(ContactLaw):
     @dataclass(frozen=True)
     class Params:
         layer_thickness: float = parameter(
-            1e-3, unit="m", doc="thickness L of the elastic layer of each elastic part (> 0)", min=0.0)
+            1e-3, unit="m", doc="thickness L of the elastic layer of each elastic part (> 0)", gt=0.0)
         modulus_rule: str = parameter(
             "unconstrained", unit="text", doc="layer modulus E_w: 'unconstrained' E or 'bonded' "
             "(1-nu)E/((1+nu)(1-2nu))", choices=_RULES)
         stiffness: float | None = parameter(
             None, unit="Pa/m", doc="foundation modulus k; default E_w/L from the materials (layers "
-            "in series)", min=0.0)
+            "in series)", gt=0.0)
         restitution: float = parameter(0.9, unit="1", doc="coefficient of restitution e of the "
                                        "Lankarani-Nikravesh damping", min=0.0, max=1.0)
         min_impact_speed: float = min_impact_speed_field()

@@ -161,17 +161,17 @@ class Winkler(PressureModel):
 
     @dataclass(frozen=True)
     class Params:
-        layer_thickness: float = parameter(1e-3, unit="m", doc="thickness L of the elastic layer", min=0.0)
+        layer_thickness: float = parameter(1e-3, unit="m", doc="thickness L of the elastic layer", gt=0.0)
         modulus_rule: str = parameter(
             "unconstrained", unit="text", doc="layer modulus E_w: 'unconstrained' E or 'bonded' "
             "(1-nu)E/((1+nu)(1-2nu))", choices=("unconstrained", "bonded"))
         stiffness: float | None = parameter(
-            None, unit="Pa/m", doc="foundation modulus k; default E_w/L from the materials", min=0.0)
+            None, unit="Pa/m", doc="foundation modulus k; default E_w/L from the materials", gt=0.0)
         calibrate: str = parameter(
             "none", unit="text", doc="fit k to a reference half-angle at the calibration load: 'none', "
             "'persson' (closed form) or 'fem' (the FE model of the joint)", choices=("none", "persson", "fem"))
         calibration_load: float | None = parameter(
-            None, unit="N", doc="load at which k is calibrated; default: the load being solved", min=0.0)
+            None, unit="N", doc="load at which k is calibrated; default: the load being solved", gt=0.0)
         fem_outer_radius_ratio: float = parameter(
             2.0, unit="1", doc="calibrate='fem': held outer radius of the bushing over the bore radius",
             min=1.05)

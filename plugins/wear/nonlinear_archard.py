@@ -66,13 +66,13 @@ class NonlinearArchard(WearLaw):
             min=0.0)
         running_in_distance: float = parameter(
             1000.0, unit="m", doc="sliding distance s_0 over which k relaxes from k_0 to k_ss "
-            "by the factor e (> 0)", min=0.0)
+            "by the factor e (> 0)", gt=0.0)
         pressure_exponent: float = parameter(
             1.0, unit="1", doc="exponent m of p/p_ref (1 = linear, Wang & Liu (2015) eq. 20) (> 0)",
-            min=0.0, max=10.0)
+            gt=0.0, max=10.0)
         reference_pressure: float = parameter(
             1e8, unit="Pa", doc="reference pressure p_ref of the pressure power law (> 0; "
-            "irrelevant when m = 1)", min=0.0)
+            "irrelevant when m = 1)", gt=0.0)
 
         def __post_init__(self):
             law = "nonlinear_archard"

@@ -1,0 +1,139 @@
+"""Markdown reference of every input file, generated from the schema sections.
+
+``docs/study_format.md`` and ``docs/sweep_format.md`` hold blocks between
+``<!-- BEGIN GENERATED: <name> -->`` and ``<!-- END GENERATED -->``; :data:`BLOCKS` says which
+sections fill each, :func:`update_docs` rewrites them and :func:`stale_blocks` lists the ones
+that differ (a test keeps the committed files up to date).  Run
+``python -m workbench.schema.docs`` after changing a schema section; it rewrites the blocks and
+the JSON Schemas ``docs/study.schema.json`` and ``docs/sweep.schema.json``.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .core import Key, Section
+
+
+def _fmt_default(key: Key) -> str:
+    if key.required:
+        return "**required**"
+    d = key.default
+    if d is None:
+        return "—"
+    if isinstance(d, bool):
+        return "true" if d else "false"
+    if isinstance(d, str):
+        return f'"{d}"'
+    if isinstance(d, float):
+        return f"{d:g}"
+    if isinstance(d, tuple):
+        return "[" + ", ".join(f"{x:g}" if isinstance(x, float) else
+                               (f'"{x}"' if isinstance(x, str) else str(x)) for x in d) + "]"
+    if isinstance(d, dict):
+        return "{}"
+    if isinstance(d, list):
+        return "[]"
+    return str(d)
+
+
+def _kind(k: Key) -> str:
+    if k.choices and k.kind in ("text", "free_text"):
+        return " \\| ".join(f'"{c}"' for c in k.choices)
+    return {"free_text": "text", "any": "see meaning"}.get(k.kind, k.kind)
+
+
+def format_sections(sections, inline=()) -> str:
+    """Markdown tables of ``sections``; those in ``inline`` are headed as inline tables."""
+    out = []
+    for s in sections:
+        base, _, rest = s.path.partition(" ")
+        if s in inline:
+            heading = f"inline table `{s.path}`"
+        elif base.endswith("[]"):
+            heading = f"`[[{base[:-2]}]]`" + (f" {rest}" if rest else "")
+        else:
+            heading = f"`[{base}]`" + (f" {rest}" if rest else "")
+        out.append(f"### {heading}\n\n{s.doc}\n")
+        out.append("| key | type | unit | default | meaning |")
+        out.append("|---|---|---|---|---|")
+        for k in s.keys:
+            unit = k.unit.replace("|", "\\|") if k.unit else ""
+            out.append(f"| `{k.name}` | {_kind(k)} | {unit} | {_fmt_default(k)} | {k.doc} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def format_reference() -> str:
+    """The reference of the dynamics and wear study tables (``docs/study_format.md``)."""
+    from .. import study_schema as S
+    return format_sections(S.SECTIONS, inline=(S.MATERIAL, S.DRIVER_FUNCTION))
+
+
+def format_pressure() -> str:
+    """The reference of the pressure study tables."""
+    from . import pressure as P
+    return format_sections(P.SECTIONS, inline=(P.WORN_PROFILE,))
+
+
+def format_sweep() -> str:
+    """The reference of the sweep file's tables (``docs/sweep_format.md``)."""
+    from . import sweep as W
+    return format_sections(W.SECTIONS)
+
+
+#: file -> {block name: generator}
+BLOCKS = {
+    "docs/study_format.md": {"workbench.study_schema.format_reference()": format_reference,
+                             "workbench.schema.docs.format_pressure()": format_pressure},
+    "docs/sweep_format.md": {"workbench.schema.docs.format_sweep()": format_sweep},
+}
+
+_BLOCK = re.compile(r"(<!-- BEGIN GENERATED: (?P<name>[^\n]*?) -->\n)(?P<body>.*?)(<!-- END GENERATED -->)", re.S)
+
+
+def _rewrite(text: str, gens: dict) -> str:
+    def repl(m):
+        gen = gens.get(m.group("name"))
+        return m.group(0) if gen is None else m.group(1) + gen().rstrip() + "\n" + m.group(4)
+    return _BLOCK.sub(repl, text)
+
+
+def stale_blocks(root: str | Path) -> list[str]:
+    """``"file: block"`` of every generated block of the docs under ``root`` that is out of date
+    (or missing)."""
+    out = []
+    for rel, gens in BLOCKS.items():
+        text = (Path(root) / rel).read_text(encoding="utf-8")
+        found = {m.group("name"): m.group("body") for m in _BLOCK.finditer(text)}
+        for name, gen in gens.items():
+            if name not in found or found[name].strip() != gen().strip():
+                out.append(f"{rel}: {name}")
+    return out
+
+
+def update_reference(md_path) -> None:
+    """Rewrite the generated blocks of one Markdown file (``docs/study_format.md`` ...)."""
+    p = Path(md_path)
+    gens = {k: v for rel, g in BLOCKS.items() for k, v in g.items()}
+    p.write_text(_rewrite(p.read_text(encoding="utf-8"), gens), encoding="utf-8")
+
+
+def update_docs(root: str | Path, registry=None) -> list[Path]:
+    """Rewrite every generated block and JSON Schema under ``root``; return the files written."""
+    from .jsonschema import SCHEMA_FILES, schema_text
+    written = []
+    for rel in BLOCKS:
+        update_reference(Path(root) / rel)
+        written.append(Path(root) / rel)
+    for rel, kind in SCHEMA_FILES.items():
+        p = Path(root) / rel
+        p.write_text(schema_text(kind, registry, own_models_only=True), encoding="utf-8")
+        written.append(p)
+    return written
+
+
+if __name__ == "__main__":  # pragma: no cover - maintenance command
+    import sys
+    for path in update_docs(sys.argv[1] if len(sys.argv) > 1 else "."):
+        print(f"wrote {path}")
