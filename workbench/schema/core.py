@@ -128,18 +128,25 @@ def bounds_text(key: Key) -> str:
     return " and ".join(parts)
 
 
+def fmt_number(v: float) -> str:
+    """``4.0``, ``-0.21``, ``1e+12``: the value as typed where short, else in ``g`` form."""
+    g = f"{v:g}"
+    return g if "e" in g or "n" in g else repr(v)
+
+
 def range_problem(v: float, key: Key) -> str | None:
     """Why the finite number ``v`` is outside the bounds of ``key``, or ``None``."""
     unit = _u(key.unit)
+    x = fmt_number(v)
     valid = f"; valid: {bounds_text(key)}{unit}"
     if key.gt is not None and not v > key.gt:
-        return f"{key.name} must be a finite number > {key.gt:g}{unit}, got {v}{valid}"
+        return f"{key.name} must be a finite number > {key.gt:g}{unit}, got {x}{valid}"
     if key.min is not None and v < key.min:
-        return f"value {v} is below the minimum {key.min}{unit}{valid}"
+        return f"value {x} is below the minimum {key.min}{unit} (must be >= {key.min:g}){valid}"
     if key.lt is not None and not v < key.lt:
-        return f"{key.name} must be < {key.lt:g}{unit}, got {v}{valid}"
+        return f"{key.name} must be < {key.lt:g}{unit}, got {x}{valid}"
     if key.max is not None and v > key.max:
-        return f"value {v} is above the maximum {key.max}{unit}{valid}"
+        return f"value {x} is above the maximum {key.max}{unit} (must be <= {key.max:g}){valid}"
     return None
 
 
