@@ -69,9 +69,17 @@ def main():
 @click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
 @_friendly
 def validate(study_file: Path):
-    """Check STUDY_FILE (schema, models, mechanism, estimated size) without running it."""
+    """Check STUDY_FILE (schema, models, mechanism, estimated size) without running it.
+
+    A sweep file (one with a [sweep] table) is checked with every one of its cases."""
     from .study import load_study
     registry = _registry()
+    # --- schema branch: a sweep file is validated case by case (begin)
+    from .sweep_spec import is_sweep_file
+    if is_sweep_file(study_file):
+        _validate_sweep(study_file, registry)
+        return
+    # --- schema branch (end)
     study = load_study(study_file, registry=registry)
     if study.kind == "pressure":  # checked by workbench.fem.study_config inside load_study
         _console().print(f"[green]ok[/] {study_file}: pressure study '{study.title}'")
@@ -92,6 +100,29 @@ def validate(study_file: Path):
         f"{len(m.joints)} ideal joints, {len(m.drivers)} drivers, {len(m.forces)} forces, "
         f"{len(m.clearance_joints)} clearance joints; t = {s.t_start:g} .. {s.t_end:g} s, "
         f"output every {s.output_step:g} s, {s.path} path")
+
+
+# --- schema branch: sweep validation and the JSON Schema command (begin)
+def _validate_sweep(sweep_file: Path, registry) -> None:
+    """``validate`` of a sweep file: the file, then every case's study as ``run`` will load it."""
+    from .sweep_spec import check_cases, load_sweep
+    sw = load_sweep(sweep_file, registry=registry)
+    check_cases(sw, registry=registry)
+    _console().print(f"[green]ok[/] {sweep_file}: sweep '{sw.title}': {len(sw.cases)} {sw.kind} cases over "
+                     f"{' x '.join(f'{d} ({n})' for d, n in zip(sw.dims, sw.shape))}, base study {sw.base_file}")
+
+
+@main.command("schema")
+@click.option("--kind", type=click.Choice(("study", "dynamics", "wear", "pressure", "sweep")),
+              default="study", show_default=True,
+              help="which file: a study of any kind, of one kind, or a sweep file")
+@_friendly
+def schema_command(kind: str):
+    """Print the JSON Schema of a study or sweep file (for editors), generated from the schema
+    the loader checks; the models listed are the installed ones."""
+    from .schema.jsonschema import schema_text
+    click.echo(schema_text(kind, _registry()), nl=False)
+# --- schema branch (end)
 
 
 @main.command()

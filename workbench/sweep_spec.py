@@ -130,6 +130,17 @@ class Sweep:
 # --------------------------------------------------------------------------------------------
 # loading
 # --------------------------------------------------------------------------------------------
+def is_sweep_file(path: str | Path) -> bool:
+    """Whether ``path`` is a readable TOML file with a ``[sweep]`` table (else it is a study, and
+    the study loader reports whatever is wrong with it)."""
+    from .study_input import parse_toml, read_file_text
+    try:
+        doc = parse_toml(read_file_text(Path(path), "study file"), str(path))
+    except StudyError:
+        return False
+    return isinstance(doc.get("sweep"), dict)
+
+
 def load_sweep(path: str | Path, registry=None) -> Sweep:
     """Read and check the sweep file ``path`` (its base study is read too)."""
     from .study_input import read_file_text
