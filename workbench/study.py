@@ -1,11 +1,13 @@
 """Study files: load a TOML study into a :class:`Study`, and run it.
 
 A study file is TOML in SI units (the one conversion at the boundary is ``speed_rpm``).  Its
-tables and keys are defined, with units and defaults, in :mod:`workbench.study_schema` and
-documented in ``docs/study_format.md``.  ``[study] kind`` selects what runs: ``"dynamics"`` (the
-planar multibody solver; this module builds the :class:`~workbench.mbs.mechanism.Mechanism` and
-:class:`~workbench.mbs.solution.SolverSettings`) or ``"pressure"`` (handed as a plain dict to
-:mod:`workbench.fem.pressure_study`).
+tables and keys are defined, with units and defaults, in :mod:`workbench.study_schema` (the
+``pressure`` kind's in :mod:`workbench.schema.pressure`) and documented in
+``docs/study_format.md``, generated from them.  ``[study] kind`` selects what runs:
+``"dynamics"`` (the planar multibody solver; this module builds the
+:class:`~workbench.mbs.mechanism.Mechanism` and :class:`~workbench.mbs.solution.SolverSettings`),
+``"wear"`` (the same, plus :func:`workbench.wear.config.parse_wear`) or ``"pressure"``
+(checked by :func:`workbench.fem.study_config.parse_pressure`).
 
 Every mistake is a :class:`~workbench.errors.StudyError` naming the file, the key path (e.g.
 ``mechanism.clearance_joints[0].contact.restitution``), the bad value and the valid choices; the
