@@ -162,15 +162,17 @@ def test_pressure_study_reports_every_problem_at_once(registry):
     doc["cases"][2]["bushing"]["nu"] = 0.7              # the study's own material section
     doc["models"]["fem"]["mesh_growth"] = 3.0           # a model parameter out of its range
     doc["compare"]["baseline"] = "femm"
+    doc["compare"]["reference"] = ["persson", "hertzz"]
     doc["plots"] = {}
     with pytest.raises(StudyError) as info:
         _load_pressure(doc, registry)
     probs = _problems(info.value)
     assert {"grid.theta_nodes", "cases[1].clearances[1]", "cases[2].bushing.nu",
-            "models.fem.mesh_growth", "compare.baseline", "plots"} <= set(probs)
+            "models.fem.mesh_growth", "compare.baseline", "compare.reference[1]", "plots"} <= set(probs)
     assert all(str(PRESSURE) in m for m in probs.values())
     assert "Did you mean 'fem'?" in probs["compare.baseline"]
     assert "between 1 and 1.5" in probs["models.fem.mesh_growth"]
+    assert "Did you mean 'hertz'?" in probs["compare.reference[1]"]
     assert str(info.value).startswith(f"{PRESSURE}: {len(probs)} problems")
 
 

@@ -251,6 +251,12 @@ def check_value(v: Any, key: Key, path: str, probs: Problems) -> Any:
         if not isinstance(v, (list, tuple)) or not all(isinstance(x, str) and x.strip() for x in v):
             probs.add(path, f"expected a list of names, e.g. [\"B\"], got {v!r}")
             return BAD
+        if key.choices is not None:
+            bad = [i for i, x in enumerate(v) if x not in key.choices]
+            for i in bad:
+                _choice(v[i], key, f"{path}[{i}]", probs)
+            if bad:
+                return BAD
         return tuple(v)
     if k == "table":
         if not isinstance(v, dict):
