@@ -128,6 +128,10 @@ def bounds_text(key: Key) -> str:
     return " and ".join(parts)
 
 
+#: units spelled out in messages ("a positive number of seconds")
+UNIT_WORDS = {"s": "seconds", "m": "metres", "N": "newtons", "Pa": "pascals", "kg": "kilograms"}
+
+
 def fmt_number(v: float) -> str:
     """``4.0``, ``-0.21``, ``1e+12``: the value as typed where short, else in ``g`` form."""
     g = f"{v:g}"
@@ -140,7 +144,8 @@ def range_problem(v: float, key: Key) -> str | None:
     x = fmt_number(v)
     valid = f"; valid: {bounds_text(key)}{unit}"
     if key.gt is not None and not v > key.gt:
-        return f"{key.name} must be a finite number > {key.gt:g}{unit}, got {x}{valid}"
+        words = f" (a positive number of {UNIT_WORDS[key.unit]})" if key.gt == 0 and key.unit in UNIT_WORDS else ""
+        return f"{key.name} must be a finite number > {key.gt:g}{unit}{words}, got {x}{valid}"
     if key.min is not None and v < key.min:
         return f"value {x} is below the minimum {key.min}{unit} (must be >= {key.min:g}){valid}"
     if key.lt is not None and not v < key.lt:
