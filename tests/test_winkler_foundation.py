@@ -80,7 +80,7 @@ def test_bad_parameters_and_geometries(registry):
         registry.create("contact", "winkler_foundation", {"restitution": 1.2})
     # the declared bounds refuse them when a study sets them (file, key, value, range) ...
     for bad in ({"layer_thickness": 0.0}, {"stiffness": 0.0}):
-        with pytest.raises(StudyError, match=r"must be a finite number > 0 .*got 0\.0; valid: > 0"):
+        with pytest.raises(StudyError, match=r"\[c\.\w+\]: \w+ must be a finite number > 0 (m|Pa/m)\b.*got 0\.0"):
             registry.create("contact", "winkler_foundation", bad, file="s.toml", key="c")
     # ... and pack() keeps its own check as a second line of defence (direct construction)
     with pytest.raises(StudyError, match="layer_thickness must be > 0"):

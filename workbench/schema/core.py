@@ -145,11 +145,13 @@ def range_problem(v: float, key: Key) -> str | None:
     valid = f"; valid: {bounds_text(key)}{unit}"
     if key.gt is not None and not v > key.gt:
         words = f" (a positive number of {UNIT_WORDS[key.unit]})" if key.gt == 0 and key.unit in UNIT_WORDS else ""
-        return f"{key.name} must be a finite number > {key.gt:g}{unit}{words}, got {x}{valid}"
+        alone = bounds_text(key) == f"> {key.gt:g}"
+        return f"{key.name} must be a finite number > {key.gt:g}{unit}{words}, got {x}{'' if alone else valid}"
     if key.min is not None and v < key.min:
         return f"value {x} is below the minimum {key.min}{unit} (must be >= {key.min:g}){valid}"
     if key.lt is not None and not v < key.lt:
-        return f"{key.name} must be < {key.lt:g}{unit}, got {x}{valid}"
+        alone = bounds_text(key) == f"< {key.lt:g}"
+        return f"{key.name} must be < {key.lt:g}{unit}, got {x}{'' if alone else valid}"
     if key.max is not None and v > key.max:
         return f"value {x} is above the maximum {key.max}{unit} (must be <= {key.max:g}){valid}"
     return None
