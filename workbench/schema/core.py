@@ -345,8 +345,10 @@ def parameter_key(info) -> Key:
         kind = "bool"
     elif isinstance(d, (int, float)) or d is None and info.unit != "text":
         kind = "number"
-    else:
+    elif isinstance(d, str) or d is None:
         kind = "free_text"
+    else:   # another type (a third party's tuple ...): the model's own checks decide
+        kind = "any"
     return Key(info.name, kind, "" if info.unit == "text" else info.unit, info.doc,
                d, gt=getattr(info, "gt", None), lt=getattr(info, "lt", None),
                min=info.min, max=info.max, choices=info.choices)
@@ -368,7 +370,7 @@ def check_parameters(infos, values: dict, path: str, probs: Problems, what: str)
             continue
         key = parameter_key(by[k])
         if key.kind == "any":
-            if v not in key.choices:
+            if key.choices is not None and v not in key.choices:
                 _choice(v, key, where, probs)
                 ok = False
                 continue
