@@ -24,7 +24,7 @@ SWEEP = Section("sweep", "What the sweep is and which base study it varies.", (
         "--case-timeout` overrides it)", None, gt=0.0),
 ))
 
-ENTRY = Section("grid.\"<study key>\"", (
+ENTRY = Section("grid.\"<key>\"", (
     "A swept study key: either the list of values or this table. A key is a dotted path into the "
     "base study (`[i]` indexes an array of tables); every component must exist in the base study, "
     "except a last one that the study format (or, inside a model table, the model) defines."), (
