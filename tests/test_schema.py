@@ -5,7 +5,6 @@ are generated from it.  ``workbench validate`` refuses what ``run`` would refuse
 pressure studies and sweeps too."""
 from __future__ import annotations
 
-import copy
 import json
 import sys
 from dataclasses import dataclass

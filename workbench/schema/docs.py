@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .core import Key, Section
+from .core import Key
 
 
 def _fmt_default(key: Key) -> str:
