@@ -267,3 +267,25 @@ def test_a_study_is_still_validated_as_a_study(registry):
     assert load_study(FLORES, registry=registry).kind == "dynamics"
     r = invoke("validate", FLORES)
     assert r.exit_code == 0 and "dynamics study" in r.output
+
+
+def test_the_schema_tree_reaches_every_section():
+    """The tree the JSON Schema and the sweep key paths follow holds every documented section."""
+    from workbench import study_schema as S
+    from workbench.schema import pressure as P
+    reached = set()
+    for node in list(S.TREE.values()) + list(P.TREE.values()):
+        if isinstance(node, dict):
+            reached.update(id(s) for s in node.values())
+        elif not isinstance(node, tuple):
+            reached.add(id(node))
+    missing = [s.path for s in S.SECTIONS + P.SECTIONS if id(s) not in reached]
+    assert not missing, missing
+
+
+@pytest.mark.slow   # loads every case of the shipped sweeps (13 + 9 cases, ~30 s)
+@pytest.mark.parametrize("name", ["contact_law_comparison.toml", "wear_model_comparison.toml"])
+def test_every_case_of_the_shipped_sweeps_validates(name, registry):
+    from workbench.sweep_spec import check_cases, load_sweep
+    sw = load_sweep(STUDIES / name, registry=registry)
+    check_cases(sw, registry=registry)
