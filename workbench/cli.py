@@ -75,7 +75,7 @@ def validate(study_file: Path):
     from .study import load_study
     registry = _registry()
     # --- schema branch: a sweep file is validated case by case (begin)
-    from .sweep_spec import is_sweep_file
+    from .study_input import is_sweep_file
     if is_sweep_file(study_file):
         _validate_sweep(study_file, registry)
         return

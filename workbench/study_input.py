@@ -115,3 +115,13 @@ def parse_toml(text: str, fname: str) -> dict:
     except RecursionError:
         raise StudyError(f"not a usable study: nested too deeply for the TOML reader (at most "
                          f"{MAX_NESTING} levels of inline tables/arrays)", file=fname) from None
+
+
+def is_sweep_file(path: str | Path) -> bool:
+    """Whether ``path`` is a readable TOML file with a ``[sweep]`` table (else it is a study, and
+    the study loader reports whatever is wrong with it)."""
+    try:
+        doc = parse_toml(read_file_text(Path(path), "study file"), str(path))
+    except StudyError:
+        return False
+    return isinstance(doc.get("sweep"), dict)

@@ -47,9 +47,9 @@ from typing import Any
 
 from . import study_schema as S
 from .errors import StudyError, choices_text, did_you_mean
-from .reducers import reducers_for
 from .schema import sweep as W
 from .schema.core import BAD, Problems, has_bad, read_table, unknown_tables
+from .study_input import is_sweep_file  # noqa: F401 (re-exported)
 from .schema.paths import (check_path, format_path, key_units, parse_path, set_path,  # noqa: F401 (re-exported)
                            unset_path)
 
@@ -130,17 +130,6 @@ class Sweep:
 # --------------------------------------------------------------------------------------------
 # loading
 # --------------------------------------------------------------------------------------------
-def is_sweep_file(path: str | Path) -> bool:
-    """Whether ``path`` is a readable TOML file with a ``[sweep]`` table (else it is a study, and
-    the study loader reports whatever is wrong with it)."""
-    from .study_input import parse_toml, read_file_text
-    try:
-        doc = parse_toml(read_file_text(Path(path), "study file"), str(path))
-    except StudyError:
-        return False
-    return isinstance(doc.get("sweep"), dict)
-
-
 def load_sweep(path: str | Path, registry=None) -> Sweep:
     """Read and check the sweep file ``path`` (its base study is read too)."""
     from .study_input import read_file_text
@@ -218,6 +207,7 @@ def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None)
             probs.add("grid", f"two parameters have the dimension name '{n}' ({', '.join(dup)}); "
                               "give them distinct names with {{ values = [...], name = \"...\" }}")
 
+    from .reducers import reducers_for   # imports xarray: only when a sweep is loaded
     valid = reducers_for(kind)
     summary = head["summary"] if head["summary"] not in (None, BAD) else list(valid)
     if head["summary"] is not BAD and not summary:
