@@ -357,7 +357,7 @@ def _keep_partial(sim, study, registry, out: Path | None, status: str) -> str:
 
     Without ``out`` (a run from Python that writes nothing) the samples stay on the error only."""
     if out is None:
-        return "the samples computed before it stopped are the error's `partial` simulation"
+        return "nothing was written (no output path was given)"
     where = partial_path(out)
     try:
         ds = simulation_to_dataset(sim, study=study, registry=registry)
