@@ -82,7 +82,7 @@ def _units_of(ds, name):
 def test_every_unit_of_every_variable_parses(datasets, kind):
     """pint parses every unit (one unit per string: no 'm, m, rad'); every variable has a
     long_name; the dataset says CF-1.10."""
-    pint = pytest.importorskip("pint")
+    pint = pytest.importorskip("pint", reason="pint is in the test extra: pip install -e '.[test]'")
     ureg = pint.UnitRegistry()
     ds = datasets[kind]
     assert ds.attrs["Conventions"] == "CF-1.10"
