@@ -100,3 +100,7 @@ def test_a_sweep_from_python_leaves_no_file_unless_asked(tmp_path, monkeypatch):
     assert (ds["n_impacts"].values >= 1).all()
     assert ds.attrs["study_kind"] == "sweep" and ds.attrs["Conventions"] == "CF-1.10"
     assert "contact:lankarani_nikravesh" in ds.attrs["plugins"] and "T" in ds.attrs["created"]
+    pint = pytest.importorskip("pint", reason="pint is in the test extra: pip install -e '.[test]'")
+    ureg = pint.UnitRegistry()
+    for name in ds.variables:                     # the sweep dataset's units parse too
+        ureg.parse_units(ds[name].attrs["units"])

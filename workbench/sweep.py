@@ -445,7 +445,11 @@ def _stack(name: str, results: list[CaseResult], dims: tuple, shape: tuple) -> x
                                                         fill_value=np.nan)
     own = [d for d in stacked.dims if d != "case"]
     data = stacked.transpose("case", *own).values.reshape(shape + tuple(stacked.sizes[d] for d in own))
-    coords = {d: stacked[d].values for d in own if d in stacked.coords}
+    # --- kinds: a reducer's own coordinate (e.g. joint) keeps units and long_name (begin)
+    coords = {d: xr.Variable((d,), stacked[d].values, attrs={
+        "units": stacked[d].attrs.get("units", "1"), "long_name": stacked[d].attrs.get("long_name", d)})
+        for d in own if d in stacked.coords}
+    # --- kinds (end)
     return xr.DataArray(data, dims=dims + tuple(own), coords=coords, name=name,
                         attrs={"units": REDUCERS[name].units, "long_name": REDUCERS[name].long_name})
 
