@@ -164,3 +164,12 @@ def test_library_code_never_switches_the_matplotlib_backend():
     for path in (ROOT / "workbench").rglob("*.py"):
         text = path.read_text()
         assert "matplotlib.use(" not in text and "import matplotlib.pyplot" not in text, path
+
+
+def test_the_fem_engine_api_resolves():
+    """Every name of the documented FE-engine API (workbench.fem) is importable from the package."""
+    import workbench.fem as fem
+    for name in fem.__all__:
+        assert callable(getattr(fem, name)), name
+    with pytest.raises(AttributeError):
+        fem.run_pressure_study          # the study moved to the study kinds

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import StudyError
 from ..fem import closed_forms as cf
 from ..fem.contact import half_angle
 from ..models import BoreSection
@@ -110,6 +111,12 @@ def run(study, *, registry, out: str | Path | None = None, progress=None):
                 fitted = None
                 if spec.fit_to is not None:      # parameters fitted to the FE half-angle
                     lj = li if spec.fit_load is None else spec.fit_load
+                    if getattr(_model_class(registry, spec), "calibration", None) != "half_angle" \
+                            or fem_index is None:
+                        raise StudyError(f"pressure model '{spec.plugin}' cannot be fitted to an FE "
+                                         f"half-angle (it needs calibration = \"half_angle\" and an FE "
+                                         f"model in the study)", file=study_file,
+                                         key=f"models.{spec.label}.fit_to")
                     fitted = _make_model(spec, case, registry, study_file).fit_half_angle(
                         section, np.array([case.loads[lj], 0.0]), ha[ci, fem_index, lj],
                         clearance=case.clearance)
