@@ -1,4 +1,4 @@
-"""studies/winkler_vs_fem.toml, shortened, through run_pressure_study (and its config errors)."""
+"""studies/winkler_vs_fem.toml, shortened, through the study kind ``pressure`` (and its config errors)."""
 from __future__ import annotations
 
 import copy
@@ -8,8 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from workbench import kinds
 from workbench.errors import StudyError
-from workbench.fem.pressure_study import plot_pressure_study, run_pressure_study
+from workbench.kinds.pressure import plots as plot_pressure_study
+from workbench.study import load_study_text
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -17,6 +19,16 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 STUDY = Path(__file__).resolve().parents[1] / "studies" / "winkler_vs_fem.toml"
+
+
+def run_pressure_study(config: dict, *, study_file, out, registry):
+    """Load the document ``config`` as a study (parsed once, into ``Study.pressure``) and run it
+    through the one dispatcher."""
+    import tomli_w
+
+    study = load_study_text(tomli_w.dumps(config), file=study_file, registry=registry)
+    assert study.kind == "pressure" and study.pressure is not None
+    return kinds.run(study, registry=registry, out=out)
 
 
 def short_config() -> dict:
@@ -39,8 +51,7 @@ def result(tmp_path_factory):
     from workbench.plugins import build_registry
 
     out = tmp_path_factory.mktemp("study") / "winkler_vs_fem.nc"
-    ds = run_pressure_study(short_config(), study_text=STUDY.read_text(), study_file=str(STUDY),
-                            out=out, registry=build_registry())
+    ds = run_pressure_study(short_config(), study_file=str(STUDY), out=out, registry=build_registry())
     return ds, out
 
 
@@ -57,8 +68,9 @@ def test_dataset_layout_units_and_provenance(result):
     for v in list(ds.data_vars) + list(ds.coords):
         assert ds[v].attrs.get("units") and ds[v].attrs.get("long_name"), v
     assert set(ds["model"].values) >= {"fem", "winkler_textbook", "winkler_persson", "persson", "hertz"}
-    assert "pressure:fem" in ds.attrs["plugin_provenance"]
+    assert "pressure:fem" in ds.attrs["plugins"] and "plugin_provenance" not in ds.attrs
     assert ds.attrs["study_kind"] == "pressure" and "[study]" in ds.attrs["study_text"]
+    assert ds.attrs["Conventions"] == "CF-1.10" and ds.attrs["created"]
     vtus = ds.attrs["vtu_files"].split("\n")
     assert len(vtus) == 4 and all(Path(v).exists() for v in vtus)  # 2 cases x (bushing, pin)
     back = xr.open_dataset(out, engine="h5netcdf")
@@ -117,8 +129,7 @@ def test_config_errors_name_key_and_choices(mutate, match):
     cfg = copy.deepcopy(short_config())
     mutate(cfg)
     with pytest.raises(StudyError, match=match) as exc:
-        run_pressure_study(cfg, study_text="", study_file="s.toml", out=Path("unused.nc"),
-                           registry=build_registry())
+        run_pressure_study(cfg, study_file="s.toml", out=Path("unused.nc"), registry=build_registry())
     assert "s.toml" in str(exc.value)
 
 
@@ -130,10 +141,23 @@ def test_full_study_persson_case(tmp_path):
     from workbench.plugins import build_registry
 
     text = STUDY.read_text()
-    ds = run_pressure_study(tomllib.loads(text), study_text=text, study_file=str(STUDY),
-                            out=tmp_path / "full.nc", registry=build_registry())
+    ds = run_pressure_study(tomllib.loads(text), study_file=str(STUDY), out=tmp_path / "full.nc",
+                            registry=build_registry())
     p = ds.sel(case="persson_plate")
     assert np.max(np.abs(p["peak_pressure_error"].sel(model="persson"))) < 0.02
     assert np.max(np.abs(p["half_angle_error"].sel(model="persson"))) < 0.02
     ratio = float(p["peak_pressure"].sel(model="winkler_persson", load=0) / p["peak_pressure"].sel(model="fem", load=0))
     assert ratio == pytest.approx(3 * np.pi / 8, rel=0.02)
+
+
+def test_without_out_nothing_is_written(tmp_path, monkeypatch):
+    """From Python without ``out``: the same dataset, and no file (no VTU either)."""
+    from workbench.plugins import build_registry
+
+    monkeypatch.chdir(tmp_path)
+    cfg = short_config()
+    cfg["cases"] = cfg["cases"][:1]
+    ds = run_pressure_study(cfg, study_file=str(STUDY), out=None, registry=build_registry())
+    assert ds.attrs["study_kind"] == "pressure" and ds.attrs["vtu_files"] == ""
+    assert np.isfinite(ds["peak_pressure"].sel(model="fem")).all()
+    assert list(tmp_path.iterdir()) == []

@@ -46,6 +46,8 @@ def test_required_variables_and_dims(ds, setup):
         "penetration": ("joint", "time"), "eccentricity": ("joint", "axis", "time"),
         "position": ("body", "component", "time"), "velocity": ("body", "component", "time"),
         "acceleration": ("body", "component", "time"), "driver_load": ("driver", "time"),
+        "angle": ("body", "time"), "angular_velocity": ("body", "time"),
+        "angular_acceleration": ("body", "time"), "ideal_angle": ("body", "time"),
         "joint_reaction": ("ideal_joint", "axis", "time"), "crank_angle": ("time",),
         "impact_time": ("impact",), "impact_velocity": ("impact",), "impact_joint": ("impact",),
         "kinetic_energy": ("time",), "drift_position": ("time",),
@@ -54,14 +56,19 @@ def test_required_variables_and_dims(ds, setup):
     }
     for name, d in dims.items():
         assert ds[name].dims == d, name
-    assert list(ds["component"].values) == ["x", "y", "phi"]
-    assert ds["position"].attrs["units"] == "m, m, rad"
-    assert ds["acceleration"].attrs["units"] == "m/s^2, m/s^2, rad/s^2"
+    # mixed units are split (one unit per variable): x, y of the centre of mass [m], angle [rad]
+    assert list(ds["component"].values) == ["x", "y"]
+    assert ds["position"].attrs["units"] == "m" and ds["angle"].attrs["units"] == "rad"
+    assert ds["acceleration"].attrs["units"] == "m/s^2"
+    assert ds["angular_acceleration"].attrs["units"] == "rad/s^2"
+    assert list(ds["impact"].values) == list(range(ds.sizes["impact"]))   # a coordinate for impact
+    assert ds.attrs["Conventions"] == "CF-1.10"
     assert ds["contact_force"].attrs["units"] == "N" and ds["penetration"].attrs["units"] == "m"
     assert ds["driver_load"].attrs["units"] == "N m"   # the only driver is an angle driver
     # the data land on the right axes (Simulation is time-first)
     np.testing.assert_array_equal(ds["eccentricity"].sel(joint="B", axis="y").values, sim.eccentricity[:, 0, 1])
-    np.testing.assert_array_equal(ds["position"].sel(body="rod", component="phi").values, sim.position[:, 1, 2])
+    np.testing.assert_array_equal(ds["angle"].sel(body="rod").values, sim.position[:, 1, 2])
+    np.testing.assert_array_equal(ds["position"].sel(body="rod", component="y").values, sim.position[:, 1, 1])
     assert list(ds["impact_joint"].values) == ["B", "B", "B"]
     # crank angle from the first angle driver: 0 + omega t
     np.testing.assert_allclose(ds["crank_angle"].values, OMEGA * sim.time, rtol=1e-15)

@@ -136,7 +136,7 @@ def test_pressure_kind_is_checked_by_the_pressure_schema_and_kept_as_config():
     if not pressure:
         pytest.skip("no pressure study in studies/")
     s = load_study(pressure[0], registry=reg)
-    assert s.kind == "pressure" and s.mechanism is None and s.config["study"]["kind"] == "pressure"
+    assert s.kind == "pressure" and s.mechanism is None and s.pressure is s.spec is not None  # kinds: typed spec
     with pytest.raises(StudyError) as info:
         load('[study]\nkind = "pressure"\n[anything]\nx = 1\n', reg)
     assert "toy.toml" in str(info.value) and "anything" in str(info.value)

@@ -17,3 +17,16 @@ except PackageNotFoundError:  # running from a source tree that was not installe
     __version__ = "0+unknown"
 
 __all__ = ["__version__"]
+
+
+# --- kinds: the Python API (workbench.api), exported lazily: importing workbench stays cheap (begin)
+_API = ("load_study", "run", "sweep", "registry", "get_registry", "open_results", "plots")
+__all__ += list(_API)
+
+
+def __getattr__(name: str):
+    if name in _API:
+        from . import api
+        return getattr(api, name)
+    raise AttributeError(f"module 'workbench' has no attribute '{name}'")
+# --- kinds (end)

@@ -16,8 +16,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 import click
 
 from . import __version__
@@ -161,117 +159,65 @@ def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: 
 
 def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool, overwrite: bool):
     # --- solver: wall-time limit (end)
+    # --- kinds: one dispatcher on the study kind (workbench.kinds) (begin)
+    from . import kinds
     from .outputs import check_output, input_paths
-    from .study import load_study, run_study
+    from .study import load_study
     console = _console()
     registry = _registry()
     study = load_study(study_file, registry=registry)
-    if resume and study.kind != "wear":
+    kind = kinds.get(study.kind)
+    if resume and not kind.RESUMABLE:
         raise WorkbenchError(f"{study_file}: --resume is for wear studies (this is a {study.kind} study)")
     check_output(out, kind=study.kind, inputs=input_paths(study_file, study.text), overwrite=overwrite,
                  resume=resume)
-    if study.kind == "wear":
-        ds = _run_wear(study, registry, out, resume, console, overwrite=overwrite)
-        if plot:
-            _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console, result=out)
-        return
-    what = (f"{study.kind} study '{study.title}'" if study.kind != "dynamics" else
-            f"'{study.title}': t = {study.solver.t_start:g} .. {study.solver.t_end:g} s"
-            + (" (and the ideal-joint twin)" if study.mechanism.clearance_joints
-               and study.output.compare_ideal else ""))
+    options = dict(resume=resume, overwrite=overwrite, note=_note(console)) if kind.RESUMABLE else {}
+    what = kind.describe(study)
     t0 = time.perf_counter()
-    import warnings
-    with console.status(f"running {what} ..."), warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="the ideal-joint twin", category=RuntimeWarning)
-        ds = run_study(study, registry=registry, out=out)
+    ds = _with_progress(console, kind.progress_total(study), what,
+                        lambda progress: kinds.run(study, registry=registry, out=out, progress=progress,
+                                                   **options))
     console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s: {what}")
     twin = str(ds.attrs.get("ideal_twin_status", ""))
     if twin.startswith("failed"):
         from rich.markup import escape
         console.print(f"[yellow]warning:[/] the ideal-joint twin {escape(twin)}; {out} holds the "
                       f"clearance run without the ideal_* variables")
-    if study.kind == "dynamics":
-        _summary(console, ds)
+    for line in kinds.summary_lines(ds):
+        console.print(line, markup=False)
     if plot:
         _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console, result=out)
 
 
-def _run_wear(study, registry, out: Path, resume: bool, console, overwrite: bool = False):
+def _note(console):
+    def note(message):
+        from rich.markup import escape
+        console.print(f"[yellow]note:[/] {escape(message)}")
+    return note
+
+
+def _with_progress(console, total: float | None, what: str, job):
+    """``job(progress)`` under a progress bar (a kind with countable work) or a spinner."""
+    import warnings
+    if total is None:
+        with console.status(f"running {what} ..."), warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="the ideal-joint twin", category=RuntimeWarning)
+            return job(None)
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-    from .wear.loop import run_wear_study
-    w = study.wear
-    t0 = time.perf_counter()
-    with Progress(TextColumn("[bold]wear[/]"), BarColumn(), TextColumn("{task.completed:,.0f}/{task.total:,.0f} cycles"),
+    with Progress(TextColumn("[bold]run[/]"), BarColumn(),
+                  TextColumn("{task.completed:,.0f}/{task.total:,.0f}"),
                   TextColumn("{task.fields[info]}"), TimeElapsedColumn(), console=console) as bar:
-        task = bar.add_task("wear", total=w.cycles, info="")
-
-        def progress(done, total, dN, depth):
-            bar.update(task, completed=done, info=f"dN {dN:,.0f}  max depth {depth * 1e6:.3g} um")
-
-        def note(message):
-            from rich.markup import escape
-            console.print(f"[yellow]note:[/] {escape(message)}")
-
-        try:
-            ds = run_wear_study(study, registry=registry, out=out, resume=resume, overwrite=overwrite,
-                                progress=progress, note=note)
-        except (KeyboardInterrupt, Exception) as exc:
-            from .interrupts import is_interrupt
-            if not is_interrupt(exc):
-                raise
-            from .wear.store import completed_updates
-            n = completed_updates(out) if out.is_dir() else 0
-            exc.kept = (f"{out} keeps its {n} completed updates (run_status 'interrupted'); continue "
-                        f"with --resume" if n else f"no update was completed; nothing was kept")
-            raise
-    console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s: wear study '{study.title}', "
-                  f"{ds.sizes['cycle']} updates, {float(ds.cycle.values[-1]):,.0f} cycles")
-    for j in ds["joint"].values:
-        vol = ds["wear_volume"].sel(joint=j).isel(cycle=-1)
-        depth = ds["max_wear_depth"].sel(joint=j).isel(cycle=-1)
-        console.print(f"  joint {j}: wear volume bushing {float(vol.sel(surface='bushing')):.4g} m^3, "
-                      f"journal {float(vol.sel(surface='journal')):.4g} m^3; deepest "
-                      f"{float(depth.max()) * 1e6:.4g} um")
-    return ds
-
-
-def _summary(console, ds) -> None:
-    for j in ds["joint"].values:
-        f = float(ds["contact_force"].sel(joint=j).max())
-        mine = ds["impact_joint"] == j
-        n = int(mine.sum())
-        if n and "impact_peak_force" in ds:   # the impact table's peaks, located on the dense output
-            peaks = ds["impact_peak_force"].where(mine).values
-            if np.isfinite(peaks).any():
-                f = max(f, float(np.nanmax(peaks)))
-        console.print(f"  joint {j}: {n} impacts, peak contact force {f:.5g} N")
-    if "driver" in ds.dims and ds.sizes["driver"]:
-        load = ds["driver_load"].isel(driver=0)
-        console.print(f"  driver {ds['driver'].values[0]}: peak |load| {float(abs(load).max()):.4g} "
-                      f"{ds['driver_unit'].values[0]}")
-    steps = ds.attrs.get("solver_steps")
-    if steps is not None:
-        console.print(f"  solver: {steps} steps, {ds.attrs.get('solver_wall_time', float('nan')):.2f} s")
-
-
-def _is_pressure(ds) -> bool:
-    kind = ds.attrs.get("study_kind")
-    return kind == "pressure" or (kind is None and "contact_force" not in ds and "pressure" in ds)
+        task = bar.add_task("run", total=total, info="")
+        return job(lambda done, total_, info: bar.update(task, completed=done, info=info))
 
 
 def _plot(ds, outdir: Path, console, result: Path | None = None) -> list[Path]:
-    """Write the plots of ``ds`` (already on disk at ``result``, which a failure never touches)."""
+    """Write the plots of ``ds`` (already on disk at ``result``, which a failure never touches),
+    chosen by the dataset's study kind (:func:`workbench.kinds.plots`)."""
+    from . import kinds
     kept = f"the results are in {result}; " if result is not None else ""
     try:
-        if _is_pressure(ds):
-            from .fem.pressure_study import plot_pressure_study
-            paths = plot_pressure_study(ds, outdir)
-        elif ds.attrs.get("study_kind") == "wear":
-            from .wear.plot import plot_wear
-            paths = plot_wear(ds, outdir)
-        else:
-            from .plot import plot_results
-            paths = plot_results(ds, outdir)
+        paths = kinds.plots(ds, outdir)
     except OSError as exc:
         raise WorkbenchError(f"{kept}cannot write the plots to {outdir}: {exc}") from exc
     except (WorkbenchError, KeyboardInterrupt):
@@ -282,6 +228,7 @@ def _plot(ds, outdir: Path, console, result: Path | None = None) -> list[Path]:
     for p in paths or []:
         console.print(f"[green]plot[/] {p}")
     return paths
+# --- kinds (end)
 
 
 @main.command()

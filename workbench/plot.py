@@ -13,7 +13,8 @@
 
 The x axis is the crank angle [deg] when the dataset has ``crank_angle``, else time [ms].
 A sweep dataset (``study_kind = "sweep"``) goes to :func:`workbench.sweep_plot.plot_sweep`.
-matplotlib is imported inside the functions (Agg canvas, no global pyplot state).
+matplotlib is imported inside the functions; every plot of the workbench draws on a
+:func:`new_figure` (Agg canvas, no global pyplot state, no backend switch).
 """
 from __future__ import annotations
 
@@ -25,11 +26,18 @@ _CLEAR = "tab:red"
 _IDEAL = "0.35"
 
 
-def _figure(n_panels: int = 1, *, width: float = 7.0, height: float = 3.2):
+def new_figure(**kwargs):
+    """A :class:`matplotlib.figure.Figure` on its own Agg canvas: no pyplot state, no backend
+    switch (a notebook's backend stays as it is).  ``kwargs`` go to ``Figure`` (``figsize`` ...)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-    fig = Figure(figsize=(width, height * n_panels), layout="constrained")
+    fig = Figure(**kwargs)
     FigureCanvasAgg(fig)
+    return fig
+
+
+def _figure(n_panels: int = 1, *, width: float = 7.0, height: float = 3.2):
+    fig = new_figure(figsize=(width, height * n_panels), layout="constrained")
     axes = [fig.add_subplot(n_panels, 1, i + 1) for i in range(n_panels)]
     return fig, axes
 

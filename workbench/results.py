@@ -1,18 +1,26 @@
-"""The one place that builds and writes results datasets.
+"""The one results module: variables, units, provenance and CF attributes of every study kind.
+
+* :func:`provenance` is the ONE builder of the provenance attrs every dataset carries, whatever
+  its kind (dynamics here, the wear store of :mod:`workbench.wear.records`, the pressure study of
+  :mod:`workbench.kinds.pressure`, the sweep summary of :func:`workbench.sweep.combine`):
+  ``Conventions`` (CF-1.10), ``title``, ``description``, ``study_kind``, ``study_text``,
+  ``study_file``, ``workbench_version``, ``plugins`` (every registered plugin with its distribution
+  and version, JSON) and ``created`` (UTC, ISO 8601).  :func:`model_info` and :func:`json_attr`
+  describe the models a run used.
+* Every variable and coordinate carries ``units`` (one unit that pint and cf-units parse; a
+  quantity with mixed units is split: ``position`` [m] and ``angle`` [rad]) and ``long_name``.
 
 :func:`simulation_to_dataset` turns a :class:`~workbench.mbs.solution.Simulation` (and, for the
-comparison plots, the simulation of the ideal-joint twin) into an :class:`xarray.Dataset` whose
-every variable and coordinate carries ``units`` and ``long_name``, and whose attrs carry the
-provenance: the study text and file, the workbench version, every registered plugin with its
-distribution and version, the models used per joint, the solver settings and statistics and the
-creation time (all as strings or numbers: netCDF rejects dicts, so structured attrs are JSON text).
+comparison plots, the simulation of the ideal-joint twin) into the dynamics dataset; structured
+attrs are JSON text (netCDF rejects dicts).
 
 :func:`write_dataset` writes netCDF4 through the pinned ``h5netcdf`` engine to a temporary file in
 the target directory and renames it over the target only when complete, so a failure never
 leaves a half-written file nor destroys an earlier result.
 
-Dimensions: ``time``; ``body`` × ``component`` (x, y, phi); ``driver``; ``joint`` (the clearance
-joints); ``ideal_joint`` (the ideal joints); ``axis`` (x, y); ``impact``.
+Dimensions: ``time``; ``body`` × ``component`` (x, y of the centre of mass; the body angle is
+its own variable); ``driver``; ``joint`` (the clearance joints); ``ideal_joint`` (the ideal joints);
+``axis`` (x, y); ``impact`` (index coordinate, in the order of time).
 """
 from __future__ import annotations
 
@@ -33,11 +41,13 @@ from .errors import WorkbenchError
 from .mbs.mechanism import GROUND, TranslationalClearanceJoint, TranslationalJoint
 
 ENGINE = "h5netcdf"
-COMPONENTS = ("x", "y", "phi")
-_UNITS = {
-    "position": ("m", "m", "rad"),
-    "velocity": ("m/s", "m/s", "rad/s"),
-    "acceleration": ("m/s^2", "m/s^2", "rad/s^2"),
+CONVENTIONS = "CF-1.10"
+COMPONENTS = ("x", "y")
+#: linear quantity -> (its unit, the angular quantity of the body, its unit, long name of the angle)
+_MOTION = {
+    "position": ("m", "angle", "rad", "angle phi of the body"),
+    "velocity": ("m/s", "angular_velocity", "rad/s", "angular velocity of the body"),
+    "acceleration": ("m/s^2", "angular_acceleration", "rad/s^2", "angular acceleration of the body"),
 }
 
 
@@ -45,9 +55,14 @@ def _var(dims, data, units: str, long_name: str, **extra) -> xr.Variable:
     return xr.Variable(dims, np.asarray(data), attrs={"units": units, "long_name": long_name, **extra})
 
 
-def _mixed_units(units: tuple[str, ...] | list[str]) -> str:
-    """One units string: the unit itself when all agree, else the per-entry list ``"m, m, rad"``."""
-    return units[0] if len(set(units)) == 1 else ", ".join(units)
+def _load_var(dims, data, units: list[str], long_name: str) -> xr.Variable:
+    """A driver-load variable: one ``units`` when every driver agrees (angle drivers: N m, linear
+    drivers: N); with both kinds, no combined unit string: the per-driver units are the
+    ``driver_unit`` coordinate, named by the attribute ``units_variable``."""
+    if len(set(units)) <= 1:
+        return _var(dims, data, units[0] if units else "N m", long_name)
+    return xr.Variable(dims, np.asarray(data), attrs={"long_name": long_name,
+                                                      "units_variable": "driver_unit"})
 
 
 def _driver_units(study, names: list[str]) -> list[str]:
@@ -77,11 +92,44 @@ def _on_grid(t_src: np.ndarray, data: np.ndarray, t: np.ndarray) -> np.ndarray:
     return out.reshape((len(t),) + data.shape[1:])
 
 
-def _json(obj: Any) -> str:
+def json_attr(obj: Any) -> str:
+    """``obj`` as JSON text, for a netCDF/zarr attribute (keys sorted; unknown types as str)."""
     return json.dumps(obj, sort_keys=True, default=str)
 
 
-def _model_info(model, registry) -> dict | None:
+_json = json_attr
+
+
+def provenance(*, kind: str, registry=None, title: str = "", description: str = "",
+               text: str | None = None, file: str | Path | None = None) -> dict:
+    """The provenance attrs of a dataset of study kind ``kind`` (the one builder; see the module
+    docstring).  ``text``/``file``: the study's text and path (``study_text``, ``study_file``;
+    left out when ``text`` is ``None``, e.g. a sweep, which stores its own file's text)."""
+    attrs = {
+        "Conventions": CONVENTIONS,
+        "title": title or "",
+        "description": description or "",
+        "study_kind": kind,
+        "workbench_version": __version__,
+        "plugins": json_attr(registry.provenance()) if registry is not None else "{}",
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    if text is not None:
+        attrs["study_text"] = text
+        attrs["study_file"] = str(file) if file is not None else ""
+    return attrs
+
+
+def study_provenance(study, registry=None) -> dict:
+    """:func:`provenance` of a loaded :class:`~workbench.study.Study` (``None``: an empty one)."""
+    if study is None:
+        return provenance(kind="dynamics", registry=registry, text="")
+    return provenance(kind=study.kind, registry=registry, title=study.title,
+                      description=study.description, text=study.text, file=study.file)
+
+
+def model_info(model, registry) -> dict | None:
+    """Name, parameters and provider of a model instance (``None`` for no model)."""
     if model is None:
         return None
     info = {"model": model.name,
@@ -146,7 +194,7 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
         "time": _var(("time",), t, "s", "time"),
         "body": _var(("body",), np.array(sim.body_names, dtype=str), "1", "moving body"),
         "component": _var(("component",), np.array(COMPONENTS), "1",
-                          "coordinate of the body's centre of mass: x, y (global frame), angle phi"),
+                          "coordinate of the body's centre of mass, global frame"),
         "driver": _var(("driver",), np.array(sim.driver_names, dtype=str), "1", "driver"),
         "driver_unit": _var(("driver",), np.array(drv_units, dtype=str), "1", "unit of the driver load"),
         "joint": _var(("joint",), np.array(sim.clearance_names, dtype=str), "1", "clearance joint"),
@@ -154,15 +202,18 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
                            "kind of clearance joint (revolute or translational)"),
         "ideal_joint": _var(("ideal_joint",), np.array(sim.joint_names, dtype=str), "1", "ideal joint"),
         "axis": _var(("axis",), np.array(["x", "y"]), "1", "vector component"),
+        "impact": _var(("impact",), np.arange(len(sim.impact_time), dtype=np.int32), "1",
+                       "impact index (contact starts in the order of time)"),
     }
     T = lambda a: np.moveaxis(np.asarray(a, dtype=float), 0, -1)  # noqa: E731 - time first -> time last
     v: dict[str, xr.Variable] = {}
-    for name in ("position", "velocity", "acceleration"):
-        v[name] = _var(("body", "component", "time"), T(getattr(sim, name)), _mixed_units(_UNITS[name]),
-                       f"{name} of the centre of mass (x, y) and of the angle (phi)",
-                       component_units=", ".join(_UNITS[name]))
-    v["driver_load"] = _var(("driver", "time"), T(sim.driver_load), _mixed_units(drv_units),
-                            "generalised force applied by the driver (moment for angle drivers)")
+    for name, (unit, angular, aunit, along) in _MOTION.items():
+        data = T(getattr(sim, name))                     # (body, 3, time): x, y, phi
+        v[name] = _var(("body", "component", "time"), data[:, :2], unit,
+                       f"{name} of the centre of mass, global frame")
+        v[angular] = _var(("body", "time"), data[:, 2], aunit, along)
+    v["driver_load"] = _load_var(("driver", "time"), T(sim.driver_load), drv_units,
+                                 "generalised force applied by the driver (moment for angle drivers)")
     v["contact_force"] = _var(("joint", "time"), T(sim.contact_force), "N",
                               "normal contact force (sum over contact points)")
     v["friction_force"] = _var(("joint", "time"), T(sim.friction_force), "N",
@@ -224,18 +275,19 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
             attrs["slider_body"] = slider[0]
             ax = np.asarray(slider[1], dtype=float)
             attrs["slider_axis"] = (ax / np.linalg.norm(ax)).tolist()
-        attrs["joint_models"] = _json({c.name: {"contact": _model_info(c.contact, registry),
-                                                "friction": _model_info(c.friction, registry)}
+        attrs["joint_models"] = _json({c.name: {"contact": model_info(c.contact, registry),
+                                                "friction": model_info(c.friction, registry)}
                                        for c in mech.clearance_joints})
     if ideal is not None:
         ti = np.asarray(ideal.time, dtype=float)
-        for name in ("position", "velocity", "acceleration"):
-            v[f"ideal_{name}"] = _var(("body", "component", "time"), T(_on_grid(ti, getattr(ideal, name), t)),
-                                      _mixed_units(_UNITS[name]),
-                                      f"{name} of the ideal-joint mechanism",
-                                      component_units=", ".join(_UNITS[name]))
-        v["ideal_driver_load"] = _var(("driver", "time"), T(_on_grid(ti, ideal.driver_load, t)),
-                                      _mixed_units(drv_units), "driver load of the ideal-joint mechanism")
+        for name, (unit, angular, aunit, along) in _MOTION.items():
+            data = T(_on_grid(ti, getattr(ideal, name), t))
+            v[f"ideal_{name}"] = _var(("body", "component", "time"), data[:, :2], unit,
+                                      f"{name} of the centre of mass, ideal-joint mechanism")
+            v[f"ideal_{angular}"] = _var(("body", "time"), data[:, 2], aunit,
+                                         f"{along}, ideal-joint mechanism")
+        v["ideal_driver_load"] = _load_var(("driver", "time"), T(_on_grid(ti, ideal.driver_load, t)),
+                                           drv_units, "driver load of the ideal-joint mechanism")
         idx = [list(ideal.joint_names).index(n) for n in sim.clearance_names]
         react = _on_grid(ti, np.asarray(ideal.joint_reaction)[:, idx, :], t)
         v["ideal_joint_force"] = _var(("joint", "axis", "time"), T(react), "N",
@@ -245,17 +297,11 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
                                         "magnitude of the ideal joint's reaction in place of the "
                                         "clearance joint (ideal-joint mechanism)")
         attrs["ideal_solver_stats"] = _json(ideal.stats)
+    attrs.update(study_provenance(study, registry))
+    attrs["study_kind"] = "dynamics"
     attrs.update({
-        "title": study.title if study is not None else "",
-        "description": study.description if study is not None else "",
-        "study_kind": "dynamics",
-        "study_text": study.text if study is not None else "",
-        "study_file": str(study.file) if study is not None and study.file is not None else "",
-        "workbench_version": __version__,
-        "plugins": _json(registry.provenance()) if registry is not None else "{}",
         "solver_settings": _json(dataclasses.asdict(study.solver)) if study is not None and study.solver else "",
         "solver_stats": _json(sim.stats),
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     })
     for k, val in sim.stats.items():
         if isinstance(val, (int, float, np.integer, np.floating)) and not isinstance(val, bool):
@@ -306,8 +352,12 @@ def partial_path(out: str | Path) -> Path:
     return out.with_name(out.stem + ".partial" + (out.suffix or ".nc"))
 
 
-def _keep_partial(sim, study, registry, out: Path, status: str) -> str:
-    """Write the partial simulation ``sim`` beside ``out``; return a sentence saying where (or why not)."""
+def _keep_partial(sim, study, registry, out: Path | None, status: str) -> str:
+    """Write the partial simulation ``sim`` beside ``out``; return a sentence saying where (or why not).
+
+    Without ``out`` (a run from Python that writes nothing) the samples stay on the error only."""
+    if out is None:
+        return "nothing was written (no output path was given)"
     where = partial_path(out)
     try:
         ds = simulation_to_dataset(sim, study=study, registry=registry)
@@ -318,8 +368,8 @@ def _keep_partial(sim, study, registry, out: Path, status: str) -> str:
     return f"the samples computed before it stopped are in {where}"
 
 
-def run_dynamics(study, *, registry, out: str | Path) -> xr.Dataset:
-    """Run a dynamics study and write its dataset to ``out``; return the dataset.
+def run_dynamics(study, *, registry, out: str | Path | None = None) -> xr.Dataset:
+    """Run a dynamics study and write its dataset to ``out`` (nothing when ``None``); return it.
 
     Simulates the mechanism and, when it has clearance joints and ``[output] compare_ideal`` is
     true, its ideal twin (:meth:`Mechanism.ideal`) on the same settings.  What a run finished is
@@ -337,7 +387,7 @@ def run_dynamics(study, *, registry, out: str | Path) -> xr.Dataset:
     """
     from .errors import SolverError
     from .mbs.solver import simulate
-    out = Path(out)
+    out = Path(out) if out is not None else None
     try:
         sim = simulate(study.mechanism, study.solver)
     except SolverError as exc:
@@ -385,15 +435,19 @@ def run_dynamics(study, *, registry, out: str | Path) -> xr.Dataset:
             else:
                 msg = str(exc) if isinstance(exc, WorkbenchError) else f"{type(exc).__name__}: {exc}"
                 twin = f"failed: {msg}"
+                where = f"written to {out}" if out is not None else "returned"
                 warnings.warn(f"the ideal-joint twin of '{study.title}' failed ({msg}); the clearance run "
-                              f"is written to {out} without the ideal_* variables", RuntimeWarning, stacklevel=2)
+                              f"is {where} without the ideal_* variables", RuntimeWarning, stacklevel=2)
     ds = simulation_to_dataset(sim, ideal=ideal, study=study, registry=registry)
     ds.attrs["ideal_twin_status"] = twin
     if found:
         ds.attrs["warnings"] = "\n".join(found)
-    write_dataset(ds, out)
+    if out is not None:
+        write_dataset(ds, out)
     if interrupted is not None:
-        interrupted.kept = f"the clearance run is in {out} (its ideal-joint twin was interrupted)"
+        interrupted.kept = (f"the clearance run is in {out}" if out is not None else
+                            "the clearance run was finished") + " (its ideal-joint twin was interrupted)"
+        interrupted.dataset = ds
         raise interrupted
     return ds
 

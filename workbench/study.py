@@ -1,13 +1,14 @@
 """Study files: load a TOML study into a :class:`Study`, and run it.
 
 A study file is TOML in SI units (the one conversion at the boundary is ``speed_rpm``).  Its
-tables and keys are defined, with units and defaults, in :mod:`workbench.study_schema` (the
-``pressure`` kind's in :mod:`workbench.schema.pressure`) and documented in
-``docs/study_format.md``, generated from them.  ``[study] kind`` selects what runs:
-``"dynamics"`` (the planar multibody solver; this module builds the
+tables and keys are defined, with units and defaults, in :mod:`workbench.study_schema` and
+documented in ``docs/study_format.md``, generated from them (the
+``pressure`` kind's tables in :mod:`workbench.schema.pressure`).  ``[study] kind`` selects the study kind
+(:mod:`workbench.kinds`): ``"dynamics"`` (the planar multibody solver; this module builds the
 :class:`~workbench.mbs.mechanism.Mechanism` and :class:`~workbench.mbs.solution.SolverSettings`),
-``"wear"`` (the same, plus :func:`workbench.wear.config.parse_wear`) or ``"pressure"``
-(checked by :func:`workbench.fem.study_config.parse_pressure`).
+``"wear"`` (the same plus ``Study.wear``) or ``"pressure"`` (``Study.pressure``, parsed by the
+kind's own ``parse``).  :func:`run_study` hands a loaded study to the one dispatcher,
+:func:`workbench.kinds.run`.
 
 Every mistake is a :class:`~workbench.errors.StudyError` naming the file, the key path (e.g.
 ``mechanism.clearance_joints[0].contact.restitution``), the bad value and the valid choices; the
@@ -23,7 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .errors import MechanismError, StudyError, choices_text, did_you_mean
 from .mbs.mechanism import (Body, ConstantForce, ConstantTorque, Driver, DriverFunction, Mechanism,
@@ -35,6 +36,10 @@ from .mbs.mechanism import MIN_AXIS_LENGTH, axis_ok
 from .study_checks import Checks, ImplausibleResultError, penetration_findings, pre_run, read_checks
 from . import study_schema as S
 from .study_input import parse_toml, read_file_text  # noqa: F401 (read_file_text: used by sweep_spec)
+
+if TYPE_CHECKING:  # the per-kind specs (imported where the kinds parse them)
+    from .fem.study_config import PressureStudy
+    from .wear.config import WearConfig
 
 
 
@@ -55,25 +60,32 @@ class Study:
 
     Attributes
     ----------
-    kind : ``"dynamics"`` or ``"pressure"``.
+    kind : a registered study kind (:mod:`workbench.kinds`): ``"dynamics"``, ``"wear"``, ``"pressure"``.
     title, description : from ``[study]``.
-    mechanism, solver, output : the dynamics run (``None`` for other kinds).
-    config : the parsed TOML document (what a non-dynamics kind receives).
     text : the study file's text, stored verbatim in the results.
     file : the study file's path (``None`` for a study loaded from text).
+    mechanism, solver, output, checks : the mechanism run (dynamics and wear; ``None`` otherwise).
+    wear : the wear loop's spec (kind ``"wear"``).
+    pressure : the pressure study's spec (kind ``"pressure"``).
+    warnings : plausibility findings the run writes into the dataset.
     """
     kind: str
     title: str
     description: str
     text: str
     file: Path | None
-    config: dict = field(default_factory=dict)
     mechanism: Mechanism | None = None
     solver: SolverSettings | None = None
     output: OutputOptions | None = None
-    wear: Any = None  # workbench.wear.config.WearConfig for kind = "wear"
-    checks: Any = None  # workbench.study_checks.Checks, the [checks] table
-    warnings: tuple[str, ...] = ()  # plausibility findings the run writes into the dataset
+    wear: WearConfig | None = None
+    pressure: PressureStudy | None = None
+    checks: Checks | None = None
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def spec(self):
+        """The kind's own typed spec: ``wear`` or ``pressure`` (``None`` for dynamics)."""
+        return {"wear": self.wear, "pressure": self.pressure}.get(self.kind)
 
 
 # --------------------------------------------------------------------------------------------
@@ -101,14 +113,16 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
     if title is None or title is S.BAD:
         title = Path(file).stem if file is not None else "untitled study"
     common = dict(kind=kind, title=title, description=head.get("description", ""),
-                  text=text, file=Path(file) if file is not None else None, config=doc)
+                  text=text, file=Path(file) if file is not None else None)
     if kind not in ("dynamics", "wear"):
         if registry is None:
             from .plugins import build_registry
             registry = build_registry()
-        _check_pressure(doc, registry, fname, probs)
+        # the kind's own parse hook, once; its problems join the file's
+        from . import kinds
+        spec = kinds.get(kind).parse(doc, registry=registry, file=fname, problems=probs)
         probs.raise_if_any()
-        return Study(**common)
+        return Study(**common, **{kind: spec})
 
     for k in doc:
         if k not in S.TOP_LEVEL:
@@ -146,13 +160,6 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
     probs.raise_if_any()
     return Study(mechanism=mechanism, solver=solver, output=output, wear=wear, checks=checks,
                  warnings=tuple(warnings), **common)
-
-
-def _check_pressure(doc: dict, registry, fname: str, probs: S.Problems) -> None:
-    """A pressure study is checked by its own schema (:mod:`workbench.schema.pressure`, parsed by
-    :func:`workbench.fem.study_config.parse_pressure`); its problems join ``probs``."""
-    from .fem.study_config import parse_pressure
-    parse_pressure(doc, file=fname, registry=registry, problems=probs)
 
 
 def _items(values: dict, name: str, path: str) -> list[tuple[str, Any]]:
@@ -360,28 +367,11 @@ def _solver(table, probs: S.Problems, mechanism: Mechanism | None,
 # --------------------------------------------------------------------------------------------
 # running
 # --------------------------------------------------------------------------------------------
-def run_study(study: Study, *, registry, out: str | Path):
-    """Run ``study`` and write its dataset to ``out``; return the dataset.
+def run_study(study: Study, *, registry=None, out: str | Path | None = None, **options):
+    """Run ``study`` and return its dataset, written to ``out`` when given.
 
-    Dynamics: simulate the mechanism and, when it has clearance joints and
-    ``[output] compare_ideal`` is true, its ideal twin (:meth:`Mechanism.ideal`) on the same
-    settings.  Pressure: :func:`workbench.fem.pressure_study.run_pressure_study`.
+    The one dispatcher on the study kind is :func:`workbench.kinds.run` (this is its name in
+    the study layer); ``options`` are the kind's own (wear: ``resume``, ``overwrite``, ``note`` ...).
     """
-    if study.kind == "wear":
-        from .wear.loop import run_wear_study
-        return run_wear_study(study, registry=registry, out=out)
-    if study.kind == "pressure":
-        from .fem.pressure_study import run_pressure_study
-        from .results import write_dataset
-        out = Path(out)
-        before = out.stat().st_mtime_ns if out.exists() else None
-        ds = run_pressure_study(study.config, study_text=study.text,
-                                study_file=str(study.file) if study.file else None,
-                                out=out, registry=registry)
-        if not out.exists() or out.stat().st_mtime_ns == before:  # it did not write the file itself
-            write_dataset(ds, out)
-        return ds
-    # --- data safety (owner: workbench.results.run_dynamics): begin
-    from .results import run_dynamics  # keeps the clearance run when its ideal twin fails
-    return run_dynamics(study, registry=registry, out=out)
-    # --- data safety: end
+    from . import kinds
+    return kinds.run(study, registry=registry, out=out, **options)

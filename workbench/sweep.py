@@ -445,7 +445,11 @@ def _stack(name: str, results: list[CaseResult], dims: tuple, shape: tuple) -> x
                                                         fill_value=np.nan)
     own = [d for d in stacked.dims if d != "case"]
     data = stacked.transpose("case", *own).values.reshape(shape + tuple(stacked.sizes[d] for d in own))
-    coords = {d: stacked[d].values for d in own if d in stacked.coords}
+    # --- kinds: a reducer's own coordinate (e.g. joint) keeps units and long_name (begin)
+    coords = {d: xr.Variable((d,), stacked[d].values, attrs={
+        "units": stacked[d].attrs.get("units", "1"), "long_name": stacked[d].attrs.get("long_name", d)})
+        for d in own if d in stacked.coords}
+    # --- kinds (end)
     return xr.DataArray(data, dims=dims + tuple(own), coords=coords, name=name,
                         attrs={"units": REDUCERS[name].units, "long_name": REDUCERS[name].long_name})
 
@@ -487,10 +491,11 @@ def combine(sweep: Sweep, results: list[CaseResult], *, registry=None, run_info:
                               attrs={"units": REDUCERS[name].units, "long_name": REDUCERS[name].long_name})
         data[name] = da
     n_failed = sum(r.status != STATUS_OK for r in by_index)
+    # --- kinds: provenance from the one builder of workbench.results (begin)
+    from .results import provenance
     attrs = {
-        "title": sweep.title,
-        "description": sweep.description,
-        "study_kind": "sweep",
+        **provenance(kind="sweep", registry=registry, title=sweep.title, description=sweep.description),
+        # --- kinds (end)
         "base_study_kind": sweep.kind,
         "sweep_text": sweep.text,
         "sweep_file": str(sweep.file) if sweep.file is not None else "",
@@ -504,10 +509,20 @@ def combine(sweep: Sweep, results: list[CaseResult], *, registry=None, run_info:
         "summary": json.dumps(list(sweep.summary)),
         "n_cases": len(by_index),
         "n_failed": n_failed,
-        "workbench_version": __version__,
-        "plugins": json.dumps(registry.provenance(), sort_keys=True) if registry is not None else "{}",
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
     for k, v in (run_info or {}).items():
         attrs[f"run_{k}"] = v
     return xr.Dataset(data, coords=coords, attrs=attrs)
+
+
+# --- kinds: `workbench.sweep(...)` is the Python API's sweep (workbench.api.sweep) (begin)
+# Importing this module makes the attribute `workbench.sweep` this module, not the API function;
+# the module is therefore callable, and calling it is calling workbench.api.sweep.
+class _CallableModule(__import__("types").ModuleType):
+    def __call__(self, *args, **kwargs):
+        from .api import sweep as api_sweep
+        return api_sweep(*args, **kwargs)
+
+
+__import__("sys").modules[__name__].__class__ = _CallableModule
+# --- kinds (end)

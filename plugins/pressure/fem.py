@@ -31,6 +31,20 @@ from workbench.models import BoreSection, PressureModel, PressureSolution, param
 class FEM(PressureModel):
     """FE contact pressure (Wang & Liu (2015) §2.3.3; Persson 1964 / Ciavarella & Decuzzi 2001 as oracle)."""
     name = "fem"
+    # --- kinds: capabilities the host asks for instead of testing the plugin's name (begin)
+    #: a finite-element model of the joint: the reference a Winkler fit (``fit_to``) targets, with
+    #: the case geometry of :meth:`geometry_params` and a VTU export (:meth:`joint_model`)
+    fe_model = True
+
+    @staticmethod
+    def geometry_params(*, outer_radius_ratio: float, bushing_mesh: str | None = None,
+                        pin_mesh: str | None = None) -> dict:
+        """Parameters a study case sets unless the model table gives them: the held outer radius
+        over the bore radius [1] and the optional mesh files."""
+        out = {"outer_radius_ratio": outer_radius_ratio}
+        out.update({k: v for k, v in (("bushing_mesh", bushing_mesh), ("pin_mesh", pin_mesh)) if v})
+        return out
+    # --- kinds: capabilities (end)
     reference = ("plane-strain FE (scikit-fem) condensed onto the bore nodes, frictionless LCP; "
                  "Wang & Liu (2015) §2.3.3; validated against Persson 1964 / Ciavarella & Decuzzi, IJSS 38 (2001)")
 

@@ -158,6 +158,12 @@ class Winkler(PressureModel):
     """Winkler foundation ``p = (E_w/L) u`` (Wang & Liu (2015) eq. 23-24)."""
     name = "winkler"
     reference = "Winkler elastic foundation, Wang & Liu (2015) §2.3.3 eq. (23)-(24); calibration to Persson 1964"
+    # --- kinds: capabilities the host asks for instead of testing the plugin's name (begin)
+    #: the pressure falls linearly to zero at the contact edge (u ~ distance from the edge)
+    half_angle_edge_exponent = 1.0
+    #: :meth:`fit_half_angle` fits the model's parameters to a reference half-angle
+    calibration = "half_angle"
+    # --- kinds: capabilities (end)
 
     @dataclass(frozen=True)
     class Params:
@@ -209,7 +215,6 @@ class Winkler(PressureModel):
 
     def _fem_calibrated(self, section: BoreSection, F: float, direction) -> float:
         """``k`` whose discrete Winkler half-angle equals the FE model's at load ``F`` [N]."""
-        from workbench.fem.calibration import fit_positive
         from workbench.fem.contact import ContactSolver
         from workbench.fem.joint import JointModel
 
@@ -222,11 +227,20 @@ class Winkler(PressureModel):
         if key not in cache:
             solver = ContactSolver(model.compliance(), section.theta, R, section.length)
             target = half_angle(section.theta, solver.solve(section.gap, load=load).pressure)
-            dR = max(float(np.mean(section.gap)), 1e-12)
-            k0 = cf.winkler_stiffness_for_half_angle(target, F / section.length, R, dR)
-            cache[key] = fit_positive(lambda k: self._solve_force(section, load, k).info["half_angle"],
-                                      target, k0, increasing=False)
+            cache[key] = self.fit_half_angle(section, load, target)["stiffness"]
         return cache[key]
+
+    def fit_half_angle(self, section: BoreSection, load, target: float, clearance: float | None = None) -> dict:
+        """The parameters (``{"stiffness": k [Pa/m]}``) whose discrete half-angle at ``load`` [N]
+        is ``target`` [rad]; ``clearance`` [m] for the start value (default: the mean gap).
+        The fit itself is :func:`workbench.fem.calibration.fit_winkler_stiffness`."""
+        from workbench.fem.calibration import fit_winkler_stiffness
+        load = np.asarray(load, float)
+        dR = max(float(np.mean(section.gap)), 1e-12) if clearance is None else float(clearance)
+        k = fit_winkler_stiffness(lambda k: self._solve_force(section, load, k).info["half_angle"],
+                                  target, float(np.linalg.norm(load)) / section.length,
+                                  float(section.radius), dR)
+        return {"stiffness": k}
 
     # ----------------------------------------------------------------------------- solves
     def _solution(self, section, k, e, info) -> PressureSolution:

@@ -1,9 +1,11 @@
 """Fit a positive model parameter so that a measured quantity hits a target (Winkler calibration).
 
-Used to calibrate the Winkler foundation modulus ``k`` so that the (discrete, possibly worn)
-Winkler contact half-angle equals a reference one — Persson's or the FE model's — at a load
-(``docs/validation.md``: calibration per load or per wear state repairs the Winkler half-angle, not its
-pressure shape).
+:func:`fit_winkler_stiffness` is the ONE place the Winkler foundation modulus ``k`` is fitted to a
+reference contact half-angle -- the FE model's (the ``winkler`` pressure model with
+``calibrate = "fem"``, and ``fit_to`` in a pressure study both call it) -- so that the discrete,
+possibly worn, Winkler half-angle equals it at a load (``docs/validation.md``: calibration per
+load or per wear state repairs the Winkler half-angle, not its pressure shape).
+:func:`fit_positive` is the root finder underneath.
 """
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from collections.abc import Callable
 from scipy.optimize import brentq
 
 from workbench.errors import SolverError
+
+from . import closed_forms as cf
 
 
 def fit_positive(measure: Callable[[float], float], target: float, x0: float, *,
@@ -46,3 +50,17 @@ def fit_positive(measure: Callable[[float], float], target: float, x0: float, *,
     if fb == 0:
         return math.exp(b)
     return math.exp(brentq(f, min(a, b), max(a, b), xtol=rtol))
+
+
+def fit_winkler_stiffness(half_angle_at: Callable[[float], float], target: float, P: float, R: float,
+                          dR: float) -> float:
+    """Foundation modulus ``k`` [Pa/m] with ``half_angle_at(k) == target`` [rad].
+
+    ``half_angle_at(k)``: the discrete Winkler half-angle [rad] at the calibration load with
+    modulus ``k``; ``P`` [N/m] that load per unit length, ``R`` [m] the bore radius and ``dR`` [m]
+    the radial clearance of the start value: the closed form of a rigid journal in a uniform gap
+    (:func:`~workbench.fem.closed_forms.winkler_stiffness_for_half_angle`), or ``P / (R 1e-6)``
+    without clearance.  The half-angle falls as ``k`` grows.
+    """
+    k0 = cf.winkler_stiffness_for_half_angle(target, P, R, dR) if dR > 0 else P / (R * 1e-6)
+    return fit_positive(half_angle_at, target, k0, increasing=False)

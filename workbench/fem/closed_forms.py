@@ -87,20 +87,6 @@ def winkler_load(eps: float, k: float, R: float, dR: float) -> float:
     return R * k * dR * (eps - math.sin(eps) * math.cos(eps)) / math.cos(eps)
 
 
-def winkler_half_angle(P: float, k: float, R: float, dR: float) -> float:
-    """Half-angle [rad] of the Winkler closed form for load ``P`` [N/m] (``dR > 0``)."""
-    if P <= 0:
-        return 0.0
-    hi = math.pi / 2 - 1e-12
-    return brentq(lambda e: winkler_load(e, k, R, dR) - P, 1e-12, hi, xtol=1e-15, rtol=1e-14)
-
-
-def winkler_pressure(theta, eps: float, k: float, dR: float) -> np.ndarray:
-    """``p = k (delta cos theta - dR)`` with ``delta = dR / cos eps`` [Pa]."""
-    delta = dR / math.cos(eps)
-    return np.clip(k * (delta * np.cos(np.asarray(theta, float)) - dR), 0.0, None)
-
-
 def winkler_stiffness_for_half_angle(eps: float, P: float, R: float, dR: float) -> float:
     """Foundation modulus ``k`` [Pa/m] that gives half-angle ``eps`` at load ``P`` [N/m]."""
     return P * math.cos(eps) / (R * dR * (eps - math.sin(eps) * math.cos(eps)))

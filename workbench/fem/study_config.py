@@ -207,15 +207,29 @@ def _models(raw, registry, probs: Problems, n_loads: int | None) -> list[ModelSp
                 probs.extend(exc)
             except (TypeError, ValueError) as exc:
                 probs.add(key, f"pressure model '{plugin}' rejected its parameters: {exc}")
-        if v["fit_to"] not in (None, BAD) and plugin != "winkler":
-            probs.add(f"{key}.fit_to", f"fit_to = {v['fit_to']!r} is only valid as \"fem\" on a winkler model")
+        cls = _pressure_class(registry, plugin)
+        if v["fit_to"] not in (None, BAD) and getattr(cls, "calibration", None) != "half_angle":
+            probs.add(f"{key}.fit_to", f"fit_to = {v['fit_to']!r} is only valid as \"fem\" on a winkler model "
+                                       f"(or another model calibrated by its half-angle), not on '{plugin}'")
         if v["fit_load"] not in (None, BAD) and n_loads is not None and not v["fit_load"] < n_loads:
             probs.add(f"{key}.fit_load", f"fit_load must be a load index in [0, {n_loads - 1}], got {v['fit_load']!r}")
         if not has_bad(v):
             out.append(ModelSpec(label, plugin, params, v["fit_to"], v["fit_load"]))
-    if len(probs.items) == n_bad and any(m.fit_to == "fem" for m in out) and not any(m.plugin == "fem" for m in out):
-        probs.add("models", "fit_to = \"fem\" needs a model with plugin = \"fem\"")
+    if len(probs.items) == n_bad and any(m.fit_to == "fem" for m in out) and not any(
+            getattr(_pressure_class(registry, m.plugin), "fe_model", False) for m in out):
+        probs.add("models", "fit_to = \"fem\" needs a finite-element model (e.g. plugin = \"fem\")")
     return out if len(probs.items) == n_bad else None
+
+
+def _pressure_class(registry, plugin):
+    """The registered class of a pressure model (None for an unknown or unreadable name): the host
+    asks a model's capabilities (``fe_model``, ``calibration``), never its name."""
+    if plugin is BAD or plugin is None:
+        return None
+    try:
+        return registry.entry("pressure", plugin).cls
+    except Exception:   # an unknown name is reported by the registry check above
+        return None
 
 
 def parse_pressure(doc: dict, *, file: str | None, registry, problems: Problems) -> PressureStudy | None:

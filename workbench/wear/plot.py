@@ -15,11 +15,11 @@ from pathlib import Path
 import numpy as np
 
 
-def _figure(*args, **kwargs):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt, plt.subplots(*args, **kwargs)
+def _figure(*args, figsize=None, **kwargs):
+    """A figure and its axes on an Agg canvas of their own (no pyplot state, no backend switch)."""
+    from ..plot import new_figure
+    fig = new_figure(figsize=figsize)
+    return fig, fig.subplots(*args, **kwargs)
 
 
 def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
@@ -32,8 +32,9 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
     th = np.append(theta, theta[0] + 2 * np.pi)
     pick = np.unique(np.linspace(0, len(cycles) - 1, min(max_curves, len(cycles))).round().astype(int))
     for j in ds["joint"].values:
-        plt, (fig, axes) = _figure(1, 2, subplot_kw={"projection": "polar"}, figsize=(10, 5))
-        cmap = plt.get_cmap("viridis")
+        fig, axes = _figure(1, 2, subplot_kw={"projection": "polar"}, figsize=(10, 5))
+        from matplotlib import colormaps
+        cmap = colormaps["viridis"]
         for ax, surf in zip(axes, ("bushing", "journal")):
             h = np.asarray(ds["wear_depth"].sel(joint=j, surface=surf).values, float) * 1e6
             for n, k in enumerate(pick):
@@ -54,9 +55,9 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
         fig.suptitle(f"joint {j}: worn profiles")
         fig.tight_layout()
         p = outdir / f"profiles_{j}.png"
-        fig.savefig(p, dpi=120); plt.close(fig); paths.append(p)
+        fig.savefig(p, dpi=120); paths.append(p)
 
-    plt, (fig, ax) = _figure(figsize=(7, 4.5))
+    fig, ax = _figure(figsize=(7, 4.5))
     for j in ds["joint"].values:
         for surf in ("bushing", "journal"):
             v = np.asarray(ds["wear_volume"].sel(joint=j, surface=surf).values, float)
@@ -70,9 +71,9 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
     ax.legend()
     fig.tight_layout()
     p = outdir / "wear_volume.png"
-    fig.savefig(p, dpi=120); plt.close(fig); paths.append(p)
+    fig.savefig(p, dpi=120); paths.append(p)
 
-    plt, (fig, axes) = _figure(3, 1, sharex=True, figsize=(7, 8))
+    fig, axes = _figure(3, 1, sharex=True, figsize=(7, 8))
     for j in ds["joint"].values:
         axes[0].plot(cycles, ds["peak_pressure"].sel(joint=j).values / 1e6, marker=".", label=str(j))
         axes[1].plot(cycles, ds["max_contact_force"].sel(joint=j).values, marker=".", label=str(j))
@@ -86,5 +87,5 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
     fig.suptitle("degradation with wear")
     fig.tight_layout()
     p = outdir / "degradation.png"
-    fig.savefig(p, dpi=120); plt.close(fig); paths.append(p)
+    fig.savefig(p, dpi=120); paths.append(p)
     return paths

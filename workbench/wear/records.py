@@ -112,20 +112,19 @@ def static(run, ideal: np.ndarray, meas) -> xr.Dataset:
          "nominal_radius": _var(("joint", "surface"), [[run.worn[j].joint.bushing_radius, run.worn[j].joint.journal_radius] for j in js],
                                 "m", "unworn radius")},
         coords={"theta": ("theta", 2 * math.pi * np.arange(M) / M, {"units": "rad", "long_name": "body-fixed node angle"}),
-                "joint": ("joint", [run.worn[j].joint.name for j in js], {"long_name": "worn clearance joint"}),
-                "surface": ("surface", list(SURFACES), {"long_name": "worn part"}),
-                "axis": ("axis", ["x", "y"], {"long_name": "bushing-frame axis"}),
+                "joint": ("joint", [run.worn[j].joint.name for j in js], {"units": "1", "long_name": "worn clearance joint"}),
+                "surface": ("surface", list(SURFACES), {"units": "1", "long_name": "worn part"}),
+                "axis": ("axis", ["x", "y"], {"units": "1", "long_name": "bushing-frame axis"}),
                 "phase": ("phase", phase_t[:ns], {"units": "s", "long_name": "time since the start of the averaging cycles"})})
 
 
 def attrs(run, registry) -> dict:
-    from ..results import _json, _model_info
+    # --- kinds: provenance from the one builder of workbench.results (begin)
+    from ..results import json_attr as _json, model_info as _model_info, study_provenance
     study, cfg = run.study, run.cfg
     return {
-        "title": study.title, "description": study.description, "study_kind": "wear",
-        "study_text": study.text, "study_file": str(study.file) if study.file is not None else "",
-        "workbench_version": __version__,
-        "plugins": _json(registry.provenance()) if registry is not None else "{}",
+        **study_provenance(study, registry),
+        # --- kinds: provenance (end)
         "pressure_model": _json(_model_info(cfg.pressure, registry)),
         "wear_law": _json(_model_info(cfg.law, registry)),
         "contact_models": _json({c.name: _model_info(c.contact, registry) for c in study.mechanism.clearance_joints}),

@@ -1,29 +1,54 @@
-"""Run a static pressure study (``kind = "pressure"``): every model on every case and load.
+"""Study kind ``pressure``: every pressure model on every static case and load, against FE and
+the closed forms.
 
 The dataset (dimensions ``case``, ``model``, ``load``, ``theta``) holds the nodal pressure, the
 contact half-angle, the peak pressure, the approach and the solver residuals of each model, their
-errors relative to the baseline model (normally ``fem``), the closed forms of Persson and Hertz
-(``docs/validation.md``) as extra models, and each case's radii, clearance and materials.  ``theta`` is
-measured from the load line.  Schema: :mod:`workbench.fem.study_config`.
+errors relative to the baseline model (normally the FE model), the closed forms of Persson (1964)
+and Hertz (``docs/validation.md``) as extra models, and each case's radii, clearance and materials.
+``theta`` is measured from the load line.  The study file's schema: :mod:`workbench.fem.study_config`
+(parsed once, by :func:`parse`, into ``Study.pressure``).
+
+The host never asks a model for its name: a model class with ``fe_model = True`` is an FE model
+(its ``geometry_params`` take the case's outer radius and meshes; it can export VTU fields, and it
+is what ``fit_to = "fem"`` targets); a model with ``calibration = "half_angle"`` fits its
+parameters to a reference half-angle (``fit_half_angle``); ``half_angle_edge_exponent`` says how
+its pressure falls at the contact edge.  The plots draw on :class:`matplotlib.figure.Figure`
+objects (no pyplot state, no backend switch).
 """
 from __future__ import annotations
 
-import json
 import math
 import time
 from pathlib import Path
 
 import numpy as np
 
-from workbench.models import BoreSection
+from ..errors import StudyError
+from ..fem import closed_forms as cf
+from ..fem.contact import half_angle
+from ..models import BoreSection
 
-from . import closed_forms as cf
-from .contact import half_angle
-from .calibration import fit_positive
-from .study_config import Case, ModelSpec, parse_pressure_study
+SUFFIX = ".nc"
+RESUMABLE = False
 
 
-def _closed_form(name: str, case: Case, theta: np.ndarray, F: float):
+def parse(doc: dict, *, registry, file, problems):
+    """The typed spec (:class:`workbench.fem.study_config.PressureStudy`) of a pressure study;
+    every problem of the file goes to ``problems`` (:mod:`workbench.schema.pressure`)."""
+    from ..fem.study_config import parse_pressure
+    return parse_pressure(doc, file=str(file) if file is not None else None, registry=registry,
+                          problems=problems)
+
+
+def progress_total(study) -> float | None:
+    return None
+
+
+def describe(study) -> str:
+    return f"pressure study '{study.title}'"
+
+
+def _closed_form(name: str, case, theta: np.ndarray, F: float):
     P, R, dR = F / case.length, case.bore_radius, case.clearance
     if name == "persson":
         eps = cf.persson_half_angle(P, case.E_star, dR)
@@ -34,39 +59,34 @@ def _closed_form(name: str, case: Case, theta: np.ndarray, F: float):
     return cf.hertz_pressure(theta, P, R - dR, R, case.E_star), a / R
 
 
-def _make_model(spec: ModelSpec, case: Case, registry, file, k=None):
+def _model_class(registry, spec):
+    return registry.entry("pressure", spec.plugin).cls
+
+
+def _make_model(spec, case, registry, file, fitted: dict | None = None):
     params = dict(spec.params)
-    if spec.plugin == "fem":
-        params.setdefault("outer_radius_ratio", case.outer_radius / case.bore_radius)
-        for key in ("bushing_mesh", "pin_mesh"):
-            if getattr(case, key):
-                params.setdefault(key, getattr(case, key))
-    if k is not None:
-        params["stiffness"] = k
+    cls = _model_class(registry, spec)
+    if getattr(cls, "fe_model", False):
+        geometry = cls.geometry_params(outer_radius_ratio=case.outer_radius / case.bore_radius,
+                                       bushing_mesh=case.bushing_mesh, pin_mesh=case.pin_mesh)
+        for key, value in geometry.items():
+            params.setdefault(key, value)
+    if fitted:
+        params.update(fitted)
     return registry.create("pressure", spec.plugin, params, file=file, key=f"models.{spec.label}")
 
 
-def _fit_winkler(spec, case, section, registry, file, F, target):
-    """Foundation modulus [Pa/m] whose (discrete, worn-gap) Winkler half-angle at ``F`` is ``target``
-    (start: the closed form with uniform clearance)."""
-    P = F / case.length
-    k0 = cf.winkler_stiffness_for_half_angle(target, P, case.bore_radius, case.clearance) \
-        if case.clearance > 0 else P / (case.bore_radius * 1e-6)
-
-    def measure(k):
-        m = _make_model(spec, case, registry, file, k)
-        return m.solve_load(section, np.array([F, 0.0])).info["half_angle"]
-
-    return fit_positive(measure, target, k0, increasing=False)
-
-
-def run_pressure_study(config: dict, *, study_text: str, study_file: str | None, out, registry):
-    """Run the study, write its dataset (netCDF, h5netcdf engine) to ``out`` and return it."""
+def run(study, *, registry, out: str | Path | None = None, progress=None):
+    """Run the pressure study ``study`` (its spec: ``study.pressure``); write the dataset (netCDF,
+    h5netcdf engine) to ``out`` when given, and the VTU fields of ``[output] vtu`` beside it
+    (``<OUT stem>_vtu/``; none without ``out``).  Returns the dataset."""
     import xarray as xr
 
-    import workbench
+    from ..results import provenance, write_dataset
 
-    study = parse_pressure_study(config, registry, study_file)
+    spec_of = study
+    study = spec_of.pressure
+    study_file = str(spec_of.file) if spec_of.file is not None else None
     n = study.theta_nodes
     nodes = 2 * np.pi * np.arange(n) / n
     wrapped = np.angle(np.exp(1j * nodes))
@@ -85,21 +105,29 @@ def run_pressure_study(config: dict, *, study_text: str, study_file: str | None,
     for ci, case in enumerate(study.cases):
         section = BoreSection(nodes, case.bore_radius, case.gap(nodes), case.length, case.bushing,
                               case.journal)
-        fem_index = next((i for i, m in enumerate(study.models) if m.plugin == "fem"), None)
+        fem_index = next((i for i, m in enumerate(study.models)
+                          if getattr(_model_class(registry, m), "fe_model", False)), None)
         for mi, spec in specs:
             t0 = time.perf_counter()
             for li, F in enumerate(case.loads):
-                k = None
-                if spec.fit_to == "fem":
+                fitted = None
+                if spec.fit_to is not None:      # parameters fitted to the FE half-angle
                     lj = li if spec.fit_load is None else spec.fit_load
-                    k = _fit_winkler(spec, case, section, registry, study_file,
-                                     case.loads[lj], ha[ci, fem_index, lj])
-                if li == 0 or k is not None:
-                    model = _make_model(spec, case, registry, study_file, k)
+                    if getattr(_model_class(registry, spec), "calibration", None) != "half_angle" \
+                            or fem_index is None:
+                        raise StudyError(f"pressure model '{spec.plugin}' cannot be fitted to an FE "
+                                         f"half-angle (it needs calibration = \"half_angle\" and an FE "
+                                         f"model in the study)", file=study_file,
+                                         key=f"models.{spec.label}.fit_to")
+                    fitted = _make_model(spec, case, registry, study_file).fit_half_angle(
+                        section, np.array([case.loads[lj], 0.0]), ha[ci, fem_index, lj],
+                        clearance=case.clearance)
+                if li == 0 or fitted is not None:
+                    model = _make_model(spec, case, registry, study_file, fitted)
                 sol = model.solve_load(section, np.array([F, 0.0]))
                 p = sol.pressure
                 pressure[ci, mi, li] = p[order]
-                edge = 1.0 if spec.plugin == "winkler" else 0.5
+                edge = getattr(model, "half_angle_edge_exponent", 0.5)
                 ha[ci, mi, li] = sol.info.get("half_angle", half_angle(nodes, p, edge_exponent=edge))
                 peak[ci, mi, li] = p.max()
                 approach[ci, mi, li] = float(np.linalg.norm(sol.eccentricity))
@@ -108,8 +136,8 @@ def run_pressure_study(config: dict, *, study_text: str, study_file: str | None,
                 if "stiffness" in sol.info:
                     stiffness[ci, mi] = sol.info["stiffness"]
             wall[ci, mi] = (time.perf_counter() - t0) / nl
-            if study.vtu and spec.plugin == "fem" and hasattr(model, "joint_model"):
-                from .export import export_vtu
+            if study.vtu and out is not None and getattr(model, "fe_model", False):
+                from ..fem.export import export_vtu
                 vtu_dir = Path(out).parent / f"{Path(out).stem}_vtu"
                 vtu_files += export_vtu(vtu_dir / f"{case.name}_{spec.label}_load{nl - 1}",
                                         model.joint_model(section), p)
@@ -171,28 +199,51 @@ def run_pressure_study(config: dict, *, study_text: str, study_file: str | None,
                        {"units": "1", "long_name": "pressure plugin or closed form"}),
         },
         attrs={
-            "study_kind": "pressure",
-            "title": study.title,
-            "study_text": study_text,
-            "study_file": study_file or "",
+            **provenance(kind="pressure", registry=registry, title=study.title or spec_of.title,
+                         description=spec_of.description, text=spec_of.text, file=spec_of.file),
             "baseline": study.baseline,
-            "workbench_version": workbench.__version__,
-            "plugin_provenance": json.dumps(registry.provenance(), sort_keys=True),
             "vtu_files": "\n".join(str(v) for v in vtu_files),
         },
     )
-    from ..results import write_dataset  # the one place that writes datasets (atomic)
-
-    write_dataset(ds, out)
+    if out is not None:
+        write_dataset(ds, out)
     return ds
 
 
-def plot_pressure_study(ds, outdir) -> list[Path]:
-    """Pressure distributions per case and load, and the errors vs load; returns the PNG paths."""
-    import matplotlib
+def write(ds, out: str | Path) -> Path:
+    from ..results import write_dataset
+    return write_dataset(ds, out)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+
+def summary(ds) -> dict:
+    """Per case and model: the peak-pressure and half-angle errors [1] relative to the baseline
+    at the largest load."""
+    out = {}
+    for case in ds["case"].values:
+        d = ds.sel(case=case).isel(load=-1)
+        out[str(case)] = {str(m): {"peak_pressure_error": float(d["peak_pressure_error"].sel(model=m)),
+                                   "half_angle_error": float(d["half_angle_error"].sel(model=m))}
+                          for m in ds["model"].values}
+    return {"baseline": ds.attrs.get("baseline", ""), "cases": out}
+
+
+def summary_lines(ds) -> list[str]:
+    s = summary(ds)
+    lines = []
+    for case, models in s["cases"].items():
+        errs = ", ".join(f"{m} {100 * v['peak_pressure_error']:+.3g} %" for m, v in models.items()
+                         if m != s["baseline"] and math.isfinite(v["peak_pressure_error"]))
+        lines.append(f"  {case}: peak pressure vs {s['baseline']} at the largest load: {errs}")
+    return lines
+
+
+def recognise(ds) -> bool:
+    return "contact_force" not in ds and "pressure" in ds
+
+
+def plots(ds, outdir) -> list[Path]:
+    """Pressure distributions per case and load, and the errors vs load; returns the PNG paths."""
+    from ..plot import new_figure
 
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
@@ -201,7 +252,8 @@ def plot_pressure_study(ds, outdir) -> list[Path]:
     for case in ds["case"].values:
         d = ds.sel(case=case)
         nl = d.sizes["load"]
-        fig, axes = plt.subplots(1, nl, figsize=(3.2 * nl, 3.2), squeeze=False, sharey=False)
+        fig = new_figure(figsize=(3.2 * nl, 3.2))
+        axes = fig.subplots(1, nl, squeeze=False, sharey=False)
         for li, ax in enumerate(axes[0]):
             pl = d["pressure"].isel(load=li).values
             for i, (m, pm) in enumerate(zip(d["model"].values, pl)):
@@ -217,10 +269,10 @@ def plot_pressure_study(ds, outdir) -> list[Path]:
         fig.tight_layout()
         p = outdir / f"pressure_{case}.png"
         fig.savefig(p, dpi=110)
-        plt.close(fig)
         paths.append(p)
 
-        fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+        fig = new_figure(figsize=(9, 3.4))
+        axes = fig.subplots(1, 2)
         F = d["load_value"].values
         for i, m in enumerate(d["model"].values):
             if m == ds.attrs.get("baseline"):
@@ -238,6 +290,5 @@ def plot_pressure_study(ds, outdir) -> list[Path]:
         fig.tight_layout()
         p = outdir / f"errors_{case}.png"
         fig.savefig(p, dpi=110)
-        plt.close(fig)
         paths.append(p)
     return paths

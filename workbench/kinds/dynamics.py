@@ -1,0 +1,88 @@
+"""Study kind ``dynamics``: the planar multibody solver with clearance joints, and its ideal twin.
+
+The run and its dataset are :func:`workbench.results.run_dynamics` (which keeps a failed run's
+samples beside the output); the plots are :func:`workbench.plot.plot_results`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+SUFFIX = ".nc"
+RESUMABLE = False
+
+
+def parse(doc: dict, *, registry, file, problems=None):
+    """Dynamics studies are parsed by :func:`workbench.study.load_study_text` (no own spec)."""
+    return None
+
+
+def progress_total(study) -> float | None:
+    return None
+
+
+def describe(study) -> str:
+    s = study.solver
+    twin = (" (and the ideal-joint twin)" if study.mechanism.clearance_joints
+            and study.output.compare_ideal else "")
+    return f"'{study.title}': t = {s.t_start:g} .. {s.t_end:g} s{twin}"
+
+
+def run(study, *, registry, out: str | Path | None = None, progress=None):
+    """Simulate the mechanism (and its ideal twin); write the dataset to ``out`` when given."""
+    from ..results import run_dynamics
+    return run_dynamics(study, registry=registry, out=out)
+
+
+def write(ds, out: str | Path) -> Path:
+    from ..results import write_dataset
+    return write_dataset(ds, out)
+
+
+def summary(ds) -> dict:
+    """Per clearance joint: impacts and peak contact force [N] (the impact table's peaks, located
+    on the dense output, when larger than the sampled maximum); the first driver's peak |load|;
+    the solver's steps and wall time [s]."""
+    joints = {}
+    for j in ds["joint"].values:
+        f = float(ds["contact_force"].sel(joint=j).max())
+        mine = ds["impact_joint"] == j
+        n = int(mine.sum())
+        if n and "impact_peak_force" in ds:
+            peaks = ds["impact_peak_force"].where(mine).values
+            if np.isfinite(peaks).any():
+                f = max(f, float(np.nanmax(peaks)))
+        joints[str(j)] = {"impacts": n, "peak_contact_force": f, "peak_contact_force_units": "N"}
+    out: dict = {"joints": joints}
+    if "driver" in ds.dims and ds.sizes["driver"]:
+        name = str(ds["driver"].values[0])
+        out["driver"] = {"name": name,
+                         "peak_load": float(abs(ds["driver_load"].isel(driver=0)).max()),
+                         "peak_load_units": str(ds["driver_unit"].values[0])}
+    if ds.attrs.get("solver_steps") is not None:
+        out["solver"] = {"steps": int(ds.attrs["solver_steps"]),
+                         "wall_time": float(ds.attrs.get("solver_wall_time", float("nan"))),
+                         "wall_time_units": "s"}
+    return out
+
+
+def summary_lines(ds) -> list[str]:
+    s = summary(ds)
+    lines = [f"  joint {j}: {v['impacts']} impacts, peak contact force {v['peak_contact_force']:.5g} N"
+             for j, v in s["joints"].items()]
+    if "driver" in s:
+        d = s["driver"]
+        lines.append(f"  driver {d['name']}: peak |load| {d['peak_load']:.4g} {d['peak_load_units']}")
+    if "solver" in s:
+        lines.append(f"  solver: {s['solver']['steps']} steps, {s['solver']['wall_time']:.2f} s")
+    return lines
+
+
+def plots(ds, outdir: str | Path) -> list[Path]:
+    from ..plot import plot_results
+    return plot_results(ds, outdir)
+
+
+def recognise(ds) -> bool:
+    return "contact_force" in ds and "time" in ds.dims
