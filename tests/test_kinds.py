@@ -152,8 +152,8 @@ def test_a_pressure_study_is_parsed_once(monkeypatch):
     from workbench.fem import study_config
     from workbench.plugins import build_registry
     calls = []
-    real = study_config.parse_pressure_study
-    monkeypatch.setattr(study_config, "parse_pressure_study", lambda *a: calls.append(1) or real(*a))
+    real = study_config.parse_pressure
+    monkeypatch.setattr(study_config, "parse_pressure", lambda *a, **k: calls.append(1) or real(*a, **k))
     reg = build_registry()
     study = load_study_text(PRESSURE_TEXT, file="tiny.toml", registry=reg)
     kinds.run(study, registry=reg)
