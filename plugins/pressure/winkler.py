@@ -24,7 +24,6 @@ import numpy as np
 from numba import njit
 
 from workbench.errors import SolverError, WorkbenchError
-from workbench.fem import closed_forms as cf
 from workbench.fem.contact import half_angle
 from workbench.hookspecs import hookimpl
 from workbench.models import BoreSection, Material, PressureModel, PressureSolution, parameter
@@ -203,12 +202,14 @@ class Winkler(PressureModel):
             raise WorkbenchError("winkler calibration needs a positive mean clearance")
         E_star = 1.0 / (section.bushing.h + section.journal.h)
         if p.calibrate == "persson":
+            from workbench.fem import closed_forms as cf  # lazily: scipy.optimize is slow to import
             eps = cf.persson_half_angle(P, E_star, dR)
             return cf.winkler_stiffness_for_half_angle(eps, P, section.radius, dR)
         return self._fem_calibrated(section, P_cal, np.array([1.0, 0.0]) if direction is None else direction)
 
     def _fem_calibrated(self, section: BoreSection, F: float, direction) -> float:
         """``k`` whose discrete Winkler half-angle equals the FE model's at load ``F`` [N]."""
+        from workbench.fem import closed_forms as cf
         from workbench.fem.calibration import fit_positive
         from workbench.fem.contact import ContactSolver
         from workbench.fem.joint import JointModel

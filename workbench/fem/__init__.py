@@ -15,3 +15,9 @@ export          VTU export of displacement and stresses (meshio)
 study_config    schema of ``kind = "pressure"`` studies
 pressure_study  the static Winkler-vs-FE study runner and its plots
 """
+# --- house: numba's cache of this package's compiled functions goes to the source-keyed folder of
+# workbench.caches; it must be set before the first cache=True function is defined
+from ..caches import use_numba_cache as _use_numba_cache
+
+_use_numba_cache()
+# --- house (end)
