@@ -408,10 +408,11 @@ class _Progress:
 
     def __enter__(self):
         if self.how is True:
+            from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
             self._bar = Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("{task.fields[failed]} failed"), TimeElapsedColumn(),
-                                 transient=False)
+                                 transient=False, console=Console(stderr=True))  # progress: stderr
             self._bar.__enter__()
             self._task = self._bar.add_task("sweep", total=self.total, failed=0)
             self._failed = 0
