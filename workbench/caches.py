@@ -198,6 +198,14 @@ def numba_cache_dir() -> Path | None:
     return _state.get("numba_dir")
 
 
+def holds_compiled(pattern: str = "mbs_*/integrator.*.nbi") -> bool:
+    """Whether the numba cache of this source state already holds files matching ``pattern``
+    (default: the integrator), i.e. a run will load rather than compile.  False when numba's own
+    rule applies (we cannot tell)."""
+    d = numba_cache_dir()
+    return d is not None and any(d.glob(pattern))
+
+
 def use_numba_cache(dirs: list[Path] | None = None) -> Path | None:
     """Send numba's cache of the functions defined under ``dirs`` (default: the imported
     ``workbench`` and ``plugins`` packages) to ``<root>/numba-<source hash>``, and prune the root.
