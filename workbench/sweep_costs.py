@@ -11,6 +11,7 @@ next sweep over the same settings -- a re-run, a longer or shorter base study, a
 sends its cases in that order; cases never measured go first, in file order (nothing is known of
 them, so they may be the long ones).  The file is small (at most :data:`MAX_ENTRIES` cases, the
 oldest dropped) and is rewritten atomically; a missing or broken file only means file order.
+``$WORKBENCH_SWEEP_COSTS`` names another file.
 """
 from __future__ import annotations
 
@@ -30,7 +31,13 @@ def case_key(settings) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
+#: environment variable naming another cost file (a benchmark's own, for instance)
+ENV = "WORKBENCH_SWEEP_COSTS"
+
+
 def _path() -> Path:
+    if os.environ.get(ENV):
+        return Path(os.environ[ENV])
     from .caches import cache_root
     return cache_root() / FILE
 
