@@ -246,6 +246,13 @@ def test_exit_code_of_each_error_kind():
     for exc in (StudyError("bad key"), MechanismError("no body"), ImplausibleResultError("guard"),
                 SolverTimeLimit("wall-time limit")):
         assert _exit_code(exc) == EXIT_USER_ERROR, exc
+    try:   # the run re-raises the limit as a SolverError naming the partial file it kept
+        try:
+            raise SolverTimeLimit("stopped at the wall-time limit")
+        except SolverError as exc:
+            raise SolverError(f"{exc}; kept in x.partial.nc") from None
+    except SolverError as exc:
+        assert _exit_code(exc) == EXIT_USER_ERROR
 
 
 @pytest.mark.skipif(_solver_available() is not None, reason=str(_solver_available()))

@@ -44,7 +44,13 @@ def _exit_code(exc) -> int:
     from .errors import SolverError
     limit = getattr(sys.modules.get("workbench.mbs.run_control"), "SolverTimeLimit", ())
     model = getattr(sys.modules.get("workbench.wear.increment"), "ModelOutputError", ())
-    if (isinstance(exc, SolverError) and not isinstance(exc, limit)) or isinstance(exc, model):
+    chain, e = [], exc
+    while e is not None and len(chain) < 20:   # a run re-raises the solver's error with the file it kept
+        chain.append(e)
+        e = e.__cause__ or e.__context__
+    if any(isinstance(e, limit) for e in chain):   # stopped at the limit the user set: not a failure
+        return EXIT_USER_ERROR
+    if isinstance(exc, (SolverError, model)) or any(isinstance(e, model) for e in chain):
         return EXIT_RUN_FAILED
     return EXIT_USER_ERROR
 # --- house: exit codes (end)

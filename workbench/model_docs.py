@@ -66,7 +66,7 @@ def listing(entries, family: str | None = None, width: int = WIDTH) -> list[str]
         lines.append(f"{fam} ({len(mine)} model{'s' if len(mine) != 1 else ''})")
         for e in mine:
             dist = f"{e.distribution} {e.version}".strip()
-            tag = "" if dist == main else f" [{e.distribution}]"
+            tag = "" if dist == main else f" [{dist}]"   # another distribution: named on its row
             head = f"  {e.name + tag:<{NAME_WIDTH}}  "
             lines.append(head + _clip(summary(e.cls), max(width - len(head), 10)))
             # one parameter is never split over two lines (NBSP while wrapping)
@@ -76,9 +76,9 @@ def listing(entries, family: str | None = None, width: int = WIDTH) -> list[str]
                                     subsequent_indent=indent, break_on_hyphens=False)]
         lines.append("")
     n = len(entries)
-    lines.append(f"{n} models" + (f" in family '{family}'" if family else "") + ", from "
-                 + "; ".join(f"{d} ({len(es)})" if d == main else
-                             f"[{es[0].distribution}] {d} ({len(es)})" for d, es in dists.items()))
+    others = sum(len(es) for d, es in dists.items() if d != main)
+    lines.append(f"{n} models" + (f" in family '{family}'" if family else "") + f", from {main}"
+                 + (f" and {others} from the distributions named on their rows" if others else ""))
     lines.append("`workbench plugins NAME`: one model's parameters in full; --json for machines")
     return lines
 
