@@ -188,8 +188,8 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
     twin = str(ds.attrs.get("ideal_twin_status", ""))
     if twin.startswith("failed"):
         from rich.markup import escape
-        _console(stderr=True).print(f"[yellow]warning:[/] the ideal-joint twin {escape(twin)}; {out} holds the "
-                      f"clearance run without the ideal_* variables")
+        _console(stderr=True).print(f"[yellow]warning:[/] the ideal-joint twin {escape(twin)}; {out} "
+                                    f"holds the clearance run without the ideal_* variables")
     if study.kind == "dynamics":
         _summary(console, ds)
     if plot:
