@@ -1,8 +1,8 @@
 """The order a sweep sends its cases in: the longest first, from the costs measured earlier.
 
-On N workers a sweep ends when its last case ends; sending the longest cases first (Graham's
-longest-processing-time rule: Graham (1969) Theorem 2, makespan at most 4/3 - 1/(3N) of the
-optimum) keeps a long case from starting last while the other workers idle.  A case's cost cannot
+On N workers a sweep ends when its last case ends; sending the longest cases first (the
+longest-processing-time rule, whose makespan is at most 4/3 - 1/(3N) of the optimum: Graham
+(1969)) keeps a long case from starting last while the other workers idle.  A case's cost cannot
 be read from its study file (it depends on the models, stiffness, impacts ...), so it is
 *calibrated*: every finished case's wall time is remembered in ``sweep-costs.json`` in the cache
 root (:mod:`workbench.caches`), keyed by the case's own settings (the sweep values that make it
