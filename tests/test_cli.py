@@ -1,4 +1,5 @@
-"""The command line: validate, plugins, plot, run — user mistakes give a message and exit 2."""
+"""The command line: validate, plugins, plot, run — user mistakes give a message and exit 2, a
+failed computation exits 3; results go to stdout, progress and warnings to stderr."""
 from __future__ import annotations
 
 import importlib
@@ -19,8 +20,8 @@ FLORES = ROOT / "studies" / "flores_slider_crank.toml"
 IDEAL = ROOT / "studies" / "ideal_slider_crank.toml"
 
 
-def invoke(*args):
-    return CliRunner().invoke(main, [str(a) for a in args], env={"COLUMNS": "250"})
+def invoke(*args, columns: int = 250):
+    return CliRunner().invoke(main, [str(a) for a in args], env={"COLUMNS": str(columns)})
 
 
 def test_validate_ok():
@@ -166,3 +167,110 @@ def test_validate_pressure_study():
     r = invoke("validate", pressure[0])
     assert r.exit_code == 0, r.output
     assert "pressure study" in r.output
+
+
+# --- house: plugins listing, model docs, --json, exit codes, stderr -----------------------------
+def test_plugins_reads_well_at_80_columns_grouped_by_family_the_distribution_once():
+    from workbench.models import FAMILIES
+    from workbench.plugins import build_registry
+    entries = build_registry().entries()
+    r = invoke("plugins", columns=80)
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+    heads = [line.split(" (")[0] for line in lines if line and not line.startswith(" ")
+             and line.split(" (")[0] in FAMILIES]
+    assert heads == [f for f in FAMILIES if any(e.family == f for e in entries)]
+    dist = entries[0].distribution
+    if all(e.distribution == dist for e in entries):
+        assert r.stdout.count(dist) == 1
+    # every model on its own line under its family's heading
+    for e in entries:
+        row = next(i for i, line in enumerate(lines) if line.startswith(f"  {e.name} "))
+        head = max(i for i, line in enumerate(lines[:row]) if line and not line.startswith(" "))
+        assert lines[head].startswith(e.family + " (")
+
+
+def test_plugins_json_is_machine_readable_and_complete():
+    import json
+    from workbench.plugins import build_registry
+    entries = build_registry().entries()
+    r = invoke("plugins", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert [(d["family"], d["name"]) for d in data] == [(e.family, e.name) for e in entries]
+    for d, e in zip(data, entries):
+        assert d["reference"] == e.cls.reference and d["distribution"] == e.distribution
+        assert [p["name"] for p in d["parameters"]] == [p.name for p in e.cls.parameters()]
+        assert all(p["unit"] for p in d["parameters"])
+    one = json.loads(invoke("plugins", "hertz", "--family", "contact", "--json").stdout)
+    assert [d["name"] for d in one] == ["hertz"]
+
+
+def test_plugins_name_shows_the_parameter_docs():
+    from workbench.plugins import build_registry
+    e = build_registry().entry("contact", "lankarani_nikravesh")
+    r = invoke("plugins", "lankarani_nikravesh", columns=80)
+    assert r.exit_code == 0, r.output
+    text = " ".join(r.stdout.split())
+    assert "contact model 'lankarani_nikravesh'" in text and e.distribution in text
+    assert " ".join(e.cls.reference.split()) in text
+    for p in e.cls.parameters():
+        assert f"{p.name} [" in text and " ".join(p.doc.split()) in text
+    assert "restitution [1 (dimensionless)]" in text and "default 0.9" in text
+    assert "allowed 0 .. 1" in text and "valid 0.8 .. 1" in text  # bounds and the source's range
+    assert max(len(line) for line in r.stdout.splitlines()) <= 80
+    bad = invoke("plugins", "hertz", "--family", "friction")
+    assert bad.exit_code == 2 and "unknown friction model 'hertz'" in bad.output
+    assert "Did you mean 'hertzz'" not in invoke("plugins", "hertzz").output
+    assert "Did you mean 'hertz'?" in invoke("plugins", "hertzz").output
+
+
+def test_help_documents_the_exit_codes():
+    r = invoke("--help")
+    assert r.exit_code == 0
+    text = " ".join(r.output.split())
+    for code in ("0 done", "2 usage error", "3 the computation failed", "130 interrupted"):
+        assert code in text, code
+
+
+def test_exit_code_of_each_error_kind():
+    from workbench.cli import EXIT_RUN_FAILED, EXIT_USER_ERROR, _exit_code
+    from workbench.errors import MechanismError, SolverError, StudyError
+    from workbench.mbs.run_control import SolverTimeLimit
+    from workbench.study_checks import ImplausibleResultError
+    from workbench.wear.increment import ModelOutputError
+    assert (EXIT_USER_ERROR, EXIT_RUN_FAILED) == (2, 3)
+    assert _exit_code(SolverError("step size underflow")) == EXIT_RUN_FAILED
+    assert _exit_code(ModelOutputError("non-finite")) == EXIT_RUN_FAILED
+    for exc in (StudyError("bad key"), MechanismError("no body"), ImplausibleResultError("guard"),
+                SolverTimeLimit("wall-time limit")):
+        assert _exit_code(exc) == EXIT_USER_ERROR, exc
+    try:   # the run re-raises the limit as a SolverError naming the partial file it kept
+        try:
+            raise SolverTimeLimit("stopped at the wall-time limit")
+        except SolverError as exc:
+            raise SolverError(f"{exc}; kept in x.partial.nc") from None
+    except SolverError as exc:
+        assert _exit_code(exc) == EXIT_USER_ERROR
+
+
+@pytest.mark.skipif(_solver_available() is not None, reason=str(_solver_available()))
+def test_a_solver_failure_exits_3_with_the_message_on_stderr(tmp_path):
+    study = tmp_path / "few_steps.toml"
+    study.write_text(FLORES.read_text().replace("[solver]\n", "[solver]\nmax_steps = 20\n")
+                     .replace("revolutions = 2 ", "t_end = 0.002 "))
+    r = invoke("run", study, "-o", tmp_path / "f.nc", "--no-plot")
+    assert r.exit_code == 3, r.output
+    assert "max_steps was reached" in r.stderr and "max_steps" not in r.stdout
+    assert "Traceback" not in r.output and (tmp_path / "f.partial.nc").exists()
+
+
+@pytest.mark.skipif(_solver_available() is not None, reason=str(_solver_available()))
+def test_results_on_stdout_warnings_on_stderr(tmp_path):
+    study = _short(IDEAL, tmp_path, 0.0005)
+    r = invoke("run", study, "-o", tmp_path / "i.nc", "--no-plot")
+    assert r.exit_code == 0, r.output
+    assert "wrote" in r.stdout and "running" not in r.stdout
+    v = invoke("validate", FLORES)
+    assert v.stdout.startswith("ok ") and v.stderr == ""

@@ -4,12 +4,12 @@ The host package: hook specifications, the plugin manager, the model base classe
 multibody solver, the wear coupling, study files, results and the command line.  Built-in models
 live in the separate ``plugins`` package and reach the host only through the ``workbench``
 entry-point group, exactly like third-party models.
+
+Importing the package has no side effects and imports nothing heavy: the caches are configured
+when a compiled package is first imported (:mod:`workbench.caches`), and the API below is loaded
+on first use.
 """
 from importlib.metadata import PackageNotFoundError, version
-
-from ._numba_cache import configure as _configure_numba_cache
-
-_configure_numba_cache()
 
 try:
     __version__ = version("joint-wear-workbench")

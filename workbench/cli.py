@@ -1,9 +1,10 @@
 """The ``workbench`` command line: ``run``, ``validate``, ``sweep``, ``plugins``, ``plot``.
 
-Every mistake a user can make (bad study file, unknown model, failed integration ...) is a
+Every mistake a user can make (bad study file, unknown model, output path ...) is a
 :class:`~workbench.errors.WorkbenchError`; the command prints its message, without a traceback,
-and exits with status 2.  Ctrl-C stops a command with a message and exit status 130, keeping
-what the run had finished (see ``run``).
+and exits with status 2.  A computation that fails (the solver, or a model returning unusable
+values) exits with status 3, Ctrl-C with 130, keeping what the run had finished (see ``run``).
+Results and tables go to stdout; progress, notes and warnings to stderr.
 
 Results are written only to a new path or over a result of ours, and replacing a result needs
 ``--overwrite`` (:mod:`workbench.outputs`); a run whose estimated size exceeds ``--max-output-gb``
@@ -22,8 +23,35 @@ from . import __version__
 from .errors import WorkbenchError
 from .models import FAMILIES
 
-EXIT_USER_ERROR = 2
+# --- house: exit codes (begin)
+EXIT_USER_ERROR = 2      # usage error, bad input, output refused, a run stopped by --max-time or [checks]
+EXIT_RUN_FAILED = 3      # the computation failed: solver failure, a model returned unusable values
 EXIT_INTERRUPTED = 130   # 128 + SIGINT, the shell's convention for Ctrl-C
+EXIT_CODES_HELP = """\b
+Exit status:
+  0    done
+  1    an internal error (a bug: please report it with the traceback)
+  2    usage error or bad input (study file, options, output path), or a
+       run stopped by --max-time or by a [checks] guard
+  3    the computation failed (the solver, or a model's unusable output)
+  130  interrupted (Ctrl-C); what the run had finished is kept"""
+
+
+def _exit_code(exc) -> int:
+    """EXIT_RUN_FAILED for a failed computation, EXIT_USER_ERROR for every other WorkbenchError."""
+    from .errors import SolverError
+    limit = getattr(sys.modules.get("workbench.mbs.run_control"), "SolverTimeLimit", ())
+    model = getattr(sys.modules.get("workbench.wear.increment"), "ModelOutputError", ())
+    chain, e = [], exc
+    while e is not None and len(chain) < 20:   # a run re-raises the solver's error with the file it kept
+        chain.append(e)
+        e = e.__cause__ or e.__context__
+    if any(isinstance(e, limit) for e in chain):   # stopped at the limit the user set: not a failure
+        return EXIT_USER_ERROR
+    if isinstance(exc, (SolverError, model)) or any(isinstance(e, model) for e in chain):
+        return EXIT_RUN_FAILED
+    return EXIT_USER_ERROR
+# --- house: exit codes (end)
 
 
 def _console(stderr: bool = False):
@@ -32,7 +60,7 @@ def _console(stderr: bool = False):
 
 
 def _friendly(func):
-    """Turn a WorkbenchError into a message on stderr and exit status 2."""
+    """Turn a WorkbenchError into a message on stderr and exit status 2 or 3 (see _exit_code)."""
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         try:
@@ -40,7 +68,7 @@ def _friendly(func):
         except WorkbenchError as exc:
             from rich.markup import escape
             _console(stderr=True).print(f"[bold red]error:[/] {escape(str(exc))}")
-            sys.exit(EXIT_USER_ERROR)
+            sys.exit(_exit_code(exc))
         except (KeyboardInterrupt, Exception) as exc:
             from .interrupts import is_interrupt
             if not is_interrupt(exc):   # Ctrl-C in compiled code may surface as a SystemError
@@ -57,10 +85,13 @@ def _registry():
     return build_registry()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
 @click.version_option(__version__, prog_name="workbench")
 def main():
-    """Joint Wear Workbench: clearance, contact, friction and wear in planar mechanisms."""
+    """Joint Wear Workbench: clearance, contact, friction and wear in planar mechanisms.
+
+    Results and tables go to stdout; progress, notes and warnings to stderr.
+    """
 
 
 @main.command()
@@ -171,18 +202,18 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
         raise WorkbenchError(f"{study_file}: --resume is for wear studies (this is a {study.kind} study)")
     check_output(out, kind=study.kind, inputs=input_paths(study_file, study.text), overwrite=overwrite,
                  resume=resume)
-    options = dict(resume=resume, overwrite=overwrite, note=_note(console)) if kind.RESUMABLE else {}
+    options = dict(resume=resume, overwrite=overwrite, note=_note(_console(stderr=True))) if kind.RESUMABLE else {}
     what = kind.describe(study)
     t0 = time.perf_counter()
-    ds = _with_progress(console, kind.progress_total(study), what,
+    ds = _with_progress(_console(stderr=True), kind.progress_total(study), what,
                         lambda progress: kinds.run(study, registry=registry, out=out, progress=progress,
                                                    **options))
     console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s: {what}")
     twin = str(ds.attrs.get("ideal_twin_status", ""))
     if twin.startswith("failed"):
         from rich.markup import escape
-        console.print(f"[yellow]warning:[/] the ideal-joint twin {escape(twin)}; {out} holds the "
-                      f"clearance run without the ideal_* variables")
+        _console(stderr=True).print(f"[yellow]warning:[/] the ideal-joint twin {escape(twin)}; {out} "
+                                    f"holds the clearance run without the ideal_* variables")
     for line in kinds.summary_lines(ds):
         console.print(line, markup=False)
     if plot:
@@ -346,7 +377,7 @@ def converge(study_file: Path, out: Path | None, cycles: float | None, tol: tupl
     study = load_study(study_file, registry=registry)
     console = _console()
     t0 = time.perf_counter()
-    with console.status("converge ...") as status:
+    with _console(stderr=True).status("converge ...") as status:
         ds = converge_study(study, registry=registry, cycles=cycles, tolerances=tolerances,
                             progress=lambda label: status.update(f"converge: {label} run ..."))
     print_table(ds, console)
@@ -360,36 +391,34 @@ def converge(study_file: Path, out: Path | None, cycles: float | None, tol: tupl
 # --- end converge -------------------------------------------------------------------------------
 
 
+# --- house: `workbench plugins` (begin) ---------------------------------------------------------
 @main.command()
+@click.argument("name", required=False)
 @click.option("--family", type=click.Choice(FAMILIES), default=None, help="only this model family")
+@click.option("--json", "as_json", is_flag=True, help="print JSON (every fact of every model) instead")
 @_friendly
-def plugins(family: str | None):
-    """List every registered model: family, name, provider, parameters, reference."""
-    from rich.table import Table
+def plugins(name: str | None, family: str | None, as_json: bool):
+    """List the registered models by family, or show model NAME's parameters in full.
+
+    Each model's line gives its summary and parameters (name = default unit); NAME shows every
+    parameter's unit, default, allowed bounds, the range its source derives it for, and the
+    model's reference.  --json prints the same facts for programs.
+    """
+    from . import model_docs
     registry = _registry()
-    table = Table(title="workbench models", show_lines=True)
-    for col in ("family", "name"):
-        table.add_column(col, no_wrap=True)
-    for col in ("distribution", "version", "parameters", "reference"):
-        table.add_column(col, overflow="fold")
-    entries = registry.entries(family)
-    for e in entries:
-        params = "\n".join(_param_line(p) for p in e.cls.parameters()) or "(none)"
-        table.add_row(e.family, e.name, e.distribution, e.version, params, e.cls.reference)
-    console = _console()
-    console.print(table)
-    console.print(f"{len(entries)} models" + (f" in family '{family}'" if family else ""))
-
-
-def _param_line(p) -> str:
-    if p.default is None:
-        default = "derived"
-    elif isinstance(p.default, float):
-        default = f"{p.default:g}"
-    else:
-        default = str(p.default)
-    unit = "" if p.unit in ("1", "text", "") else f" {p.unit}"
-    return f"{p.name} = {default}{unit}"
+    entries = model_docs.find(registry, name, family) if name else registry.entries(family)
+    if as_json:
+        import json
+        click.echo(json.dumps(model_docs.as_dicts(entries), indent=2, ensure_ascii=False))
+        return
+    if name:
+        lines = []
+        for e in entries:
+            lines += model_docs.model_doc(e) + [""]
+        click.echo("\n".join(lines[:-1]))
+        return
+    click.echo("\n".join(model_docs.listing(entries, family)))
+# --- house: `workbench plugins` (end) -----------------------------------------------------------
 
 
 if __name__ == "__main__":  # pragma: no cover

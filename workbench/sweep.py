@@ -34,10 +34,16 @@ Where the cases run
 
 Every worker is warmed once before the cases start: it builds the plugin registry (kept for the
 life of the worker process) and runs the first case for two output steps, which loads the
-numba-compiled kernels from their on-disk cache (``cache=True``).  Before it starts a local
-cluster, the sweep's own process does the same, so a cold cache (a new install, edited kernels)
-is compiled once, not once per worker at the same time.  FE compliances are memoised per worker process and cached on disk by
-:mod:`workbench.fem.compliance` (written atomically, so workers never see a partial file).
+numba-compiled kernels from their on-disk cache (``cache=True``).  When that cache is cold (a
+new install, edited kernels) the sweep's own process first does the same before it starts a
+local cluster, so the kernels are compiled once, not once per worker at the same time; when it
+is warm, the sweep's process skips it (:func:`workbench.caches.holds_compiled`).  FE
+compliances are memoised per worker process and cached on disk by :mod:`workbench.fem.compliance`
+(written atomically, so workers never see a partial file).
+
+Scheduling: the cases go to the workers longest first, as measured by earlier sweeps over the
+same settings (:mod:`workbench.sweep_costs`; never measured ones first), each case writes its own
+full results on its worker, and only the small summaries travel back to this process.
 """
 from __future__ import annotations
 
@@ -273,8 +279,11 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
         if n < 1:
             raise WorkbenchError(f"--workers must be >= 1, got {n}")
         # fill the on-disk numba cache here first: with a cold cache (new install, edited
-        # kernels) the workers would otherwise each compile the same kernels at the same time
-        _warm(_warm_args(sweep), timeout)
+        # kernels) the workers would otherwise each compile the same kernels at the same time;
+        # with a warm one this process needs no kernel at all (house: off the critical path)
+        from .caches import holds_compiled
+        if not holds_compiled():
+            _warm(_warm_args(sweep), timeout)
         # no dashboard; the scheduler's small HTTP server (health, metrics) on loopback, any port
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                dashboard_address=None, silence_logs=logging.ERROR,
@@ -293,8 +302,12 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
             client.run(warm_worker, *_warm_args(sweep))
         t1 = time.perf_counter()
         tag = uuid.uuid4().hex[:8]   # task keys unique per sweep: a shared cluster may run several
-        futures = client.map(run_case, todo, pure=False, key=[f"sweep-{tag}-case-{t.index}" for t in todo])
-        index_of = {f.key: t.index for f, t in zip(futures, todo)}
+        # longest first (house): dask runs the higher priority first
+        from .sweep_costs import order
+        ordered = order(todo)
+        futures = [client.submit(run_case, t, pure=False, key=f"sweep-{tag}-case-{t.index}",
+                                 priority=len(ordered) - rank) for rank, t in enumerate(ordered)]
+        index_of = {f.key: t.index for f, t in zip(futures, ordered)}
         for fut in as_completed(futures):
             try:
                 res = fut.result()
@@ -382,6 +395,8 @@ def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
                 where = _run_distributed(todo, sweep, scheduler, workers, on_result)
     except KeyboardInterrupt as exc:
         interrupted = exc
+    from .sweep_costs import record   # calibrates the order of the next sweep over these cases
+    record(todo, {i: r.wall_time for i, r in results.items() if r.status == STATUS_OK})
     wall = time.perf_counter() - t0
     final = [results.get(t.index) or CaseResult(index=t.index, status=STATUS_INTERRUPTED,
                                                 error="not finished: the sweep was interrupted")
@@ -408,10 +423,11 @@ class _Progress:
 
     def __enter__(self):
         if self.how is True:
+            from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
             self._bar = Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("{task.fields[failed]} failed"), TimeElapsedColumn(),
-                                 transient=False)
+                                 transient=False, console=Console(stderr=True))  # progress: stderr
             self._bar.__enter__()
             self._task = self._bar.add_task("sweep", total=self.total, failed=0)
             self._failed = 0

@@ -20,10 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.errors import WorkbenchError
-from workbench.fem import batch
 from workbench.fem.contact import ContactSolver, half_angle
-from workbench.fem.joint import JointModel
-from workbench.fem.primal import solve_robust
 from workbench.hookspecs import hookimpl
 from workbench.models import BoreSection, PressureModel, PressureSolution, parameter
 
@@ -70,7 +67,7 @@ class FEM(PressureModel):
         self._solvers: dict = {}
         self._wear: dict = {}   # nominal geometry -> bore wear the current compliance was built for
 
-    def joint_model(self, section: BoreSection) -> JointModel:
+    def joint_model(self, section: BoreSection) -> "JointModel":
         """The FE joint model for a section.
 
         The pin radius is ``R - min(gap)`` at the first solve; the wear depth ``gap - min(gap)``
@@ -104,6 +101,7 @@ class FEM(PressureModel):
         if np.max(np.abs(wear - state[1])) > tol:
             state = (state[0], wear)
         self._wear[key] = state
+        from workbench.fem.joint import JointModel  # lazily: scikit-fem is slow to import
         nominal = JointModel(R, R - state[0], p.outer_radius_ratio * R, n, section.bushing,
                              section.journal, p.mesh_growth, p.bushing_mesh, p.pin_mesh)
         if not np.any(state[1] > 0):
@@ -131,6 +129,7 @@ class FEM(PressureModel):
     def solve_load(self, section: BoreSection, load) -> PressureSolution:
         solver = self.solver(section)
         load = np.asarray(load, float)
+        from workbench.fem.primal import solve_robust
         return self._solution(section, solver, solve_robust(solver, np.asarray(section.gap, float), load))
 
     def solve_loads(self, section: BoreSection, loads, gaps=None) -> tuple[np.ndarray, np.ndarray]:
@@ -145,6 +144,7 @@ class FEM(PressureModel):
         L, G = self.batch_inputs(section, loads, gaps)
         solver = self.solver(section)
         gaps2 = np.ascontiguousarray(np.asarray(section.gap, float)[None, :]) if G is None else G
+        from workbench.fem import batch
         return batch.solve_loads(solver, gaps2, L)
 
     def solve_approach(self, section: BoreSection, eccentricity) -> PressureSolution:

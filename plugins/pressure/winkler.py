@@ -24,7 +24,6 @@ import numpy as np
 from numba import njit
 
 from workbench.errors import SolverError, WorkbenchError
-from workbench.fem import closed_forms as cf
 from workbench.fem.contact import half_angle
 from workbench.hookspecs import hookimpl
 from workbench.models import BoreSection, Material, PressureModel, PressureSolution, parameter
@@ -209,6 +208,7 @@ class Winkler(PressureModel):
             raise WorkbenchError("winkler calibration needs a positive mean clearance")
         E_star = 1.0 / (section.bushing.h + section.journal.h)
         if p.calibrate == "persson":
+            from workbench.fem import closed_forms as cf  # lazily: scipy.optimize is slow to import
             eps = cf.persson_half_angle(P, E_star, dR)
             return cf.winkler_stiffness_for_half_angle(eps, P, section.radius, dR)
         return self._fem_calibrated(section, P_cal, np.array([1.0, 0.0]) if direction is None else direction)

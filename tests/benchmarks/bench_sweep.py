@@ -1,11 +1,15 @@
 """Parallel efficiency of ``workbench sweep``.  A script: prints, asserts nothing.
 
-    python tests/benchmarks/bench_sweep.py [--repeat N] [--workers 2] [--quick]
+    python tests/benchmarks/bench_sweep.py [--study contact|wear] [--repeat N] [--workers 2] [--quick]
 
 Runs the contact-law comparison (studies/contact_law_comparison.toml: 13 cases, two crank
-revolutions each) as a user would, ``workbench sweep ... --serial`` and ``workbench sweep ...
---workers N`` (a dask LocalCluster), each in a fresh process, alternately, ``--repeat`` times.
-For each run it prints
+revolutions each) or, with ``--study wear``, the wear comparison (studies/wear_model_comparison.toml:
+9 cases, pressure model x wear law) as a user would, ``workbench sweep ... --serial`` and
+``workbench sweep ... --workers N`` (a dask LocalCluster), each in a fresh process, alternately,
+``--repeat`` times.  The sweep sends its cases longest first from the costs measured by earlier
+sweeps (workbench.sweep_costs); the benchmark keeps its own cost file, so its first parallel run
+is a first sweep (file order, ``parallel-new``) and every later one is ordered by the serial run
+before it.  For each run it prints
 
 * ``total``: the wall time of the whole command (interpreter, imports, plugin registry, cluster
   start, warm-up of the compiled kernels, cases, writing);
@@ -19,7 +23,8 @@ and, from the best of the repeats, the parallel efficiency ``T_serial / (N T_par
 ``cases`` and of ``total``; the bound the unequal case durations allow (longest case first on N
 workers); and a CPU-time estimate, ``sum of serial case CPU / (N x the largest per-worker sum of
 case CPU)``, which is what the wall-time efficiency of the cases would be on an otherwise idle
-machine, less the dispatch latency.  ``--quick`` cuts each case to 0.4 ms of simulated time.
+machine, less the dispatch latency.  ``--quick`` cuts each case to 0.4 ms of simulated time
+(contact) or 20 000 cycles (wear).
 """
 from __future__ import annotations
 
@@ -35,7 +40,9 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
-STUDY = ROOT / "studies" / "contact_law_comparison.toml"
+STUDIES = {"contact": ROOT / "studies" / "contact_law_comparison.toml",
+           "wear": ROOT / "studies" / "wear_model_comparison.toml"}
+STUDY = STUDIES["contact"]
 
 
 def _sweep_file(tmp: Path, quick: bool) -> Path:
@@ -47,9 +54,11 @@ def _sweep_file(tmp: Path, quick: bool) -> Path:
         import tomli as tomllib
     doc = tomllib.loads(STUDY.read_text(encoding="utf-8"))
     doc["sweep"]["base"] = str((STUDY.parent / doc["sweep"]["base"]).resolve())
-    if quick:
+    if quick and STUDY == STUDIES["contact"]:
         doc["sweep"]["unset"] = ["solver.revolutions"]
         doc["set"]["solver.t_end"] = 0.4e-3
+    elif quick:
+        doc["set"]["wear.cycles"] = 2.0e4
     path = tmp / "sweep.toml"
     path.write_text(tomli_w.dumps(doc), encoding="utf-8")
     return path
@@ -80,26 +89,42 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--study", choices=sorted(STUDIES), default="contact")
     args = ap.parse_args()
+    global STUDY
+    STUDY = STUDIES[args.study]
     n = args.workers
     best: dict[str, tuple[float, float]] = {}
     serial_cpu, parallel_worker_cpu = None, None
     with tempfile.TemporaryDirectory(prefix="bench_sweep_") as tmp:
         sweep = _sweep_file(Path(tmp), args.quick)
+        os.environ["WORKBENCH_SWEEP_COSTS"] = str(Path(tmp) / "costs.json")   # the benchmark's own
         print(f"{STUDY.name}: {os.cpu_count()} cores, {n} workers, {args.repeat} repeats"
               f"{' (quick)' if args.quick else ''}")
+        # fill the numba cache first (not timed): every measured run then starts warm
+        subprocess.run([sys.executable, "-W", "ignore", "-c",
+                        "import sys; from workbench.sweep import load_sweep, warm_worker, _warm_args; "
+                        "print(warm_worker(*_warm_args(load_sweep(sys.argv[1]))))", str(sweep)], check=True,
+                       capture_output=True)
         for r in range(args.repeat):
-            for mode, flags in (("serial", ["--serial"]), ("parallel", ["--workers", str(n)])):
+            modes = (("serial", ["--serial"]), ("parallel", ["--workers", str(n)]))
+            if r == 0:   # a first sweep: nothing measured yet, the cases go in file order
+                modes = (("parallel-new", ["--workers", str(n)]),) + modes
+            for mode, flags in modes:
                 load0 = os.getloadavg()[0]
                 total, ds = _run(sweep, Path(tmp) / f"{mode}{r}.nc", flags)
                 cases = float(ds.attrs["run_cases_time"])
                 cpu = np.asarray(ds["cpu_time"].values, dtype=float).ravel()
                 share = np.nansum(cpu) / ((1 if mode == "serial" else n) * cases)
+                if mode == "parallel-new":
+                    first_sweep = (cases, total)
                 failed = int((ds["status"].values != "ok").sum())
                 print(f"  {mode:8s} run {r}: total {total:6.2f} s, cases {cases:6.2f} s, "
                       f"start-up {float(ds.attrs['run_startup_time']):5.2f} s, failed {failed}; "
                       f"case CPU {np.nansum(cpu):6.2f} s = {share:.0%} of the cores' wall time; "
                       f"load average {load0:.2f} -> {os.getloadavg()[0]:.2f}")
+                if mode == "parallel-new":
+                    continue
                 b = best.get(mode)
                 best[mode] = (min(cases, b[0]), min(total, b[1])) if b else (cases, total)
                 if mode == "serial" and (serial_cpu is None or np.nansum(cpu) < np.nansum(serial_cpu)):
@@ -111,6 +136,8 @@ def main() -> None:
                     m = max(per_worker.values())
                     parallel_worker_cpu = m if parallel_worker_cpu is None else min(m, parallel_worker_cpu)
     (s_cases, s_total), (p_cases, p_total) = best["serial"], best["parallel"]
+    print(f"first sweep (file order, nothing measured): parallel efficiency cases "
+          f"{s_cases / (n * first_sweep[0]):.1%}, total {s_total / (n * first_sweep[1]):.1%}")
     print(f"best serial:   cases {s_cases:.2f} s, total {s_total:.2f} s")
     print(f"best parallel: cases {p_cases:.2f} s, total {p_total:.2f} s")
     print(f"parallel efficiency T_serial / ({n} T_parallel), wall time: cases {s_cases / (n * p_cases):.1%}, "

@@ -29,6 +29,7 @@ Closed forms and export
 Internal modules: ``kernels``/``primal``/``updating``/``batch`` (the compiled active-set solvers),
 ``study_config`` (the schema of a ``kind = "pressure"`` study file).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -45,6 +46,13 @@ _API = {
 _RENAMED = {"compliance_cache_dir": ("compliance", "cache_dir")}
 
 __all__ = sorted([*_API, *_RENAMED])
+
+# --- house: numba's cache of this package's compiled functions goes to the source-keyed folder of
+# workbench.caches; it must be set before the first cache=True function is defined
+from ..caches import use_numba_cache as _use_numba_cache
+
+_use_numba_cache()
+# --- house (end)
 
 
 def __getattr__(name: str):

@@ -20,7 +20,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.linalg as sla
 
 from workbench.errors import SolverError
 
@@ -93,6 +92,7 @@ class ContactSolver:
 
     # ---------------------------------------------------------------- equality problem on a set
     def _solve_set(self, A, gap, load_q, e_fixed):
+        import scipy.linalg as sla  # lazily: scipy.linalg is slow to import
         CA = self.Cp[np.ix_(A, A)]
         NA = self.N[A]
         cho = sla.cho_factor(CA, check_finite=False)

@@ -13,8 +13,10 @@ import math
 import warnings
 
 import numpy as np
-from numba import cfunc, njit, types
+from numba import njit, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
+
+from ..caches import cached_cfunc  # house: the C wrappers come from the on-disk cache when warm
 
 # first-class function types are what makes per-joint laws cheap; the feature is stable for
 # the plain C signatures used here
@@ -47,7 +49,7 @@ def contact_cfunc(kernel):
         except Exception:  # noqa: BLE001 - reported by the integrator as a model error
             out[RAISED] = 1.0
             return math.nan
-    return cfunc(CONTACT_SIG)(wrapper)
+    return cached_cfunc(CONTACT_SIG, wrapper, kernel)  # house: from the on-disk cache when warm
 
 
 @functools.lru_cache(maxsize=None)
@@ -65,7 +67,7 @@ def friction_cfunc(kernel):
             out[0] = 0.0
             out[RAISED] = 1.0
             return math.nan
-    return cfunc(FRICTION_SIG)(wrapper)
+    return cached_cfunc(FRICTION_SIG, wrapper, kernel)  # house: from the on-disk cache when warm
 
 
 @njit(cache=True)

@@ -12,7 +12,6 @@ import time as _time
 
 import numpy as np
 from numba import njit
-from scipy.integrate import solve_ivp
 
 from ..errors import SolverError
 from .compiled import CompiledModel, TRANS, compile_mechanism
@@ -263,6 +262,7 @@ def _scipy_path(cm, y0, settings, out_times, deadline=math.inf):
 def _scipy_segments(cm, f, events, settings, out_times, t, y, dm, g, gd, pt_joint, Ys, DMs, imp, counters):
     """Integrate segment by segment (a segment ends at a contact start), appending to ``Ys``,
     ``DMs`` and ``imp`` as it goes (so that an interrupted run keeps what it had)."""
+    from scipy.integrate import solve_ivp  # lazily (house): scipy.integrate is slow to import
     n = 3 * cm.nb
     k0 = 0
     steps = 0

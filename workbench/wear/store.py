@@ -4,8 +4,11 @@ Every update appends one row to every variable with a ``cycle`` dimension (``to_
 "cycle")``) and *then* raises the group attribute ``updates_completed``.  A run killed while
 writing leaves at most one partial row; :func:`open_store` and :meth:`WearStore.resume` trim every
 variable back to ``updates_completed`` rows, so a reader, or a resumed run, only ever sees whole
-updates.  The store is read with :func:`xarray.open_zarr` (``consolidated=False``) or
-:func:`workbench.results.open_results`.
+updates.  The store is read with xarray's own zarr reader: :func:`open_store` (or
+:func:`workbench.results.open_results`) opens it with :class:`xarray.backends.ZarrStore` and cuts
+each variable at the completed rows *before* the dataset is formed (:func:`xarray.open_zarr`
+itself would refuse a store whose variables differ by a row being appended); a finished store
+also opens with ``xarray.open_zarr(path, consolidated=False)``.
 
 Safety (the writer side): :class:`StoreSession` opens the store of one run *before* any work --
 the output-path rules of :mod:`workbench.outputs` (new path, or a store of ours; never an input,
@@ -27,9 +30,7 @@ import shutil
 import warnings
 from pathlib import Path
 
-import numpy as np
 import xarray as xr
-import zarr
 
 from ..errors import WorkbenchError
 from ..locks import FolderLock
@@ -43,6 +44,7 @@ APPEND_DIMS = {"cycle": COMPLETED, "record": RECORDS}
 def _trim(path: Path) -> tuple[int, int]:
     """Cut every appended variable of the store at ``path`` to its completed rows; return the
     numbers of completed updates and dynamics records."""
+    import zarr
     group = zarr.open_group(str(path), mode="r+")
     done = {dim: int(group.attrs.get(attr, 0)) for dim, attr in APPEND_DIMS.items()}
     for name, arr in group.arrays():
@@ -58,16 +60,16 @@ def open_store(path: str | Path) -> xr.Dataset:
     Read-only and safe while a run is appending: every appended variable is read up to the
     completed rows recorded in the group attributes, so a row being written is never seen.
     """
-    group = zarr.open_group(str(path), mode="r")
-    done = {dim: int(group.attrs.get(attr, 0)) for dim, attr in APPEND_DIMS.items()}
-    variables = {}
-    for name, arr in group.arrays():
-        attrs = dict(arr.attrs)
-        dims = tuple(attrs.pop("_ARRAY_DIMENSIONS", ()))
-        data = arr[:done[dims[0]]] if dims and dims[0] in done else arr[...]
-        variables[name] = xr.Variable(dims, np.asarray(data), attrs)
-    ds = xr.decode_cf(xr.Dataset(variables), decode_times=False, decode_timedelta=False)
-    return ds.assign_attrs({k: v for k, v in group.attrs.items()})
+    store = xr.backends.ZarrStore.open_group(str(path), mode="r", consolidated=False)
+    try:
+        variables, attrs = store.load()   # lazily indexed: nothing is read yet
+        done = {dim: int(attrs.get(attr, 0)) for dim, attr in APPEND_DIMS.items()}
+        variables = {name: v.isel({d: slice(0, done[d]) for d in v.dims if d in done})
+                     for name, v in variables.items()}
+        ds = xr.decode_cf(xr.Dataset(variables, attrs=attrs), decode_times=False, decode_timedelta=False)
+        return ds.load()
+    finally:
+        store.close()
 
 
 class WearStore:
@@ -126,21 +128,15 @@ class WearStore:
         self._completed(self.rows + 1, self.records + (record is not None))
 
     def set_attrs(self, **attrs) -> None:
+        import zarr
         attrs = {k: (json.dumps(v) if isinstance(v, (dict, list)) else v) for k, v in attrs.items()}
         self.attrs.update(attrs)
         zarr.open_group(str(self.path), mode="r+").attrs.update(attrs)
 
     def _completed(self, rows: int, records: int) -> None:
+        import zarr
         self.rows, self.records = rows, records
         zarr.open_group(str(self.path), mode="r+").attrs.update({COMPLETED: rows, RECORDS: records})
-
-
-def last_row(ds: xr.Dataset) -> xr.Dataset:
-    return ds.isel(cycle=-1)
-
-
-def as_array(v) -> np.ndarray:
-    return np.asarray(v.values if hasattr(v, "values") else v, float)
 
 
 # ------------------------------------------------------------------------------ the writer's session

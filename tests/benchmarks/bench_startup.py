@@ -1,0 +1,100 @@
+"""Start-up time of the ``workbench`` command.  A script: prints, asserts nothing.
+
+    python tests/benchmarks/bench_startup.py [--repeat N]
+
+Each command runs in a fresh interpreter, ``--repeat`` times (default 5) after one untimed run
+that fills the caches (numba's compiled kernels, ``.pyc`` files); it prints the best wall time,
+the CPU time (user + system) of that run, and the load average around it.  On a shared machine
+the wall time of a busy moment says little: compare CPU times, or measure when it is quiet.
+
+* ``import workbench`` and ``import workbench.cli``: no side effects, nothing heavy (the modules
+  of the heavy libraries each has loaded are listed);
+* ``workbench --help``;
+* ``workbench validate studies/flores_slider_crank.toml`` (compiles the mechanism and packs every
+  model: the compiled kernels come from numba's on-disk cache);
+* ``workbench run studies/flores_slider_crank.toml --no-plot`` (0.024 s of motion, and the
+  ideal-joint twin), end to end.
+
+It also prints the ten slowest imports of ``validate`` (``python -X importtime``).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FLORES = ROOT / "studies" / "flores_slider_crank.toml"
+HEAVY = ("numba", "scipy", "xarray", "pandas", "zarr", "dask", "distributed", "matplotlib", "skfem",
+         "rich", "h5netcdf")
+
+
+def _timed(cmd: list[str]) -> tuple[float, float, str]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(map(str, cmd))} failed ({proc.returncode}):\n{proc.stderr}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, proc.stdout
+
+
+def _best(label: str, cmd: list[str], repeat: int) -> None:
+    _timed(cmd)   # fills the caches
+    runs = []
+    for _ in range(repeat):
+        load0 = os.getloadavg()[0]
+        wall, cpu, _ = _timed(cmd)
+        runs.append((wall, cpu, load0, os.getloadavg()[0]))
+    wall, cpu, l0, l1 = min(runs)
+    print(f"  {label:34s} best wall {wall:6.3f} s   CPU {cpu:6.3f} s   load average {l0:.2f} -> {l1:.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    py = [sys.executable, "-W", "ignore"]
+    print(f"{os.cpu_count()} cores, {args.repeat} repeats, Python {sys.version.split()[0]}")
+    for mod in ("workbench", "workbench.cli"):
+        _, _, out = _timed(py + ["-c", f"import sys, {mod}; print(','.join(m for m in {HEAVY!r} "
+                                       f"if m in sys.modules) or 'none')"])
+        print(f"  import {mod}: heavy libraries loaded: {out.strip()}")
+        _best(f"import {mod}", py + ["-c", f"import {mod}"], args.repeat)
+    cli = py + ["-m", "workbench.cli"]
+    _best("workbench --help", cli + ["--help"], args.repeat)
+    _best("workbench validate (Flores)", cli + ["validate", str(FLORES)], args.repeat)
+    with tempfile.TemporaryDirectory(prefix="bench_startup_") as tmp:
+        runs = iter(range(10 ** 6))
+        out = lambda: str(Path(tmp) / f"f{next(runs)}.nc")  # noqa: E731 - a new output every run
+        _timed(cli + ["run", str(FLORES), "-o", out(), "--no-plot"])
+        best = []
+        for _ in range(args.repeat):
+            load0 = os.getloadavg()[0]
+            wall, cpu, text = _timed(cli + ["run", str(FLORES), "-o", out(), "--no-plot"])
+            best.append((wall, cpu, load0, os.getloadavg()[0], text))
+        wall, cpu, l0, l1, text = min(best)
+        solver = next((line.strip() for line in text.splitlines() if "solver:" in line), "")
+        print(f"  {'workbench run (Flores, --no-plot)':34s} best wall {wall:6.3f} s   CPU {cpu:6.3f} s   "
+              f"load average {l0:.2f} -> {l1:.2f}   ({solver})")
+    proc = subprocess.run(py + ["-X", "importtime", "-m", "workbench.cli", "validate", str(FLORES)],
+                          capture_output=True, text=True, cwd=ROOT)
+    rows = []
+    for line in proc.stderr.splitlines():
+        parts = line.split("|")
+        if len(parts) == 3 and parts[1].strip().isdigit() and not parts[2].startswith("  "):  # top level
+            rows.append((int(parts[1]), parts[2].strip()))
+    print("  slowest top-level imports of validate (cumulative, ms):")
+    for us, name in sorted(rows, reverse=True)[:10]:
+        print(f"    {us / 1000:8.1f}  {name}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,320 @@
+"""Where the workbench keeps its caches: one rule, configured explicitly, never at ``import workbench``.
+
+Two caches live under one root folder:
+
+* ``numba-<hash>/``: numba's on-disk compile cache of the workbench's own compiled functions (the
+  solver, the FE kernels, the built-in plugins' kernels and their C-callable wrappers);
+* ``compliance-*.npy``: FE compliance matrices (:mod:`workbench.fem.compliance`).
+
+The root is ``$WORKBENCH_CACHE`` when set, otherwise the platform's user cache folder
+(``platformdirs.user_cache_dir("joint-wear-workbench")``: ``$XDG_CACHE_HOME`` or ``~/.cache`` on
+Linux, ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows).
+
+Why ``<hash>``: numba invalidates a cached function only when *its own* source file changes, not
+when a function it calls from another module does (after an edit of ``workbench/mbs/clearance.py``
+the cached integrator kept running the old contact code; the same happens after an upgrade).  So
+the numba cache of our functions goes to a folder keyed by a hash over every ``.py`` file of the
+``workbench`` and ``plugins`` packages actually imported (a worktree or a ``PYTHONPATH`` checkout
+gets its own): any edit starts a fresh cache.  Only functions defined in those packages are
+redirected (a numba cache locator scoped to their folders); the process's numba configuration and
+environment are left alone, so a user's own ``cache=True`` functions go where numba puts them.
+``NUMBA_CACHE_DIR`` set by the user, or ``WORKBENCH_NUMBA_CACHE=default``, keeps numba's own rule
+for ours too.
+
+:func:`use_numba_cache` installs the locator; the compiled packages call it when first imported
+(``workbench.mbs``, ``workbench.fem``, ``plugins``), before their first ``cache=True`` function is
+defined, since numba picks a function's cache folder when it is decorated.  It also prunes the
+root: folders ``numba-*`` of other source states unused for a week, then the least recently used
+entries until the root is under ``$WORKBENCH_CACHE_MAX_GB`` (default 2 GB).  Only our own entries
+(``numba-*`` folders, ``compliance-*.npy`` files) are ever removed, never anything else in the root.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+APP = "joint-wear-workbench"
+#: environment variable overriding the cache root [a folder]
+ROOT_ENV = "WORKBENCH_CACHE"
+#: environment variable setting the size limit of the cache root [GB, 1e9 bytes]
+LIMIT_ENV = "WORKBENCH_CACHE_MAX_GB"
+DEFAULT_LIMIT_GB = 2.0
+#: numba caches of other source states unused this long are removed [s]
+STALE_AFTER = 7 * 24 * 3600.0
+#: the packages whose compiled functions the source-keyed numba cache holds
+PACKAGES = ("workbench", "plugins")
+
+_state: dict = {}   # the installed locator's numba folder and source folders (one per process)
+
+
+def cache_root() -> Path:
+    """The cache root: ``$WORKBENCH_CACHE`` or the platform's user cache folder (not created)."""
+    env = os.environ.get(ROOT_ENV)
+    if env:
+        return Path(env).expanduser()
+    try:
+        from platformdirs import user_cache_dir
+    except ImportError:  # platformdirs' rule for Linux and other POSIX systems
+        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / APP
+    return Path(user_cache_dir(APP, appauthor=False))
+
+
+def fe_cache_dir() -> Path:
+    """Folder of the FE compliance cache (created on demand): the cache root itself."""
+    d = cache_root()
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def limit_bytes() -> float:
+    """Size limit of the cache root [bytes] from ``$WORKBENCH_CACHE_MAX_GB`` (default 2 GB)."""
+    raw = os.environ.get(LIMIT_ENV)
+    try:
+        gb = float(raw) if raw else DEFAULT_LIMIT_GB
+    except ValueError:
+        gb = DEFAULT_LIMIT_GB
+    return max(gb, 0.0) * 1e9
+
+
+def package_dirs() -> list[Path]:
+    """Folders of the ``workbench`` and ``plugins`` packages this process imports."""
+    import importlib.util
+    dirs = []
+    for name in PACKAGES:
+        if name in sys.modules and getattr(sys.modules[name], "__file__", None):
+            dirs.append(Path(sys.modules[name].__file__).resolve().parent)
+            continue
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            dirs.append(Path(spec.origin).resolve().parent)
+    return dirs
+
+
+def source_hash(dirs: list[Path]) -> str:
+    """A short hash over every ``.py`` file under ``dirs`` (path and content)."""
+    h = hashlib.sha256()
+    for d in dirs:
+        for f in sorted(d.rglob("*.py")):
+            h.update(f"{d.name}/{f.relative_to(d)}".encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _entries(root: Path) -> list[Path]:
+    """Our own entries in ``root``: ``numba-*`` folders and ``compliance-*.npy`` files."""
+    try:
+        return [p for p in root.iterdir()
+                if (p.name.startswith("numba-") and p.is_dir() and not p.is_symlink())
+                or (p.name.startswith("compliance-") and p.suffix == ".npy" and ".tmp" not in p.name
+                    and p.is_file())]
+    except OSError:
+        return []
+
+
+def _size(p: Path) -> int:
+    if p.is_file():
+        return p.stat().st_size
+    total = 0
+    for dirpath, _, files in os.walk(p):
+        for f in files:
+            try:
+                total += os.stat(os.path.join(dirpath, f)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def _remove(p: Path) -> None:
+    # safe: only our own cache entries (a numba-* folder or a compliance-*.npy file in our cache root)
+    if p.is_dir():
+        shutil.rmtree(p, ignore_errors=True)
+    else:
+        p.unlink(missing_ok=True)
+
+
+def prune(root: Path | None = None, *, keep: Path | None = None, max_bytes: float | None = None,
+          now: float | None = None) -> list[Path]:
+    """Remove stale and least recently used cache entries of ``root``; return what was removed.
+
+    First every ``numba-*`` folder other than ``keep`` unused for :data:`STALE_AFTER`, then the
+    oldest entries (by modification time) until the entries total at most ``max_bytes`` [bytes]
+    (default :func:`limit_bytes`).  ``keep`` (the numba cache of the running source state) is never
+    removed; nothing but our own entries is ever touched.
+    """
+    root = cache_root() if root is None else root
+    max_bytes = limit_bytes() if max_bytes is None else max_bytes
+    now = time.time() if now is None else now
+    removed = []
+    entries = []
+    for p in _entries(root):
+        try:
+            mtime = p.stat().st_mtime
+        except OSError:
+            continue
+        if p == keep:
+            continue
+        if p.name.startswith("numba-") and now - mtime > STALE_AFTER:
+            _remove(p)
+            removed.append(p)
+        else:
+            entries.append((mtime, p))
+    sizes = {p: _size(p) for _, p in entries}
+    total = sum(sizes.values()) + (_size(keep) if keep is not None and keep.exists() else 0)
+    for _, p in sorted(entries, key=lambda e: e[0]):
+        if total <= max_bytes:
+            break
+        _remove(p)
+        removed.append(p)
+        total -= sizes[p]
+    return removed
+
+
+#: the root is pruned at most this often [s] (sizing it walks every entry: ~0.1 s)
+PRUNE_EVERY = 3600.0
+_STAMP = ".last-pruned"
+
+
+def _prune_now_and_then(root: Path, keep: Path) -> None:
+    stamp = root / _STAMP
+    try:
+        if stamp.exists() and time.time() - stamp.stat().st_mtime < PRUNE_EVERY:
+            return
+        stamp.touch()
+        prune(root, keep=keep)
+    except OSError:   # a cache that cannot be pruned is still a cache
+        pass
+
+
+def numba_cache_dir() -> Path | None:
+    """The numba cache folder of our compiled functions, or ``None`` when numba's own rule applies
+    (``NUMBA_CACHE_DIR`` set, ``WORKBENCH_NUMBA_CACHE=default``, or the folder cannot be made)."""
+    if "numba_dir" in _state:
+        return _state["numba_dir"]
+    use_numba_cache()
+    return _state.get("numba_dir")
+
+
+def holds_compiled(pattern: str = "mbs_*/integrator.*.nbi") -> bool:
+    """Whether the numba cache of this source state already holds files matching ``pattern``
+    (default: the integrator), i.e. a run will load rather than compile.  False when numba's own
+    rule applies (we cannot tell)."""
+    d = numba_cache_dir()
+    return d is not None and any(d.glob(pattern))
+
+
+def use_numba_cache(dirs: list[Path] | None = None) -> Path | None:
+    """Send numba's cache of the functions defined under ``dirs`` (default: the imported
+    ``workbench`` and ``plugins`` packages) to ``<root>/numba-<source hash>``, and prune the root.
+
+    Idempotent (the first call in a process decides); cheap (a few ms for the hash).  Returns the
+    folder, or ``None`` when numba's own rule applies.
+    """
+    if "numba_dir" in _state:
+        return _state["numba_dir"]
+    _state["numba_dir"] = None
+    if os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("WORKBENCH_NUMBA_CACHE") == "default":
+        return None
+    dirs = [Path(d).resolve() for d in (package_dirs() if dirs is None else dirs)]
+    try:
+        root = cache_root()
+        target = root / f"numba-{source_hash(dirs)}"
+        target.mkdir(parents=True, exist_ok=True)
+        os.utime(target)   # the modification time marks its last use, for pruning
+    except OSError:  # read-only home or sources: numba's own rule
+        return None
+    _prune_now_and_then(root, target)
+    _install_locator(target, dirs)
+    _state["numba_dir"], _state["dirs"] = target, dirs
+    return target
+
+
+def _install_locator(target: Path, dirs: list[Path]) -> None:
+    from numba.core import caching
+    base = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvidedCacheLocator
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    roots = tuple(str(d) + os.sep for d in dirs)
+
+    class WorkbenchCacheLocator(base):
+        """numba cache locator: our own functions' caches in the source-keyed folder."""
+
+        def __init__(self, py_func, py_file):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = os.path.join(str(target), self.get_suitable_cache_subpath(py_file))
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not os.path.realpath(py_file).startswith(roots):
+                return None
+            return super(base, cls).from_function(py_func, py_file)
+
+    impl._locator_classes = [c for c in impl._locator_classes
+                             if c.__name__ != "WorkbenchCacheLocator"]
+    impl._locator_classes.insert(0, WorkbenchCacheLocator)
+
+
+# ------------------------------------------------------------------- C-callable wrappers of kernels
+def cached_cfunc(sig, wrapper, kernel):
+    """``numba.cfunc(sig)(wrapper)``, taken from the on-disk cache when it holds it.
+
+    ``wrapper`` is a closure calling the njit function ``kernel``.  numba's own ``cache=True`` keys
+    a closure by a pickle of its cells, which holds the kernel dispatcher's per-process id: a miss
+    in every new process (about 0.4 s of compilation per wrapper, paid by every ``validate`` and
+    ``run``).  Here the key names the kernel instead: its module, qualified name, bytecode and the
+    content of its source file (an edit of the kernel's file is a new key; an edit of a function it
+    calls from another file of ours is a new cache folder, see :func:`use_numba_cache`).  A kernel
+    that is itself a closure, or has no source file, is compiled every time, as numba would.
+    """
+    from numba.core import sigutils
+    from numba.core.ccallback import CFunc
+    res = CFunc(wrapper, sigutils.normalize_signature(sig), locals={}, options={})
+    ident = _kernel_identity(kernel)
+    if ident is not None:
+        try:
+            res._cache = _wrapper_cache_class()(wrapper, ident)
+        except Exception:  # noqa: BLE001 - no usable cache location: compile, as numba would
+            pass
+    res.compile()
+    return res
+
+
+def _kernel_identity(kernel) -> str | None:
+    f = getattr(kernel, "py_func", None)
+    if f is None or f.__closure__ is not None:
+        return None
+    try:
+        source = Path(f.__code__.co_filename).read_bytes()
+    except OSError:
+        return None
+    h = hashlib.sha256()
+    for part in (f.__module__ or "", f.__qualname__, f.__code__.co_filename):
+        h.update(part.encode() + b"\0")
+    h.update(f.__code__.co_code)
+    h.update(source)
+    return h.hexdigest()
+
+
+_WRAPPER_CACHE = []
+
+
+def _wrapper_cache_class():
+    if not _WRAPPER_CACHE:
+        from numba.core.caching import FunctionCache
+
+        class KernelWrapperCache(FunctionCache):
+            """numba's function cache, keyed by the wrapped kernel's identity (see cached_cfunc)."""
+
+            def __init__(self, py_func, ident: str):
+                self._kernel_ident = ident
+                super().__init__(py_func)
+
+            def _index_key(self, sig, codegen):
+                code = hashlib.sha256(self._py_func.__code__.co_code).hexdigest()
+                return (sig, codegen.magic_tuple(), (code, self._kernel_ident))
+
+        _WRAPPER_CACHE.append(KernelWrapperCache)
+    return _WRAPPER_CACHE[0]
