@@ -166,7 +166,9 @@ def constrained_accelerations(t, q, qd, Q, qdd, lam, ws, alpha, beta, model):
                 qdd[kk] -= J[i, kk] * x[i] * minv[kk]
     # driver power: -lambda * (Phi_q qd) on driver rows
     pdrv = 0.0
-    for r in model.driver_rows:
+    drows = model.driver_rows
+    for k in range(drows.shape[0]):   # (an array iterator here cost as much as the Cholesky)
+        r = drows[k]
         pdrv += -x[r] * Jqd[r]
     return -1, pdrv
 
