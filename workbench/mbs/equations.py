@@ -62,7 +62,9 @@ def element_forces(q, qd, Q, frc_i, frc_f, gravity, mass):
 #: friction-state rates ``zdot``, the kernel wrappers' ``tmp``, and per constraint row ``Phi``,
 #: ``gam`` (acceleration right-hand side), ``Phit``, ``Jqd`` (``Phi_q qdot``), ``b`` and ``x``
 #: (the multipliers' system), the Jacobian ``J`` and the Schur complement ``S``.
-Workspace = namedtuple("Workspace", ["Q", "zdot", "tmp", "Phi", "gam", "Phit", "Jqd", "b", "x", "J", "S"])
+#: ``cs`` holds each body's ``cos phi``, ``sin phi`` (:func:`.kinematics.constraints`).
+Workspace = namedtuple("Workspace", ["Q", "zdot", "tmp", "Phi", "gam", "Phit", "Jqd", "b", "x", "J", "S",
+                                     "cs"])
 
 
 @njit(cache=True)
@@ -71,7 +73,8 @@ def workspace(n, n_rows, npts):
     and ``npts`` contact points."""
     m = max(n_rows, 1)
     return Workspace(np.zeros(n), np.zeros(max(npts, 1)), np.zeros(N_OUT), np.zeros(m), np.zeros(m),
-                     np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m), np.zeros((m, n)), np.zeros((m, m)))
+                     np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m), np.zeros((m, n)), np.zeros((m, m)),
+                     np.zeros((n // 3, 2)))
 
 
 @njit(cache=True)
@@ -121,7 +124,7 @@ def constrained_accelerations(t, q, qd, Q, qdd, lam, ws, alpha, beta, model):
     minv = model.minv; rb = model.row_body; sch = model.schur
     J = ws.J; S = ws.S; b = ws.b; x = ws.x; Jqd = ws.Jqd
     Phi = ws.Phi; gam = ws.gam; Phit = ws.Phit
-    constraints(t, q, qd, model.cons_i, model.cons_f, model.drv_f, Phi, J, gam, Phit)
+    constraints(t, q, qd, model.cons_i, model.cons_f, model.drv_f, Phi, J, gam, Phit, ws.cs)
     for i in range(n_rows):
         acc = 0.0
         acc2 = 0.0

@@ -40,7 +40,8 @@ def _constraint_arrays(cm: CompiledModel, t, q, qd):
     m, n = cm.n_rows, 3 * cm.nb
     Phi = np.zeros(m); J = np.zeros((m, n)); gam = np.zeros(m); Phit = np.zeros(m)
     if m:
-        constraints(t, q, qd, cm.cons_i, cm.cons_f, cm.drv_f, Phi, J, gam, Phit)
+        constraints(t, q, qd, cm.cons_i, cm.cons_f, cm.drv_f, Phi, J, gam, Phit,
+                        np.zeros((cm.nb, 2)))
     return Phi, J, gam, Phit
 
 
@@ -92,7 +93,7 @@ def _evaluate_samples(times, Y, DM, alpha, beta, model):
         KE[k], PE[k] = mechanical_energy(Y[k], n, model.mass, model.gravity, model.frc_i, model.frc_f)
         if n_rows > 0:
             constraints(times[k], Y[k, :n], Y[k, n:2 * n], model.cons_i, model.cons_f, model.drv_f,
-                        Phi[:n_rows], J[:n_rows], gam[:n_rows], Phit[:n_rows])
+                        Phi[:n_rows], J[:n_rows], gam[:n_rows], Phit[:n_rows], ws.cs)
             DP[k] = np.sqrt(np.sum(Phi[:n_rows] ** 2))
             DV[k] = np.sqrt(np.sum((J[:n_rows] @ Y[k, n:2 * n] + Phit[:n_rows]) ** 2))
     return QDD, LAM, REC, KE, PE, DP, DV
