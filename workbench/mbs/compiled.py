@@ -42,15 +42,10 @@ MAX_POLY, MAX_HARM = 6, 3
 
 #: The arrays and kernels of one mechanism as the compiled functions take them (one argument,
 #: a numba named tuple; see the module docstring for the layouts).  Besides the tables:
-#: ``minv`` the inverse diagonal mass matrix [1/kg, 1/(kg m^2)], ``row_body`` the two bodies of
-#: each constraint row (-1 = ground), ``schur`` the non-zero lower-triangle entries of
-#: ``Phi_q M^-1 Phi_q^T`` as ``[i, j, body_a, body_b]`` (the bodies rows ``i`` and ``j`` share, in
-#: row ``i``'s order, -1 = none), ``driver_rows`` the constraint row of each driver, ``pt_joint`` the
-#: clearance joint of each contact point.
+#: ``pt_joint``, the clearance joint of each contact point.
 Model = namedtuple("Model", [
-    "mass", "minv", "cons_i", "cons_f", "n_rows", "row_body", "schur", "driver_rows", "drv_f",
-    "frc_i", "frc_f", "gravity", "clr_i", "clr_f", "pt_joint", "ckern", "fkern", "cpar", "fpar",
-    "has_z"])
+    "mass", "cons_i", "cons_f", "n_rows", "drv_f", "frc_i", "frc_f", "gravity", "clr_i", "clr_f",
+    "pt_joint", "ckern", "fkern", "cpar", "fpar", "has_z"])
 
 
 @dataclass
@@ -79,34 +74,11 @@ class CompiledModel:
 
     def model(self) -> Model:
         """The :data:`Model` the compiled functions take."""
-        row_body, schur = constraint_structure(self.cons_i, self.n_rows)
         pt_joint = np.array([j for j, c in enumerate(self.clr_i) for _ in range(c[4])] or [0], np.int64)
-        return Model(self.mass, 1.0 / self.mass, self.cons_i, self.cons_f, self.n_rows, row_body, schur,
-                     self.driver_rows if len(self.driver_rows) else np.zeros(0, np.int64), self.drv_f,
+        return Model(self.mass, self.cons_i, self.cons_f, self.n_rows, self.drv_f,
                      self.frc_i, self.frc_f, self.gravity, self.clr_i, self.clr_f, pt_joint,
                      self.contact_kernels, self.friction_kernels, self.contact_params,
                      self.friction_params, self.has_friction_state)
-
-
-def constraint_structure(cons_i: np.ndarray, n_rows: int):
-    """``(row_body, schur)`` of :data:`Model`: which bodies each constraint row touches, and the
-    entries of the Schur complement ``Phi_q M^-1 Phi_q^T`` that can be non-zero.
-
-    A row touches the coordinates of at most two bodies (its joint's or driver's), so entry
-    ``(i, j)`` sums over the bodies the two rows share; the pattern is fixed by the topology and
-    found here once instead of in every right-hand side."""
-    m = max(n_rows, 1)
-    row_body = np.full((m, 2), -1, np.int64)
-    for typ, bi, bj, r in cons_i:
-        for i in range(r, r + (2 if typ in (REV, TRANS) else 1)):
-            row_body[i] = bi, bj
-    schur = []
-    for i in range(n_rows):
-        for j in range(i + 1):
-            shared = [b for b in row_body[i] if b >= 0 and b in row_body[j]]
-            if shared:
-                schur.append([i, j, *(shared + [-1])[:2]])
-    return row_body, np.array(schur, np.int64).reshape(-1, 4)
 
 
 def _rot(phi: float) -> np.ndarray:

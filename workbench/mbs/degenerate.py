@@ -88,7 +88,7 @@ def _redundant(mech: Mechanism, L: float) -> str | None:
         return None
     q = np.array([c for b in mech.bodies for c in (*b.position, b.angle)], float)
     Phi = np.zeros(m); J = np.zeros((m, n)); gam = np.zeros(m); Phit = np.zeros(m)
-    constraints(0.0, q, np.zeros(n), own.cons_i, own.cons_f, own.drv_f, Phi, J, gam, Phit, np.zeros((own.nb, 2)))
+    constraints(0.0, q, np.zeros(n), own.cons_i, own.cons_f, own.drv_f, Phi, J, gam, Phit)
     col = np.ones(n)
     col[2::3] = L
     r = _rank(J * col)
@@ -129,7 +129,7 @@ def cycle_problems(mech: Mechanism, t_start: float, t_end: float, *, samples: in
         q = q.copy()
         best = math.inf
         for _ in range(max_iter):
-            constraints(t, q, qd, cm.cons_i, cm.cons_f, cm.drv_f, Phi, J, gam, Phit, np.zeros((cm.nb, 2)))
+            constraints(t, q, qd, cm.cons_i, cm.cons_f, cm.drv_f, Phi, J, gam, Phit)
             res = float(np.linalg.norm(Phi))
             if not math.isfinite(res):
                 return q, math.inf, 0.0
@@ -150,7 +150,7 @@ def cycle_problems(mech: Mechanism, t_start: float, t_end: float, *, samples: in
         if k == 0 and res < tol:
             # a twin that repeats an ideal joint (a clearance joint next to the ideal joint it
             # models) is rank-deficient from the start; only a later loss of rank is a dead point
-            constraints(t, q_new, qd, cm.cons_i, cm.cons_f, cm.drv_f, Phi, J, gam, Phit, np.zeros((cm.nb, 2)))
+            constraints(t, q_new, qd, cm.cons_i, cm.cons_f, cm.drv_f, Phi, J, gam, Phit)
             rank[0] = max(_rank(J * col), 1)
             q_new, res, ratio = solve(t, q_new)
         if bad(res, ratio):

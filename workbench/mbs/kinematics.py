@@ -80,13 +80,9 @@ def apply_force(Q, q, b, px, py, fx, fy):
 
 
 @njit(cache=True)
-def constraints(t, q, qd, cons_i, cons_f, drv_f, Phi, J, gamma, Phit, cs):
-    """Fill ``Phi``, Jacobian ``J``, ``gamma`` (acceleration right-hand side) and ``Phi_t``.
-    ``cs`` is a ``(bodies, 2)`` buffer for each body's ``cos phi``, ``sin phi``: computed once
-    per call, not once per joint (the trigonometry was most of this function's cost)."""
+def constraints(t, q, qd, cons_i, cons_f, drv_f, Phi, J, gamma, Phit):
+    """Fill ``Phi``, Jacobian ``J``, ``gamma`` (acceleration right-hand side) and ``Phi_t``."""
     J[:, :] = 0.0
-    for b in range(cs.shape[0]):
-        cs[b, 0] = math.cos(q[3 * b + 2]); cs[b, 1] = math.sin(q[3 * b + 2])
     for k in range(cons_i.shape[0]):
         typ = cons_i[k, 0]; bi = cons_i[k, 1]; bj = cons_i[k, 2]; r = cons_i[k, 3]
         if typ == REV or typ == TRANS:
@@ -94,10 +90,10 @@ def constraints(t, q, qd, cons_i, cons_f, drv_f, Phi, J, gamma, Phit, cs):
             ci = 1.0; si = 0.0; wi = 0.0; cj = 1.0; sj = 0.0; wj = 0.0
             rix = 0.0; riy = 0.0; rjx = 0.0; rjy = 0.0
             if bi >= 0:
-                ci = cs[bi, 0]; si = cs[bi, 1]; wi = qd[3 * bi + 2]
+                ci = math.cos(q[3 * bi + 2]); si = math.sin(q[3 * bi + 2]); wi = qd[3 * bi + 2]
                 rix = q[3 * bi]; riy = q[3 * bi + 1]
             if bj >= 0:
-                cj = cs[bj, 0]; sj = cs[bj, 1]; wj = qd[3 * bj + 2]
+                cj = math.cos(q[3 * bj + 2]); sj = math.sin(q[3 * bj + 2]); wj = qd[3 * bj + 2]
                 rjx = q[3 * bj]; rjy = q[3 * bj + 1]
             # A s and B s = dA/dphi s
             Aix = ci * six - si * siy; Aiy = si * six + ci * siy

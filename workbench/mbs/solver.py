@@ -17,7 +17,7 @@ from scipy.integrate import solve_ivp
 from ..errors import SolverError
 from .compiled import CompiledModel, TRANS, compile_mechanism
 from .clearance import C_EX, C_EY, C_FN, C_FT, C_PEN, C_PHI, C_PSI, C_VT, N_CREC, contact_gaps
-from .equations import mechanical_energy, rhs, workspace
+from .equations import mechanical_energy, rhs, workspace_size
 from .kinematics import constraints
 from .integrator import (DETECT_EVENT, DETECT_HALVING, IMP_MAX_PEN, IMP_PEAK_FORCE, IMP_PEAK_TIME,
                          IMP_TIME, IMP_VELOCITY, N_CTL, STATUS_ABORTED, STATUS_BAD_MODEL, STATUS_OK,
@@ -40,8 +40,7 @@ def _constraint_arrays(cm: CompiledModel, t, q, qd):
     m, n = cm.n_rows, 3 * cm.nb
     Phi = np.zeros(m); J = np.zeros((m, n)); gam = np.zeros(m); Phit = np.zeros(m)
     if m:
-        constraints(t, q, qd, cm.cons_i, cm.cons_f, cm.drv_f, Phi, J, gam, Phit,
-                        np.zeros((cm.nb, 2)))
+        constraints(t, q, qd, cm.cons_i, cm.cons_f, cm.drv_f, Phi, J, gam, Phit)
     return Phi, J, gam, Phit
 
 
@@ -84,7 +83,7 @@ def _evaluate_samples(times, Y, DM, alpha, beta, model):
     QDD = np.zeros((nt, n)); LAM = np.zeros((nt, max(n_rows, 1))); REC = np.zeros((nt, max(nc, 1), N_CREC))
     KE = np.zeros(nt); PE = np.zeros(nt); DP = np.zeros(nt); DV = np.zeros(nt)
     ydot = np.zeros(ny)
-    ws = workspace(n, n_rows, ny - 2 * n - 4)
+    ws = np.zeros(workspace_size(n, n_rows, ny - 2 * n - 4))
     Phi = np.zeros(max(n_rows, 1)); J = np.zeros((max(n_rows, 1), n)); gam = np.zeros(max(n_rows, 1))
     Phit = np.zeros(max(n_rows, 1))
     for k in range(nt):
@@ -93,7 +92,7 @@ def _evaluate_samples(times, Y, DM, alpha, beta, model):
         KE[k], PE[k] = mechanical_energy(Y[k], n, model.mass, model.gravity, model.frc_i, model.frc_f)
         if n_rows > 0:
             constraints(times[k], Y[k, :n], Y[k, n:2 * n], model.cons_i, model.cons_f, model.drv_f,
-                        Phi[:n_rows], J[:n_rows], gam[:n_rows], Phit[:n_rows], ws.cs)
+                        Phi[:n_rows], J[:n_rows], gam[:n_rows], Phit[:n_rows])
             DP[k] = np.sqrt(np.sum(Phi[:n_rows] ** 2))
             DV[k] = np.sqrt(np.sum((J[:n_rows] @ Y[k, n:2 * n] + Phit[:n_rows]) ** 2))
     return QDD, LAM, REC, KE, PE, DP, DV
@@ -200,7 +199,7 @@ def _scipy_path(cm, y0, settings, out_times, deadline=math.inf):
         if g[p] > 0:
             dm[p] = max(gd[p], 1e-6)
     counters = {"rhs_calls": 0}
-    ws = workspace(n, cm.n_rows, npts)
+    ws = np.zeros(workspace_size(n, cm.n_rows, npts))
 
     def f(t, y):
         if _time.monotonic() >= deadline:
