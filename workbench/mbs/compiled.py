@@ -172,7 +172,9 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
 
 def _table(x, width, dtype=float) -> np.ndarray:
     """Rows ``x`` as a C-contiguous ``(len(x), width)`` array (``(0, width)`` when empty)."""
-    return np.ascontiguousarray(np.array(x, dtype=dtype).reshape(-1, width)) if x else np.zeros((0, width), dtype)
+    if not x:
+        return np.zeros((0, width), dtype)
+    return np.ascontiguousarray(np.array(x, dtype=dtype).reshape(-1, width))
 
 
 def _ang_of(ang, i) -> float:

@@ -418,7 +418,8 @@ def integrate(y0, t0, t1, out_times, s, model, ctl):
         if event:
             stats[3] += 1
             contact_gaps(ynew, n, clr_i, clr_f, g_new, gd)
-            n_imp, tab = open_impacts(t_new, g_old[:npts], g_new[:npts], gd, dm, tab, n_imp, s.max_impacts, model)
+            n_imp, tab = open_impacts(t_new, g_old[:npts], g_new[:npts], gd, dm, tab, n_imp, s.max_impacts,
+                                      model)
         close_rows(g_new[:npts], dm, tab, model)
         # error-based next step (from the full trial step)
         fac = 10.0 if err == 0.0 else min(10.0, max(0.2, 0.9 * err ** -0.2))
