@@ -122,22 +122,13 @@ def _simulate(study, label: str):
 
 
 def first_impact_peak_force(sim) -> float:
-    """Peak contact force [N] of the first impact, NaN without impacts.
-
-    From the output samples of its joint, from the impact until the force is back to zero.
-    Switch to the solver's dense-output value once ``Simulation`` carries it (``impact_peak_force``,
-    located on the dense output rather than on the samples): it is used when present.
-    """
+    """Peak contact force [N] of the first impact, NaN without impacts: the impact table's
+    (:func:`workbench.mbs.analysis.impact`; located on the dense output, on the samples for the
+    reference path)."""
     if len(sim.impact_time) == 0:
         return math.nan
-    dense = getattr(sim, "impact_peak_force", None)
-    if dense is not None and len(dense) and np.isfinite(dense[0]):  # NaN on the reference path
-        return float(dense[0])
-    j = int(sim.impact_joint[0])
-    f = sim.contact_force[:, j]
-    k = int(np.searchsorted(sim.time, sim.impact_time[0]))
-    end = k + int(np.argmax(f[k:] <= 0.0)) if np.any(f[k:] <= 0.0) else len(f)
-    return float(f[max(k - 1, 0):max(end, k + 1)].max())
+    from .mbs.analysis import impact
+    return impact(sim, int(sim.impact_joint[0])).peak_force
 
 
 def _positions_on(sim, times: np.ndarray) -> np.ndarray:

@@ -72,13 +72,7 @@ def _driver_units(study, names: list[str]) -> list[str]:
 
 def driver_values(function, t: np.ndarray) -> np.ndarray:
     """Vectorised value of a :class:`~workbench.mbs.mechanism.DriverFunction` at times ``t``."""
-    t = np.asarray(t, dtype=float)
-    out = np.zeros_like(t)
-    for k, a in enumerate(function.polynomial):
-        out += a * t ** k
-    for amp, w, ph in function.harmonics:
-        out += amp * np.sin(w * t + ph)
-    return out
+    return function(np.asarray(t, dtype=float))
 
 
 def _on_grid(t_src: np.ndarray, data: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -265,7 +259,7 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
                                        "(located on the dense output; NaN when not tracked)")
     attrs: dict[str, Any] = {}
     if mech is not None:
-        drv = next((d for d in mech.drivers if d.coordinate == "phi"), None)
+        drv = mech.first_angle_driver()
         if drv is not None:
             v["crank_angle"] = _var(("time",), driver_values(drv.function, t), "rad",
                                     f"angle prescribed by the first angle driver '{drv.name}' (unwrapped)")

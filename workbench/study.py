@@ -329,7 +329,7 @@ def _axis(axis, path: str, probs: S.Problems) -> bool:
 
 def first_angle_driver(mechanism: Mechanism) -> Driver | None:
     """The first driver of an angle (``phi``), or ``None``."""
-    return next((d for d in mechanism.drivers if d.coordinate == "phi"), None)
+    return mechanism.first_angle_driver()
 
 
 def _solver(table, probs: S.Problems, mechanism: Mechanism | None,

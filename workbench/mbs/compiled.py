@@ -22,15 +22,15 @@ friction state slot (LuGre) and one ``delta_dot_minus`` slot.
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import MechanismError
-from ..models import ContactGeometry
 from . import kernels
 from .mechanism import (ConstantForce, ConstantTorque, Mechanism, RevoluteClearanceJoint,
-                        RevoluteJoint, SpringDamper, TranslationalJoint)
+                        RevoluteJoint, SpringDamper, TranslationalJoint, contact_geometry)
 
 REV, TRANS, DRV_PHI, DRV_X, DRV_Y = 0, 1, 2, 3, 4
 SPRING, FORCE, TORQUE = 0, 1, 2
@@ -38,6 +38,14 @@ CL_REV, CL_TRANS = 0, 1
 REV_NODES, REV_HB_MAX, REV_HJ_MAX, REV_PROFILE = 6, 7, 8, 12
 CL_FRICTION_BOUND = 11  # both kinds: largest friction coefficient of the joint's law (inf: unbounded)
 MAX_POLY, MAX_HARM = 6, 3
+
+
+#: The arrays and kernels of one mechanism as the compiled functions take them (one argument,
+#: a numba named tuple; see the module docstring for the layouts).  Besides the tables:
+#: ``pt_joint``, the clearance joint of each contact point.
+Model = namedtuple("Model", [
+    "mass", "cons_i", "cons_f", "n_rows", "drv_f", "frc_i", "frc_f", "gravity", "clr_i", "clr_f",
+    "pt_joint", "ckern", "fkern", "cpar", "fpar", "has_z"])
 
 
 @dataclass
@@ -64,16 +72,13 @@ class CompiledModel:
     driver_rows: np.ndarray  # constraint row of each driver
     joint_rows: np.ndarray  # first constraint row of each ideal joint
 
-    @property
-    def n_state(self) -> int:
-        """q, qdot, one friction state per contact point, 4 energy integrals."""
-        return 6 * self.nb + self.n_points + 4
-
-    def args(self):
-        """The tuple of arrays the compiled functions take (in this order)."""
-        return (self.mass, self.cons_i, self.cons_f, self.drv_f, self.frc_i, self.frc_f,
-                self.gravity, self.clr_i, self.clr_f, self.contact_kernels, self.friction_kernels,
-                self.contact_params, self.friction_params, self.has_friction_state)
+    def model(self) -> Model:
+        """The :data:`Model` the compiled functions take."""
+        pt_joint = np.array([j for j, c in enumerate(self.clr_i) for _ in range(c[4])] or [0], np.int64)
+        return Model(self.mass, self.cons_i, self.cons_f, self.n_rows, self.drv_f,
+                     self.frc_i, self.frc_f, self.gravity, self.clr_i, self.clr_f, pt_joint,
+                     self.contact_kernels, self.friction_kernels, self.contact_params,
+                     self.friction_params, self.has_friction_state)
 
 
 def _rot(phi: float) -> np.ndarray:
@@ -136,30 +141,53 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
     bodies' ``angle`` guesses.  ``surfaces`` maps a clearance-joint index to the wear depths
     ``(h_bushing, h_journal)`` [m] of a worn revolute joint on ``M`` body-fixed nodes each;
     ``geometries`` maps a clearance-joint index to the :class:`ContactGeometry` its contact law is
-    packed with (default: the joint's nominal radii), e.g. the worn clearance.
+    packed with (default: the joint's nominal radii, :func:`.mechanism.contact_geometry`), e.g.
+    the worn clearance.
     """
     mech.validate()
-    surfaces = surfaces or {}
-    geometries = geometries or {}
-    n_prof = max((len(np.asarray(hb)) for hb, _ in surfaces.values()), default=0)
-    nb = len(mech.bodies)
     ang = np.array([b.angle for b in mech.bodies]) if angles is None else np.asarray(angles)
-
-    def bidx(name):
-        return mech.body_index(name)
-
-    def ang_of(i):
-        return 0.0 if i < 0 else ang[i]
-
+    nb = len(mech.bodies)
     mass = np.zeros(3 * nb)
     for i, b in enumerate(mech.bodies):
         mass[3 * i:3 * i + 3] = (b.mass, b.mass, b.inertia)
+    cons_i, cons_f, joint_rows, row = _ideal_joints(mech, ang)
+    drv_f, driver_rows, row = _drivers(mech, cons_i, cons_f, row)
+    frc_i, frc_f = _force_elements(mech)
+    clr = _clearance_joints(mech, ang, surfaces or {}, geometries or {})
+    n_prof = clr["n_prof"]
+    return CompiledModel(
+        mechanism=mech, nb=nb, mass=mass,
+        cons_i=_table(cons_i, 4, np.int64), cons_f=_table(cons_f, 8), n_rows=row,
+        drv_f=_table(drv_f, 2 + MAX_POLY + 3 * MAX_HARM),
+        frc_i=_table(frc_i, 3, np.int64), frc_f=_table(frc_f, 8),
+        gravity=np.asarray(mech.gravity, float),
+        clr_i=_table(clr["i"], 5, np.int64), clr_f=_table(clr["f"], 12 + 2 * n_prof),
+        n_points=clr["n_points"],
+        contact_kernels=tuple(clr["ck"]), friction_kernels=tuple(clr["fk"]),
+        contact_params=kernels.pack_rows(clr["cp"]), friction_params=kernels.pack_rows(clr["fp"]),
+        has_friction_state=np.array(clr["hs"] if clr["hs"] else [0], dtype=np.int64),
+        driver_rows=np.array(driver_rows, dtype=np.int64),
+        joint_rows=np.array(joint_rows, dtype=np.int64))
 
-    cons_i, cons_f, drv_f = [], [], []
+
+def _table(x, width, dtype=float) -> np.ndarray:
+    """Rows ``x`` as a C-contiguous ``(len(x), width)`` array (``(0, width)`` when empty)."""
+    if not x:
+        return np.zeros((0, width), dtype)
+    return np.ascontiguousarray(np.array(x, dtype=dtype).reshape(-1, width))
+
+
+def _ang_of(ang, i) -> float:
+    return 0.0 if i < 0 else ang[i]
+
+
+def _ideal_joints(mech: Mechanism, ang):
+    """``cons_i``/``cons_f`` rows of the ideal joints (2 constraint rows each), their first rows,
+    and the next free row."""
+    cons_i, cons_f, joint_rows = [], [], []
     row = 0
-    joint_rows = []
     for j in mech.joints:
-        bi, bj = bidx(j.body_i), bidx(j.body_j)
+        bi, bj = mech.body_index(j.body_i), mech.body_index(j.body_j)
         si, sj = mech.point(j.body_i, j.point_i), mech.point(j.body_j, j.point_j)
         joint_rows.append(row)
         if isinstance(j, RevoluteJoint):
@@ -169,30 +197,47 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
             a = a / np.linalg.norm(a)
             n = np.array([-a[1], a[0]])
             cons_i.append([TRANS, bi, bj, row])
-            cons_f.append([*si, *sj, *n, ang_of(bj) - ang_of(bi), 0])
+            cons_f.append([*si, *sj, *n, _ang_of(ang, bj) - _ang_of(ang, bi), 0])
         else:  # pragma: no cover - validated upstream
             raise MechanismError(f"unknown joint type {type(j).__name__}")
         row += 2
-    driver_rows = []
+    return cons_i, cons_f, joint_rows, row
+
+
+def driver_row(function) -> np.ndarray:
+    """The ``drv_f`` row of a :class:`~.mechanism.DriverFunction` (polynomial and harmonics)."""
+    f = function
+    rowf = np.zeros(2 + MAX_POLY + 3 * MAX_HARM)
+    rowf[0] = len(f.polynomial)
+    rowf[1:1 + len(f.polynomial)] = f.polynomial
+    rowf[1 + MAX_POLY] = len(f.harmonics)
+    for m, h in enumerate(f.harmonics):
+        rowf[2 + MAX_POLY + 3 * m: 5 + MAX_POLY + 3 * m] = h
+    return rowf
+
+
+def _drivers(mech: Mechanism, cons_i, cons_f, row):
+    """Append the drivers' constraint rows (1 each) to ``cons_i``/``cons_f``; returns ``drv_f``,
+    the drivers' rows and the next free row."""
+    drv_f, driver_rows = [], []
     for d in mech.drivers:
         f = d.function
         if len(f.polynomial) > MAX_POLY or len(f.harmonics) > MAX_HARM:
             raise MechanismError(f"driver '{d.name}': at most {MAX_POLY} polynomial coefficients "
                                  f"and {MAX_HARM} harmonics")
-        rowf = np.zeros(2 + MAX_POLY + 3 * MAX_HARM)
-        rowf[0] = len(f.polynomial)
-        rowf[1:1 + len(f.polynomial)] = f.polynomial
-        rowf[1 + MAX_POLY] = len(f.harmonics)
-        for m, h in enumerate(f.harmonics):
-            rowf[2 + MAX_POLY + 3 * m: 5 + MAX_POLY + 3 * m] = h
-        drv_f.append(rowf)
+        drv_f.append(driver_row(f))
         typ = {"phi": DRV_PHI, "x": DRV_X, "y": DRV_Y}[d.coordinate]
-        cons_i.append([typ, bidx(d.body), bidx(d.relative_to), row])
+        cons_i.append([typ, mech.body_index(d.body), mech.body_index(d.relative_to), row])
         cons_f.append([len(drv_f) - 1, 0, 0, 0, 0, 0, 0, 0])
         driver_rows.append(row)
         row += 1
+    return drv_f, driver_rows, row
 
+
+def _force_elements(mech: Mechanism):
+    """``frc_i``/``frc_f`` rows of springs-dampers, constant forces and torques."""
     frc_i, frc_f = [], []
+    bidx = mech.body_index
     for f in mech.forces:
         if isinstance(f, SpringDamper):
             si, sj = mech.point(f.body_i, f.point_i), mech.point(f.body_j, f.point_j)
@@ -205,16 +250,22 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
             frc_i.append([TORQUE, bidx(f.body), -1]); frc_f.append([f.torque, 0, 0, 0, 0, 0, 0, 0])
         else:  # pragma: no cover
             raise MechanismError(f"unknown force element {type(f).__name__}")
+    return frc_i, frc_f
 
-    clr_i, clr_f, ck, fk, cp, fp, hs = [], [], [], [], [], [], []
+
+def _clearance_joints(mech: Mechanism, ang, surfaces: dict, geometries: dict) -> dict:
+    """Rows, kernels and packed parameters of the clearance joints (``i``, ``f``, ``ck``, ``fk``,
+    ``cp``, ``fp``, ``hs``, ``n_points``, ``n_prof``)."""
+    n_prof = max((len(np.asarray(hb)) for hb, _ in surfaces.values()), default=0)
+    out = {k: [] for k in ("i", "f", "ck", "fk", "cp", "fp", "hs")}
     npts = 0
-    for c in mech.clearance_joints:
+    bidx = mech.body_index
+    for jc, c in enumerate(mech.clearance_joints):
         if isinstance(c, RevoluteClearanceJoint):
             bi, bj = bidx(c.bushing_body), bidx(c.journal_body)
             sb, sj = mech.point(c.bushing_body, c.bushing_point), mech.point(c.journal_body, c.journal_point)
-            clr_i.append([CL_REV, bi, bj, npts, 1])
+            out["i"].append([CL_REV, bi, bj, npts, 1])
             crow = [*sb, *sj, c.bushing_radius, c.journal_radius] + [0] * (6 + 2 * n_prof)
-            jc = len(clr_f)
             if jc in surfaces:
                 hb, hj = (np.asarray(h, float) for h in surfaces[jc])
                 if hb.shape != hj.shape or hb.ndim != 1 or not len(hb):
@@ -226,10 +277,7 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
                 crow[REV_PROFILE:REV_PROFILE + M] = hb
                 crow[REV_PROFILE + M:REV_PROFILE + 2 * M] = hj
             crow[CL_FRICTION_BOUND] = friction_bound(c.friction)
-            clr_f.append(crow)
-            geom = geometries.get(jc) or ContactGeometry(
-                "cylindrical", c.journal_radius, c.bushing_radius, c.length,
-                c.journal_material, c.bushing_material)
+            out["f"].append(crow)
             npts += 1
         else:
             bi, bj = bidx(c.guide_body), bidx(c.slider_body)
@@ -237,38 +285,22 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
             a = np.asarray(c.axis, float)
             a = a / np.linalg.norm(a)
             # slider axis in slider frame: the guide axis at assembly, seen from the slider
-            a_glob = _rot(ang_of(bi)) @ a
-            u = _rot(ang_of(bj)).T @ a_glob
-            clr_i.append([CL_TRANS, bi, bj, npts, 4])
-            clr_f.append([*sg, *ss, *a, *u, c.slider_length, c.slider_height, c.guide_height,
-                          friction_bound(c.friction)]
-                         + [0] * (2 * n_prof))
-            geom = ContactGeometry("planar", 0.0, 0.0, c.width, c.slider_material, c.guide_material,
-                                   half_perimeter=c.slider_length + c.width)
+            u = _rot(_ang_of(ang, bj)).T @ (_rot(_ang_of(ang, bi)) @ a)
+            out["i"].append([CL_TRANS, bi, bj, npts, 4])
+            out["f"].append([*sg, *ss, *a, *u, c.slider_length, c.slider_height, c.guide_height,
+                             friction_bound(c.friction)] + [0] * (2 * n_prof))
             npts += 4
-        ck.append(_compiled_kernel(kernels.contact_cfunc, c.contact, "contact", c.name))
-        cp.append(_packed(c.contact.pack(geom), c.contact, "contact", c.name))
+        geom = geometries.get(jc) or contact_geometry(c)
+        out["ck"].append(_compiled_kernel(kernels.contact_cfunc, c.contact, "contact", c.name))
+        out["cp"].append(_packed(c.contact.pack(geom), c.contact, "contact", c.name))
         if c.friction is None:
-            fk.append(kernels.no_friction()); fp.append(np.zeros(1)); hs.append(0)
+            out["fk"].append(kernels.no_friction()); out["fp"].append(np.zeros(1)); out["hs"].append(0)
         else:
-            fk.append(_compiled_kernel(kernels.friction_cfunc, c.friction, "friction", c.name))
-            fp.append(_packed(c.friction.pack(), c.friction, "friction", c.name))
-            hs.append(int(type(c.friction).n_states > 0))
-    if not ck:  # the compiled code wants non-empty tuples of one type
-        ck.append(kernels.no_contact()); fk.append(kernels.no_friction())
-
-    def arr(x, shape1, dtype=float):
-        return np.ascontiguousarray(np.array(x, dtype=dtype).reshape(-1, shape1)) if x else np.zeros((0, shape1), dtype)
-
-    return CompiledModel(
-        mechanism=mech, nb=nb, mass=mass,
-        cons_i=arr(cons_i, 4, np.int64), cons_f=arr(cons_f, 8), n_rows=row,
-        drv_f=arr(drv_f, 2 + MAX_POLY + 3 * MAX_HARM),
-        frc_i=arr(frc_i, 3, np.int64), frc_f=arr(frc_f, 8),
-        gravity=np.asarray(mech.gravity, float),
-        clr_i=arr(clr_i, 5, np.int64), clr_f=arr(clr_f, 12 + 2 * n_prof), n_points=npts,
-        contact_kernels=tuple(ck), friction_kernels=tuple(fk),
-        contact_params=kernels.pack_rows(cp), friction_params=kernels.pack_rows(fp),
-        has_friction_state=np.array(hs if hs else [0], dtype=np.int64),
-        driver_rows=np.array(driver_rows, dtype=np.int64),
-        joint_rows=np.array(joint_rows, dtype=np.int64))
+            out["fk"].append(_compiled_kernel(kernels.friction_cfunc, c.friction, "friction", c.name))
+            out["fp"].append(_packed(c.friction.pack(), c.friction, "friction", c.name))
+            out["hs"].append(int(type(c.friction).n_states > 0))
+    if not out["ck"]:  # the compiled code wants non-empty tuples of one type
+        out["ck"].append(kernels.no_contact()); out["fk"].append(kernels.no_friction())
+    out["n_points"] = npts
+    out["n_prof"] = n_prof
+    return out

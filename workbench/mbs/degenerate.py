@@ -56,7 +56,7 @@ def driver_period(mech: Mechanism) -> float | None:
 
 
 def _where(mech: Mechanism, t: float) -> str:
-    d = next((d for d in mech.drivers if d.coordinate == "phi"), mech.drivers[0] if mech.drivers else None)
+    d = mech.first_angle_driver() or (mech.drivers[0] if mech.drivers else None)
     if d is None:
         return f"t = {t:.6g} s"
     v = d.function(t)

@@ -46,14 +46,13 @@ def dense(y, K, h, th, out):
 @njit(cache=True)
 def probe(y, K, h, th, dm, model, ys, Qs, zds, recs, tmps):
     """Clearance records ``recs`` at fraction ``th`` of the step (dense output); False on a fault."""
-    (mass, cons_i, cons_f, drv_f, frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar,
-     has_z) = model
-    n = mass.shape[0]
+    n = model.mass.shape[0]
     npts = y.shape[0] - 2 * n - 4
     dense(y, K, h, th, ys)
     Qs[:] = 0.0
-    _, _, bad = clearance_forces(ys[:n], ys[n:2 * n], ys[2 * n:2 * n + npts], dm, Qs, zds, clr_i, clr_f,
-                                 ckern, fkern, cpar, fpar, has_z, recs, tmps)
+    _, _, bad = clearance_forces(ys[:n], ys[n:2 * n], ys[2 * n:2 * n + npts], dm, Qs, zds, model.clr_i,
+                                 model.clr_f, model.ckern, model.fkern, model.cpar, model.fpar,
+                                 model.has_z, recs, tmps)
     return bad == -1
 
 

@@ -34,6 +34,15 @@ def driver_value(drv, t):
 
 
 @njit(cache=True)
+def driver_series(drv, t, derivative, out):
+    """Driver row ``drv`` at times ``t`` into ``out``: value (``derivative`` 0), rate (1) or
+    second rate (2) (:func:`driver_value`)."""
+    for k in range(t.shape[0]):
+        f, f1, f2 = driver_value(drv, t[k])
+        out[k] = f if derivative == 0 else (f1 if derivative == 1 else f2)
+
+
+@njit(cache=True)
 def point_position(q, b, sx, sy):
     """Global position of body-fixed point ``(sx, sy)`` of body ``b`` (-1 = ground)."""
     if b < 0:

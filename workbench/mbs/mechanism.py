@@ -3,8 +3,10 @@
 Bodies, joints, drivers, force elements and clearance joints are frozen dataclasses that refer to
 each other by name, with anchor points in body coordinates (relative to the centre of mass, [m]).
 The body named ``ground`` always exists, is fixed at the origin and carries its own named points.
-Compiling a mechanism to arrays for the numerics is a separate step (:mod:`workbench.mbs.compile`).
-:meth:`Mechanism.validate` reports every problem at once.
+:meth:`Mechanism.validate` reports every problem at once.  Compiling a mechanism to arrays for
+the numerics is a separate step (:func:`workbench.mbs.compiled.compile_mechanism`); running it is
+:func:`workbench.mbs.solver.simulate`.  A :class:`DriverFunction` is evaluated by the same compiled
+code the integrator uses (:func:`workbench.mbs.kinematics.driver_value`).
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def axis_ok(axis) -> bool:
 
 def contact_geometry(joint) -> ContactGeometry:
     """The :class:`ContactGeometry` a clearance joint's contact law is packed with (nominal
-    radii; the same as :func:`workbench.mbs.compiled.compile_mechanism` builds)."""
+    radii; :func:`workbench.mbs.compiled.compile_mechanism` uses it unless given another)."""
     if isinstance(joint, RevoluteClearanceJoint):
         return ContactGeometry("cylindrical", joint.journal_radius, joint.bushing_radius, joint.length,
                                joint.journal_material, joint.bushing_material)
@@ -102,14 +104,18 @@ class DriverFunction:
     polynomial: tuple = (0.0,)
     harmonics: tuple = ()
 
-    def __call__(self, t: float, derivative: int = 0) -> float:
-        out = 0.0
-        for k, a in enumerate(self.polynomial):
-            if k >= derivative:
-                out += a * math.perm(k, derivative) * t ** (k - derivative)
-        for amp, w, ph in self.harmonics:
-            out += amp * w ** derivative * math.sin(w * t + ph + derivative * math.pi / 2)
-        return out
+    def __call__(self, t, derivative: int = 0):
+        """Value [unit] (``derivative`` 0), rate [unit/s] (1) or second rate [unit/s^2] (2) at time
+        ``t`` [s] (a float or an array): the compiled drivers' own evaluation
+        (:func:`workbench.mbs.kinematics.driver_value`), so that outputs and the integrator agree."""
+        from .compiled import driver_row
+        from .kinematics import driver_series
+        if derivative not in (0, 1, 2):
+            raise ValueError(f"derivative must be 0, 1 or 2, got {derivative!r}")
+        tt = np.asarray(t, dtype=float)
+        out = np.empty(tt.size)
+        driver_series(driver_row(self), np.ascontiguousarray(tt.ravel()), derivative, out)
+        return float(out[0]) if tt.ndim == 0 else out.reshape(tt.shape)
 
 
 @dataclass(frozen=True)
@@ -234,6 +240,10 @@ class Mechanism:
     gravity: Vec2 = (0.0, -9.81)
 
     # ---------------------------------------------------------------- lookups
+    def first_angle_driver(self) -> Driver | None:
+        """The first driver of an angle (``phi``), or ``None`` (the crank of a crank mechanism)."""
+        return next((d for d in self.drivers if d.coordinate == "phi"), None)
+
     def body_index(self, name: str) -> int:
         """Index of a moving body, -1 for ground."""
         if name == GROUND:

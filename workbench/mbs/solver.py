@@ -15,14 +15,12 @@ from numba import njit
 
 from ..errors import SolverError
 from .compiled import CompiledModel, TRANS, compile_mechanism
-from .clearance import N_CREC, contact_gaps
+from .clearance import C_EX, C_EY, C_FN, C_FT, C_PEN, C_PHI, C_PSI, C_VT, N_CREC, contact_gaps
 from .equations import mechanical_energy, rhs, workspace_size
 from .kinematics import constraints
 from .integrator import (DETECT_EVENT, DETECT_HALVING, IMP_MAX_PEN, IMP_PEAK_FORCE, IMP_PEAK_TIME,
-                         IMP_TIME, IMP_VELOCITY, N_CTL, N_NUM, N_OPT, NUM_ALPHA, NUM_ATOL, NUM_BETA,
-                         NUM_EPS_CRIT, NUM_H0, NUM_HMAX, NUM_HMIN_HALVING, NUM_RTOL, OPT_DETECT,
-                         OPT_IMPACT_PEAKS, OPT_MAX_IMPACTS, OPT_MAX_STEPS, OPT_N_ERR, OPT_N_ROWS,
-                         STATUS_ABORTED, STATUS_BAD_MODEL, STATUS_OK, STATUS_SINGULAR, integrate)
+                         IMP_TIME, IMP_VELOCITY, N_CTL, STATUS_ABORTED, STATUS_BAD_MODEL, STATUS_OK,
+                         STATUS_SINGULAR, Settings, integrate)
 from .mechanism import Mechanism, RevoluteClearanceJoint
 # RunInterrupted, SolverTimeLimit and wall_time_limit are part of this module's interface
 from .run_control import (RunInterrupted, SolverTimeLimit, current_deadline, failure_message,  # noqa: F401
@@ -74,12 +72,13 @@ def assemble(mech: Mechanism, t0: float = 0.0, *, tol: float = 1e-13, max_iter: 
 
 # ------------------------------------------------------------------------------ outputs
 @njit(cache=True)
-def _evaluate_samples(times, Y, DM, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f, frc_i, frc_f,
-                      gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z):
+def _evaluate_samples(times, Y, DM, alpha, beta, model):
+    """Accelerations, multipliers, clearance records, energies and constraint drift at the samples."""
     nt = times.shape[0]
     ny = Y.shape[1]
-    n = mass.shape[0]
-    nc = clr_i.shape[0]
+    n = model.mass.shape[0]
+    n_rows = model.n_rows
+    nc = model.clr_i.shape[0]
     QDD = np.zeros((nt, n)); LAM = np.zeros((nt, max(n_rows, 1))); REC = np.zeros((nt, max(nc, 1), N_CREC))
     KE = np.zeros(nt); PE = np.zeros(nt); DP = np.zeros(nt); DV = np.zeros(nt)
     ydot = np.zeros(ny)
@@ -87,13 +86,12 @@ def _evaluate_samples(times, Y, DM, alpha, beta, n_rows, mass, cons_i, cons_f, d
     Phi = np.zeros(max(n_rows, 1)); J = np.zeros((max(n_rows, 1), n)); gam = np.zeros(max(n_rows, 1))
     Phit = np.zeros(max(n_rows, 1))
     for k in range(nt):
-        rhs(times[k], Y[k], DM[k], ydot, LAM[k], REC[k], ws, alpha, beta, n_rows, mass, cons_i, cons_f, drv_f,
-            frc_i, frc_f, gravity, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z)
+        rhs(times[k], Y[k], DM[k], ydot, LAM[k], REC[k], ws, alpha, beta, model)
         QDD[k] = ydot[n:2 * n]
-        KE[k], PE[k] = mechanical_energy(Y[k], n, mass, gravity, frc_i, frc_f)
+        KE[k], PE[k] = mechanical_energy(Y[k], n, model.mass, model.gravity, model.frc_i, model.frc_f)
         if n_rows > 0:
-            constraints(times[k], Y[k, :n], Y[k, n:2 * n], cons_i, cons_f, drv_f, Phi[:n_rows],
-                        J[:n_rows], gam[:n_rows], Phit[:n_rows])
+            constraints(times[k], Y[k, :n], Y[k, n:2 * n], model.cons_i, model.cons_f, model.drv_f,
+                        Phi[:n_rows], J[:n_rows], gam[:n_rows], Phit[:n_rows])
             DP[k] = np.sqrt(np.sum(Phi[:n_rows] ** 2))
             DV[k] = np.sqrt(np.sum((J[:n_rows] @ Y[k, n:2 * n] + Phit[:n_rows]) ** 2))
     return QDD, LAM, REC, KE, PE, DP, DV
@@ -103,7 +101,7 @@ def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings, status
     mech = cm.mechanism
     n, nb, npts = 3 * cm.nb, cm.nb, cm.n_points
     QDD, LAM, REC, KE, PE, DP, DV = _evaluate_samples(
-        times, Y, DM, settings.baumgarte_alpha, settings.baumgarte_beta, cm.n_rows, *cm.args())
+        times, Y, DM, settings.baumgarte_alpha, settings.baumgarte_beta, cm.model())
     nt = len(times)
     nc = len(mech.clearance_joints)
     # ideal-joint reactions on body_j
@@ -131,10 +129,10 @@ def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings, status
         acceleration=QDD.reshape(nt, nb, 3),
         driver_load=-LAM[:, cm.driver_rows] if len(cm.driver_rows) else np.zeros((nt, 0)),
         joint_reaction=reac,
-        contact_force=REC[:, :nc, 0].copy(), friction_force=REC[:, :nc, 1].copy(),
-        penetration=REC[:, :nc, 2].copy(), eccentricity=REC[:, :nc, 3:5].copy(),
-        slip_velocity=REC[:, :nc, 5].copy(),
-        contact_angle=REC[:, :nc, 7].copy(), relative_rotation=REC[:, :nc, 8].copy(),
+        contact_force=REC[:, :nc, C_FN].copy(), friction_force=REC[:, :nc, C_FT].copy(),
+        penetration=REC[:, :nc, C_PEN].copy(), eccentricity=REC[:, :nc, C_EX:C_EY + 1].copy(),
+        slip_velocity=REC[:, :nc, C_VT].copy(),
+        contact_angle=REC[:, :nc, C_PSI].copy(), relative_rotation=REC[:, :nc, C_PHI].copy(),
         kinetic_energy=KE, potential_energy=PE, contact_energy=W[:, 1].copy(), driver_work=W[:, 0].copy(),
         dissipated_energy=W[:, 2] + W[:, 3],
         drift_position=DP, drift_velocity=DV,
@@ -148,18 +146,15 @@ def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings, status
 
 # ------------------------------------------------------------------------------ paths
 def _fast_path(cm, y0, settings, out_times, deadline):
-    detect = {"event": DETECT_EVENT, "step_halving": DETECT_HALVING}[settings.detection]
-    num = np.zeros(N_NUM)
-    num[NUM_RTOL], num[NUM_ATOL] = settings.rtol, settings.atol
-    num[NUM_H0], num[NUM_HMAX] = settings.first_step, settings.max_step
-    num[NUM_ALPHA], num[NUM_BETA] = settings.baumgarte_alpha, settings.baumgarte_beta
-    num[NUM_EPS_CRIT], num[NUM_HMIN_HALVING] = settings.critical_penetration, settings.min_step
-    opt = np.zeros(N_OPT, np.int64)
-    opt[OPT_DETECT], opt[OPT_N_ERR], opt[OPT_N_ROWS] = detect, 6 * cm.nb + cm.n_points, cm.n_rows
-    opt[OPT_MAX_STEPS], opt[OPT_MAX_IMPACTS] = settings.max_steps, MAX_IMPACTS
-    opt[OPT_IMPACT_PEAKS] = int(settings.impact_peaks)
+    s = Settings(rtol=float(settings.rtol), atol=float(settings.atol), h0=float(settings.first_step),
+                 hmax=float(settings.max_step), alpha=float(settings.baumgarte_alpha),
+                 beta=float(settings.baumgarte_beta), eps_crit=float(settings.critical_penetration),
+                 hmin_halving=float(settings.min_step),
+                 detect={"event": DETECT_EVENT, "step_halving": DETECT_HALVING}[settings.detection],
+                 n_err=6 * cm.nb + cm.n_points, max_steps=int(settings.max_steps), max_impacts=MAX_IMPACTS,
+                 track=bool(settings.impact_peaks))
     ctl = np.zeros(N_CTL)
-    args = (y0, settings.t_start, settings.t_end, out_times, num, opt, cm.args(), ctl)
+    args = (y0, float(settings.t_start), float(settings.t_end), out_times, s, cm.model(), ctl)
     if USE_WORKER_THREAD:
         out, reason = run_in_worker(integrate, args, ctl, deadline)
     else:
@@ -194,7 +189,7 @@ class _Deadline(Exception):
 
 def _scipy_path(cm, y0, settings, out_times, deadline=math.inf):
     n, npts = 3 * cm.nb, cm.n_points
-    args = cm.args()
+    model = cm.model()
     dm = np.full(max(npts, 1), 1e-3)
     lam = np.zeros(max(cm.n_rows, 1)); rec = np.zeros((max(len(cm.mechanism.clearance_joints), 1), N_CREC))
     g = np.zeros(max(npts, 1)); gd = np.zeros(max(npts, 1))
@@ -209,8 +204,7 @@ def _scipy_path(cm, y0, settings, out_times, deadline=math.inf):
         if _time.monotonic() >= deadline:
             raise _Deadline
         yd = np.empty_like(y)
-        bad = rhs(t, y, dm, yd, lam, rec, ws, settings.baumgarte_alpha, settings.baumgarte_beta,
-                  cm.n_rows, *args)
+        bad = rhs(t, y, dm, yd, lam, rec, ws, settings.baumgarte_alpha, settings.baumgarte_beta, model)
         counters["rhs_calls"] += 1
         if bad == -3 or bad >= 0:
             # a trial stage left the finite range or a model gave a non-finite value there: NaN
@@ -283,9 +277,10 @@ def _scipy_segments(cm, f, events, settings, out_times, t, y, dm, g, gd, pt_join
                               f"{sol.message}")
         steps += int(sol.nfev)
         counters["steps"] = steps
-        if sol.y.shape[1]:
-            Ys.append(sol.y.T.copy()); DMs.append(np.tile(dm, (sol.y.shape[1], 1)))
-            k0 += sol.y.shape[1]
+        ys = np.asarray(sol.y, float).reshape(len(y), -1)  # scipy gives [] when t_eval is empty
+        if ys.shape[1]:
+            Ys.append(ys.T.copy()); DMs.append(np.tile(dm, (ys.shape[1], 1)))
+            k0 += ys.shape[1]
         if sol.status == 1:  # a contact started
             for p, (te, ye) in enumerate(zip(sol.t_events, sol.y_events)):
                 if len(te):

@@ -72,7 +72,7 @@ class WearConfig:
 
 def default_cycle_period(mechanism: Mechanism) -> float | None:
     """``2 pi / |speed|`` of the first constant-speed angle driver [s], or ``None``."""
-    d = next((d for d in mechanism.drivers if d.coordinate == "phi"), None)
+    d = mechanism.first_angle_driver()
     f = d.function if d is not None else None
     if f is None or f.harmonics or len(f.polynomial) != 2 or f.polynomial[1] == 0.0:
         return None
