@@ -141,7 +141,11 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
     mech.validate()
     surfaces = surfaces or {}
     geometries = geometries or {}
-    n_prof = max((len(np.asarray(hb)) for hb, _ in surfaces.values()), default=0)
+    # --- worn translational joints (owner: trans): their ``surfaces`` entry is the packed column array
+    # of workbench.mbs.guide_profile.pack_guide; n_prof counts the revolute profiles only
+    n_prof = max((len(np.asarray(v[0])) for jc, v in surfaces.items()
+                  if isinstance(mech.clearance_joints[jc], RevoluteClearanceJoint)), default=0)
+    # --- end
     nb = len(mech.bodies)
     ang = np.array([b.angle for b in mech.bodies]) if angles is None else np.asarray(angles)
 
@@ -243,6 +247,10 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
             clr_f.append([*sg, *ss, *a, *u, c.slider_length, c.slider_height, c.guide_height,
                           friction_bound(c.friction)]
                          + [0] * (2 * n_prof))
+            # --- worn translational joint (owner: trans): packed guide and slider profiles: begin
+            if len(clr_f) - 1 in surfaces:
+                clr_f[-1] = clr_f[-1][:12] + np.asarray(surfaces[len(clr_f) - 1], float).tolist()
+            # --- end
             geom = ContactGeometry("planar", 0.0, 0.0, c.width, c.slider_material, c.guide_material,
                                    half_perimeter=c.slider_length + c.width)
             npts += 4
@@ -266,7 +274,11 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
         drv_f=arr(drv_f, 2 + MAX_POLY + 3 * MAX_HARM),
         frc_i=arr(frc_i, 3, np.int64), frc_f=arr(frc_f, 8),
         gravity=np.asarray(mech.gravity, float),
-        clr_i=arr(clr_i, 5, np.int64), clr_f=arr(clr_f, 12 + 2 * n_prof), n_points=npts,
+        clr_i=arr(clr_i, 5, np.int64), n_points=npts,
+        # --- worn translational joints (owner: trans): rows padded to the widest: begin
+        clr_f=arr([r + [0] * (max(map(len, clr_f)) - len(r)) for r in clr_f],
+                  max(map(len, clr_f), default=12 + 2 * n_prof)),
+        # --- end
         contact_kernels=tuple(ck), friction_kernels=tuple(fk),
         contact_params=kernels.pack_rows(cp), friction_params=kernels.pack_rows(fp),
         has_friction_state=np.array(hs if hs else [0], dtype=np.int64),
