@@ -21,7 +21,9 @@ the sum of its two corner forces ``F``; the width is ``b`` (out of plane).
   (Wang & Liu (2015) eq. 23-24 on a line; ``d`` by Newton from above on the convex, increasing
   load function, which converges monotonically).
 
-The pressure ``p`` is projected on the nodes of both faces exactly: ``P_i = int p N_i / int N_i``
+The pressure ``p`` is projected on the nodes of both faces exactly: ``P_i = int p N_i du / int N_i``
+(the guide's nodes receive the force per unit slider length, so that the guide carries exactly the
+face load; the face's tilt changes the guide length it covers by ``1 - cos(theta)``, below 1e-6)
 with ``N_i`` the hat function of node ``i`` (``p N_i`` is at most quadratic on every piece between
 the two grids and the edge of the contact, integrated by the 2-point Gauss rule), so that the nodal
 pressures carry the load, ``b sum P_i int N_i = F``, and a block moving over the nodes wears no
@@ -80,7 +82,6 @@ def _project(o, d, level, slope, sB, sA, u0, du, s0, ds, N, f, Pg, Pu):
         # guide coordinate along this interval (linear in u)
         s_a = sB + (sA - sB) * (j * du) / L
         s_b = sB + (sA - sB) * ((j + 1) * du) / L
-        jac = abs(s_b - s_a) / du    # ds/du (the cosine of the tilt, ~1)
         # breakpoints: the contact edges and every guide node crossed
         t_lo = ta
         while t_lo < tb:
@@ -106,9 +107,9 @@ def _project(o, d, level, slope, sB, sA, u0, du, s0, ds, N, f, Pg, Pu):
                 i = int(math.floor(xs))
                 fr = xs - i
                 if 0 <= i < N:
-                    Pg[f, i] += w * jac * p * (1.0 - fr)
+                    Pg[f, i] += w * p * (1.0 - fr)
                 if 0 <= i + 1 < N:
-                    Pg[f, i + 1] += w * jac * p * fr
+                    Pg[f, i + 1] += w * p * fr
             t_lo = t_hi
 
 
