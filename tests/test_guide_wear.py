@@ -116,6 +116,26 @@ def test_worn_guide_and_slider_lower_the_resting_slider(registry):
     assert new.eccentricity[-1, 0, 1] - old.eccentricity[-1, 0, 1] == pytest.approx(-(g_l + r), rel=1e-4)
 
 
+def test_energy_books_close_on_a_wavy_worn_guide(registry):
+    """An elastic (Hooke) contact without friction on a wavy worn lower face: the slider, driven
+    along x under gravity, rides the waves; kinetic + potential + contact energy - driver work
+    stays constant (the force acts along the gradient of the penetration)."""
+    contact = registry.create("contact", "hooke", {})
+    joint = TranslationalClearanceJoint("guide", "ground", "O", "slider", "C", slider_length=L,
+                                        slider_height=W, guide_height=H, contact=contact, width=B)
+    drv = Driver("stroke", "slider", DriverFunction((0.0,), ((0.01, 2 * np.pi * 5.0, 0.0),)), "x")
+    mech = Mechanism((Body("slider", MASS, MASS * (L ** 2 + W ** 2) / 12, points={"C": (0.0, 0.0)}),),
+                     (), (drv,), (), (joint,), {"O": (0.0, 0.0)}, (0.0, -9.81))
+    s = np.linspace(-0.03, 0.03, 121)
+    wave = 1e-5 * (1 + np.cos(2 * np.pi * s / 0.012)) * (np.abs(s) < 0.024)
+    packed = pack_guide(s, np.vstack([np.zeros_like(s), wave]), np.zeros(4))
+    sim = simulate(mech, SolverSettings(t_end=0.1, output_step=1e-4, rtol=1e-10, atol=1e-14),
+                   surfaces={0: packed})
+    books = sim.kinetic_energy + sim.potential_energy + sim.contact_energy + sim.dissipated_energy - sim.driver_work
+    assert np.max(np.abs(sim.contact_force[:, 0])) > MASS * 9.81      # it rides the waves
+    assert np.ptp(books) < 1e-6 * np.max(np.abs(sim.driver_work) + sim.kinetic_energy), np.ptp(books)
+
+
 # ------------------------------------------------------------------ Archard wear of the guide
 def _stroke_run(registry, F=200.0, A=0.015, f=10.0, cycles=2, per_cycle=1000):
     mech = block(registry, load=F, stroke=(A, 2 * np.pi * f), gravity=(0.0, 0.0))
@@ -160,15 +180,15 @@ def test_reciprocating_slider_wears_the_guide_as_archard(registry, stroke_run, m
     guide = rate.depth_bushing.reshape(2, -1)
     assert np.abs(guide[0]).max() == 0.0                     # the upper face is never touched
     err = np.linalg.norm(guide[1] - expect) / np.linalg.norm(expect)
-    assert err < 5e-3, err
+    assert err < 1e-3, err          # measured 7e-5 (the output sampling of the slip)
     plateau = np.abs(worn.s) < A - L / 2 - worn.ds
-    assert guide[1][plateau] == pytest.approx(share * k * p * 2 * L, rel=2e-3)
+    assert guide[1][plateau] == pytest.approx(share * k * p * 2 * L, rel=1e-4)
     slider = rate.depth_journal.reshape(2, -1)
-    assert slider[1] == pytest.approx(np.full(len(worn.u), (1 - share) * k * p * 4 * A), rel=2e-3)
+    assert slider[1] == pytest.approx(np.full(len(worn.u), (1 - share) * k * p * 4 * A), rel=1e-4)
     assert np.abs(slider[0]).max() == 0.0
     # volume: share k F x 4A per cycle (Sum p ds b = F on every sample)
-    assert rate.volume[0] == pytest.approx(share * k * F * 4 * A, rel=1e-3)
-    assert rate.volume[1] == pytest.approx((1 - share) * k * F * 4 * A, rel=1e-3)
+    assert rate.volume[0] == pytest.approx(share * k * F * 4 * A, rel=1e-4)
+    assert rate.volume[1] == pytest.approx((1 - share) * k * F * 4 * A, rel=1e-4)
 
 
 def test_fem_pressure_is_refused_for_a_translational_joint(registry):

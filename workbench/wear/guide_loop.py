@@ -27,7 +27,9 @@ import xarray as xr
 
 from ..mbs.guide_profile import GUIDE_SURFACES, SLIDER_FACES
 from ..mbs.solver import simulate
+from ..errors import WorkbenchError
 from . import translational as tr
+from .increment import ModelOutputError
 from .guide import WornGuide, guide_nodes
 
 
@@ -106,7 +108,11 @@ def rates(run, sim, n: int) -> dict:
     surf = {**{j: (w.h_bushing, w.h_journal) for j, w in run.worn.items()}, **surfaces(run)}
     for j, g in run.guides.items():
         samples = tr.GuideSamples.from_simulation(sim, run.study.mechanism, surf, j, start_)
-        out[j] = tr.wear_rate(g.worn, samples, n, cfg.pressure, cfg.law, cfg.bushing_share)
+        try:
+            out[j] = tr.wear_rate(g.worn, samples, n, cfg.pressure, cfg.law, cfg.bushing_share)
+        except ModelOutputError as exc:
+            raise WorkbenchError(f"wear update {run.update}: {exc} for joint '{g.worn.joint.name}' "
+                                 f"(after {run.cycles_done:.6g} cycles)") from None
     return out
 
 
