@@ -42,26 +42,29 @@ def _row(mech, surfaces):
 
 
 # ------------------------------------------------------------------ geometry of the worn guide
-def test_spline_interpolates_is_c2_and_matches_the_scipy_reference():
+def test_profile_interpolates_is_c1_never_dips_and_matches_the_scipy_reference():
+    """The guide depth between nodes: the monotone cubic Hermite interpolant (Fritsch & Carlson
+    (1980)), compiled, against scipy's PchipInterpolator; C1 across the nodes; a one-node impact
+    scar interpolates without negative lobes (no wear makes the guide tighter)."""
     s = np.linspace(-0.02, 0.03, 51)
     h = 1e-5 * np.exp(-((s - 0.004) / 0.006) ** 2) * (np.abs(s - 0.004) < 0.018)
-    h2 = 0.5 * h[::-1]
-    row = np.concatenate([np.zeros(12), pack_guide(s, np.vstack([h, h2]), np.zeros(4))])
+    spike = np.zeros_like(s)
+    spike[20] = 2.5e-6
+    spike[23] = 1e-6
+    row = np.concatenate([np.zeros(12), pack_guide(s, np.vstack([h, spike]), np.zeros(4))])
     x = np.linspace(-0.025, 0.035, 997)
-    for surf, prof in ((0, h), (1, h2)):
+    for surf, prof in ((0, h), (1, spike)):
         got = np.array([guide_depth(row, surf, xi) for xi in x])
         ref, dref = spline_reference(s, prof, x)
-        assert np.allclose(got[:, 0], ref, rtol=0, atol=1e-12 * h.max())
-        assert np.allclose(got[:, 1], dref, rtol=0, atol=1e-10 * h.max() / (s[1] - s[0]))
-        # interpolates the nodes; slope continuous across the nodes and curvature continuous (C2)
+        assert np.allclose(got[:, 0], ref, rtol=0, atol=1e-12 * prof.max())
+        assert np.allclose(got[:, 1], dref, rtol=0, atol=1e-10 * prof.max() / (s[1] - s[0]))
         assert np.allclose([guide_depth(row, surf, si)[0] for si in s], prof, atol=1e-20)
-        e = 1e-9
-        for si in s[5:-5:7]:
-            (a, da), (b, db) = guide_depth(row, surf, si - e), guide_depth(row, surf, si + e)
-            assert abs(db - da) < 1e-6 * np.abs(np.diff(prof)).max() / (s[1] - s[0])
-            (_, d1), (_, d2) = guide_depth(row, surf, si - 2 * e), guide_depth(row, surf, si + 2 * e)
-            curv_l, curv_r = (da - d1) / e, (d2 - db) / e
-            assert abs(curv_l - curv_r) < 1e-3 * max(abs(curv_l), abs(curv_r), 1.0)
+        assert got[:, 0].min() >= 0.0 and got[:, 0].max() <= prof.max() * (1 + 1e-12)
+        e = 1e-10
+        for si in s[3:-3]:
+            (_, da), (_, db) = guide_depth(row, surf, si - e), guide_depth(row, surf, si + e)
+            # a kink would jump by ~ the secant slope; the curvature over 2e-10 m moves it by < 1e-5 of it
+            assert abs(db - da) < 1e-4 * np.abs(np.diff(prof)).max() / (s[1] - s[0])
 
 
 def test_corner_gap_of_a_worn_guide_by_hand(registry):

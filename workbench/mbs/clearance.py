@@ -212,8 +212,9 @@ def worn_penetration(row, ebx, eby, phi_rel):
 @njit(cache=True)
 def guide_depth(row, surface, s):
     """Wear depth ``g`` [m] of guide face ``surface`` (0 upper, 1 lower) at guide coordinate ``s``
-    [m] and its slope ``dg/ds`` [1]: the clamped cubic spline packed by
-    :func:`workbench.mbs.guide_profile.pack_guide` (C2 inside the nodes, the end value outside)."""
+    [m] and its slope ``dg/ds`` [1]: the cubic Hermite interpolant of the nodal values and slopes
+    packed by :func:`workbench.mbs.guide_profile.pack_guide` (C1 and monotone between the nodes,
+    Fritsch & Carlson (1980); the end value outside them)."""
     if row.shape[0] <= TR_NODES:
         return 0.0, 0.0
     N = int(row[TR_NODES])
@@ -230,9 +231,10 @@ def guide_depth(row, surface, s):
     t = x - i
     u = 1.0 - t
     y0 = row[base + i]; y1 = row[base + i + 1]
-    M0 = row[base + N + i]; M1 = row[base + N + i + 1]
-    h = u * y0 + t * y1 + d * d / 6.0 * ((u * u * u - u) * M0 + (t * t * t - t) * M1)
-    dh = (y1 - y0) / d + d / 6.0 * (-(3.0 * u * u - 1.0) * M0 + (3.0 * t * t - 1.0) * M1)
+    m0 = row[base + N + i] * d; m1 = row[base + N + i + 1] * d
+    t2 = t * t
+    h = (1.0 + 2.0 * t) * u * u * y0 + t * u * u * m0 + t2 * (3.0 - 2.0 * t) * y1 - t2 * u * m1
+    dh = (6.0 * t * u * (y1 - y0) + u * (1.0 - 3.0 * t) * m0 + t * (3.0 * t - 2.0) * m1) / d
     return h, dh
 
 

@@ -12,15 +12,17 @@ A translational clearance joint (slider of length ``L`` and height ``W`` in a gu
 
 The corner penetration against a worn guide is ``delta = h - H/2 - g_upper(s) - r_k`` (upper
 corners, ``h`` the corner's height above the centre line) and ``delta = -H/2 - h - g_lower(s) - r_k``
-(lower corners).  ``g`` between the nodes is the clamped cubic spline (zero slope at both ends)
-through the nodal depths: C2 inside the node range, so that the penetration and its rate are
-smooth for the event-located integrator (de Boor (1978) ch. IV: the cubic spline interpolant);
-outside the range the depth is the end value (unworn ends keep it zero).
+(lower corners).  ``g`` between the nodes is the monotone piecewise-cubic Hermite interpolant of
+the nodal depths (PCHIP, Fritsch & Carlson (1980)): C1, so that the penetration and its rate are
+continuous for the event-located integrator, and shape-preserving, so that it never dips below
+the nodal depths -- a C2 spline through a narrow impact scar rings with negative lobes, i.e. wear
+that would make the guide tighter than new.  Outside the node range the depth is the end value
+(unworn ends keep it zero).
 
 The packed columns start at :data:`TR_NODES` of the joint's ``clr_f`` row
 (:func:`workbench.mbs.compiled.compile_mechanism`): ``[N, s_0, ds, worn, r_0..r_3, g_upper (N),
-g_upper'' (N), g_lower (N), g_lower'' (N)]``.  :func:`spline_reference` is the reference path
-(scipy) of the compiled evaluation :func:`workbench.mbs.clearance.guide_depth`.
+g_upper' (N), g_lower (N), g_lower' (N)]`` (nodal values and slopes).  :func:`spline_reference`
+is the reference path (scipy) of the compiled evaluation :func:`workbench.mbs.clearance.guide_depth`.
 """
 from __future__ import annotations
 
@@ -36,15 +38,15 @@ CORNERS = ((0, +1), (0, -1), (1, -1), (1, +1))
 
 
 def _spline(s: np.ndarray, h: np.ndarray):
-    from scipy.interpolate import CubicSpline
-    return CubicSpline(s, h, bc_type="clamped")
+    from scipy.interpolate import PchipInterpolator
+    return PchipInterpolator(s, h)
 
 
-def second_derivatives(s: np.ndarray, h: np.ndarray) -> np.ndarray:
-    """Second derivatives [1/m] at the nodes of the clamped cubic spline through ``(s, h)``."""
+def slopes(s: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Nodal slopes [1] of the monotone cubic interpolant through ``(s, h)`` (Fritsch & Carlson (1980))."""
     if not np.any(h):
         return np.zeros_like(h)
-    return _spline(s, h)(s, 2)
+    return _spline(s, h)(s, 1)
 
 
 def pack_guide(s: np.ndarray, h_guide: np.ndarray, reach) -> np.ndarray:
@@ -65,7 +67,7 @@ def pack_guide(s: np.ndarray, h_guide: np.ndarray, reach) -> np.ndarray:
     worn = float(h.max() > 0.0 or r.max() > 0.0)
     cols = [float(len(s)), float(s[0]), ds, worn, *r.tolist()]
     for k in range(2):
-        cols += h[k].tolist() + second_derivatives(s, h[k]).tolist()
+        cols += h[k].tolist() + slopes(s, h[k]).tolist()
     return np.asarray(cols)
 
 

@@ -6,7 +6,7 @@ The guide's ``upper`` and ``lower`` faces carry a wear depth ``g(s)`` [m] on ``N
 slider (:func:`guide_nodes`); the slider's ``top`` and ``bottom`` faces carry a depth on ``Nu``
 uniform nodes ``u_j`` in ``[-L/2, L/2]`` [m] along the slider.  A depth removes material: the gap
 between a face of the slider and the guide grows by ``g(s) + h_slider(u)`` where they meet.  The
-dynamics (:mod:`workbench.mbs.clearance`) sees the guide's profile as a C2 spline and the slider's
+dynamics (:mod:`workbench.mbs.clearance`) sees the guide's profile as a monotone C1 cubic and the slider's
 as the reduced reach of each corner (the face depth at the corner, :meth:`WornGuide.reach`).
 """
 from __future__ import annotations
