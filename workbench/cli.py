@@ -121,7 +121,7 @@ def validate(study_file: Path):
         w = study.wear
         _console().print(
             f"[green]ok[/] {study_file}: wear study '{study.title}': {len(m.bodies)} bodies, "
-            f"{len(m.clearance_joints)} clearance joints ({len(w.joints)} wearing); {w.cycles:.6g} cycles "
+            f"{len(m.clearance_joints)} clearance joints ({len(w.joints) + len(w.guides)} wearing); {w.cycles:.6g} cycles "
             f"of {w.cycle_period:g} s; pressure '{w.pressure.name}', wear law '{w.law.name}'")
         return
     _console().print(

@@ -161,7 +161,11 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
         drv_f=_table(drv_f, 2 + MAX_POLY + 3 * MAX_HARM),
         frc_i=_table(frc_i, 3, np.int64), frc_f=_table(frc_f, 8),
         gravity=np.asarray(mech.gravity, float),
-        clr_i=_table(clr["i"], 5, np.int64), clr_f=_table(clr["f"], 12 + 2 * n_prof),
+        clr_i=_table(clr["i"], 5, np.int64),
+        # --- worn translational joints (owner: trans): rows padded to the widest: begin
+        clr_f=_table([r + [0] * (max(map(len, clr["f"])) - len(r)) for r in clr["f"]],
+                     max(map(len, clr["f"]), default=12 + 2 * n_prof)),
+        # --- end
         n_points=clr["n_points"],
         contact_kernels=tuple(clr["ck"]), friction_kernels=tuple(clr["fk"]),
         contact_params=kernels.pack_rows(clr["cp"]), friction_params=kernels.pack_rows(clr["fp"]),
@@ -256,7 +260,11 @@ def _force_elements(mech: Mechanism):
 def _clearance_joints(mech: Mechanism, ang, surfaces: dict, geometries: dict) -> dict:
     """Rows, kernels and packed parameters of the clearance joints (``i``, ``f``, ``ck``, ``fk``,
     ``cp``, ``fp``, ``hs``, ``n_points``, ``n_prof``)."""
-    n_prof = max((len(np.asarray(hb)) for hb, _ in surfaces.values()), default=0)
+    # --- worn translational joints (owner: trans): their ``surfaces`` entry is the packed column array
+    # of workbench.mbs.guide_profile.pack_guide; n_prof counts the revolute profiles only
+    n_prof = max((len(np.asarray(v[0])) for jc, v in surfaces.items()
+                  if isinstance(mech.clearance_joints[jc], RevoluteClearanceJoint)), default=0)
+    # --- end
     out = {k: [] for k in ("i", "f", "ck", "fk", "cp", "fp", "hs")}
     npts = 0
     bidx = mech.body_index
@@ -289,6 +297,10 @@ def _clearance_joints(mech: Mechanism, ang, surfaces: dict, geometries: dict) ->
             out["i"].append([CL_TRANS, bi, bj, npts, 4])
             out["f"].append([*sg, *ss, *a, *u, c.slider_length, c.slider_height, c.guide_height,
                              friction_bound(c.friction)] + [0] * (2 * n_prof))
+            # --- worn translational joint (owner: trans): packed guide and slider profiles: begin
+            if jc in surfaces:
+                out["f"][-1] = out["f"][-1][:12] + np.asarray(surfaces[jc], float).tolist()
+            # --- end
             npts += 4
         geom = geometries.get(jc) or contact_geometry(c)
         out["ck"].append(_compiled_kernel(kernels.contact_cfunc, c.contact, "contact", c.name))

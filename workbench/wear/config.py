@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..mbs.mechanism import Mechanism, RevoluteClearanceJoint
+from ..mbs.mechanism import Mechanism, RevoluteClearanceJoint, TranslationalClearanceJoint
 from .. import study_schema as S
 from ..errors import choices_text, did_you_mean
 
@@ -64,6 +64,7 @@ class WearConfig:
     penetration_limit: float = 0.5
     outlier_k: float = 10.0
     hardness_limit: float = 10.0
+    guides: tuple[int, ...] = ()   # translational: indices of the worn translational clearance joints
 
     @property
     def output_name(self) -> str:
@@ -101,10 +102,23 @@ def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Probl
         return None
     names = v["joints"] if v["joints"] is not None else tuple(revolute)
     joints = []
+    # --- translational clearance joints (workbench.wear.guide_loop): begin
+    translational = {c.name: i for i, c in enumerate(mechanism.clearance_joints)
+                     if isinstance(c, TranslationalClearanceJoint)}
+    guides = [translational[n] for n in names if n in translational]
+    if guides:
+        from .translational import pressure_problem
+        why = pressure_problem(pressure)
+        if why is not None:
+            probs.add("wear.pressure", why)
+    valid = {**revolute, **translational}
+    # --- translational: end
     for k, name in enumerate(names):
+        if name in translational:   # translational
+            continue
         if name not in revolute:
-            probs.add(f"wear.joints[{k}]", f"'{name}' is not a revolute clearance joint."
-                                           f"{did_you_mean(name, revolute)} Valid: {choices_text(revolute)}")
+            probs.add(f"wear.joints[{k}]", f"'{name}' is not a clearance joint."
+                                           f"{did_you_mean(name, valid)} Valid: {choices_text(valid)}")
         else:
             joints.append(revolute[name])
     bodies = [b.name for b in mechanism.bodies]
@@ -134,4 +148,4 @@ def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Probl
         max_average_cycles=v["max_average_cycles"],
         rate_tolerance=v["rate_tolerance"], profile_tolerance=v["profile_tolerance"],
         jump_tolerance=v["jump_tolerance"], penetration_limit=v["penetration_limit"],
-        outlier_k=v["outlier_k"], hardness_limit=v["hardness_limit"])
+        outlier_k=v["outlier_k"], hardness_limit=v["hardness_limit"], guides=tuple(guides))

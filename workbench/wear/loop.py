@@ -48,7 +48,7 @@ import xarray as xr
 
 from ..errors import SolverError, WorkbenchError
 from ..mbs.solver import simulate
-from . import records, statistics as st
+from . import guide_loop, records, statistics as st   # guide_loop: translational joints
 from .increment import (ContactSamples, ModelOutputError, WearRate, cycle_rates, estimate, join_cycles,
                         jump_increment, wear_rate)
 from .store import WearStore, guarded
@@ -97,6 +97,7 @@ class WearRun:
     previous_jump: float = 0.0                     # dN of the last update [cycles]
     previous_cycles: int = 0                       # averaging cycles of the last update
     validity: ValidityLog = field(default_factory=ValidityLog)
+    guides: dict = field(default_factory=dict)     # translational: joint index -> guide_loop.GuideWear
 
 
 # ------------------------------------------------------------------------------ dynamics
@@ -118,6 +119,7 @@ def _ideal_output(study, cfg) -> np.ndarray:
 def _simulate(run: WearRun, n: int, tighten: float):
     study, cfg = run.study, run.cfg
     surfaces = {j: (w.h_bushing, w.h_journal) for j, w in run.worn.items()}
+    surfaces.update(guide_loop.surfaces(run))    # translational joints
     geoms = ({j: w.contact_geometry() for j, w in run.worn.items()} if cfg.stiffness == "worn" else None)
     t = _time.perf_counter()
     try:
@@ -150,6 +152,7 @@ def _rates(run: WearRun, sim, n: int, old: dict | None) -> dict:
                 rates[j] = estimate(join_cycles(prev.cycles, tail), samples)
             else:
                 rates[j] = wear_rate(w, samples, n, cfg.pressure, cfg.law, cfg.bushing_share)
+    rates.update(guide_loop.rates(run, sim, n))    # translational joints
     run.timings.pressure_wear += _time.perf_counter() - t
     return rates
 
@@ -172,7 +175,7 @@ def _outliers(run: WearRun, rates: dict) -> list:
     for j, r in rates.items():
         c = r.cycles
         for o in st.find_outliers(c.peak_force, c.volume.sum(axis=1), c.max_penetration,
-                                  run.worn[j].clearance, cfg.penetration_limit, cfg.outlier_k):
+                                  guide_loop.clearance(run, j), cfg.penetration_limit, cfg.outlier_k):
             out.append((j, o))
     return out
 
@@ -203,7 +206,7 @@ def measure(run: WearRun, ideal: np.ndarray) -> Measurement:
             machine = run.cycles_done + cfg.settle_cycles + o.cycle
             raise WorkbenchError(
                 f"wear update {run.update} (after {run.cycles_done:.6g} cycles), joint "
-                f"'{run.worn[j].joint.name}': averaging cycle {o.cycle} (machine cycle "
+                f"'{run.study.mechanism.clearance_joints[j].name}': averaging cycle {o.cycle} (machine cycle "
                 f"{machine:.6g} of the update's simulation) is an outlier: {o.reason}; it persists "
                 f"at rtol/100, so it is not extrapolated over the cycle jump.  Check the contact "
                 f"parameters and the speed, or raise wear.penetration_limit / wear.outlier_k if "
@@ -213,6 +216,7 @@ def measure(run: WearRun, ideal: np.ndarray) -> Measurement:
     out = sim.position[start:, cfg.output_body, cfg.output_coordinate]
     t_start = sim.time[start]
     impacts = {j: int(np.sum((sim.impact_joint == j) & (sim.impact_time >= t_start))) for j in run.worn}
+    impacts.update(guide_loop.impacts(run, sim, t_start))    # translational joints
     S = cfg.samples_per_cycle          # the ideal mechanism is periodic: one cycle, repeated
     ref = np.concatenate([np.tile(ideal[:S], n), ideal[S:S + 1]])
     dev = out[:len(ref)] - ref[:len(out)]
@@ -238,7 +242,7 @@ def choose_jump(run: WearRun, meas: Measurement) -> float:
         return 0.0
     dN = left
     for j, r in meas.rates.items():
-        allowed = cfg.depth_step * run.worn[j].clearance
+        allowed = cfg.depth_step * guide_loop.clearance(run, j)
         if r.deepest > 0.0:
             dN = min(dN, max(1.0, math.floor(allowed / r.deepest)))
         if j in run.previous:
@@ -269,6 +273,7 @@ def _restore(run: WearRun, ds: xr.Dataset) -> None:
     run.previous_cycles = int(last["average_cycles"].values)
     run.cycles_done = float(ds.cycle.values[-1]) + float(last.cycle_jump.values)
     run.update = int(last["update"].values) + 1
+    guide_loop.restore(run, ds)    # translational joints
     run.validity.warnings = list(json.loads(ds.attrs.get("validity_warnings", "[]")))
     run.validity.notes = list(json.loads(ds.attrs.get("validity_notes", "[]")))
 
@@ -300,6 +305,7 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
     cfg = study.wear
     run = WearRun(study, cfg, worn={j: WornJoint.fresh(study.mechanism.clearance_joints[j], cfg.nodes)
                                     for j in cfg.joints})
+    guide_loop.start(run)    # translational joints
     store = WearStore(out)
     wall = _time.perf_counter()
     ideal = _ideal_output(study, cfg)
@@ -326,12 +332,14 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
         for j, w in run.worn.items():
             with _context(run, w):
                 inc[j] = jump_increment(w, meas.rates[j], dN, cfg.law, cfg.bushing_share, cfg.pressure)
+        ginc = guide_loop.increments(run, meas, dN)    # translational joints
         run.timings.pressure_wear += _time.perf_counter() - t
         keep = dN == 0.0 or run.update == 0 or run.update % cfg.dynamics_every == 0
         t = _time.perf_counter()
         row = records.row(run, meas, dN, inc, ratios)
+        row = guide_loop.record(run, meas, dN, ginc, guide_loop.hardness_ratios(run, meas), row)  # translational
         if run.update == 0 and not resume:
-            store.create(xr.merge([_static(run, ideal, meas), row, _dynamics(run, meas)])
+            store.create(xr.merge([_static(run, ideal, meas), guide_loop.static(run), row, _dynamics(run, meas)])
                          .assign_attrs(_attrs(run, registry)))
         else:
             store.append(row, _dynamics(run, meas) if keep else None)
@@ -355,6 +363,7 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
             run.variance[j] = (np.sqrt(vol_var) ** 2 + (dN * meas.rates[j].volume_stderr) ** 2,
                                np.sqrt(depth_var) ** 2 + np.array([se_b, se_j]) ** 2)
             run.previous[j] = (meas.rates[j].profile, meas.rates[j].profile_stderr)
+        guide_loop.apply(run, meas, dN, ginc)    # translational joints
         run.previous_jump = dN
         run.previous_cycles = meas.n_cycles
         run.cycles_done += dN

@@ -6,7 +6,8 @@
 * ``wear_volume.png`` — worn volume of each surface vs machine cycles with its +-2 standard-error
   band;
 * ``degradation.png`` — peak pressure, largest contact force and the output deviation from the
-  ideal mechanism (Wang & Liu (2015) §4 step 10) vs machine cycles.
+  ideal mechanism (Wang & Liu (2015) §4 step 10) vs machine cycles;
+* ``guide_<joint>.png``, ``guide_volume.png`` — translational joints (:mod:`.guide_plot`).
 """
 from __future__ import annotations
 
@@ -88,4 +89,8 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
     fig.tight_layout()
     p = outdir / "degradation.png"
     fig.savefig(p, dpi=120); paths.append(p)
+    # --- translational joints (workbench.wear.guide_plot): begin
+    from .guide_plot import plot_guides
+    paths += plot_guides(ds, outdir, max_curves)
+    # --- end
     return paths
