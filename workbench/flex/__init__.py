@@ -1,0 +1,1 @@
+"""Flexible bodies: the planar ANCF cable (gradient-deficient Euler-Bernoulli) element."""
