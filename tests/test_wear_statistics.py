@@ -111,7 +111,7 @@ def test_outlier_stops_the_run_naming_update_cycle_and_joint(registry, tmp_path)
     """Every cycle of the slider-crank penetrates more than 1 % of its clearance: the update is
     re-sampled at rtol/100, the outlier persists and the run stops; nothing is extrapolated."""
     st_ = study(CRANK, registry, **{"jump_tolerance = 0.1": "jump_tolerance = 0.1\npenetration_limit = 0.01",
-                                    "average_cycles = 16 ": "average_cycles = 2 ",
+                                    "average_cycles = 24 ": "average_cycles = 2 ",
                                     "max_average_cycles = 48": "max_average_cycles = 2"})
     with pytest.raises(WorkbenchError) as err:
         run_wear_study(st_, registry=registry, out=tmp_path / "o.zarr")
@@ -150,7 +150,8 @@ def test_reye_uses_the_simulated_friction_work(registry, tmp_path):
           '\n[solver]')
     cou = 'friction = { model = "coulomb", mu = 0.05, v_eps = 1.0e-4 }\n\n[solver]'
     law = 'law = { model = "archard", wear_coefficient = 2.0e-16 }'
-    fixed = {"max_average_cycles = 48": "max_average_cycles = 16"}    # 16 cycles: same dynamics in all
+    fixed = {"average_cycles = 24 ": "average_cycles = 16 ",            # 16 cycles: same dynamics in all
+             "max_average_cycles = 48": "max_average_cycles = 16"}
     a = run_wear_study(study(CRANK, registry, **{fr: cou}, **fixed), registry=registry, out=tmp_path / "a.zarr",
                        max_updates=1)
     r = run_wear_study(study(CRANK, registry, **{fr: cou, law: 'law = { model = "reye", wear_coefficient = 4.0e-15 }'}, **fixed),
@@ -223,7 +224,7 @@ def test_resume_of_the_chaotic_crank_equals_uninterrupted(registry, tmp_path):
     """The statistics (adaptive cycles, jump control, propagated errors) depend only on the stored
     rows: a resumed slider-crank run ends bit-identical to an uninterrupted one."""
     st_ = study(CRANK, registry, **{"cycles = 1.0e6": "cycles = 3.0e4", "max_average_cycles = 48": "max_average_cycles = 4",
-                                    "average_cycles = 16 ": "average_cycles = 4 ",
+                                    "average_cycles = 24 ": "average_cycles = 4 ",
                                     "samples_per_cycle = 2880": "samples_per_cycle = 720",
                                     "depth_step = 0.02 ": "depth_step = 0.0005 "})
     full = run_wear_study(st_, registry=registry, out=tmp_path / "full.zarr")
