@@ -190,6 +190,8 @@ def test_shipped_study_has_error_bars_and_a_twin_lands_inside(registry, tmp_path
                        registry=registry, out=tmp_path / "b.zarr")
     va, sa, ha, ea = _final(a)
     vb, sb, hb, eb = _final(b)
+    print(f"shipped: V = {va:.5g} +- {sa:.2g} m^3, h_max = {ha:.5g} +- {ea:.2g} m; twin: V = {vb:.5g} "
+          f"+- {sb:.2g} m^3, h_max = {hb:.5g} +- {eb:.2g} m")
     assert a.attrs["run_status"] == "complete" and sa / va <= 0.02
     assert abs(va - vb) <= 2.0 * math.hypot(sa, sb)
     assert abs(ha - hb) <= 2.0 * math.hypot(ea, eb)     # the deepest wear, with its node's error
