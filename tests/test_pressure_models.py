@@ -271,26 +271,22 @@ def test_wear_profiles_converge_with_the_nodes(registry, distribution, order):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason=(
-    "measured 1.94 % (6.9 um RMS of 355 um; the node-sampled block gave 4.5 %, 16.8 um): the "
-    "pressure is smooth now (tests above), the rest is carried in by the dynamics: each update "
-    "extrapolates the impacts of one averaging cycle, and the ripple falls with more averaging "
-    "cycles (1.77 -> 1.05 % for 1 -> 4 cycles over 1e5 cycles) and tighter tolerances (1.33 % at "
-    "rtol 1e-10): it should pass once the wear loop averages adaptively"))
 def test_slider_crank_wear_at_ten_times_k_has_no_ripple(registry, tmp_path):
-    """studies/slider_crank_wear.toml with 10x its wear coefficient and the Hertz distribution
-    (this model's default): the final bushing profile's ripple, RMS about its 15-deg moving
-    average, is at most 1 % of the deepest wear (about 2 minutes warm)."""
+    """studies/slider_crank_wear.toml (Hertz distribution, this model's default) with 10x its wear
+    coefficient: the final bushing profile's ripple, RMS about its 15-deg moving average, is at
+    most 1 % of the deepest wear.  The ripple is statistical: each update extrapolates the contact
+    footprints of its averaging cycles, whose noise has the contact width's scale; the node-sampled
+    uniform block gave 4.5 %, the integrated Hertz distribution with 16 averaging cycles per
+    update 1.94 % (C1 worn geometry)."""
     from pathlib import Path
     from workbench.study import load_study_text
     from workbench.wear.loop import run_wear_study
     path = Path(__file__).resolve().parents[1] / "studies" / "slider_crank_wear.toml"
     text = path.read_text()
-    for old, new in (('distribution = "uniform"', 'distribution = "elliptical"'),
-                     ("wear_coefficient = 2.0e-16", "wear_coefficient = 2.0e-15")):
-        assert old in text
-        text = text.replace(old, new)
+    assert 'distribution = "elliptical"' in text and "wear_coefficient = 2.0e-16" in text
+    text = text.replace("wear_coefficient = 2.0e-16", "wear_coefficient = 2.0e-15")
     ds = run_wear_study(load_study_text(text, file=path, registry=registry), registry=registry,
                         out=tmp_path / "w.zarr")
     h = ds["wear_depth"].isel(cycle=-1, joint=0).sel(surface="bushing").values
+    print(f"ripple {100 * ripple(h):.2f} % of the deepest wear {h.max() * 1e6:.1f} um")
     assert ripple(h) <= 0.01

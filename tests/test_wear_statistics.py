@@ -50,15 +50,16 @@ def ar1(rng, n, rho, size):
 def test_stderr_of_correlated_cycles_matches_the_spread_of_means():
     """2000 AR(1) series of 32 samples, rho = 0.5: the spread of their means is
     sqrt((1 + rho)/(1 - rho)) = 1.73 times the naive s/sqrt(n).  The corrected standard error,
-    averaged over the series, must match the true spread within 15 % (the lag-1 estimate from 32
-    samples is biased low, so the factor comes out a little small); the naive one must not (it is
-    42 % short)."""
+    averaged over the series, must match the true spread within 7 %: measured +3 % with the lag-1
+    estimate corrected for its bias (Marriott & Pope (1954)), -9 % without; the naive one is 42 %
+    short.  Uncorrelated samples: within 15 % (measured +8 %: a noisy estimate of a zero rho,
+    clipped at 0, errs on the safe side)."""
     rng = np.random.default_rng(1)
     x = ar1(rng, 32, 0.5, 2000)
     true = x.mean(axis=1).std()
     corrected = np.mean([st.mean_and_stderr(s, st.correlation_factor(s))[1] for s in x])
     naive = np.mean([st.mean_and_stderr(s)[1] for s in x])
-    assert corrected == pytest.approx(true, rel=0.15)
+    assert corrected == pytest.approx(true, rel=0.07)
     assert naive < 0.7 * true
     # uncorrelated samples: the factor stays near 1 and the error is s/sqrt(n)
     y = rng.standard_normal((2000, 32))
@@ -111,7 +112,7 @@ def test_outlier_stops_the_run_naming_update_cycle_and_joint(registry, tmp_path)
     """Every cycle of the slider-crank penetrates more than 1 % of its clearance: the update is
     re-sampled at rtol/100, the outlier persists and the run stops; nothing is extrapolated."""
     st_ = study(CRANK, registry, **{"jump_tolerance = 0.1": "jump_tolerance = 0.1\npenetration_limit = 0.01",
-                                    "average_cycles = 16 ": "average_cycles = 2 ",
+                                    "average_cycles = 24 ": "average_cycles = 2 ",
                                     "max_average_cycles = 48": "max_average_cycles = 2"})
     with pytest.raises(WorkbenchError) as err:
         run_wear_study(st_, registry=registry, out=tmp_path / "o.zarr")
@@ -150,7 +151,8 @@ def test_reye_uses_the_simulated_friction_work(registry, tmp_path):
           '\n[solver]')
     cou = 'friction = { model = "coulomb", mu = 0.05, v_eps = 1.0e-4 }\n\n[solver]'
     law = 'law = { model = "archard", wear_coefficient = 2.0e-16 }'
-    fixed = {"max_average_cycles = 48": "max_average_cycles = 16"}    # 16 cycles: same dynamics in all
+    fixed = {"average_cycles = 24 ": "average_cycles = 16 ",            # 16 cycles: same dynamics in all
+             "max_average_cycles = 48": "max_average_cycles = 16"}
     a = run_wear_study(study(CRANK, registry, **{fr: cou}, **fixed), registry=registry, out=tmp_path / "a.zarr",
                        max_updates=1)
     r = run_wear_study(study(CRANK, registry, **{fr: cou, law: 'law = { model = "reye", wear_coefficient = 4.0e-15 }'}, **fixed),
@@ -182,13 +184,20 @@ def test_shipped_study_has_error_bars_and_a_twin_lands_inside(registry, tmp_path
     """slider_crank_wear as shipped: the final volume carries a standard error <= 2 %; a twin
     whose wear coefficient differs by 1e-12 (relative) follows another path through the chaotic
     contact after the first update, and its final volume must differ by at most 2 standard errors
-    of the difference (sqrt(SE_1^2 + SE_2^2): a 95 % band for two independent estimates)."""
+    of the difference (sqrt(SE_1^2 + SE_2^2): a 95 % band for two independent estimates).
+    Measured as shipped (C2 worn geometry, Hertz pressure, rate tolerance 4.5 %): V = 10.191 +-
+    0.16 / 10.384 +- 0.13 mm^3, +1.9 % inside the band of 4.0 %; h_max = 32.91 +- 0.59 / 33.52 +-
+    0.65 um, +1.9 % inside 5.3 %.  At rate tolerance 3.5 % the first run drew V = 10.024 +- 0.123
+    mm^3 and the pair failed: +3.6 % against 3.5 % (the runs are deterministic: the same code
+    repeats a pair)."""
     law = "wear_coefficient = 2.0e-16"
     a = run_wear_study(study(CRANK, registry), registry=registry, out=tmp_path / "a.zarr")
     b = run_wear_study(study(CRANK, registry, **{law: "wear_coefficient = 2.0000000000002e-16"}),
                        registry=registry, out=tmp_path / "b.zarr")
     va, sa, ha, ea = _final(a)
     vb, sb, hb, eb = _final(b)
+    print(f"shipped: V = {va:.5g} +- {sa:.2g} m^3, h_max = {ha:.5g} +- {ea:.2g} m; twin: V = {vb:.5g} "
+          f"+- {sb:.2g} m^3, h_max = {hb:.5g} +- {eb:.2g} m")
     assert a.attrs["run_status"] == "complete" and sa / va <= 0.02
     assert abs(va - vb) <= 2.0 * math.hypot(sa, sb)
     assert abs(ha - hb) <= 2.0 * math.hypot(ea, eb)     # the deepest wear, with its node's error
@@ -205,8 +214,12 @@ def test_halving_the_depth_step_moves_the_result_little(registry, tmp_path):
     deepest wear is one node's value, with a standard error of 1.5-2.4 % in each run (measured;
     a twin at identical settings differs by 3.2 %), so its 2 % is asserted where it is
     measurable: the change must stay within max(2 %, 2 standard errors of the difference).
-    Measured (rtol 1e-10): V = 10.150 +- 0.135 / 10.058 +- 0.093 mm^3 (-0.91 %),
-    h_max = 32.79 +- 0.78 / 33.63 +- 0.49 um (+2.6 %, 2 SE of the difference = 5.5 %)."""
+    Measured (rtol 1e-10, C1 worn geometry, uniform block): V = 10.150 +- 0.135 / 10.058 +- 0.093
+    mm^3 (-0.91 %), h_max = 32.79 +- 0.78 / 33.63 +- 0.49 um (+2.6 %, 2 SE of the difference =
+    5.5 %).  As shipped now (C2 worn geometry, Hertz pressure, 24-48 cycles, rate tolerance
+    4.5 %): V = 10.191 +- 0.16 / 10.179 +- 0.10 mm^3 (-0.12 %), h_max = 32.91 +- 0.59 / 32.59 +-
+    0.52 um (-0.97 %).  At rate tolerance 3.5 % the first run drew V = 10.024 +- 0.123 mm^3, and
+    the change was +1.55 % (inside 2 SE of the difference, 3.2 %, but beyond the 1 %)."""
     ds = {}
     for step in ("0.02", "0.01"):
         st_ = study(CRANK, registry, **{"depth_step = 0.02 ": f"depth_step = {step} "})
@@ -223,7 +236,7 @@ def test_resume_of_the_chaotic_crank_equals_uninterrupted(registry, tmp_path):
     """The statistics (adaptive cycles, jump control, propagated errors) depend only on the stored
     rows: a resumed slider-crank run ends bit-identical to an uninterrupted one."""
     st_ = study(CRANK, registry, **{"cycles = 1.0e6": "cycles = 3.0e4", "max_average_cycles = 48": "max_average_cycles = 4",
-                                    "average_cycles = 16 ": "average_cycles = 4 ",
+                                    "average_cycles = 24 ": "average_cycles = 4 ",
                                     "samples_per_cycle = 2880": "samples_per_cycle = 720",
                                     "depth_step = 0.02 ": "depth_step = 0.0005 "})
     full = run_wear_study(st_, registry=registry, out=tmp_path / "full.zarr")

@@ -10,9 +10,20 @@ Worn revolute joints (Wang & Liu (2015) §4 steps 7-8): the bushing and journal 
 ``M`` body-fixed nodes (wear depths ``h_b``, ``h_j`` in the columns after ``REV_PROFILE`` of
 ``clr_f``, see :mod:`.compiled`).  The radial clearance seen in bushing-frame direction ``psi`` is
 ``c(psi) = R_b - R_j + h_b(psi) + h_j(psi - phi_rel)`` (``phi_rel`` = journal angle minus bushing
-angle), a C1 cubic through its values at the bushing nodes (Catmull-Rom tangents limited so that it never
-dips below them).  The penetration is the
-largest overlap over all directions, ``delta = max_psi [e . n(psi) - c(psi)]``, searched over every
+angle), the periodic cubic B-spline whose control points are its values at the bushing nodes (de Boor
+(1978) ch. IX): C2, so the contact normal turns smoothly as the contact crosses the nodes, and a
+convex combination of the nodal values, so it never dips below them; it departs from the nodal
+values by ``h^2 c''/6`` (``h`` the node spacing), far below the wear depths.  The control points are
+the nodal clearances averaged over :data:`PROFILE_SMOOTHING` (8 deg) of arc: a point contact stands
+for an elastic contact some degrees wide, which presses waviness shorter than itself flat (a wave
+of amplitude ``D`` and wavelength ``L`` is in full contact above the mean pressure
+``pi E* D / L``, Westergaard (1939); Johnson (1985) §13.1: 0.5 GPa for the 1 um, 4 deg ripple that
+the statistical noise of a wear update leaves on the 10 mm steel joint of the wear study, whose
+Hertz pressures reach 0.7-0.8 GPa).  Without the averaging, such a ripple, whose ``d^2c/dpsi^2``
+exceeds ``|e|``, splits the overlap into competing maxima and the contact point jumps between
+them.  The average moves a smooth scar by ``c'' w^2/6`` (``w`` its half-width, 4 deg): 0.2 % of
+the depth of the wear study's scar.  The penetration is
+the largest overlap over all directions, ``delta = max_psi [e . n(psi) - c(psi)]``, searched over every
 segment that can hold it (nodes, and Newton inside segments where the slope changes sign);
 the contact sits at the maximiser ``psi*`` and the normal is ``n(psi*)``, which is the gradient of
 ``delta`` with respect to the eccentricity (envelope theorem), so the force direction is
@@ -39,6 +50,10 @@ TWO_PI = 2.0 * math.pi
 FAULT_CONTACT_NONFINITE, FAULT_CONTACT_RAISED, FAULT_CONTACT_TENSILE = 0, 1, 2
 FAULT_FRICTION_NONFINITE, FAULT_FRICTION_RAISED, FAULT_FRICTION_BOUND = 3, 4, 5
 N_FAULT = 8
+#: full width [rad] of the moving average that the worn-profile control points take over the
+#: nodes (module docstring): about the Hertz contact width of a loaded kilonewton journal joint,
+#: so that waviness shorter than the contact, which the contact presses flat, is not seen
+PROFILE_SMOOTHING = math.radians(8.0)
 #: slack of the friction bound |f_t| <= mu_max f_n (rounding of the law's own arithmetic)
 FRICTION_BOUND_SLACK = 1e-9
 
@@ -80,7 +95,8 @@ def _journal_depth(row, M, theta):
 
 @njit(cache=True)
 def _worn_clearance(row, M, k, phi_rel, c0, journal_worn):
-    """Radial clearance [m] at bushing node ``k`` (any integer, taken modulo ``M``)."""
+    """Nodal clearance [m] at bushing node ``k`` (any integer, taken modulo ``M``): the control
+    point of the clearance spline there."""
     km = k % M
     c = c0 + row[REV_PROFILE + km]
     if journal_worn:
@@ -89,23 +105,49 @@ def _worn_clearance(row, M, k, phi_rel, c0, journal_worn):
 
 
 @njit(cache=True)
-def _tangent(s0, s1):
-    """Tangent of the clearance cubic at a node (per node step) from the secants on either side.
+def _bspline(p0, p1, p2, p3):
+    """Coefficients ``(a, b1, b2, b3)`` of the uniform cubic B-spline segment with control points
+    ``p0..p3`` as the cubic ``a + b1 t + b2 t^2 + b3 t^3`` on ``t in [0, 1]`` (de Boor (1978)
+    ch. IX).  Written so that equal control points give exactly ``(p1, 0, 0, 0)``."""
+    d2 = (p0 - p1) + (p2 - p1)
+    return p1 + d2 / 6.0, 0.5 * (p2 - p0), 0.5 * d2, ((p3 - p0) + 3.0 * (p1 - p2)) / 6.0
 
-    Catmull-Rom (their mean), limited so that the cubic never dips below the nodal clearances:
-    zero at a node that is a local minimum of the clearance (the unworn edge of a scar), and at
-    most three times the smaller secant on a monotone stretch (Fritsch-Carlson's bound).  At a
-    local maximum (the bottom of a scar) the mean is kept: a limited, flattened top would split
-    a conformal scar into several near-equal maxima and make the contact chatter between them.
-    """
-    m = 0.5 * (s0 + s1)
-    if s0 <= 0.0 and s1 >= 0.0:
-        return 0.0
-    if s0 * s1 > 0.0:
-        lim = 3.0 * min(abs(s0), abs(s1))
-        if abs(m) > lim:
-            m = lim if m > 0.0 else -lim
-    return m
+
+@njit(cache=True)
+def _smoothing_half_width(M):
+    """Half-width ``m`` [nodes] of the moving average over :data:`PROFILE_SMOOTHING` on ``M`` nodes."""
+    return int(round(0.5 * PROFILE_SMOOTHING * M / TWO_PI))
+
+
+@njit(cache=True)
+def _window_sum(row, M, k, m, phi_rel, journal_worn):
+    """Sum [m] of the nodal wear (bushing + journal) over the ``2 m + 1`` nodes ``k - m .. k + m``;
+    the control point of the clearance spline at node ``k`` is ``c0`` plus its mean."""
+    s = 0.0
+    for i in range(k - m, k + m + 1):
+        s += _worn_clearance(row, M, i, phi_rel, 0.0, journal_worn)
+    return s
+
+
+@njit(cache=True)
+def _bushing_sum(row, M, k, m):
+    """Sum [m] of the bushing depths over the nodes ``k - m .. k + m``."""
+    s = 0.0
+    for r in range(k - m, k + m + 1):
+        s += row[REV_PROFILE + r % M]
+    return s
+
+
+@njit(cache=True)
+def _bushing_at(row, M, m, psi):
+    """The bushing's part [m] of the clearance spline at angle ``psi`` [rad]."""
+    u = (psi % TWO_PI) * M / TWO_PI
+    i = int(u)
+    t = u - i
+    nw = 2 * m + 1
+    a, b1, b2, b3 = _bspline(_bushing_sum(row, M, i - 1, m) / nw, _bushing_sum(row, M, i, m) / nw,
+                             _bushing_sum(row, M, i + 1, m) / nw, _bushing_sum(row, M, i + 2, m) / nw)
+    return a + t * (b1 + t * (b2 + t * b3))
 
 
 @njit(cache=True)
@@ -115,6 +157,13 @@ def worn_penetration(row, ebx, eby, phi_rel):
     ``(ebx, eby)`` is the eccentricity [m] in the bushing frame, ``phi_rel`` [rad] the journal
     angle minus the bushing angle.  Returns ``(delta [m], psi [rad], h_b [m], h_j [m])``: the
     largest overlap, its bushing-frame direction and the two wear depths there.
+
+    The clearance curve is the periodic cubic B-spline whose control points are the nodal
+    clearances (module docstring): C2, so the maximiser ``psi*`` moves smoothly with the
+    eccentricity and the contact normal has no kinks where it crosses a node (a C1 curve has
+    jumps of curvature there, which made the step-size control reject about two steps per
+    accepted one on worn surfaces); and a convex combination of the nodal values, so it never
+    dips below the smallest of them (wear never makes the joint tighter).
     """
     c0 = row[4] - row[5]
     em = math.sqrt(ebx * ebx + eby * eby)
@@ -126,36 +175,35 @@ def worn_penetration(row, ebx, eby, phi_rel):
     journal_worn = hj_max > 0.0
     dth = TWO_PI / M
     # coarse search over the nodes: outside |psi - alpha| > w no direction can beat the one along
-    # e, since em cos w - c0 <= em - c0 - hmax
+    # e, since em cos w - c0 <= em - c0 - hmax (the spline lies in [c0, c0 + hmax])
     ratio = 1.0 - (hb_max + hj_max) / em if em > 1e-300 else -2.0
     w = math.acos(ratio) if ratio > -1.0 else math.pi
     k_lo = int(math.floor((alpha - w) / dth)) - 1
     k_hi = int(math.ceil((alpha + w) / dth)) + 1
     if k_hi - k_lo >= M:
         k_lo = 0; k_hi = M
-    # every segment of the window on a C1 cubic through the nodal clearances (tangents:
-    # :func:`_tangent`): the nodes, and a maximum of f inside any segment where f' changes sign
-    # from + to -.  (A piecewise-linear clearance puts a kink at every node and makes the contact
-    # jump between segments of a smooth scar; the limited tangents keep the cubic from dipping
-    # below the nodes, so wear never makes the joint tighter.)
+    # every segment of the window: its start node, and a maximum of f = e.n - c inside any
+    # segment where f' changes sign from + to -
     best = -1e300; psi_best = alpha; c_best = c0
-    a0 = _worn_clearance(row, M, k_lo - 1, phi_rel, c0, journal_worn)
-    a1 = _worn_clearance(row, M, k_lo, phi_rel, c0, journal_worn)
-    a2 = _worn_clearance(row, M, k_lo + 1, phi_rel, c0, journal_worn)
-    m1 = _tangent(a1 - a0, a2 - a1)
-    d_lo = -em * math.sin(k_lo * dth - alpha) - m1 / dth
+    m = _smoothing_half_width(M)
+    nw = 2 * m + 1
+    a0 = c0 + _window_sum(row, M, k_lo - 1, m, phi_rel, journal_worn) / nw
+    a1 = c0 + _window_sum(row, M, k_lo, m, phi_rel, journal_worn) / nw
+    ssum = _window_sum(row, M, k_lo + 1, m, phi_rel, journal_worn)
+    a2 = c0 + ssum / nw
     for k in range(k_lo, k_hi):
-        a3 = _worn_clearance(row, M, k + 2, phi_rel, c0, journal_worn)
-        m2 = _tangent(a2 - a1, a3 - a2)
+        if m == 0:
+            a3 = _worn_clearance(row, M, k + 2, phi_rel, c0, journal_worn)
+        else:                     # slide the window: add node k + 2 + m, drop node k + 1 - m
+            ssum += (_worn_clearance(row, M, k + 2 + m, phi_rel, 0.0, journal_worn)
+                     - _worn_clearance(row, M, k + 1 - m, phi_rel, 0.0, journal_worn))
+            a3 = c0 + ssum / nw
+        # the spline segment c(t) = cs + b1 t + b2 t^2 + b3 t^3 on t in [0, 1]
+        cs, b1, b2, b3 = _bspline(a0, a1, a2, a3)
         th0 = k * dth
-        f = em * math.cos(th0 - alpha) - a1
+        f = em * math.cos(th0 - alpha) - cs
         if f > best:
-            best = f; psi_best = th0; c_best = a1
-        d_hi = -em * math.sin(th0 + dth - alpha) - m2 / dth
-        # Hermite cubic c(t) = a1 + b1 t + b2 t^2 + b3 t^3 on t in [0, 1]
-        b1 = m1
-        b2 = 3.0 * (a2 - a1) - 2.0 * m1 - m2
-        b3 = 2.0 * (a1 - a2) + m1 + m2
+            best = f; psi_best = th0; c_best = cs
         # f'(t) (per rad) is, to O(em dth^3), the quadratic A + B t + C t^2: its + to - roots in
         # [0, 1] are the interior maxima (a segment may hold one even when f' > 0 at both ends)
         s0 = math.sin(th0 - alpha); k0 = math.cos(th0 - alpha)
@@ -190,20 +238,20 @@ def worn_penetration(row, ebx, eby, phi_rel):
                     break
                 t = tn
             ps = th0 + t * dth
-            c = a1 + t * (b1 + t * (b2 + t * b3))
+            c = cs + t * (b1 + t * (b2 + t * b3))
             f = em * math.cos(ps - alpha) - c
             if f > best:
                 best = f; psi_best = ps; c_best = c
-        a0 = a1; a1 = a2; a2 = a3; m1 = m2; d_lo = d_hi
-    f = em * math.cos(k_hi * dth - alpha) - a1
+        a0 = a1; a1 = a2; a2 = a3
+    cs = _bspline(a0, a1, a2, a2)[0]     # the curve at node k_hi (p3 does not enter it)
+    f = em * math.cos(k_hi * dth - alpha) - cs
     if f > best:
-        best = f; psi_best = k_hi * dth; c_best = a1
-    # split the clearance increase at psi* into the bushing and journal parts
-    u = (psi_best % TWO_PI) / dth
-    i = int(u); fr = u - i; i = i % M
+        best = f; psi_best = k_hi * dth; c_best = cs
+    # split the clearance increase at psi* into the bushing and journal parts (the spline is
+    # linear in its control points: the bushing part is the spline of the bushing depths)
     if not journal_worn:
         return best, (psi_best + math.pi) % TWO_PI - math.pi, c_best - c0, 0.0
-    hb = row[REV_PROFILE + i] * (1.0 - fr) + row[REV_PROFILE + (i + 1) % M] * fr
+    hb = _bushing_at(row, M, m, psi_best)
     hj = c_best - c0 - hb
     return best, (psi_best + math.pi) % TWO_PI - math.pi, hb, hj
 

@@ -13,9 +13,12 @@ The variance of the mean of ``n`` samples of a first-order autoregressive series
 autocorrelation ``rho`` is ``s^2/n (1 + rho)/(1 - rho)`` for large ``n`` (the sum
 ``1 + 2 sum_k rho^k`` of its autocorrelations), i.e. the effective number of samples is
 ``n (1 - rho)/(1 + rho)`` (Zwiers & von Storch (1995), effective sample size of an AR(1) series).  We estimate ``rho``
-from the per-cycle volume series of the update, clip it to ``[0, 0.9]`` (a negative estimate from
-a few cycles is not taken as a gain; 0.9 keeps the factor finite), and apply the same factor to
-every node of the profile.  Batch means (Flegal & Jones (2010)) would need tens of cycles per
+from the per-cycle volume series of the update, correct the estimate for its bias (the lag-1
+sample autocorrelation of ``n`` values about their own mean is low by ``(1 + 3 rho)/n`` on
+average, Marriott & Pope (1954): ``rho = (n r + 1)/(n - 3)``; uncorrected, 24-32 cycles of an
+AR(1) series with rho = 0.3-0.5 gave standard errors 6-9 % short of the true spread of the mean),
+clip it to ``[0, 0.9]`` (a negative estimate from a few cycles is not taken as a gain; 0.9 keeps
+the factor finite), and apply the same factor to every node of the profile.  Batch means (Flegal & Jones (2010)) would need tens of cycles per
 batch to be safe; with the 4-32 cycles an update can afford, the AR(1) correction is the
 better-defended choice.
 
@@ -55,8 +58,13 @@ def lag1_autocorrelation(x) -> float:
 
 
 def correlation_factor(series) -> float:
-    """``(1 + rho)/(1 - rho)`` with ``rho`` the lag-1 autocorrelation clipped to ``[0, 0.9]``."""
-    rho = min(max(lag1_autocorrelation(series), 0.0), RHO_MAX)
+    """``(1 + rho)/(1 - rho)`` with ``rho`` the lag-1 autocorrelation, corrected for its bias
+    (``(n r + 1)/(n - 3)``, Marriott & Pope (1954); for ``n >= 5``) and clipped to ``[0, 0.9]``."""
+    n = len(series)
+    r = lag1_autocorrelation(series)
+    if n >= 5:
+        r = (n * r + 1.0) / (n - 3.0)
+    rho = min(max(r, 0.0), RHO_MAX)
     return (1.0 + rho) / (1.0 - rho)
 
 
