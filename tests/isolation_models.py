@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from workbench.hookspecs import hookimpl
-from plugins.pressure.winkler import Winkler
+from workbench_plugins.pressure.winkler import Winkler
 from workbench.models import ContactLaw, FrictionLaw, WearLaw, parameter
 
 

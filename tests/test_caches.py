@@ -113,7 +113,7 @@ def test_kernel_wrappers_come_from_the_disk_cache_in_a_new_process(tmp_path):
     functions are not redirected into our folder."""
     code = """
         from workbench.mbs.kernels import contact_cfunc
-        from plugins.contact.hertz import hertz_force
+        from workbench_plugins.contact.hertz import hertz_force
         c = contact_cfunc(hertz_force)
         print(c.cache_hits)
     """

@@ -15,10 +15,10 @@ import pytest
 from numba import cfunc, njit, types
 from scipy.integrate import solve_ivp, trapezoid
 
-from plugins.friction.ambrosio import Ambrosio
-from plugins.friction.bai_zhao import BaiZhao
-from plugins.friction.coulomb import Coulomb
-from plugins.friction.lugre import LuGre
+from workbench_plugins.friction.ambrosio import Ambrosio
+from workbench_plugins.friction.bai_zhao import BaiZhao
+from workbench_plugins.friction.coulomb import Coulomb
+from workbench_plugins.friction.lugre import LuGre
 from workbench.errors import StudyError
 from workbench.plugins import build_registry
 

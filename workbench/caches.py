@@ -14,7 +14,7 @@ Why ``<hash>``: numba invalidates a cached function only when *its own* source f
 when a function it calls from another module does (after an edit of ``workbench/mbs/clearance.py``
 the cached integrator kept running the old contact code; the same happens after an upgrade).  So
 the numba cache of our functions goes to a folder keyed by a hash over every ``.py`` file of the
-``workbench`` and ``plugins`` packages actually imported (a worktree or a ``PYTHONPATH`` checkout
+``workbench`` and ``workbench_plugins`` (folder ``plugins/``) packages actually imported (a worktree or a ``PYTHONPATH`` checkout
 gets its own): any edit starts a fresh cache.  Only functions defined in those packages are
 redirected (a numba cache locator scoped to their folders); the process's numba configuration and
 environment are left alone, so a user's own ``cache=True`` functions go where numba puts them.
@@ -22,7 +22,7 @@ environment are left alone, so a user's own ``cache=True`` functions go where nu
 for ours too.
 
 :func:`use_numba_cache` installs the locator; the compiled packages call it when first imported
-(``workbench.mbs``, ``workbench.fem``, ``plugins``), before their first ``cache=True`` function is
+(``workbench.mbs``, ``workbench.fem``, ``workbench_plugins``), before their first ``cache=True`` function is
 defined, since numba picks a function's cache folder when it is decorated.  It also prunes the
 root: folders ``numba-*`` of other source states unused for a week, then the least recently used
 entries until the root is under ``$WORKBENCH_CACHE_MAX_GB`` (default 2 GB).  Only our own entries
@@ -46,7 +46,7 @@ DEFAULT_LIMIT_GB = 2.0
 #: numba caches of other source states unused this long are removed [s]
 STALE_AFTER = 7 * 24 * 3600.0
 #: the packages whose compiled functions the source-keyed numba cache holds
-PACKAGES = ("workbench", "plugins")
+PACKAGES = ("workbench", "workbench_plugins")
 
 _state: dict = {}   # the installed locator's numba folder and source folders (one per process)
 
@@ -81,7 +81,7 @@ def limit_bytes() -> float:
 
 
 def package_dirs() -> list[Path]:
-    """Folders of the ``workbench`` and ``plugins`` packages this process imports."""
+    """Folders of the ``workbench`` and ``workbench_plugins`` packages this process imports."""
     import importlib.util
     dirs = []
     for name in PACKAGES:
@@ -208,7 +208,7 @@ def holds_compiled(pattern: str = "mbs_*/integrator.*.nbi") -> bool:
 
 def use_numba_cache(dirs: list[Path] | None = None) -> Path | None:
     """Send numba's cache of the functions defined under ``dirs`` (default: the imported
-    ``workbench`` and ``plugins`` packages) to ``<root>/numba-<source hash>``, and prune the root.
+    ``workbench`` and ``workbench_plugins`` packages) to ``<root>/numba-<source hash>``, and prune the root.
 
     Idempotent (the first call in a process decides); cheap (a few ms for the hash).  Returns the
     folder, or ``None`` when numba's own rule applies.

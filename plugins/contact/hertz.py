@@ -30,7 +30,7 @@ class Hertz(ContactLaw):
     ``K`` [N/m^n] defaults to the geometry's stiffness (Wang, Chen, Ma & Sun (2016) eq. 11 for a pin in a bore,
     Hertz for spheres — both for ``n = 1.5`` —, Wang, Chen, Ma & Sun (2016) eq. 26 for planar contact with ``n = 1``);
     with another exponent ``stiffness`` must be given
-    (:func:`plugins.contact._common.resolve_stiffness`).
+    (:func:`workbench_plugins.contact._common.resolve_stiffness`).
     """
     name = "hertz"
     reference = "Hertz 1881; Machado et al., Mech. Mach. Theory 53 (2012) eq. (2); Wang & Liu (2015) Table 1"

@@ -3,7 +3,7 @@
 Machado, Moreira, Flores & Lankarani, Mech. Mach. Theory 53 (2012) §3 (Hooke's law, the simplest
 pure elastic model); Wang & Liu (2015) Table 1.  Default stiffness: Wang, Chen, Ma & Sun (2016) eq. 26 for a planar
 (translational-joint) contact; for a pin in a bore the secant of Johnson's line-contact law at a
-reference load (see :func:`plugins.contact._common.linear_stiffness`).
+reference load (see :func:`workbench_plugins.contact._common.linear_stiffness`).
 """
 from __future__ import annotations
 

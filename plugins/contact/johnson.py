@@ -3,7 +3,7 @@
 ``delta = F/(pi L E*) [ln(4 pi L dR E*/F) - 1]`` — Johnson, Contact Mechanics (1985) pp. 99-104,
 in the form tabulated by Pereira, Ramalho & Ambrosio, Nonlinear Dyn 63 (2011) 681-697 (Johnson's
 model for internal contact); Wang & Liu (2015) Table 1 / Machado et al., Mech. Mach. Theory 53 (2012) §3.
-Solved for ``F`` inside the kernel (see :mod:`plugins.contact._cylinder_implicit`).
+Solved for ``F`` inside the kernel (see :mod:`workbench_plugins.contact._cylinder_implicit`).
 """
 from __future__ import annotations
 

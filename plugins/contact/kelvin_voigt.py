@@ -54,7 +54,7 @@ def damping_from_restitution(e: float, K: float, m: float) -> float:
 class KelvinVoigt(ContactLaw):
     """Linear viscoelastic law ``F_n = K delta + D delta_dot`` (Machado et al. 2012 §4).
 
-    ``K`` [N/m] as in :class:`plugins.contact.hooke.Hooke`.  ``D`` [N s/m]: ``damping`` if given,
+    ``K`` [N/m] as in :class:`workbench_plugins.contact.hooke.Hooke`.  ``D`` [N s/m]: ``damping`` if given,
     else derived from ``restitution`` and ``effective_mass`` (linear oscillator, see
     :func:`damping_from_restitution`); one of the two is required.  No tension: the force is
     clamped at 0.

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from plugins.pressure.winkler import layer_modulus
+from workbench_plugins.pressure.winkler import layer_modulus
 from workbench.errors import StudyError, choices_text
 from workbench.hookspecs import hookimpl
 from workbench.models import ContactGeometry, ContactLaw, parameter
@@ -37,7 +37,7 @@ from ._common import check_restitution, min_impact_speed_field
 #: two nearly equal numbers loses ~ 1e-16/eps^2 relative precision); the first dropped term (n = 9)
 #: is ~ 1e-19 relative at eps = 0.25
 _SERIES_EPS = 0.25
-#: layer-modulus rules of :func:`plugins.pressure.winkler.layer_modulus`
+#: layer-modulus rules of :func:`workbench_plugins.pressure.winkler.layer_modulus`
 _RULES = ("unconstrained", "bonded")
 
 
@@ -67,7 +67,7 @@ def winkler_foundation_force(delta, delta_dot, delta_dot_minus, p):
     ``p = [b R k, c, chi, v_floor]``; ``d = c + delta``; ``eps = atan2(sqrt(delta (2c + delta)), c)``
     (the half-angle of the contact arc, ``cos eps = c/d``, without the cancellation of
     ``acos(c/d)`` at small ``delta``).  Zero for ``delta <= 0``; the damping term is clamped so the
-    force never pulls (as :func:`plugins.contact._common.hysteresis_force`).
+    force never pulls (as :func:`workbench_plugins.contact._common.hysteresis_force`).
     """
     if delta <= 0.0:
         return 0.0
@@ -93,7 +93,7 @@ class WinklerFoundation(ContactLaw):
     radial clearance of the joint geometry, ``k = E_w / L`` the foundation modulus.  ``k`` defaults
     to the lining rule of the ``winkler`` pressure model: each elastic part is a layer of thickness
     ``layer_thickness`` with modulus ``E_w`` from ``modulus_rule``
-    (:func:`plugins.pressure.winkler.layer_modulus`), and two elastic layers act in series; so the
+    (:func:`workbench_plugins.pressure.winkler.layer_modulus`), and two elastic layers act in series; so the
     dynamics and the ``winkler`` pressure model see the same foundation.
 
     The damping factor is Lankarani-Nikravesh's.  In a free impact of this damping form the
