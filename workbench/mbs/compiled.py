@@ -37,6 +37,12 @@ SPRING, FORCE, TORQUE = 0, 1, 2
 CL_REV, CL_TRANS = 0, 1
 REV_NODES, REV_HB_MAX, REV_HJ_MAX, REV_PROFILE = 6, 7, 8, 12
 CL_FRICTION_BOUND = 11  # both kinds: largest friction coefficient of the joint's law (inf: unbounded)
+# --- distributed contact (owner: workbench.mbs.distributed): begin
+#: CL_REV columns: 1.0 when the joint's contact law is distributed over the bore
+#: (:mod:`workbench.mbs.distributed`; the law's kernel is then not called), and the lower bound of
+#: the interpolated clearance increase [m] (:func:`workbench.mbs.distributed.clearance_floor`)
+REV_DISTRIBUTED, REV_DIST_FLOOR = 9, 10
+# --- distributed contact: end
 MAX_POLY, MAX_HARM = 6, 3
 
 
@@ -248,6 +254,14 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
             npts += 4
         ck.append(_compiled_kernel(kernels.contact_cfunc, c.contact, "contact", c.name))
         cp.append(_packed(c.contact.pack(geom), c.contact, "contact", c.name))
+        # --- distributed contact (owner: workbench.mbs.distributed): begin
+        if getattr(c.contact, "distributed", False):
+            from .distributed import check_joint, clearance_floor
+            check_joint(c)
+            clr_f[-1][REV_DISTRIBUTED] = 1.0
+            if len(clr_f) - 1 in surfaces:
+                clr_f[-1][REV_DIST_FLOOR] = clearance_floor(*surfaces[len(clr_f) - 1])
+        # --- distributed contact: end
         if c.friction is None:
             fk.append(kernels.no_friction()); fp.append(np.zeros(1)); hs.append(0)
         else:
