@@ -36,8 +36,8 @@ roots.  As ``u = 0`` at the moving ends, the resultant is C1 in the state.  Cont
 ``max u`` crosses 0 (:func:`distributed_gap`, used by the event detection).
 
 Fast path: :func:`distributed_contact` (numba, called from :func:`.clearance.clearance_forces`).
-Reference path: :func:`reference_contact` (numpy/scipy, a fine trapezoid grid over the whole
-bore); ``tests/test_distributed_contact.py`` checks that they agree.
+Reference path: :func:`.distributed_reference.reference_contact` (numpy, a fine trapezoid grid
+over the whole bore); ``tests/test_distributed_contact.py`` checks that they agree.
 """
 from __future__ import annotations
 
@@ -93,24 +93,6 @@ def clearance_floor(h_bushing, h_journal) -> float:
     return float(min(cb.min() + cj.min() - (8.0 / 27.0) * d, 0.0))
 
 
-def spline_values(h, x):
-    """The quasi-interpolant of :func:`control_points` and its first two derivatives at ``x`` [rad]
-    (numpy, the reference path)."""
-    h = np.asarray(h, float)
-    M = len(h); dth = TWO_PI / M
-    c = control_points(h)
-    u = np.mod(np.asarray(x, float), TWO_PI) / dth
-    i = np.minimum(np.floor(u).astype(int), M - 1)
-    t = u - i
-    cm, c0, c1, c2 = c[(i - 1) % M], c[i % M], c[(i + 1) % M], c[(i + 2) % M]
-    s = 1.0 - t
-    v = (s ** 3 * cm + (3 * t ** 3 - 6 * t ** 2 + 4) * c0 + (-3 * t ** 3 + 3 * t ** 2 + 3 * t + 1) * c1
-         + t ** 3 * c2) / 6.0
-    d = (-3 * s ** 2 * cm + (9 * t ** 2 - 12 * t) * c0 + (-9 * t ** 2 + 6 * t + 3) * c1 + 3 * t ** 2 * c2) / (6 * dth)
-    dd = (6 * s * cm + (18 * t - 12) * c0 + (-18 * t + 6) * c1 + 6 * t * c2) / (6 * dth ** 2)
-    return v, d, dd
-
-
 # ------------------------------------------------------------------------------ compiled
 @njit(cache=True, inline="always")
 def _ctrl(row, off, M, i):
@@ -123,7 +105,7 @@ def _ctrl(row, off, M, i):
 @njit(cache=True)
 def _spline(row, M, off, x):
     """Value, slope and curvature of the periodic quasi-interpolating B-spline of
-    ``row[off:off + M]`` at ``x`` [rad] (:func:`spline_values`)."""
+    ``row[off:off + M]`` at ``x`` [rad] (:func:`.distributed_reference.spline_values`)."""
     h = TWO_PI / M
     u = (x % TWO_PI) / h
     i = int(u)
