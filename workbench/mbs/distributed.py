@@ -149,23 +149,33 @@ def _hermite(t, a1, m1, a2, m2):
 
 
 @njit(cache=True, inline="always")
-def _u(t, th0, dth, ebx, eby, a1, m1, a2, m2):
-    """Overlap u, du/dt, d2u/dt2 on a segment at parameter ``t``."""
-    ps = th0 + t * dth
-    cs = math.cos(ps); sn = math.sin(ps)
+def _cs(x):
+    """``(cos x, sin x)``: Taylor series for |x| <= 0.05 (a segment; error < 1e-17), else libm."""
+    if abs(x) > 0.05:
+        return math.cos(x), math.sin(x)
+    x2 = x * x
+    return (1.0 - x2 * (0.5 - x2 * (1.0 / 24.0 - x2 / 720.0)),
+            x * (1.0 - x2 * (1.0 / 6.0 - x2 * (1.0 / 120.0 - x2 / 5040.0))))
+
+
+@njit(cache=True, inline="always")
+def _u(t, dth, A, B, a1, m1, a2, m2):
+    """Overlap u, du/dt, d2u/dt2 on a segment at parameter ``t``; ``A = e . n(theta_0)`` and
+    ``B = e . t(theta_0)`` at the segment start (so no trigonometry of the absolute angle)."""
+    cx, sx = _cs(t * dth)
     v, d, dd = _hermite(t, a1, m1, a2, m2)
-    en = ebx * cs + eby * sn
-    return en - v, dth * (-ebx * sn + eby * cs) - d, -dth * dth * en - dd
+    en = A * cx + B * sx
+    return en - v, dth * (B * cx - A * sx) - d, -dth * dth * en - dd
 
 
 @njit(cache=True)
-def _root(ta, tb, ua, th0, dth, ebx, eby, a1, m1, a2, m2):
+def _root(ta, tb, ua, dth, A, B, a1, m1, a2, m2):
     """Root of u on [ta, tb] (u monotone there, opposite signs at the ends): Newton kept inside
     the bracket, bisection when it leaves it."""
     lo = ta; hi = tb; ulo = ua
     t = 0.5 * (lo + hi)
     for _ in range(60):
-        u, d, _dd = _u(t, th0, dth, ebx, eby, a1, m1, a2, m2)
+        u, d, _dd = _u(t, dth, A, B, a1, m1, a2, m2)
         if (u > 0.0) == (ulo > 0.0):
             lo = t; ulo = u
         else:
@@ -183,33 +193,33 @@ def _root(ta, tb, ua, th0, dth, ebx, eby, a1, m1, a2, m2):
 
 
 @njit(cache=True)
-def _critical(th0, dth, ebx, eby, a1, m1, a2, m2, out):
+def _critical(dth, A, B, a1, m1, a2, m2, out):
     """Critical points of u in (0, 1), sorted, into ``out``; returns how many (<= 2).  ``u'`` is
     fitted by the quadratic through t = 0, 1/2, 1 and its roots polished by Newton."""
-    _, d0, _ = _u(0.0, th0, dth, ebx, eby, a1, m1, a2, m2)
-    _, dh, _ = _u(0.5, th0, dth, ebx, eby, a1, m1, a2, m2)
-    _, d1, _ = _u(1.0, th0, dth, ebx, eby, a1, m1, a2, m2)
-    A = d0; B = -3.0 * d0 + 4.0 * dh - d1; C = 2.0 * d0 - 4.0 * dh + 2.0 * d1
+    _, d0, _ = _u(0.0, dth, A, B, a1, m1, a2, m2)
+    _, dh, _ = _u(0.5, dth, A, B, a1, m1, a2, m2)
+    _, d1, _ = _u(1.0, dth, A, B, a1, m1, a2, m2)
+    qa = d0; qb = -3.0 * d0 + 4.0 * dh - d1; qc = 2.0 * d0 - 4.0 * dh + 2.0 * d1
     n = 0
     r1 = -1.0; r2 = -1.0
-    scale = abs(A) + abs(B) + abs(C)
-    if abs(C) > 1e-12 * scale:
-        disc = B * B - 4.0 * A * C
+    scale = abs(qa) + abs(qb) + abs(qc)
+    if abs(qc) > 1e-12 * scale:
+        disc = qb * qb - 4.0 * qa * qc
         if disc >= 0.0:
             sq = math.sqrt(disc)
-            q = -0.5 * (B + (sq if B >= 0.0 else -sq))
-            x1 = q / C
-            x2 = A / q if q != 0.0 else x1
+            q = -0.5 * (qb + (sq if qb >= 0.0 else -sq))
+            x1 = q / qc
+            x2 = qa / q if q != 0.0 else x1
             r1 = min(x1, x2); r2 = max(x1, x2); n = 2
-    elif B != 0.0:
-        r1 = -A / B; n = 1
+    elif qb != 0.0:
+        r1 = -qa / qb; n = 1
     m = 0
     for ir in range(n):
         t = r1 if ir == 0 else r2
         if not (0.0 < t < 1.0):
             continue
         for _ in range(6):
-            _, d, dd = _u(t, th0, dth, ebx, eby, a1, m1, a2, m2)
+            _, d, dd = _u(t, dth, A, B, a1, m1, a2, m2)
             if dd == 0.0:
                 break
             tn = t - d / dd
@@ -267,13 +277,15 @@ def distributed_gap(row, ebx, eby, phi_rel):
     for k in range(k_lo, k_hi):
         a2, s2, p2, q2 = _node(row, M, k + 1, phi_rel, c0, journal_worn)
         th0 = k * dth
-        u0 = ebx * math.cos(th0) + eby * math.sin(th0) - a1
+        c0_ = math.cos(th0); s0_ = math.sin(th0)
+        A = ebx * c0_ + eby * s0_; B = eby * c0_ - ebx * s0_
+        u0 = A - a1
         if u0 > best:
             best = u0; psi_b = th0; cph_b = p1
-        nc = _critical(th0, dth, ebx, eby, a1, s1 * dth, a2, s2 * dth, crit)
+        nc = _critical(dth, A, B, a1, s1 * dth, a2, s2 * dth, crit)
         for ic in range(nc):
             t = crit[ic]
-            u, d, dd = _u(t, th0, dth, ebx, eby, a1, s1 * dth, a2, s2 * dth)
+            u, d, dd = _u(t, dth, A, B, a1, s1 * dth, a2, s2 * dth)
             if u > best and dd < 0.0:
                 best = u; psi_b = th0 + t * dth
                 cph_b, _, _ = _hermite(t, p1, q1 * dth, p2, q2 * dth)
@@ -286,17 +298,20 @@ def distributed_gap(row, ebx, eby, phi_rel):
 
 
 @njit(cache=True)
-def _accumulate(ta, tb, th0, dth, ebx, eby, edx, edy, phd, a1, m1, a2, m2, p1, q1, p2, q2,
-                cp, v_minus, scale, vrx, vry, wrel, fk, fp, z, tmp, res):
-    """Gauss-Legendre over ``[ta, tb]`` of one segment (u >= 0 there) into ``res``; returns False
-    when the friction law raised or returned a non-finite value."""
+def _accumulate(ta, tb, th0, dth, c0_, s0_, ebx, eby, edx, edy, phd, a1, m1, a2, m2, p1, q1, p2, q2,
+                cp, v_minus, scale, vrx, vry, wrel, fk, fp, z, tmp, res, bins):
+    """Gauss-Legendre over ``[ta, tb]`` of one segment (u >= 0 there) into ``res``, and each
+    point's normal force into the nearest of the ``len(bins)`` nodes (none when empty); returns
+    False when the friction law raised or returned a non-finite value."""
     ng = int(cp[P_NGAUSS])
+    nbin = bins.shape[0]
     k = cp[P_K]; chi = cp[P_CHI]
     for g in range(ng):
         t = ta + (tb - ta) * _GL_X[ng, g]
         wgt = (tb - ta) * dth * _GL_W[ng, g] * scale
         ps = th0 + t * dth
-        cs = math.cos(ps); sn = math.sin(ps)
+        cx, sx = _cs(t * dth)
+        cs = c0_ * cx - s0_ * sx; sn = s0_ * cx + c0_ * sx
         c, _, _ = _hermite(t, a1, m1, a2, m2)
         u = ebx * cs + eby * sn - c
         if u <= 0.0:
@@ -311,6 +326,9 @@ def _accumulate(ta, tb, th0, dth, ebx, eby, edx, edy, phd, a1, m1, a2, m2, p1, q
         res[R_TORQUE] += dF * cph
         res[R_PC] += dF * ud
         res[R_FNSUM] += dF
+        if nbin > 0:
+            ib = int(math.floor(ps * nbin / TWO_PI + 0.5)) % nbin
+            bins[ib] += dF
         vt = -vrx * sn + vry * cs + wrel
         tmp[0] = 0.0; tmp[RAISED] = 0.0
         ft = fk(vt, dF, z, fp, tmp.ctypes)
@@ -325,7 +343,7 @@ def _accumulate(ta, tb, th0, dth, ebx, eby, edx, edy, phd, a1, m1, a2, m2, p1, q
 
 @njit(cache=True)
 def distributed_contact(row, cp, ebx, eby, edx, edy, phi_rel, phd, vrx, vry, wrel, dm, scale,
-                        fk, fp, z, tmp, res):
+                        fk, fp, z, tmp, res, bins):
     """Resultants of the distributed contact of one joint into ``res`` (``R_*`` columns).
 
     ``row``: the joint's ``clr_f`` row (profiles); ``cp``: its contact row (``P_*`` columns);
@@ -333,6 +351,8 @@ def distributed_contact(row, cp, ebx, eby, edx, edy, phi_rel, phd, vrx, vry, wre
     ``phi_rel`` [rad] and its rate ``phd`` [rad/s]; ``(vrx, vry)`` = velocity of the journal centre
     minus that of the bushing centre, bushing frame [m/s]; ``wrel = w_j R_j - w_b R_b`` [m/s];
     ``dm`` the impact speed [m/s]; ``scale = R_b b`` [m^2]; ``fk``/``fp``/``z`` the friction law.
+    ``bins``: empty, or ``M_w`` floats that receive the normal force [N] lumped to the nearest of
+    ``M_w`` equally spaced bore nodes (the pressure field the wear coupling samples).
     Returns False when the friction law failed (``res[R_FT]`` is then NaN)."""
     for i in range(N_RES):
         res[i] = 0.0
@@ -347,9 +367,10 @@ def distributed_contact(row, cp, ebx, eby, edx, edy, phi_rel, phd, vrx, vry, wre
         dth = 2.0 * eps / npc
         res[R_PATCHES] = 1.0
         for i in range(npc):
-            if not _accumulate(0.0, 1.0, alpha - eps + i * dth, dth, ebx, eby, edx, edy, phd, c0, 0.0,
+            th = alpha - eps + i * dth
+            if not _accumulate(0.0, 1.0, th, dth, math.cos(th), math.sin(th), ebx, eby, edx, edy, phd, c0, 0.0,
                                c0, 0.0, 0.0, 0.0, 0.0, 0.0, cp, v_minus, scale, vrx, vry, wrel, fk, fp,
-                               z, tmp, res):
+                               z, tmp, res, bins):
                 return False
         return True
     if empty:
@@ -365,15 +386,17 @@ def distributed_contact(row, cp, ebx, eby, edx, edy, phi_rel, phd, vrx, vry, wre
     for k in range(k_lo, k_hi):
         a2, s2, p2, q2 = _node(row, M, k + 1, phi_rel, c0, journal_worn)
         th0 = k * dth
+        c0_ = math.cos(th0); s0_ = math.sin(th0)
+        A = ebx * c0_ + eby * s0_; B = eby * c0_ - ebx * s0_
         m1 = s1 * dth; m2 = s2 * dth; r1 = q1 * dth; r2 = q2 * dth
-        nc = _critical(th0, dth, ebx, eby, a1, m1, a2, m2, crit)
+        nc = _critical(dth, A, B, a1, m1, a2, m2, crit)
         nb = 0
         bp[0] = 0.0; nb = 1
         for ic in range(nc):
             bp[nb] = crit[ic]; nb += 1
         bp[nb] = 1.0; nb += 1
         for ib in range(nb):
-            ub[ib], _, _ = _u(bp[ib], th0, dth, ebx, eby, a1, m1, a2, m2)
+            ub[ib], _, _ = _u(bp[ib], dth, A, B, a1, m1, a2, m2)
             if ub[ib] > best and ib < nb - 1:
                 best = ub[ib]; psi_b = th0 + bp[ib] * dth
         for ib in range(nb - 1):
@@ -381,16 +404,16 @@ def distributed_contact(row, cp, ebx, eby, edx, edy, phi_rel, phd, vrx, vry, wre
             if ua > 0.0 and uc > 0.0:
                 lo = ta; hi = tb
             elif ua > 0.0 and uc <= 0.0:
-                lo = ta; hi = _root(ta, tb, ua, th0, dth, ebx, eby, a1, m1, a2, m2)
+                lo = ta; hi = _root(ta, tb, ua, dth, A, B, a1, m1, a2, m2)
             elif ua <= 0.0 and uc > 0.0:
-                lo = _root(ta, tb, ua, th0, dth, ebx, eby, a1, m1, a2, m2); hi = tb
+                lo = _root(ta, tb, ua, dth, A, B, a1, m1, a2, m2); hi = tb
                 n_up += 1
             else:
                 continue
             any_pos = True
-            if hi > lo and not _accumulate(lo, hi, th0, dth, ebx, eby, edx, edy, phd, a1, m1, a2, m2,
+            if hi > lo and not _accumulate(lo, hi, th0, dth, c0_, s0_, ebx, eby, edx, edy, phd, a1, m1, a2, m2,
                                            p1, r1, p2, r2, cp, v_minus, scale, vrx, vry, wrel, fk,
-                                           fp, z, tmp, res):
+                                           fp, z, tmp, res, bins):
                 return False
         a1 = a2; s1 = s2; p1 = p2; q1 = q2
     res[R_DELTA] = best
@@ -439,7 +462,7 @@ def joint_forces(q, qd, bi, bj, row, cp, phb, phj, Pbx, Pby, Pjx, Pjy, dm, fk, f
     ok = True
     if dm >= 0.0:   # dm < 0: open mode frozen over the step (integrator)
         ok = distributed_contact(row, cp, ebx, eby, edx, edy, phj - phb, wj - wb, vrx, vry,
-                                 wj * Rj - wb * Rb, dm, Rb * cp[P_LEN], fk, fp, z, tmp, res)
+                                 wj * Rj - wb * Rb, dm, Rb * cp[P_LEN], fk, fp, z, tmp, res, np.zeros(0))
     else:
         res[R_DELTA], res[R_PSI], _ = distributed_gap(row, ebx, eby, phj - phb)
     fbx = res[R_FBX]; fby = res[R_FBY]
@@ -498,9 +521,9 @@ def joint_gap(q, qd, bi, bj, row):
 @njit(cache=True)
 def resultants(row, cp, ebx, eby, edx, edy, phi_rel, phd, vrx, vry, wrel, dm, fk, fpar_row, z):
     """:func:`distributed_contact` for a caller holding the friction parameters as an array
-    (tests, the wear coupling); returns ``(res, ok)``."""
+    (tests); returns ``(res, ok)``."""
     res = np.zeros(N_RES)
     tmp = np.zeros(2)
     ok = distributed_contact(row, cp, ebx, eby, edx, edy, phi_rel, phd, vrx, vry, wrel, dm,
-                             row[4] * cp[P_LEN], fk, fpar_row.ctypes, z, tmp, res)
+                             row[4] * cp[P_LEN], fk, fpar_row.ctypes, z, tmp, res, np.zeros(0))
     return res, ok
