@@ -2,8 +2,8 @@
 (:mod:`workbench.wear.coupled`, the ``dynamics`` pressure model).
 
 Oracles: the pressure the wear law integrates carries, sample by sample, the force the dynamics
-recorded (lumping the quadrature points' forces to the nodes conserves the load; the direction
-error of lumping is O(dtheta^2)); Archard's law on that field, summed over the samples, is
+recorded (sharing each quadrature point's force between its two nodes conserves the load; the
+resultant's error is O(dtheta^2)); Archard's law on that field, summed over the samples, is
 ``k_d sum(F_arc ds)`` (Wang & Liu (2015) eq. 14) with ``F_arc = R b sum(p dtheta)``; a point-contact joint
 cannot take the dynamics' pressure (refused before any work).
 """
@@ -58,8 +58,9 @@ def _fake_run(reg, mech, nodes, h_bushing=None):
 @pytest.mark.parametrize("worn", [False, True])
 def test_the_sampled_pressure_carries_the_recorded_force(reg, worn):
     """One crank revolution: at every contact sample the nodal pressure's resultant
-    R b sum(p n dtheta) equals the dynamics' recorded force vector to 1e-4 (lumping), and the
-    pressure is zero where the joint is open."""
+    R b sum(p n dtheta) equals the dynamics' recorded force vector to 1e-4 (dtheta^2 = 7.6e-5 at 720
+    nodes; lumping each point to the NEAREST node instead gave 2.8e-3, the direction error dtheta/2),
+    and the pressure is zero where the joint is open."""
     contact = reg.create("contact", "distributed_winkler", {"calibrate": "persson", "calibration_load": 1000.0})
     friction = reg.create("friction", "ambrosio", {"c_f": 0.01, "v0": 1e-4, "v1": 1e-2})
     mech = slider_crank(contact, friction)
@@ -114,14 +115,24 @@ def _small(text: str) -> str:
 
 def test_one_coupled_update_wears_by_archard_on_the_dynamics_pressure(reg, tmp_path):
     """One update of studies/slider_crank_wear_distributed.toml (2 averaging cycles, coarser grid):
-    the stored bushing volume rate equals k_d sum_s(R b sum_k p_sk dtheta |v_t| dt) over the
-    averaging samples recomputed from the stored dynamics (Archard, Wang & Liu (2015) eq. 14)."""
+    the bushing volume rate is Archard's k_d sum_s(R b sum_k p_sk dtheta) |v_t,s| dt per cycle
+    (Wang & Liu (2015) eq. 14) on the dynamics' own pressure, whose arc sum is the sum of the
+    quadrature points' normal forces: the recorded resultant |F| times the arc factor
+    (eps/sin eps - 1 < 1 % for arcs below 14 deg), so k_d sum(|F| |v_t| dt) / n from the stored
+    averaging-cycle dynamics is a lower bound within 2 %."""
     st = load_study_text(_small(STUDY.read_text()), file=STUDY, registry=reg)
     ds = run_wear_study(st, registry=reg, out=tmp_path / "d.zarr", max_updates=1)
-    assert ds.sizes["cycle"] >= 1
-    vol = float(ds["volume_rate"].isel(cycle=0).values.ravel()[0]) if "volume_rate" in ds else None
-    assert vol is not None and vol > 0.0
-    assert float(ds["wear_rate"].isel(cycle=0).max()) > 0.0
+    first = ds.isel(cycle=0)
+    vol = float(np.asarray(first["volume_rate"].values).ravel()[0])
+    F = np.asarray(first["dyn_contact_force"].values).ravel()
+    v = np.asarray(first["dyn_slip_velocity"].values).ravel()
+    n = int(first["average_cycles"].values)
+    dt = st.wear.cycle_period / st.wear.samples_per_cycle
+    k_d = st.wear.law.params.wear_coefficient
+    m = min(len(F), n * st.wear.samples_per_cycle)
+    archard = k_d * float(np.sum(np.maximum(F[:m], 0.0) * np.abs(v[:m]))) * dt / n
+    assert archard > 0.0
+    assert archard <= vol * (1 + 1e-9) and vol == pytest.approx(archard, rel=0.02)
 
 
 def test_point_contact_joint_cannot_take_the_dynamics_pressure(reg, tmp_path):

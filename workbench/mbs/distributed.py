@@ -301,7 +301,8 @@ def distributed_gap(row, ebx, eby, phi_rel):
 def _accumulate(ta, tb, th0, dth, c0_, s0_, ebx, eby, edx, edy, phd, a1, m1, a2, m2, p1, q1, p2, q2,
                 cp, v_minus, scale, vrx, vry, wrel, fk, fp, z, tmp, res, bins):
     """Gauss-Legendre over ``[ta, tb]`` of one segment (u >= 0 there) into ``res``, and each
-    point's normal force into the nearest of the ``len(bins)`` nodes (none when empty); returns
+    point's normal force shared between the two nearest of the ``len(bins)`` nodes (none when
+    empty); returns
     False when the friction law raised or returned a non-finite value."""
     ng = int(cp[P_NGAUSS])
     nbin = bins.shape[0]
@@ -326,9 +327,12 @@ def _accumulate(ta, tb, th0, dth, c0_, s0_, ebx, eby, edx, edy, phd, a1, m1, a2,
         res[R_TORQUE] += dF * cph
         res[R_PC] += dF * ud
         res[R_FNSUM] += dF
-        if nbin > 0:
-            ib = int(math.floor(ps * nbin / TWO_PI + 0.5)) % nbin
-            bins[ib] += dF
+        if nbin > 0:   # shared linearly between the two nearest nodes: keeps the force and its moment
+            ub = (ps % TWO_PI) * nbin / TWO_PI
+            ib = int(ub)
+            fb = ub - ib
+            bins[ib % nbin] += dF * (1.0 - fb)
+            bins[(ib + 1) % nbin] += dF * fb
         vt = -vrx * sn + vry * cs + wrel
         tmp[0] = 0.0; tmp[RAISED] = 0.0
         ft = fk(vt, dF, z, fp, tmp.ctypes)
@@ -351,8 +355,8 @@ def distributed_contact(row, cp, ebx, eby, edx, edy, phi_rel, phd, vrx, vry, wre
     ``phi_rel`` [rad] and its rate ``phd`` [rad/s]; ``(vrx, vry)`` = velocity of the journal centre
     minus that of the bushing centre, bushing frame [m/s]; ``wrel = w_j R_j - w_b R_b`` [m/s];
     ``dm`` the impact speed [m/s]; ``scale = R_b b`` [m^2]; ``fk``/``fp``/``z`` the friction law.
-    ``bins``: empty, or ``M_w`` floats that receive the normal force [N] lumped to the nearest of
-    ``M_w`` equally spaced bore nodes (the pressure field the wear coupling samples).
+    ``bins``: empty, or ``M_w`` floats that receive the normal force [N] shared linearly between
+    the two nearest of ``M_w`` equally spaced bore nodes (the pressure the wear coupling samples).
     Returns False when the friction law failed (``res[R_FT]`` is then NaN)."""
     for i in range(N_RES):
         res[i] = 0.0

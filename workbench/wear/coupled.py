@@ -5,9 +5,9 @@ With ``wear.pressure = { model = "dynamics" }`` and a distributed contact law on
 sample of the averaging cycles is not recomputed by a second model from the resultant force: it is
 the dynamics' own pressure field at that sample's state (eccentricity, relative rotation, their
 rates and the impact speed in force), re-evaluated on the wear nodes with the same quadrature as
-the integrator.  Each Gauss point's normal force is lumped to the nearest wear node, so the nodal
-pressure ``p_k = F_k / (R_b b dtheta)`` carries the sample's load exactly (its resultant differs
-from the dynamics' only by the direction error of lumping, O(dtheta^2)).
+the integrator.  Each Gauss point's normal force is shared linearly between the two nearest wear
+nodes, so the nodal pressure ``p_k = F_k / (R_b b dtheta)`` carries the sample's load: the sum of
+the nodal forces is the dynamics' exactly, their resultant differs from it by O(dtheta^2).
 
 Any other pressure model with a distributed contact is the decoupled route (pressure from the
 resultant, as with point contact), kept for comparison.
