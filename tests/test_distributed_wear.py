@@ -88,17 +88,22 @@ def test_the_sampled_pressure_carries_the_recorded_force(reg, worn):
     check_load(w, p[on], load, run.cfg.pressure)   # the wear loop's own check passes
 
 
-def test_the_dynamics_pressure_model_answers_only_bound_loads(reg):
-    model = reg.create("pressure", "dynamics", {})
+def test_the_dynamics_pressure_model_answers_bound_loads_else_is_winkler(reg):
+    """Bound (in the wear loop): the pressure of the sample with that load, and an error for a load
+    no sample carries.  Unbound (a pressure study, the conformance suite): the winkler model's
+    quasi-static field with the same parameters."""
+    model = reg.create("pressure", "dynamics", {"stiffness": 3e13})
     from workbench.models import BoreSection, Material
-    th = np.arange(8) * 2 * math.pi / 8
-    sec = BoreSection(theta=th, radius=0.01, gap=np.full(8, 5e-4), length=0.01, bushing=Material(),
+    th = np.arange(72) * 2 * math.pi / 72
+    sec = BoreSection(theta=th, radius=0.01, gap=np.full(72, 1e-4), length=0.01, bushing=Material(),
                       journal=Material())
-    with pytest.raises(WorkbenchError, match="distributed contact law"):
-        model.solve_loads(sec, np.array([[1.0, 0.0]]))
-    bound = model.bound({np.array([1.0, 0.0]).tobytes(): np.arange(8.0)})
+    loads = np.array([[300.0, 100.0]])
+    p, e = model.solve_loads(sec, loads)
+    pw, ew = reg.create("pressure", "winkler", {"stiffness": 3e13}).solve_loads(sec, loads)
+    assert np.array_equal(p, pw) and np.array_equal(e, ew) and p.max() > 0.0
+    bound = model.bound({np.array([1.0, 0.0]).tobytes(): np.arange(72.0)})
     p, _ = bound.solve_loads(sec, np.array([[0.0, 0.0], [1.0, 0.0]]))
-    assert np.array_equal(p[1], np.arange(8.0)) and not p[0].any()
+    assert np.array_equal(p[1], np.arange(72.0)) and not p[0].any()
     with pytest.raises(WorkbenchError, match="no dynamics sample"):
         bound.solve_loads(sec, np.array([[2.0, 0.0]]))
 

@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from plugins.pressure.winkler import layer_modulus
 from workbench.errors import StudyError, choices_text
@@ -30,9 +31,30 @@ from workbench.mbs import distributed as dist
 from workbench.models import ContactGeometry, ContactLaw, parameter
 
 from ._common import check_restitution, min_impact_speed_field
-from .winkler_foundation import winkler_foundation_force
+from .winkler_foundation import arc_factor
 
 _RULES = ("unconstrained", "bonded")
+
+
+@njit(cache=True)
+def unworn_force(delta, delta_dot, delta_dot_minus, p):
+    """Resultant [N] on an unworn joint with the damping on the global rate: the closed form
+    ``b R k d (eps - sin eps cos eps) (1 + chi delta_dot / delta_dot_minus)``, ``cos eps = c/d``
+    (``p`` from :meth:`DistributedWinkler.pack`; the integrator does not call it: it integrates the
+    local rates over the bore, :mod:`workbench.mbs.distributed`)."""
+    if delta <= 0.0:
+        return 0.0
+    c = p[dist.N_PARAM + 1]
+    d = c + delta
+    eps = math.atan2(math.sqrt(delta * (c + d)), c)
+    f = p[dist.P_LEN] * p[dist.N_PARAM] * p[dist.P_K] * d * arc_factor(eps)
+    v_minus = delta_dot_minus
+    if not v_minus > p[dist.P_VFLOOR]:
+        v_minus = p[dist.P_VFLOOR]
+    f *= 1.0 + p[dist.P_CHI] * delta_dot / v_minus
+    if f > 0.0:
+        return f
+    return 0.0
 _CALIBRATIONS = ("none", "persson")
 
 
@@ -86,7 +108,7 @@ class DistributedWinkler(ContactLaw):
                                      f"[{lo}, {hi}]", key=key)
 
     #: the unworn closed form (``force()``; the integrator does not call it)
-    kernel = winkler_foundation_force
+    kernel = unworn_force
 
     def foundation_modulus(self, geometry: ContactGeometry) -> float:
         """``k`` [Pa/m]: ``stiffness``, the Persson calibration, or ``1 / sum(L / E_w)``."""
@@ -116,25 +138,9 @@ class DistributedWinkler(ContactLaw):
                              key="stiffness")
         return k
 
-    def closed_form_params(self, geometry: ContactGeometry) -> np.ndarray:
-        """``p`` of the unworn closed form :func:`winkler_foundation_force` (``[b R k, c, chi, v]``)."""
-        p = self.pack(geometry)
-        return np.array([geometry.length * geometry.radius_bushing * p[dist.P_K], geometry.clearance,
-                         p[dist.P_CHI], p[dist.P_VFLOOR]])
-
-    def force(self, delta, delta_dot, delta_dot_minus, geometry: ContactGeometry) -> np.ndarray:
-        """Unworn resultant [N] (the closed form; the integrator integrates over the bore)."""
-        p = self.closed_form_params(geometry)
-        d, dd, dm = np.broadcast_arrays(np.asarray(delta, float), np.asarray(delta_dot, float),
-                                        np.asarray(delta_dot_minus, float))
-        f = winkler_foundation_force.py_func
-        out = np.empty(d.shape)
-        for i in np.ndindex(d.shape):
-            out[i] = f(d[i], dd[i], dm[i], p)
-        return out
-
     def pack(self, geometry: ContactGeometry) -> np.ndarray:
-        """``[k, b, chi, v_floor, gauss_points, unworn_pieces]`` (:data:`workbench.mbs.distributed.P_K` ...)."""
+        """``[k, b, chi, v_floor, gauss_points, unworn_pieces, R_b, c]`` (the first six:
+        :data:`workbench.mbs.distributed.P_K` ...; the last two for the closed form :func:`unworn_force`)."""
         if geometry.kind != "cylindrical":
             raise StudyError(f"contact law '{self.name}' is for revolute (cylindrical) clearance "
                              f"joints, not '{geometry.kind}' contacts")
@@ -149,7 +155,7 @@ class DistributedWinkler(ContactLaw):
             raise StudyError(f"contact law '{self.name}': min_impact_speed must be > 0 m/s",
                              key="min_impact_speed")
         return np.array([k, b, 0.75 * (1.0 - e * e), v_floor, float(self.params.gauss_points),
-                         float(self.params.unworn_pieces)], dtype=np.float64)
+                         float(self.params.unworn_pieces), R, float(geometry.clearance)], dtype=np.float64)
 
 
 @hookimpl
