@@ -148,3 +148,13 @@ def test_point_contact_joint_cannot_take_the_dynamics_pressure(reg, tmp_path):
     with pytest.raises(WorkbenchError, match="point-contact law 'lankarani_nikravesh'"):
         run_wear_study(st, registry=reg, out=tmp_path / "x.zarr", max_updates=1)
     assert not (tmp_path / "x.zarr").exists()
+
+
+def test_impact_speeds_follow_the_integrators_floor():
+    """The impact speed in force at a sample is the last contact start's approach speed floored at
+    1e-6 m/s, as the integrator keeps it (a grazing start on a worn bore can have a rate <= 0: the
+    wear coupling once re-evaluated such samples as open and found no pressure)."""
+    sim = SimpleNamespace(time=np.array([0.0, 1.0, 2.0, 3.0, 4.0]), impact_joint=np.array([0, 1, 0]),
+                          impact_time=np.array([0.5, 1.5, 2.5]), impact_velocity=np.array([-0.2, 0.3, 0.4]))
+    assert coupled.impact_speeds(sim, 0, 0).tolist() == [1e-6, 1e-6, 1e-6, 0.4, 0.4]
+    assert coupled.impact_speeds(sim, 1, 1).tolist() == [1e-6, 0.3, 0.3, 0.3]

@@ -92,14 +92,22 @@ def sample_pressures(pos, vel, bi, bj, row, cp, dms, nodes, fk, fp):
     return out
 
 
+#: the integrator's floor of the impact speed it keeps at a contact start [m/s]
+#: (:func:`workbench.mbs.integrator.integrate`: ``dm = max(gap rate, 1e-6)``)
+DM_FLOOR = 1e-6
+
+
 def impact_speeds(sim, joint: int, start: int) -> np.ndarray:
-    """The impact speed in force at every sample from ``start`` [m/s] (the approach speed of the
-    joint's last contact start at or before the sample; -1 before the first)."""
+    """The impact speed in force at every sample from ``start`` [m/s], as the integrator keeps it:
+    the approach speed of the joint's last contact start at or before the sample, floored at
+    :data:`DM_FLOOR` (a grazing start on a worn profile can have a rate <= 0); the floor where no
+    start is recorded (a contact closed since the first sample)."""
     t = sim.time[start:]
     mine = sim.impact_joint == joint
     ti, vi = sim.impact_time[mine], sim.impact_velocity[mine]
     k = np.searchsorted(ti, t, side="right") - 1
-    return np.where(k >= 0, vi[np.maximum(k, 0)], -1.0)
+    v = np.where(k >= 0, vi[np.maximum(k, 0)] if len(vi) else DM_FLOOR, DM_FLOOR)
+    return np.maximum(v, DM_FLOOR)
 
 
 def dynamics_pressure(run, sim, joint: int, start: int) -> np.ndarray:
