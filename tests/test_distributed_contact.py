@@ -27,6 +27,7 @@ from workbench.errors import MechanismError
 from workbench.fem import closed_forms as cf
 from workbench.mbs import distributed as D
 from workbench.mbs import kernels
+from workbench.mbs.distributed_joint import resultants
 from workbench.mbs.distributed_reference import profile_row, reference_contact
 from workbench.mbs.solution import SolverSettings
 from workbench.mbs.solver import simulate
@@ -60,7 +61,7 @@ def _cp(k=K, e=1.0, ng=4, pieces=4):
 
 def _fast(row, cp, e, edot=(0.0, 0.0), phi=0.0, phd=0.0, vrel=(0.0, 0.0), wrel=0.0, dm=1.0,
           fk=NO_FRICTION, fpar=np.zeros(1)):
-    res, ok = D.resultants(row, cp, e[0], e[1], edot[0], edot[1], phi, phd, vrel[0], vrel[1], wrel,
+    res, ok = resultants(row, cp, e[0], e[1], edot[0], edot[1], phi, phd, vrel[0], vrel[1], wrel,
                            dm, fk, np.asarray(fpar, float), 0.0)
     assert ok
     return res

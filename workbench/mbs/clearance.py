@@ -26,7 +26,7 @@ from numba import njit
 
 from .compiled import CL_FRICTION_BOUND, CL_REV, REV_HB_MAX, REV_HJ_MAX, REV_NODES, REV_PROFILE
 from .compiled import REV_DISTRIBUTED
-from .distributed import joint_forces as _distributed_forces, joint_gap as _distributed_gap
+from .distributed_joint import joint_forces as _distributed_forces, joint_gap as _distributed_gap
 from .kernels import RAISED
 from .kinematics import apply_force, material_velocity, point_position, rotate
 

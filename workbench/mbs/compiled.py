@@ -256,7 +256,8 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
         cp.append(_packed(c.contact.pack(geom), c.contact, "contact", c.name))
         # --- distributed contact (owner: workbench.mbs.distributed): begin
         if getattr(c.contact, "distributed", False):
-            from .distributed import check_joint, clearance_floor
+            from .distributed import clearance_floor
+            from .distributed_joint import check_joint
             check_joint(c)
             clr_f[-1][REV_DISTRIBUTED] = 1.0
             if len(clr_f) - 1 in surfaces:
