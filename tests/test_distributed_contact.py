@@ -3,9 +3,9 @@
 Oracles:
 * unworn: the closed form of a rigid journal in a Winkler-lined bore (Wang & Liu (2015) eq. 23
   integrated over the arc, ``F = b R k d (eps - sin eps cos eps)``, ``cos eps = c/d``), and the
-  Persson (1964) half-angle of a pin in a hole (Ciavarella & Decuzzi (2001) eq. 12) the
+  Persson (1964) half-angle of a pin in a hole (Ciavarella & Decuzzi (2001)) the
   calibrated foundation must reproduce, which tends to Hertz's line contact (Johnson (1985)
-  eq. 4.43, ``a^2 = 4 P R* / (pi E*)``) at small loads;
+  §4.3, ``a^2 = 4 P R* / (pi E*)``) at small loads;
 * a journal seated in a matching worn pocket: the conformal closed form
   ``F = b R k [delta (beta + sin beta cos beta) + 2 int_beta^beta' (d cos - c) cos]``;
 * two grooves: two patches, and the resultant carries the applied load (force balance);
@@ -133,10 +133,10 @@ def _approach_for(load, cp):
 @pytest.mark.parametrize("load", [50.0, 500.0, 5000.0])
 def test_persson_calibration_gives_persson_half_angle(reg, load):
     """calibrate = 'persson' at the load: the contact arc of the unworn joint under that load has
-    Persson's half-angle (Ciavarella & Decuzzi (2001) eq. 12) to 1e-6.  The one-parameter
+    Persson's half-angle (Ciavarella & Decuzzi (2001)) to 1e-6.  The one-parameter
     foundation cannot also match Persson's peak pressure: over a small arc Winkler's pressure is a
     parabola (peak 3/2 of the mean) and the elastic one an ellipse (peak 4/pi of the mean, Johnson
-    (1985) eq. 4.45), so with equal load and width the Winkler peak is 3 pi / 8 = 1.178 of the
+    (1985) §4.3), so with equal load and width the Winkler peak is 3 pi / 8 = 1.178 of the
     elastic one (measured: 1.1781 at 50 N, 1.1780 at 5 kN, 1.1768 at 50 kN where the arc is 19 deg)."""
     law = reg.create("contact", "distributed_winkler", {"calibrate": "persson", "calibration_load": load})
     cp = law.pack(PIN)
@@ -149,7 +149,7 @@ def test_persson_calibration_gives_persson_half_angle(reg, load):
 
 
 def test_calibrated_half_angle_tends_to_hertz_at_small_loads(reg):
-    """At 5 N on this steel joint Persson's arc is Hertz's line contact (Johnson (1985) eq. 4.43,
+    """At 5 N on this steel joint Persson's arc is Hertz's line contact (Johnson (1985) §4.3,
     half-width a = sqrt(4 P R*/(pi E*)), R* = R_j R_b/(R_b - R_j)): the calibrated foundation's arc
     measured at the mean radius (Persson's theory is first order in c/R, which leaves the radius the
     angle refers to open by c/R = 5 %: at R_b the arc is 2.5 % longer, at R_j 2.4 % shorter) equals

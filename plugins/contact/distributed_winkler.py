@@ -10,7 +10,7 @@ unworn joint it reproduces the closed form of :mod:`plugins.contact.winkler_foun
 The foundation modulus ``k`` [Pa/m] is the ``winkler`` pressure model's: the layer rule
 (:func:`plugins.pressure.winkler.layer_modulus`, two elastic layers in series), an explicit
 ``stiffness``, or ``calibrate = "persson"``: ``k`` such that the unworn closed form has Persson's
-contact half-angle (Persson (1964); Ciavarella & Decuzzi (2001) eq. 12) at ``calibration_load``
+contact half-angle (Persson (1964); Ciavarella & Decuzzi (2001)) at ``calibration_load``
 (:func:`workbench.fem.closed_forms.winkler_stiffness_for_half_angle`), the calibration the
 ``winkler`` pressure model uses.  A wear study calibrates on the joint geometry it is given
 (``wear.stiffness = "nominal"`` keeps the unworn clearance, and so one ``k``, for the whole run).
