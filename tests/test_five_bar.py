@@ -196,3 +196,23 @@ def test_wear_study_is_the_dynamics_twin_with_a_wear_table():
     assert w["output_body"] in body_names and w["output_coordinate"] in ("x", "y", "phi")
     assert w["law"]["model"] == "archard" and w["law"]["wear_coefficient"] > 0
     assert w["pressure"]["model"] == "approximate_area"
+
+
+def test_distributed_variant_differs_only_in_the_contact_and_the_pressure():
+    """studies/five_bar_wear_distributed.toml is studies/five_bar_wear.toml with the distributed
+    Winkler contact at B (Persson-calibrated at the twin's mean contact force, 130 N) and the
+    dynamics' own pressure for the wear law; everything else (mechanism, loop settings, wear law)
+    is the same, so the two runs compare the contact models only."""
+    base = tomllib.loads(WEAR.read_text(encoding="utf-8"))
+    dist = tomllib.loads((WEAR.parent / "five_bar_wear_distributed.toml").read_text(encoding="utf-8"))
+    jb, jd = base["mechanism"]["clearance_joints"][0], dist["mechanism"]["clearance_joints"][0]
+    assert jd["contact"] == {"model": "distributed_winkler", "calibrate": "persson", "calibration_load": 130.0,
+                             "restitution": jb["contact"]["restitution"]}
+    strip = lambda m: {**m, "clearance_joints": [{k: v for k, v in c.items() if k != "contact"}   # noqa: E731
+                                                 for c in m["clearance_joints"]]}
+    assert strip(dist["mechanism"]) == strip(base["mechanism"])
+    wb, wd = dict(base["wear"]), dict(dist["wear"])
+    assert wd.pop("pressure") == {"model": "dynamics"} and wd.pop("stiffness") == "nominal"
+    wb.pop("pressure")
+    assert wd == wb
+    assert dist["solver"] == base["solver"]

@@ -38,6 +38,8 @@ from numba import njit
 
 from .compiled import CL_FRICTION_BOUND, CL_REV, REV_HB_MAX, REV_HJ_MAX, REV_NODES, REV_PROFILE
 from .guide_profile import TR_DS, TR_NODES, TR_PROFILE, TR_REACH, TR_S0, TR_WORN
+from .compiled import REV_DISTRIBUTED
+from .distributed_joint import joint_forces as _distributed_forces, joint_gap as _distributed_gap
 from .kernels import RAISED
 from .kinematics import apply_force, material_velocity, point_position, rotate
 
@@ -383,6 +385,23 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
             if bj >= 0:
                 Pjx = q[3 * bj] + cj_ * clr_f[j, 2] - sj_ * clr_f[j, 3]
                 Pjy = q[3 * bj + 1] + sj_ * clr_f[j, 2] + cj_ * clr_f[j, 3]
+            # --- distributed contact (owner: workbench.mbs.distributed): begin
+            if clr_f[j, REV_DISTRIBUTED] > 0.0:
+                tmp[0] = 0.0; tmp[RAISED] = 0.0
+                pcd, pfd, fsum, ok = _distributed_forces(q, qd, bi, bj, clr_f[j], cpar[j], phb, phj, Pbx, Pby,
+                                                         Pjx, Pjy, dm[p0], fkern[j], fp, z[p0], Q, tmp, rec[j])
+                zdot[p0] = 0.0
+                cause = _contact_fault(rec[j, C_FN], tmp) if ok else -1
+                if cause >= 0:
+                    return pc, pf, j * N_FAULT + cause
+                if not ok:
+                    tmp[RAISED] = 1.0
+                cause = _friction_fault(rec[j, C_FT], 0.0, fsum, clr_f[j, CL_FRICTION_BOUND], tmp)
+                if cause >= 0:
+                    return pc, pf, j * N_FAULT + cause
+                pc += pcd; pf += pfd
+                continue
+            # --- distributed contact: end
             Rb = clr_f[j, 4]; Rj = clr_f[j, 5]
             ex = Pjx - Pbx; ey = Pjy - Pby
             ebx = cb * ex + sb * ey; eby = -sb * ex + cb * ey

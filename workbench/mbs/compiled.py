@@ -37,6 +37,12 @@ SPRING, FORCE, TORQUE = 0, 1, 2
 CL_REV, CL_TRANS = 0, 1
 REV_NODES, REV_HB_MAX, REV_HJ_MAX, REV_PROFILE = 6, 7, 8, 12
 CL_FRICTION_BOUND = 11  # both kinds: largest friction coefficient of the joint's law (inf: unbounded)
+# --- distributed contact (owner: workbench.mbs.distributed): begin
+#: CL_REV columns: 1.0 when the joint's contact law is distributed over the bore
+#: (:mod:`workbench.mbs.distributed`; the law's kernel is then not called), and the lower bound of
+#: the interpolated clearance increase [m] (:func:`workbench.mbs.distributed.clearance_floor`)
+REV_DISTRIBUTED, REV_DIST_FLOOR = 9, 10
+# --- distributed contact: end
 MAX_POLY, MAX_HARM = 6, 3
 
 
@@ -305,6 +311,15 @@ def _clearance_joints(mech: Mechanism, ang, surfaces: dict, geometries: dict) ->
         geom = geometries.get(jc) or contact_geometry(c)
         out["ck"].append(_compiled_kernel(kernels.contact_cfunc, c.contact, "contact", c.name))
         out["cp"].append(_packed(c.contact.pack(geom), c.contact, "contact", c.name))
+        # --- distributed contact (owner: workbench.mbs.distributed): begin
+        if getattr(c.contact, "distributed", False):
+            from .distributed import clearance_floor
+            from .distributed_joint import check_joint
+            check_joint(c)
+            out["f"][-1][REV_DISTRIBUTED] = 1.0
+            if jc in surfaces:
+                out["f"][-1][REV_DIST_FLOOR] = clearance_floor(*surfaces[jc])
+        # --- distributed contact: end
         if c.friction is None:
             out["fk"].append(kernels.no_friction()); out["fp"].append(np.zeros(1)); out["hs"].append(0)
         else:

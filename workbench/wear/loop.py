@@ -48,7 +48,7 @@ import xarray as xr
 
 from ..errors import SolverError, WorkbenchError
 from ..mbs.solver import simulate
-from . import guide_loop, records, statistics as st   # guide_loop: translational joints
+from . import coupled, guide_loop, records, statistics as st   # guide_loop: translational joints
 from .increment import (ContactSamples, ModelOutputError, WearRate, cycle_rates, estimate, join_cycles,
                         jump_increment, wear_rate)
 from .store import WearStore, guarded
@@ -144,14 +144,18 @@ def _rates(run: WearRun, sim, n: int, old: dict | None) -> dict:
     for j, w in run.worn.items():
         samples = ContactSamples.from_simulation(sim, j, start)
         prev = old.get(j) if old else None
+        # --- distributed contact, one pressure field (owner: workbench.wear.coupled): begin
+        pressure = coupled.bind(run, sim, j, start, samples) if coupled.is_coupled(cfg) else cfg.pressure
+        # --- distributed contact: end
         with _context(run, w):
             if prev is not None and _same_prefix(prev.samples, samples, prev.cycles.n * S):
                 k = prev.cycles.n
-                tail = cycle_rates(w, samples.part(k * S, len(samples.force)), n - k, cfg.pressure,
+                tail = cycle_rates(w, samples.part(k * S, len(samples.force)), n - k, pressure,
                                    cfg.law, cfg.bushing_share)
                 rates[j] = estimate(join_cycles(prev.cycles, tail), samples)
             else:
-                rates[j] = wear_rate(w, samples, n, cfg.pressure, cfg.law, cfg.bushing_share)
+                rates[j] = wear_rate(w, samples, n, pressure, cfg.law, cfg.bushing_share)
+            rates[j].pressure_model = pressure   # distributed contact: the bound model for jump_increment
     rates.update(guide_loop.rates(run, sim, n))    # translational joints
     run.timings.pressure_wear += _time.perf_counter() - t
     return rates
@@ -303,6 +307,7 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
     new updates (for tests and benchmarks).  Returns the store's dataset (loaded).
     """
     cfg = study.wear
+    coupled.check(study)   # distributed contact (owner: workbench.wear.coupled)
     run = WearRun(study, cfg, worn={j: WornJoint.fresh(study.mechanism.clearance_joints[j], cfg.nodes)
                                     for j in cfg.joints})
     guide_loop.start(run)    # translational joints
@@ -331,7 +336,8 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
         inc = {}
         for j, w in run.worn.items():
             with _context(run, w):
-                inc[j] = jump_increment(w, meas.rates[j], dN, cfg.law, cfg.bushing_share, cfg.pressure)
+                inc[j] = jump_increment(w, meas.rates[j], dN, cfg.law, cfg.bushing_share,
+                                        meas.rates[j].pressure_model)   # distributed contact: bound model
         ginc = guide_loop.increments(run, meas, dN)    # translational joints
         run.timings.pressure_wear += _time.perf_counter() - t
         keep = dN == 0.0 or run.update == 0 or run.update % cfg.dynamics_every == 0
