@@ -151,7 +151,7 @@ def _eq11_by_hand(Ri, Rj, E, nu):
 
 
 @pytest.mark.parametrize("name", ("hertz",) + HYSTERESIS)
-def test_default_stiffness_is_seed004_eq11(registry, name):
+def test_default_stiffness_is_wang2016_eq11(registry, name):
     # R_i = 10.5 mm, R_j = 10 mm, E = 207 GPa, nu = 0.3: K = 4/(3*2*(1-0.09)/207e9) sqrt(0.21)
     K_hand = _eq11_by_hand(0.0105, 0.010, 207e9, 0.3)
     assert K_hand == pytest.approx(6.9494e10, rel=1e-4)  # the hand arithmetic itself

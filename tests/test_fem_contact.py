@@ -39,7 +39,7 @@ def load_for(eps_deg: float) -> float:
 
 @pytest.mark.parametrize("eps_deg", [5.0, 5.25, 10.3, 20.2, 40.1, 60.3])
 def test_persson_half_angle_and_peak_within_2_percent(fine, eps_deg):
-    """docs/validation.md Persson: half-angle and peak within 2 % (issue 4).
+    """docs/validation.md Persson: half-angle and peak within 2 %.
 
     The tolerance covers the finite plate (20 R, < 0.2 % measured by going to 320 R) and the
     discretisation: the contact edge is resolved to a fraction of a node (dtheta = 0.25 deg, i.e.

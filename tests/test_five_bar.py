@@ -95,7 +95,7 @@ def test_ideal_loop_closure(study, ideal):
 
 
 def test_ideal_matches_closed_form_position_analysis(study, ideal):
-    """Seed 000 §4.1 five-bar, ideal joints: B and both coupler angles equal the two-circle
+    """Wang & Liu (2015) §4.1 five-bar, ideal joints: B and both coupler angles equal the two-circle
     intersection (tests/reference/five_bar_closed_form.py) at every output time of a full
     machine cycle.  Tolerance 1e-8 m on B (1e-7 of the link length: well above the integration
     error at rtol 1e-10, far below any geometric mistake such as the wrong assembly branch,

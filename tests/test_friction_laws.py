@@ -112,7 +112,7 @@ def test_coulomb_regularizations_match_their_formulas():
 # ------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("ramp", ["linear", "cubic"])
 def test_ambrosio_correction_is_zero_below_v0_one_above_v1_and_continuous(ramp):
-    """Seed 004 eq. 14: c_d = 0 for |v| <= v0, 1 for |v| >= v1; continuous at both ends.  The ramp is
+    """Wang, Chen, Ma & Sun (2016) eq. 14: c_d = 0 for |v| <= v0, 1 for |v| >= v1; continuous at both ends.  The ramp is
     Lipschitz with constant 1/(v1-v0) (linear) or 1.5/(v1-v0) (cubic), which bounds the jump over
     a step h: the test allows that bound plus rounding."""
     v0, v1 = 1e-4, 1e-2

@@ -149,7 +149,7 @@ def test_summaries(datasets):
 
 def test_a_pressure_study_is_parsed_once(monkeypatch):
     """load_study parses the pressure spec once; the run uses it (no second parse)."""
-    from workbench.fem import study_config
+    from workbench.kinds import pressure_config as study_config
     from workbench.plugins import build_registry
     calls = []
     real = study_config.parse_pressure

@@ -111,8 +111,8 @@ def test_first_impact_converges_with_tolerance(registry):
     assert abs(res[1].velocity - res[2].velocity) < 1e-5 * res[2].velocity
 
 
-def test_event_location_and_seed001_step_halving_agree(registry):
-    """Seed 001's two-state/three-stage step halving finds the same first impact as event
+def test_event_location_and_wu2014_step_halving_agree(registry):
+    """Wu (2014)'s two-state/three-stage step halving finds the same first impact as event
     location: its contact start lies within the critical band 0 <= delta <= epsilon, so its time
     can lag by at most about epsilon / delta_dot_minus."""
     mech = flores(registry)

@@ -1,4 +1,4 @@
-"""Isolation (issue 5, item 4): a broken plugin never breaks the host silently.
+"""Isolation: a broken plugin never breaks the host silently.
 
 * A plugin that fails to import — or whose registration hook raises — warns and is skipped; the
   other models stay usable.  The plugins here are *installed* the way pip leaves them (a module and

@@ -178,7 +178,7 @@ def test_pressure_study_reports_every_problem_at_once(registry):
 def test_pressure_parser_api_for_the_study_kinds(registry):
     """``parse_pressure(doc, file=, registry=, problems=)`` fills a problem list and returns the
     config object the pressure runner consumes (``None`` when it found a problem)."""
-    from workbench.fem.study_config import PressureStudy, parse_pressure, parse_pressure_study
+    from workbench.kinds.pressure_config import PressureStudy, parse_pressure, parse_pressure_study
     from workbench.schema.core import Problems
     probs = Problems(str(PRESSURE))
     study = parse_pressure(_pressure_doc(), file=str(PRESSURE), registry=registry, problems=probs)

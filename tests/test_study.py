@@ -130,7 +130,7 @@ contact = { model = "toy_contact" }
 
 def test_pressure_kind_is_checked_by_the_pressure_schema_and_kept_as_config():
     from workbench.plugins import build_registry
-    pytest.importorskip("workbench.fem.study_config", reason="the pressure study schema is not there yet")
+    pytest.importorskip("workbench.kinds.pressure_config", reason="the pressure study schema is not there yet")
     reg = build_registry()
     pressure = [p for p in STUDIES if 'kind = "pressure"' in p.read_text()]
     if not pressure:
@@ -308,7 +308,7 @@ def test_every_dynamics_study_runs_briefly(path, tmp_path):
 
 
 def test_flores_study_is_the_issue_data():
-    """Issue 2 item 9: the Flores & Ambrosio (2004) slider-crank, Wang, Chen, Ma & Sun (2016) Table 1-2."""
+    """The Flores & Ambrosio (2004) slider-crank, Wang, Chen, Ma & Sun (2016) Table 1-2."""
     from workbench.plugins import build_registry
     s = load_study(ROOT / "studies" / "flores_slider_crank.toml", registry=build_registry())
     m = s.mechanism

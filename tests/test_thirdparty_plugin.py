@@ -1,4 +1,4 @@
-"""A third-party plugin works as a user would use it (issue 5, items 1-2).
+"""A third-party plugin works as a user would use it.
 
 The template package ``tests/fixtures/thirdparty_plugin`` (distribution ``workbench-example-plugin``
 0.1.0, contact law ``example_linear_dashpot``) is installed with pip — a real wheel build and

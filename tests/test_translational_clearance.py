@@ -33,7 +33,7 @@ def stiffness(contact):
     return contact.pack(geom)[0]
 
 
-def test_planar_stiffness_is_seed004_eq26(registry):
+def test_planar_stiffness_is_wang2016_eq26(registry):
     """K_s = a / (0.475 (h_i + h_j)), a = half the perimeter of the contact face (Wang, Chen, Ma & Sun (2016) eq. 26)."""
     _, contact = block(registry)
     h = (1 - 0.3 ** 2) / 207e9

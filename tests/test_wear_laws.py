@@ -90,7 +90,7 @@ def test_conformance(registry, name):
 # Archard and Reye
 # ------------------------------------------------------------------------------------------
 def test_archard_is_kd_p_ds(registry):
-    """Seed 000 eq. (14): dh = k_d p ds; linear in p and in ds, blind to the total distance.
+    """Wang & Liu (2015) eq. (14): dh = k_d p ds; linear in p and in ds, blind to the total distance.
     Exact up to rounding (one or two multiplications: rel 1e-15)."""
     kd = 3.7e-15
     law = registry.create("wear", "archard", {"wear_coefficient": kd})

@@ -2,7 +2,7 @@
 
 Rig: ``studies/journal_wear_constant_load.toml`` — a rigid journal turning at constant speed in a
 fixed Winkler-lined bushing under a constant radial load, frictionless.  Oracles from
-``../shared/docs/validation.md``:
+``docs/validation.md``:
 
 * Rigid journal in a Winkler-lined bushing: ``P = R k dR (eps - sin eps cos eps) / cos eps``,
   ``p = k (delta cos theta - dR)``, ``delta = dR / cos eps``.
@@ -136,7 +136,7 @@ def test_reye_on_coulomb_friction_gives_archard_profiles(registry, tmp_path):
 
 @pytest.mark.parametrize("study_key", ["rig"])
 def test_halving_the_depth_step_converges(registry, tmp_path, study_key):
-    """Issue 3 §4: halving the allowed depth step changes wear volume and profile by less than
+    """Halving the allowed depth step changes wear volume and profile by less than
     the stated tolerance.  The rig is worn to ~45 % of its clearance so the pressure redistributes
     (conformal wear) and the cycle jump matters.  Tolerances: volume 0.5 %, profile 2 % of the
     deepest wear between depth steps 5 % and 2.5 % of the clearance; the change must also shrink
@@ -184,7 +184,7 @@ def test_resume_after_stop_equals_uninterrupted(registry, tmp_path):
 
 
 def test_resume_of_a_killed_cli_run_equals_uninterrupted(registry, tmp_path):
-    """Issue 3 §5: kill ``workbench run`` mid-run, ``--resume`` it, compare with a full run."""
+    """Kill ``workbench run`` mid-run, ``--resume`` it, compare with a full run."""
     text = RIG_TEXT.replace("depth_step = 0.05            # <= 1 um per update", "depth_step = 0.01") \
                    .replace("cycles = 2000.0", "cycles = 6000.0")
     study = tmp_path / "rig.toml"

@@ -109,7 +109,7 @@ def test_kernel_is_the_validation_closed_form(registry):
 
 
 def test_kernel_is_the_arc_integral_of_the_foundation_pressure(registry):
-    """Seed 000 eq. 23: F = int R b k (d cos th - c)+ cos th dth, integrated numerically (adaptive
+    """Wang & Liu (2015) eq. 23: F = int R b k (d cos th - c)+ cos th dth, integrated numerically (adaptive
     quadrature with the arc ends as breakpoints, rel 1e-11)."""
     law = _law(registry, stiffness=K_FOUND)
     p = law.pack(PIN)

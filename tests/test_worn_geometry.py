@@ -1,6 +1,6 @@
 """Worn revolute clearance joints: penetration on node-wise worn profiles and the dynamics on them.
 
-Model under test (Wang & Liu (2015) §4 steps 7-8; issue 3 §8; :mod:`workbench.mbs.clearance`): wear depths
+Model under test (Wang & Liu (2015) §4 steps 7-8; :mod:`workbench.mbs.clearance`): wear depths
 ``h >= 0`` on ``M`` body-fixed nodes ``theta_k = 2 pi k / M`` of the bushing and the journal; the
 clearance seen in bushing-frame direction ``psi`` is ``c(psi) = R_b - R_j + h_b(psi) +
 h_j(psi - phi_rel)``, the periodic cubic B-spline (C2) whose control points are its values at the
@@ -341,7 +341,7 @@ def _assert_settled(sim):
 
 
 def test_worn_bushing_pocket_on_the_load_line_takes_the_journal_deeper(registry):
-    """Issue 3 §8: a bushing worn into a pocket centred on the load makes contact at the pocket
+    """A bushing worn into a pocket centred on the load makes contact at the pocket
     bottom.  Frictionless, so at rest the normal n(psi*) is along the load: contact_angle = beta.
     Unworn: |e| = c0 + delta_s; worn: |e| = c0 + h_b(beta) + delta_s, where h_b(beta) is the
     depth of the clearance curve at beta (H0 to 3e-5; beta sits mid-segment).  The settled journal

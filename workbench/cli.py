@@ -110,7 +110,7 @@ def validate(study_file: Path):
         return
     # --- schema branch (end)
     study = load_study(study_file, registry=registry)
-    if study.kind == "pressure":  # checked by workbench.fem.study_config inside load_study
+    if study.kind == "pressure":  # checked by workbench.kinds.pressure_config inside load_study
         _console().print(f"[green]ok[/] {study_file}: pressure study '{study.title}'")
         return
     m, s = study.mechanism, study.solver

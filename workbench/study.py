@@ -38,7 +38,7 @@ from . import study_schema as S
 from .study_input import parse_toml, read_file_text  # noqa: F401 (read_file_text: used by sweep_spec)
 
 if TYPE_CHECKING:  # the per-kind specs (imported where the kinds parse them)
-    from .fem.study_config import PressureStudy
+    from .kinds.pressure_config import PressureStudy
     from .wear.config import WearConfig
 
 

@@ -241,6 +241,7 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
             _cycle_period(mechanism, wear.cycle_period, probs)
         _memory(wear_bytes(wear), "the contact samples of one wear update (samples_per_cycle x "
                 "nodes x cycles)", "wear", checks, probs)
+        _coupled_pressure(mechanism, wear, probs)
     if models_ok and len(probs.items) == n0:
         _compile(mechanism, probs)
     if checks.assembly_cycle and solver is not None and len(probs.items) == n0:
@@ -248,6 +249,23 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
         for msg in cycle_problems(mechanism, solver.t_start, solver.t_end):
             probs.add("mechanism", msg + " ([checks] assembly_cycle = false skips this check)")
     return warnings
+
+
+def _coupled_pressure(mechanism: Mechanism, wear, probs: S.Problems) -> None:
+    """``wear.pressure = "dynamics"`` needs a distributed contact law on every worn joint (the
+    pressure is the one the dynamics computed): what :func:`workbench.wear.coupled.check` refuses
+    at the start of a run, found by ``validate`` first."""
+    from .wear.coupled import MODEL, is_coupled
+    if not is_coupled(wear):
+        return
+    for j in wear.joints:
+        joint = mechanism.clearance_joints[j]
+        if not getattr(joint.contact, "distributed", False):
+            probs.add("wear.pressure.model",
+                      f"'{MODEL}' takes the pressure from the dynamics, but clearance joint "
+                      f"'{joint.name}' has the point-contact law '{joint.contact.name}'. Valid: a "
+                      f"distributed contact law (distributed_winkler) on the joint, or a pressure model "
+                      f"that computes its own field (approximate_area, winkler, fem)")
 
 
 def penetration_findings(sim, mechanism: Mechanism, checks: Checks) -> list[str]:

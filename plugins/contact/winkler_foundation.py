@@ -1,6 +1,6 @@
 """Elastic-foundation (Winkler) contact force of a journal in a lined bushing, with hysteresis.
 
-Seed 000 (Wang & Liu 2015) §1.3 item (3) and §2.3.3 eq. (23)-(24): the contact interface is a bed
+Wang & Liu (2015) (Wang & Liu 2015) §1.3 item (3) and §2.3.3 eq. (23)-(24): the contact interface is a bed
 of independent springs, ``p = (E_w / L) u`` with ``u`` the local penetration, and the contact
 force is the pressure integrated over the contact area.  For a rigid journal of radial clearance
 ``c`` in a bore of radius ``R``, length ``b``, at approach ``d = c + delta`` the penetration at

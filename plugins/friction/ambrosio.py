@@ -2,7 +2,7 @@
 
 ``f_t = -c_f c_d(|v_t|) f_n v_t/|v_t|`` (Wang, Chen, Ma & Sun (2016) eq. 13; Ambrósio 2002/2003), where the dynamic
 correction coefficient ``c_d`` switches the friction off below ``v0`` and on above ``v1`` so that the
-force does not flip direction when the slip velocity crosses zero (Wang & Liu (2015) §1.2).  Seed 004 eq. 14
+force does not flip direction when the slip velocity crosses zero (Wang & Liu (2015) §1.2).  Wang, Chen, Ma & Sun (2016) eq. 14
 ramps ``c_d`` linearly, as Ambrósio and Flores & Ambrósio (2004) do::
 
     c_d = 0                       |v| <= v0

@@ -1,6 +1,6 @@
 """Winkler elastic foundation: ``p = k u`` on every node, ``k = E_w / L``.
 
-Seed 000 §2.3.3 eq. 23-24: ``p = (E_w / L) u`` with ``u`` the local penetration (node-wise
+Wang & Liu (2015) §2.3.3 eq. 23-24: ``p = (E_w / L) u`` with ``u`` the local penetration (node-wise
 ``u_i = e . n_i - gap_i``).  The layer modulus follows a rule — ``unconstrained`` (``E``) or
 ``bonded`` (``(1-nu) E / ((1+nu)(1-2nu))``, a laterally constrained layer) — and when both parts are
 elastic each is a layer of thickness ``L`` and the springs act in series.  The layer thickness has no

@@ -1,4 +1,4 @@
-"""Benchmark of the FE pressure model (issue 4): compliance build and contact-solve times.
+"""Benchmark of the FE pressure model: compliance build and contact-solve times.
 
 Run:  python tests/benchmarks/bench_fem.py [n ...]      (prints; no timing asserts)
 

@@ -1,6 +1,6 @@
 """Independent Exudyn model of the Flores slider-crank with a revolute clearance joint.
 
-Peer-engine cross-check for issue 2 (items 9-11): the same mechanism as
+Peer-engine cross-check: the same mechanism as
 ``studies/flores_slider_crank.toml``, built with Exudyn (https://github.com/jgerstmayr/EXUDYN)
 and no workbench imports, so that the two codes share nothing but the data.
 

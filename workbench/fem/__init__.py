@@ -26,8 +26,9 @@ Closed forms and export
     :mod:`workbench.fem.closed_forms` (Persson (1964), Hertz, Winkler: the oracles of
     ``docs/validation.md``), :func:`export_vtu` (displacement and stress fields, meshio).
 
-Internal modules: ``kernels``/``primal``/``updating``/``batch`` (the compiled active-set solvers),
-``study_config`` (the schema of a ``kind = "pressure"`` study file).
+Internal modules: ``kernels``/``primal``/``updating``/``batch`` (the compiled active-set solvers).
+The pressure-model comparison study (its file schema and runner) is the study kind
+:mod:`workbench.kinds.pressure` (:mod:`workbench.kinds.pressure_config`).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ The dataset (dimensions ``case``, ``model``, ``load``, ``theta``) holds the noda
 contact half-angle, the peak pressure, the approach and the solver residuals of each model, their
 errors relative to the baseline model (normally the FE model), the closed forms of Persson (1964)
 and Hertz (``docs/validation.md``) as extra models, and each case's radii, clearance and materials.
-``theta`` is measured from the load line.  The study file's schema: :mod:`workbench.fem.study_config`
+``theta`` is measured from the load line.  The study file's schema: :mod:`workbench.kinds.pressure_config`
 (parsed once, by :func:`parse`, into ``Study.pressure``).
 
 The host never asks a model for its name: a model class with ``fe_model = True`` is an FE model
@@ -33,9 +33,9 @@ RESUMABLE = False
 
 
 def parse(doc: dict, *, registry, file, problems):
-    """The typed spec (:class:`workbench.fem.study_config.PressureStudy`) of a pressure study;
+    """The typed spec (:class:`workbench.kinds.pressure_config.PressureStudy`) of a pressure study;
     every problem of the file goes to ``problems`` (:mod:`workbench.schema.pressure`)."""
-    from ..fem.study_config import parse_pressure
+    from .pressure_config import parse_pressure
     return parse_pressure(doc, file=str(file) if file is not None else None, registry=registry,
                           problems=problems)
 

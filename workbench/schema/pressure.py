@@ -1,7 +1,7 @@
 """The study-file schema of the ``kind = "pressure"`` study: static pin-in-bushing contact,
 every pressure model against the FE model and the closed forms.
 
-The tables (checked by :func:`workbench.fem.study_config.parse_pressure`, documented in
+The tables (checked by :func:`workbench.kinds.pressure_config.parse_pressure`, documented in
 ``docs/study_format.md`` from here)::
 
     [study]    kind = "pressure", title, description

@@ -24,7 +24,7 @@ from workbench import study_schema as S
 from workbench.schema import pressure as P
 from workbench.schema.core import BAD, Problems, exactly_one, has_bad, read_table, unknown_tables
 
-from . import closed_forms as cf
+from ..fem import closed_forms as cf
 
 #: keys of a ``[models.<label>]`` table that are the study's, not the model's parameters
 MODEL_RUNNER_KEYS = tuple(P.MODEL.names())

@@ -1,4 +1,4 @@
-"""Seed 004 (Wang, Chen, Ma, Sun), rigid slider-crank with mixed clearances, run from the study
+"""Wang, Chen, Ma & Sun (2016), rigid slider-crank with mixed clearances, run from the study
 files: the crank-moment peak of the ideal mechanism is about 140 N m (Wang, Chen, Ma & Sun (2016) Fig. 9) and the
 clearances raise it — "in kind": Wang, Chen, Ma & Sun (2016) reports about 200 N m at C = 0.05 mm
 and 400 N m at C = 0.2 mm; the exact peaks of impact-dominated runs depend on contact details the
@@ -24,7 +24,7 @@ def peak_moment(registry, name: str) -> float:
     return float(np.max(np.abs(sim.driver_load[second, 0])))
 
 
-def test_ideal_crank_moment_peak_matches_seed004(registry):
+def test_ideal_crank_moment_peak_matches_wang2016(registry):
     # 140 N m read off Wang, Chen, Ma & Sun (2016) Fig. 9 (figure-reading precision ~ 5 %)
     assert peak_moment(registry, "ideal_slider_crank.toml") == pytest.approx(140.0, rel=0.05)
 
