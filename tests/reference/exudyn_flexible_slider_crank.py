@@ -74,8 +74,8 @@ def simulate(d: FlexibleSliderCrank, *, n_el: int = 6, step_size: float = 1e-6, 
 
     n_crank = mbs.AddNode(ei.NodeRigidBody2D(referenceCoordinates=[0.5 * r, 0, 0],
                                              initialVelocities=[0, 0.5 * r * w, w]))
-    b_crank = mbs.AddObject(ei.ObjectRigidBody2D(nodeNumber=n_crank, physicsMass=d.crank_mass,
-                                                 physicsInertia=d.crank_inertia))
+    b_crank = mbs.AddObject(ei.ObjectRigidBody2D(nodeNumber=n_crank, mass=d.crank_mass,
+                                                 inertia=d.crank_inertia))
     mbs.AddLoad(ei.LoadMassProportional(markerNumber=mbs.AddMarker(ei.MarkerBodyMass(bodyNumber=b_crank)),
                                         loadVector=[0, -d.gravity, 0]))
     mbs.AddObject(ei.ObjectJointRevolute2D(markerNumbers=[
@@ -97,8 +97,8 @@ def simulate(d: FlexibleSliderCrank, *, n_el: int = 6, step_size: float = 1e-6, 
             initialVelocities=[0.0, r * w * (1 - s / l), 0.0, -r * w / l])))
     cables = []
     for k in range(n_el):
-        c = mbs.AddObject(ei.ObjectANCFCable2D(physicsLength=le, physicsMassPerLength=rho_a,
-                                               physicsBendingStiffness=eI, physicsAxialStiffness=ea,
+        c = mbs.AddObject(ei.ObjectANCFCable2D(length=le, massPerLength=rho_a,
+                                               bendingStiffness=eI, axialStiffness=ea,
                                                nodeNumbers=[nodes[k], nodes[k + 1]]))
         cables.append(c)
         mbs.AddLoad(ei.LoadMassProportional(markerNumber=mbs.AddMarker(ei.MarkerBodyMass(bodyNumber=c)),
@@ -109,7 +109,7 @@ def simulate(d: FlexibleSliderCrank, *, n_el: int = 6, step_size: float = 1e-6, 
         mbs.AddMarker(ei.MarkerNodePosition(nodeNumber=nodes[0]))]))
     # slider: a point mass on the guide y = 0, pinned to the rod's end node
     n_sl = mbs.AddNode(ei.NodePoint2D(referenceCoordinates=[r + l, 0.0]))
-    b_sl = mbs.AddObject(ei.ObjectMassPoint2D(physicsMass=d.slider_mass, nodeNumber=n_sl))
+    b_sl = mbs.AddObject(ei.ObjectMassPoint2D(mass=d.slider_mass, nodeNumber=n_sl))
     mbs.AddLoad(ei.LoadMassProportional(markerNumber=mbs.AddMarker(ei.MarkerBodyMass(bodyNumber=b_sl)),
                                         loadVector=[0, -d.gravity, 0]))
     for coord in (0, 1):

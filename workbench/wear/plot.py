@@ -69,7 +69,8 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
                     ax.fill_between(cycles, (v - 2 * se) * 1e9, (v + 2 * se) * 1e9, color=line.get_color(),
                                     alpha=0.25, label=f"{j} {surf} +-2 SE")
     ax.set_xlabel("machine cycles"); ax.set_ylabel("worn volume [mm^3]"); ax.grid(alpha=0.3)
-    ax.legend()
+    if ax.get_legend_handles_labels()[0]:   # nothing worn yet: no curves to name
+        ax.legend()
     fig.tight_layout()
     p = outdir / "wear_volume.png"
     fig.savefig(p, dpi=120); paths.append(p)
