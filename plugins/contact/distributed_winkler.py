@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from workbench_plugins.pressure.winkler import layer_modulus
+from workbench_plugins.contact.winkler_foundation import checked_modulus, layered_modulus
 from workbench.errors import StudyError, choices_text
 from workbench.fem import closed_forms as cf
 from workbench.hookspecs import hookimpl
@@ -124,19 +124,8 @@ class DistributedWinkler(ContactLaw):
             eps = cf.persson_half_angle(P / geometry.length, geometry.E_star, c)
             k = cf.winkler_stiffness_for_half_angle(eps, P / geometry.length, geometry.radius_bushing, c)
         else:
-            L = float(prm.layer_thickness)
-            if not (math.isfinite(L) and L > 0.0):
-                raise StudyError(f"contact law '{self.name}': layer_thickness must be > 0 m, got "
-                                 f"{prm.layer_thickness!r}", key="layer_thickness")
-            parts = [m for m in (geometry.bushing, geometry.journal) if not m.rigid]
-            if not parts:
-                raise StudyError(f"contact law '{self.name}': both parts are rigid; give 'stiffness' "
-                                 "in Pa/m or make one part elastic")
-            k = 1.0 / sum(L / layer_modulus(m, prm.modulus_rule) for m in parts)
-        if not (math.isfinite(k) and k > 0.0):
-            raise StudyError(f"contact law '{self.name}': foundation modulus must be > 0 Pa/m, got {k!r}",
-                             key="stiffness")
-        return k
+            k = layered_modulus(self.name, prm, geometry)
+        return checked_modulus(self.name, k)
 
     def pack(self, geometry: ContactGeometry) -> np.ndarray:
         """``[k, b, chi, v_floor, gauss_points, unworn_pieces, R_b, c]`` (the first six:

@@ -84,6 +84,29 @@ def winkler_foundation_force(delta, delta_dot, delta_dot_minus, p):
     return 0.0
 
 
+
+def layered_modulus(law: str, prm, geometry: ContactGeometry) -> float:
+    """Foundation modulus ``1 / sum(L / E_w)`` [Pa/m] over the elastic parts of ``geometry``, with the
+    layer thickness ``prm.layer_thickness`` [m] and rule ``prm.modulus_rule`` of the law ``law``
+    (shared by the point law here and the distributed contact)."""
+    L = float(prm.layer_thickness)
+    if not (math.isfinite(L) and L > 0.0):
+        raise StudyError(f"contact law '{law}': layer_thickness must be > 0 m, got "
+                         f"{prm.layer_thickness!r}", key="layer_thickness")
+    parts = [m for m in (geometry.bushing, geometry.journal) if not m.rigid]
+    if not parts:
+        raise StudyError(f"contact law '{law}': both parts are rigid; give 'stiffness' "
+                         "in Pa/m or make one part elastic")
+    return 1.0 / sum(L / layer_modulus(m, prm.modulus_rule) for m in parts)
+
+
+def checked_modulus(law: str, k: float) -> float:
+    """``k`` [Pa/m] if finite and positive, else a StudyError naming the law and the key."""
+    if not (math.isfinite(k) and k > 0.0):
+        raise StudyError(f"contact law '{law}': foundation modulus must be > 0 Pa/m, got {k!r}",
+                         key="stiffness")
+    return k
+
 class WinklerFoundation(ContactLaw):
     """Winkler elastic-foundation contact force of a pin in a bore, with Lankarani-Nikravesh
     hysteresis (Wang & Liu (2015) §2.3.3 eq. 23-24; closed form in docs/validation.md).
@@ -133,22 +156,8 @@ class WinklerFoundation(ContactLaw):
     def foundation_modulus(self, geometry: ContactGeometry) -> float:
         """``k`` [Pa/m]: the ``stiffness`` parameter, or ``1 / sum(L / E_w)`` over the elastic parts."""
         prm = self.params
-        if prm.stiffness is not None:
-            k = float(prm.stiffness)
-        else:
-            L = float(prm.layer_thickness)
-            if not (math.isfinite(L) and L > 0.0):
-                raise StudyError(f"contact law '{self.name}': layer_thickness must be > 0 m, got "
-                                 f"{prm.layer_thickness!r}", key="layer_thickness")
-            parts = [m for m in (geometry.bushing, geometry.journal) if not m.rigid]
-            if not parts:
-                raise StudyError(f"contact law '{self.name}': both parts are rigid; give 'stiffness' "
-                                 "in Pa/m or make one part elastic")
-            k = 1.0 / sum(L / layer_modulus(m, prm.modulus_rule) for m in parts)
-        if not (math.isfinite(k) and k > 0.0):
-            raise StudyError(f"contact law '{self.name}': foundation modulus must be > 0 Pa/m, got {k!r}",
-                             key="stiffness")
-        return k
+        k = float(prm.stiffness) if prm.stiffness is not None else layered_modulus(self.name, prm, geometry)
+        return checked_modulus(self.name, k)
 
     def pack(self, geometry: ContactGeometry) -> np.ndarray:
         """``[b R k, c, chi, v_floor]`` with ``R`` the bushing radius, ``c`` the clearance."""
