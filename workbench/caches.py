@@ -269,6 +269,10 @@ def _install_light_load(caching) -> None:
     miss compiles through numba's pipeline, which refreshes both contexts itself
     (``numba.core.compiler``), so nothing is skipped for a compile.  Scoped to functions whose
     cache the workbench locator owns; a user's own ``cache=True`` functions load as numba does.
+    Written against numba 0.68's ``Cache`` (a numba without its private pieces takes its own
+    path); ``tests/test_caches.py`` checks that a warm process loads an allocating function and a
+    C callback passed as an argument this way.  A run still imports ``scipy.linalg``: the
+    integrator's environment refers to ``numba.np.arraymath`` (matrix products call BLAS).
     """
     cache_cls = caching.Cache
     if getattr(cache_cls.load_overload, "_workbench_light", False):
@@ -276,7 +280,9 @@ def _install_light_load(caching) -> None:
     full_load = cache_cls.load_overload
 
     def load_overload(self, sig, target_context):
-        if type(getattr(self._impl, "locator", None)).__name__ != "WorkbenchCacheLocator":
+        locator = getattr(getattr(self, "_impl", None), "locator", None)
+        if (type(locator).__name__ != "WorkbenchCacheLocator"
+                or not hasattr(self, "_guard_against_spurious_io_errors")):  # another numba: its way
             return full_load(self, sig, target_context)
         from numba.core.runtime import rtsys
         # typing a call's arguments needs the typeof rules some registries add on import: the
