@@ -124,6 +124,48 @@ def test_kernel_wrappers_come_from_the_disk_cache_in_a_new_process(tmp_path):
     assert any("contact_cfunc" in n for n in names), names
 
 
+def test_cached_functions_load_without_numbas_lowering_registries(tmp_path):
+    """A warm process loads our cached functions without importing numba's lowering registries
+    (``numba.np.arraymath`` alone imports ``scipy.linalg``): an allocating function (the NRT) and
+    one taking a C callback as a first-class function must load from the cache and give the
+    compiled results; a miss still compiles through numba's full pipeline (the first process)."""
+    pkg = tmp_path / "src" / "wbl"
+    pkg.mkdir(parents=True)
+    _module(pkg / "__init__.py", "")
+    _module(pkg / "k.py", """
+        import numpy as np
+        from numba import njit
+        from workbench.caches import cached_cfunc
+        @njit(cache=True)
+        def sq(x):
+            return x * x
+        def _wrapper(x):
+            return sq(x)
+        square = cached_cfunc("float64(float64)", _wrapper, sq)
+        @njit(cache=True)
+        def scaled(n, k):
+            return np.arange(n) * k
+        @njit(cache=True)
+        def apply(f, x):
+            return f(x) + 1.0
+    """)
+    code = f"""
+        import sys
+        from pathlib import Path
+        from workbench.caches import use_numba_cache
+        use_numba_cache([Path({str(pkg)!r})])
+        import wbl.k as k
+        print(k.scaled(3, 2.0).tolist(), k.apply(k.square, 3.0))
+        print(sum(k.scaled.stats.cache_hits.values()) + sum(k.apply.stats.cache_hits.values())
+              + k.square.cache_hits)
+        print("numba.np.arraymath" in sys.modules, "scipy.linalg" in sys.modules)
+    """
+    env = _env(tmp_path, tmp_path / "src")
+    assert _python(code, env).splitlines()[:2] == ["[0.0, 2.0, 4.0] 10.0", "0"]   # compiled
+    warm = _python(code, env).splitlines()
+    assert warm == ["[0.0, 2.0, 4.0] 10.0", "3", "False False"], warm
+
+
 def _entry(root: Path, name: str, size: int, age_days: float) -> Path:
     p = root / name
     if name.startswith("numba-"):

@@ -255,6 +255,46 @@ def _install_locator(target: Path, dirs: list[Path]) -> None:
     impl._locator_classes = [c for c in impl._locator_classes
                              if c.__name__ != "WorkbenchCacheLocator"]
     impl._locator_classes.insert(0, WorkbenchCacheLocator)
+    _install_light_load(caching)
+
+
+def _install_light_load(caching) -> None:
+    """Load our cached functions without numba's full target-context refresh.
+
+    numba's ``Cache.load_overload`` first calls ``target_context.refresh()``, which imports every
+    lowering registry numba has (``numba.np.arraymath`` alone pulls in ``scipy.linalg``): about
+    0.4 s, half of a warm ``validate``, spent only so that a *compile* finds its implementations.
+    Loading a cached function needs none of them: it unpickles the machine code, links it (the
+    NRT symbols must be registered, hence ``rtsys.initialize``) and takes its address.  A cache
+    miss compiles through numba's pipeline, which refreshes both contexts itself
+    (``numba.core.compiler``), so nothing is skipped for a compile.  Scoped to functions whose
+    cache the workbench locator owns; a user's own ``cache=True`` functions load as numba does.
+    Written against numba 0.68's ``Cache`` (a numba without its private pieces takes its own
+    path); ``tests/test_caches.py`` checks that a warm process loads an allocating function and a
+    C callback passed as an argument this way.  A run still imports ``scipy.linalg``: the
+    integrator's environment refers to ``numba.np.arraymath`` (matrix products call BLAS).
+    """
+    cache_cls = caching.Cache
+    if getattr(cache_cls.load_overload, "_workbench_light", False):
+        return
+    full_load = cache_cls.load_overload
+
+    def load_overload(self, sig, target_context):
+        locator = getattr(getattr(self, "_impl", None), "locator", None)
+        if (type(locator).__name__ != "WorkbenchCacheLocator"
+                or not hasattr(self, "_guard_against_spurious_io_errors")):  # another numba: its way
+            return full_load(self, sig, target_context)
+        from numba.core.runtime import rtsys
+        # typing a call's arguments needs the typeof rules some registries add on import: the
+        # first-class function type types the kernels' C callbacks passed to the integrator
+        import numba.experimental.function_type  # noqa: F401
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+        return None  # an I/O error swallowed by the guard: a miss, numba compiles
+
+    load_overload._workbench_light = True
+    cache_cls.load_overload = load_overload
 
 
 # ------------------------------------------------------------------- C-callable wrappers of kernels

@@ -25,7 +25,6 @@ from numba import njit
 
 from workbench_plugins.contact.winkler_foundation import checked_modulus, layered_modulus
 from workbench.errors import StudyError, choices_text
-from workbench.fem import closed_forms as cf
 from workbench.hookspecs import hookimpl
 from workbench.mbs import distributed as dist
 from workbench.models import ContactGeometry, ContactLaw, parameter
@@ -116,6 +115,7 @@ class DistributedWinkler(ContactLaw):
         if prm.stiffness is not None:
             k = float(prm.stiffness)
         elif prm.calibrate == "persson":
+            from workbench.fem import closed_forms as cf  # lazily: it imports scipy.optimize (0.5 s)
             P, c = float(prm.calibration_load), geometry.clearance
             if not (P > 0.0 and c > 0.0):
                 raise StudyError(f"contact law '{self.name}': the Persson calibration needs "

@@ -15,7 +15,13 @@ the wall time of a busy moment says little: compare CPU times, or measure when i
 * ``workbench run studies/flores_slider_crank.toml --no-plot`` (0.024 s of motion, and the
   ideal-joint twin), end to end.
 
-It also prints the ten slowest imports of ``validate`` (``python -X importtime``).
+It also prints the ten slowest imports of ``validate`` (``python -X importtime``), and the run once
+more with dask hidden (``sys.modules["dask"] = None``, as if the ``sweep`` libraries were not
+installed): xarray imports ``dask.array`` on its first variable, and ``dask.distributed`` when it
+writes a file, whenever dask is importable.
+
+The commands run with ``PYTHONDONTWRITEBYTECODE`` removed from their environment, so that the
+``.pyc`` files of the sources are written once and reused, as in any ordinary installation.
 """
 from __future__ import annotations
 
@@ -34,10 +40,15 @@ HEAVY = ("numba", "scipy", "xarray", "pandas", "zarr", "dask", "distributed", "m
          "rich", "h5netcdf")
 
 
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+NO_DASK = ("import runpy, sys; sys.modules['dask'] = None; sys.argv[0] = 'workbench'; "
+           "runpy.run_module('workbench.cli', run_name='__main__')")
+
+
 def _timed(cmd: list[str]) -> tuple[float, float, str]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=ENV)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
@@ -74,18 +85,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench_startup_") as tmp:
         runs = iter(range(10 ** 6))
         out = lambda: str(Path(tmp) / f"f{next(runs)}.nc")  # noqa: E731 - a new output every run
-        _timed(cli + ["run", str(FLORES), "-o", out(), "--no-plot"])
-        best = []
-        for _ in range(args.repeat):
-            load0 = os.getloadavg()[0]
-            wall, cpu, text = _timed(cli + ["run", str(FLORES), "-o", out(), "--no-plot"])
-            best.append((wall, cpu, load0, os.getloadavg()[0], text))
-        wall, cpu, l0, l1, text = min(best)
-        solver = next((line.strip() for line in text.splitlines() if "solver:" in line), "")
-        print(f"  {'workbench run (Flores, --no-plot)':34s} best wall {wall:6.3f} s   CPU {cpu:6.3f} s   "
-              f"load average {l0:.2f} -> {l1:.2f}   ({solver})")
+        for label, command in (("workbench run (Flores, --no-plot)", cli),
+                               ("  the same, dask hidden", py + ["-c", NO_DASK])):
+            _timed(command + ["run", str(FLORES), "-o", out(), "--no-plot"])
+            best = []
+            for _ in range(args.repeat):
+                load0 = os.getloadavg()[0]
+                wall, cpu, text = _timed(command + ["run", str(FLORES), "-o", out(), "--no-plot"])
+                best.append((wall, cpu, load0, os.getloadavg()[0], text))
+            wall, cpu, l0, l1, text = min(best)
+            solver = next((line.strip() for line in text.splitlines() if "solver:" in line), "")
+            print(f"  {label:34s} best wall {wall:6.3f} s   CPU {cpu:6.3f} s   "
+                  f"load average {l0:.2f} -> {l1:.2f}   ({solver})")
     proc = subprocess.run(py + ["-X", "importtime", "-m", "workbench.cli", "validate", str(FLORES)],
-                          capture_output=True, text=True, cwd=ROOT)
+                          capture_output=True, text=True, cwd=ROOT, env=ENV)
     rows = []
     for line in proc.stderr.splitlines():
         parts = line.split("|")
