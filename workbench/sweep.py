@@ -266,8 +266,8 @@ def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
                      workers: int | None, on_result):
     try:
         from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError as exc:  # pragma: no cover - a dependency of the package
-        raise WorkbenchError(f"sweeps need dask.distributed ({exc}); pip install 'dask[distributed]' "
+    except ImportError as exc:  # the optional extra 'sweep'
+        raise WorkbenchError(f"sweeps need dask.distributed ({exc}); pip install -e '.[sweep]' (or 'dask[distributed]') "
                              "or run with --serial") from None
     cluster, t0 = None, time.perf_counter()
     timeout = todo[0].timeout if todo else None
