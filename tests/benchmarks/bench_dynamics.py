@@ -25,12 +25,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from reference import exudyn_slider_crank as exu_ref  # noqa: E402
 from workbench.mbs.analysis import impact  # noqa: E402
+from workbench.mbs.clearance import N_CREC  # noqa: E402
+from workbench.mbs.equations import rhs, workspace_size  # noqa: E402
 from workbench.mbs.solver import simulate  # noqa: E402
 from workbench.plugins import build_registry  # noqa: E402
 from workbench.study import load_study  # noqa: E402
@@ -134,6 +137,66 @@ def against_minimal(mech, base, reps):
     return rows
 
 
+@njit
+def _wb_rhs_loop(times, Y, DM, reps, alpha, beta, model):
+    """The workbench right-hand side alone, at the states ``Y`` (impact speeds ``DM``), ``reps`` times."""
+    ny = Y.shape[1]
+    n = model.mass.shape[0]
+    ydot = np.zeros(ny); lam = np.zeros(max(model.n_rows, 1))
+    rec = np.zeros((max(model.clr_i.shape[0], 1), N_CREC))
+    ws = np.zeros(workspace_size(n, model.n_rows, ny - 2 * n - 4))
+    acc = 0.0
+    for _ in range(reps):
+        for k in range(times.shape[0]):
+            rhs(times[k], Y[k], DM[k], ydot, lam, rec, ws, alpha, beta, model)
+            acc += ydot[n]
+    return acc
+
+
+@njit
+def _min_rhs_loop(times, S, reps, par, rhs_min):
+    """The minimal model's right-hand side alone, at the states ``S``, ``reps`` times."""
+    sd = np.zeros(4); work = np.zeros(8)
+    acc = 0.0
+    for _ in range(reps):
+        for k in range(times.shape[0]):
+            rhs_min(times[k], S[k], 1.0, par, sd, work)
+            acc += sd[2]
+    return acc
+
+
+def rhs_alone(mech, base, reps):
+    """CPU time per right-hand-side call without the integrator: each model's right-hand side in
+    a compiled loop over the sampled states of its own 2-revolution run (the minimal model's
+    velocities by finite differences of its samples; contact where the run had it).  Splits the
+    per-call ratio of :func:`against_minimal` into the right-hand side and what the integrator
+    adds around it."""
+    from reference import minimal_slider_crank as ms
+    from workbench.mbs.compiled import compile_mechanism
+    from workbench.mbs.integrator import OPEN_MODE
+    from workbench.mbs.solver import assemble
+    s = replace(base, rtol=1e-10, atol=1e-13)
+    sim = simulate(mech, s)
+    q0, _ = assemble(mech, s.t_start)
+    cm = compile_mechanism(mech, angles=q0[2::3])
+    nt = len(sim.time)
+    Y = np.zeros((nt, 6 * cm.nb + cm.n_points + 4))
+    Y[:, :3 * cm.nb] = sim.position.reshape(nt, -1)
+    Y[:, 3 * cm.nb:6 * cm.nb] = sim.velocity.reshape(nt, -1)
+    DM = np.full((nt, max(cm.n_points, 1)), OPEN_MODE)
+    DM[sim.penetration.max(axis=1) > 0.0, :] = 1.0
+    r = ms.simulate(s.t_end, output_step=s.output_step, rtol=1e-10, atol=1e-13)
+    S = np.column_stack([r["phi"], r["x"], np.gradient(r["phi"], r["time"]), np.gradient(r["x"], r["time"])])
+    model = cm.model()
+    args_wb = (sim.time, Y, DM)
+    _wb_rhs_loop(*args_wb, 1, s.baumgarte_alpha, s.baumgarte_beta, model)
+    _min_rhs_loop(r["time"], S, 1, ms.PAR, ms.rhs)
+    inner = 20
+    tw = cpu_best_of(lambda: _wb_rhs_loop(*args_wb, inner, s.baumgarte_alpha, s.baumgarte_beta, model), reps)
+    tm = cpu_best_of(lambda: _min_rhs_loop(r["time"], S, inner, ms.PAR, ms.rhs), reps)
+    return tw / (inner * nt), tm / (inner * len(r["time"]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer repeats, skip the cold start")
@@ -149,6 +212,9 @@ def main():
         print(f"  rtol {rtol:g}: workbench {bw:.4f} s ({nw} rhs calls, {bw / nw * 1e9:.0f} ns/call), "
               f"minimal {bm:.4f} s ({nm} calls, {bm / nm * 1e9:.0f} ns/call): total {bw / bm:.1f}x, "
               f"per call {(bw / nw) / (bm / nm):.1f}x")
+    rw, rm = rhs_alone(mech, base, reps)
+    print(f"  right-hand side alone (compiled loop over the run's states, no integrator): workbench "
+          f"{rw * 1e9:.0f} ns/call, minimal {rm * 1e9:.0f} ns/call: {rw / rm:.1f}x")
     ref = first_peak(mech, base, rtol=1e-12, atol=1e-15)
     print(f"reference first-impact peak (fast path, rtol 1e-12): {ref:.6f} N")
     tol_fast, e_fast = loosest_tolerance(mech, base, "fast", ref)
