@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import sys
 import time
@@ -104,13 +105,17 @@ def source_hash(dirs: list[Path]) -> str:
     return h.hexdigest()[:16]
 
 
+#: the names our numba folders carry (``numba-`` + a hex source hash, :func:`source_hash`)
+_OURS_NUMBA = re.compile(r"numba-[0-9a-f]{4,64}")
+
+
 def _entries(root: Path) -> list[Path]:
     """Our own entries in ``root``: ``numba-*`` folders and ``compliance-*.npy`` files."""
     try:
         return [p for p in root.iterdir()
-                if (p.name.startswith("numba-") and p.is_dir() and not p.is_symlink())
+                if (_OURS_NUMBA.fullmatch(p.name) and p.is_dir() and not p.is_symlink())
                 or (p.name.startswith("compliance-") and p.suffix == ".npy" and ".tmp" not in p.name
-                    and p.is_file())]
+                    and p.is_file() and not p.is_symlink())]
     except OSError:
         return []
 
@@ -129,11 +134,10 @@ def _size(p: Path) -> int:
 
 
 def _remove(p: Path) -> None:
-    # safe: only our own cache entries (a numba-* folder or a compliance-*.npy file in our cache root)
     if p.is_dir():
-        shutil.rmtree(p, ignore_errors=True)
+        shutil.rmtree(p, ignore_errors=True)  # safe: a numba-<source hash> folder of _entries, ours by name, not a link
     else:
-        p.unlink(missing_ok=True)
+        p.unlink(missing_ok=True)  # safe: a compliance-*.npy file of _entries, written by the FE cache
 
 
 def prune(root: Path | None = None, *, keep: Path | None = None, max_bytes: float | None = None,
