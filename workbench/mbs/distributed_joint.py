@@ -85,10 +85,12 @@ def joint_forces(q, qd, bi, bj, row, cp, phb, phj, Pbx, Pby, Pjx, Pjy, dm, fk, f
     return res[R_PC], res[R_PF], res[R_FNSUM], ok
 
 
-@njit(cache=True)
-def joint_gap(q, qd, bi, bj, row):
-    """Largest overlap [m] of one distributed joint and its rate [m/s] (envelope theorem: the rate
-    of the overlap at the maximiser)."""
+@njit(cache=True, inline="always")
+def bushing_frame(q, qd, bi, bj, row):
+    """Eccentricity ``(ebx, eby)`` [m] of the journal centre and relative velocity ``(vrx, vry)``
+    [m/s] of the journal point, both in the bushing frame, the two body angles [rad] and their
+    rates [rad/s] of one revolute clearance joint (``row``: its packed clearance row); a body
+    index < 0 is the ground.  Shared by the dynamics and the wear coupling."""
     phb = q[3 * bi + 2] if bi >= 0 else 0.0
     phj = q[3 * bj + 2] if bj >= 0 else 0.0
     cb = math.cos(phb); sb = math.sin(phb)
@@ -100,7 +102,6 @@ def joint_gap(q, qd, bi, bj, row):
         Pjx = q[3 * bj] + cj * row[2] - sj * row[3]; Pjy = q[3 * bj + 1] + sj * row[2] + cj * row[3]
     ex = Pjx - Pbx; ey = Pjy - Pby
     ebx = cb * ex + sb * ey; eby = -sb * ex + cb * ey
-    delta, psi, cph = distributed_gap(row, ebx, eby, phj - phb)
     wb = qd[3 * bi + 2] if bi >= 0 else 0.0
     wj = qd[3 * bj + 2] if bj >= 0 else 0.0
     vbx = qd[3 * bi] - wb * (Pby - q[3 * bi + 1]) if bi >= 0 else 0.0
@@ -108,7 +109,17 @@ def joint_gap(q, qd, bi, bj, row):
     vjx = qd[3 * bj] - wj * (Pjy - q[3 * bj + 1]) if bj >= 0 else 0.0
     vjy = qd[3 * bj + 1] + wj * (Pjx - q[3 * bj]) if bj >= 0 else 0.0
     rx = vjx - vbx; ry = vjy - vby
-    edx = cb * rx + sb * ry + wb * eby; edy = -sb * rx + cb * ry - wb * ebx
+    vrx = cb * rx + sb * ry; vry = -sb * rx + cb * ry
+    return ebx, eby, vrx, vry, phb, phj, wb, wj
+
+
+@njit(cache=True)
+def joint_gap(q, qd, bi, bj, row):
+    """Largest overlap [m] of one distributed joint and its rate [m/s] (envelope theorem: the rate
+    of the overlap at the maximiser)."""
+    ebx, eby, vrx, vry, phb, phj, wb, wj = bushing_frame(q, qd, bi, bj, row)
+    delta, psi, cph = distributed_gap(row, ebx, eby, phj - phb)
+    edx = vrx + wb * eby; edy = vry - wb * ebx
     return delta, edx * math.cos(psi) + edy * math.sin(psi) - cph * (wj - wb)
 
 

@@ -22,6 +22,7 @@ from numba import njit
 from ..errors import WorkbenchError
 from ..mbs import kernels
 from ..mbs.distributed import N_RES, P_LEN, distributed_contact
+from ..mbs.distributed_joint import bushing_frame
 from ..mbs.distributed_reference import profile_row
 from ..models import ContactGeometry
 
@@ -64,25 +65,7 @@ def sample_pressures(pos, vel, bi, bj, row, cp, dms, nodes, fk, fp):
         if dms[s] < 0.0:
             continue
         q = pos[s]; qd = vel[s]
-        phb = q[3 * bi + 2] if bi >= 0 else 0.0
-        phj = q[3 * bj + 2] if bj >= 0 else 0.0
-        cb = math.cos(phb); sb = math.sin(phb)
-        Pbx = row[0]; Pby = row[1]; Pjx = row[2]; Pjy = row[3]
-        if bi >= 0:
-            Pbx = q[3 * bi] + cb * row[0] - sb * row[1]; Pby = q[3 * bi + 1] + sb * row[0] + cb * row[1]
-        if bj >= 0:
-            cj = math.cos(phj); sj = math.sin(phj)
-            Pjx = q[3 * bj] + cj * row[2] - sj * row[3]; Pjy = q[3 * bj + 1] + sj * row[2] + cj * row[3]
-        ex = Pjx - Pbx; ey = Pjy - Pby
-        ebx = cb * ex + sb * ey; eby = -sb * ex + cb * ey
-        wb = qd[3 * bi + 2] if bi >= 0 else 0.0
-        wj = qd[3 * bj + 2] if bj >= 0 else 0.0
-        vbx = qd[3 * bi] - wb * (Pby - q[3 * bi + 1]) if bi >= 0 else 0.0
-        vby = qd[3 * bi + 1] + wb * (Pbx - q[3 * bi]) if bi >= 0 else 0.0
-        vjx = qd[3 * bj] - wj * (Pjy - q[3 * bj + 1]) if bj >= 0 else 0.0
-        vjy = qd[3 * bj + 1] + wj * (Pjx - q[3 * bj]) if bj >= 0 else 0.0
-        rx = vjx - vbx; ry = vjy - vby
-        vrx = cb * rx + sb * ry; vry = -sb * rx + cb * ry
+        ebx, eby, vrx, vry, phb, phj, wb, wj = bushing_frame(q, qd, bi, bj, row)
         bins[:] = 0.0
         distributed_contact(row, cp, ebx, eby, vrx + wb * eby, vry - wb * ebx, phj - phb, wj - wb,
                             vrx, vry, wj * row[5] - wb * row[4], dms[s], scale, fk, fp.ctypes, 0.0, tmp,
