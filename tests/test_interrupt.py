@@ -91,17 +91,23 @@ def test_ctrl_c_stops_the_compiled_integrator_within_a_poll_slice(registry):
     t0 = time.monotonic()
     timer.start()
     try:
-        with pytest.raises(KeyboardInterrupt) as info:
-            simulate(mech, SolverSettings(t_end=LONG, output_step=1e-4))
+        try:
+            sim = simulate(mech, SolverSettings(t_end=LONG, output_step=1e-4))
+        except KeyboardInterrupt as exc:
+            caught = exc
+        else:  # say what happened instead (seen once in a full suite on a machine at load 8)
+            import signal
+            pytest.fail(f"simulate returned status {sim.status!r} at t = {sim.time[-1]:g} s after "
+                        f"{time.monotonic() - t0:.2f} s; SIGINT handler {signal.getsignal(signal.SIGINT)}")
         stopped = time.monotonic() - t0
     finally:
         timer.cancel()
-    assert isinstance(info.value, RunInterrupted)
+    assert isinstance(caught, RunInterrupted)
     assert stopped < 1.0 + 0.8
-    sim = info.value.partial
+    sim = caught.partial
     assert sim is not None and sim.status == "interrupted"
     assert 0.0 < sim.time[-1] < LONG
-    assert "interrupted (Ctrl-C) at t = " in str(info.value)
+    assert "interrupted (Ctrl-C) at t = " in str(caught)
 
 
 DRIVER = textwrap.dedent("""
@@ -113,6 +119,7 @@ DRIVER = textwrap.dedent("""
     registry = build_registry()
     study = load_study(sys.argv[1], registry=registry)
     simulate(study.mechanism, SolverSettings(t_end=1e-4))  # load the compiled code first
+    import workbench.results  # and the writer (xarray, pandas: seconds under load), imported lazily
     print("running", flush=True)
     run_study(study, registry=registry, out=sys.argv[2])
 """)
