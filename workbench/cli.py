@@ -59,6 +59,12 @@ def _console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
+def _tagged(tag: str, color: str, text: str, *, err: bool = False) -> None:
+    """Print ``tag`` in ``color`` (on a terminal) and ``text`` as is, without importing rich
+    (start-up: ``validate`` prints only such lines)."""
+    click.echo(f"{click.style(tag, fg=color)} {text}", err=err)
+
+
 def _friendly(func):
     """Turn a WorkbenchError into a message on stderr and exit status 2 or 3 (see _exit_code)."""
     @functools.wraps(func)
@@ -111,21 +117,20 @@ def validate(study_file: Path):
     # --- schema branch (end)
     study = load_study(study_file, registry=registry)
     if study.kind == "pressure":  # checked by workbench.kinds.pressure_config inside load_study
-        _console().print(f"[green]ok[/] {study_file}: pressure study '{study.title}'")
+        _tagged("ok", "green", f"{study_file}: pressure study '{study.title}'")
         return
     m, s = study.mechanism, study.solver
-    from rich.markup import escape
     for w in study.warnings:  # allowed by [checks]; the run writes them into the dataset too
-        _console(stderr=True).print(f"[yellow]warning:[/] {escape(w)}")
+        _tagged("warning:", "yellow", w, err=True)
     if study.kind == "wear":
         w = study.wear
-        _console().print(
-            f"[green]ok[/] {study_file}: wear study '{study.title}': {len(m.bodies)} bodies, "
+        _tagged(
+            "ok", "green", f"{study_file}: wear study '{study.title}': {len(m.bodies)} bodies, "
             f"{len(m.clearance_joints)} clearance joints ({len(w.joints) + len(w.guides)} wearing); {w.cycles:.6g} cycles "
             f"of {w.cycle_period:g} s; pressure '{w.pressure.name}', wear law '{w.law.name}'")
         return
-    _console().print(
-        f"[green]ok[/] {study_file}: dynamics study '{study.title}': {len(m.bodies)} bodies, "
+    _tagged(
+        "ok", "green", f"{study_file}: dynamics study '{study.title}': {len(m.bodies)} bodies, "
         f"{len(m.joints)} ideal joints, {len(m.drivers)} drivers, {len(m.forces)} forces, "
         f"{len(m.clearance_joints)} clearance joints; t = {s.t_start:g} .. {s.t_end:g} s, "
         f"output every {s.output_step:g} s, {s.path} path")
@@ -137,7 +142,7 @@ def _validate_sweep(sweep_file: Path, registry) -> None:
     from .sweep_spec import check_cases, load_sweep
     sw = load_sweep(sweep_file, registry=registry)
     check_cases(sw, registry=registry)
-    _console().print(f"[green]ok[/] {sweep_file}: sweep '{sw.title}': {len(sw.cases)} {sw.kind} cases over "
+    _tagged("ok", "green", f"{sweep_file}: sweep '{sw.title}': {len(sw.cases)} {sw.kind} cases over "
                      f"{' x '.join(f'{d} ({n})' for d, n in zip(sw.dims, sw.shape))}, base study {sw.base_file}")
 
 
