@@ -198,7 +198,9 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
     # --- kinds: one dispatcher on the study kind (workbench.kinds) (begin)
     from . import kinds
     from .outputs import check_output, input_paths
-    from .study import load_study
+    from .study import load_study   # imports numba (through workbench.mbs) first, in this thread
+    if PREFETCH:
+        _prefetch_results_libraries()
     console = _console()
     registry = _registry()
     study = load_study(study_file, registry=registry)
@@ -223,6 +225,37 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
         console.print(line, markup=False)
     if plot:
         _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console, result=out)
+
+
+# --- startup: the results libraries are imported beside the run (begin)
+#: import xarray and the netCDF engine in a background thread while ``run`` loads, checks and
+#: simulates the study (False: import them when first used, in the main thread)
+PREFETCH = True
+
+
+def _prefetch_results_libraries() -> None:
+    """Start importing what every study kind's dataset needs (xarray, pandas, the netCDF engine,
+    and what xarray itself imports on first use: dask's array and distributed modules when dask is
+    installed) in a daemon thread.  Their import holds the GIL, but the run's longest stretches do
+    not (the compiled integrator, numba linking its cached machine code), so on a machine with a
+    free core part of the import overlaps the run.  Nothing here is needed for correctness: a
+    failure is ignored, and the run imports the module itself (Python's import locks make a
+    module the thread is still importing wait rather than load twice)."""
+    def work():
+        try:
+            import numpy as np
+            import xarray as xr
+            import netCDF4  # noqa: F401 - workbench.results.ENGINE
+            # xarray's imports on first use: its duck-array check (dask.array, if installed) and
+            # pandas' index machinery for a coordinate; the write lock (dask.distributed)
+            xr.Dataset({"v": ("x", np.zeros(2))}, coords={"x": ["a", "b"]})
+            from xarray.backends.locks import get_dask_scheduler
+            get_dask_scheduler()
+        except Exception:  # noqa: BLE001 - a prefetch only: the run imports these and reports its own errors
+            pass
+    import threading
+    threading.Thread(target=work, name="workbench-prefetch", daemon=True).start()
+# --- startup (end)
 
 
 def _note(console):
