@@ -59,6 +59,12 @@ def _console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
+def _tagged(tag: str, color: str, text: str, *, err: bool = False) -> None:
+    """Print ``tag`` in ``color`` (on a terminal) and ``text`` as is, without importing rich
+    (start-up: ``validate`` prints only such lines)."""
+    click.echo(f"{click.style(tag, fg=color)} {text}", err=err)
+
+
 def _friendly(func):
     """Turn a WorkbenchError into a message on stderr and exit status 2 or 3 (see _exit_code)."""
     @functools.wraps(func)
@@ -111,21 +117,20 @@ def validate(study_file: Path):
     # --- schema branch (end)
     study = load_study(study_file, registry=registry)
     if study.kind == "pressure":  # checked by workbench.kinds.pressure_config inside load_study
-        _console().print(f"[green]ok[/] {study_file}: pressure study '{study.title}'")
+        _tagged("ok", "green", f"{study_file}: pressure study '{study.title}'")
         return
     m, s = study.mechanism, study.solver
-    from rich.markup import escape
     for w in study.warnings:  # allowed by [checks]; the run writes them into the dataset too
-        _console(stderr=True).print(f"[yellow]warning:[/] {escape(w)}")
+        _tagged("warning:", "yellow", w, err=True)
     if study.kind == "wear":
         w = study.wear
-        _console().print(
-            f"[green]ok[/] {study_file}: wear study '{study.title}': {len(m.bodies)} bodies, "
+        _tagged(
+            "ok", "green", f"{study_file}: wear study '{study.title}': {len(m.bodies)} bodies, "
             f"{len(m.clearance_joints)} clearance joints ({len(w.joints) + len(w.guides)} wearing); {w.cycles:.6g} cycles "
             f"of {w.cycle_period:g} s; pressure '{w.pressure.name}', wear law '{w.law.name}'")
         return
-    _console().print(
-        f"[green]ok[/] {study_file}: dynamics study '{study.title}': {len(m.bodies)} bodies, "
+    _tagged(
+        "ok", "green", f"{study_file}: dynamics study '{study.title}': {len(m.bodies)} bodies, "
         f"{len(m.joints)} ideal joints, {len(m.drivers)} drivers, {len(m.forces)} forces, "
         f"{len(m.clearance_joints)} clearance joints; t = {s.t_start:g} .. {s.t_end:g} s, "
         f"output every {s.output_step:g} s, {s.path} path")
@@ -137,7 +142,7 @@ def _validate_sweep(sweep_file: Path, registry) -> None:
     from .sweep_spec import check_cases, load_sweep
     sw = load_sweep(sweep_file, registry=registry)
     check_cases(sw, registry=registry)
-    _console().print(f"[green]ok[/] {sweep_file}: sweep '{sw.title}': {len(sw.cases)} {sw.kind} cases over "
+    _tagged("ok", "green", f"{sweep_file}: sweep '{sw.title}': {len(sw.cases)} {sw.kind} cases over "
                      f"{' x '.join(f'{d} ({n})' for d, n in zip(sw.dims, sw.shape))}, base study {sw.base_file}")
 
 
@@ -193,7 +198,9 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
     # --- kinds: one dispatcher on the study kind (workbench.kinds) (begin)
     from . import kinds
     from .outputs import check_output, input_paths
-    from .study import load_study
+    from .study import load_study   # imports numba (through workbench.mbs) first, in this thread
+    if PREFETCH:
+        _prefetch_results_libraries()
     console = _console()
     registry = _registry()
     study = load_study(study_file, registry=registry)
@@ -218,6 +225,37 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
         console.print(line, markup=False)
     if plot:
         _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console, result=out)
+
+
+# --- startup: the results libraries are imported beside the run (begin)
+#: import xarray and the netCDF engine in a background thread while ``run`` loads, checks and
+#: simulates the study (False: import them when first used, in the main thread)
+PREFETCH = True
+
+
+def _prefetch_results_libraries() -> None:
+    """Start importing what every study kind's dataset needs (xarray, pandas, the netCDF engine,
+    and what xarray itself imports on first use: dask's array and distributed modules when dask is
+    installed) in a daemon thread.  Their import holds the GIL, but the run's longest stretches do
+    not (the compiled integrator, numba linking its cached machine code), so on a machine with a
+    free core part of the import overlaps the run.  Nothing here is needed for correctness: a
+    failure is ignored, and the run imports the module itself (Python's import locks make a
+    module the thread is still importing wait rather than load twice)."""
+    def work():
+        try:
+            import numpy as np
+            import xarray as xr
+            import netCDF4  # noqa: F401 - workbench.results.ENGINE
+            # xarray's imports on first use: its duck-array check (dask.array, if installed) and
+            # pandas' index machinery for a coordinate; the write lock (dask.distributed)
+            xr.Dataset({"v": ("x", np.zeros(2))}, coords={"x": ["a", "b"]})
+            from xarray.backends.locks import get_dask_scheduler
+            get_dask_scheduler()
+        except Exception:  # noqa: BLE001 - a prefetch only: the run imports these and reports its own errors
+            pass
+    import threading
+    threading.Thread(target=work, name="workbench-prefetch", daemon=True).start()
+# --- startup (end)
 
 
 def _note(console):

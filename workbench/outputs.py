@@ -51,9 +51,17 @@ def dataset_attrs(path: str | Path) -> dict | None:
     try:
         import h5py
         with h5py.File(path, "r") as f:
-            return {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
+            return {k: _attr_text(v) for k, v in f.attrs.items()}
     except Exception:  # noqa: BLE001 - not HDF5, unreadable, truncated: not a dataset of ours
         return None
+
+
+def _attr_text(v):
+    """An HDF5 attribute as Python reads it back: bytes decoded, and a one-element string array (how
+    the netCDF-C library stores a non-ASCII string attribute, NC_STRING) as its string."""
+    if getattr(v, "shape", None) == (1,) and getattr(v, "dtype", None) is not None and v.dtype.kind in "OSU":
+        v = v[0]
+    return v.decode() if isinstance(v, bytes) else v
 
 
 def is_our_dataset(path: str | Path) -> bool:

@@ -14,8 +14,10 @@
 comparison plots, the simulation of the ideal-joint twin) into the dynamics dataset; structured
 attrs are JSON text (netCDF rejects dicts).
 
-:func:`write_dataset` writes netCDF4 through the pinned ``h5netcdf`` engine to a temporary file in
-the target directory and renames it over the target only when complete, so a failure never
+:func:`write_dataset` writes netCDF4 through the pinned ``netcdf4`` engine (the netCDF-C library:
+a write takes a third, a read a tenth of the time ``h5netcdf`` takes, whose Python layer walks the
+HDF5 objects; the files are the same netCDF4 format, and either engine reads them) to a temporary
+file in the target directory and renames it over the target only when complete, so a failure never
 leaves a half-written file nor destroys an earlier result.
 
 Dimensions: ``time``; ``body`` × ``component`` (x, y of the centre of mass; the body angle is
@@ -40,7 +42,8 @@ from . import __version__
 from .errors import WorkbenchError
 from .mbs.mechanism import GROUND, TranslationalClearanceJoint, TranslationalJoint
 
-ENGINE = "h5netcdf"
+#: xarray engine of every netCDF file we write and read (see the module docstring)
+ENGINE = "netcdf4"
 CONVENTIONS = "CF-1.10"
 COMPONENTS = ("x", "y")
 #: linear quantity -> (its unit, the angular quantity of the body, its unit, long name of the angle)
@@ -306,7 +309,7 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
 
 
 def write_dataset(ds: xr.Dataset, path: str | Path) -> Path:
-    """Write ``ds`` to ``path`` (netCDF4 via h5netcdf) atomically; return the path.
+    """Write ``ds`` to ``path`` (netCDF4, engine :data:`ENGINE`) atomically; return the path.
 
     The data go to a temporary file next to ``path`` that replaces ``path`` only once complete.
     An existing ``path`` is replaced only when it is a workbench result

@@ -15,6 +15,11 @@ the wall time of a busy moment says little: compare CPU times, or measure when i
 * ``workbench run studies/flores_slider_crank.toml --no-plot`` (0.024 s of motion, and the
   ideal-joint twin), end to end.
 
+It prints the import floors first: the same measure of a fresh interpreter that only imports
+the libraries a command cannot do without (numpy and numba for ``validate``, which compiles the
+mechanism; xarray, pandas and the netCDF engine besides for ``run``; dask's array and distributed
+modules, which xarray imports whenever dask is installed), so that a goal below its floor shows.
+
 It also prints the ten slowest imports of ``validate`` (``python -X importtime``), and the run once
 more with dask hidden (``sys.modules["dask"] = None``, as if the ``sweep`` libraries were not
 installed): xarray imports ``dask.array`` on its first variable, and ``dask.distributed`` when it
@@ -37,7 +42,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FLORES = ROOT / "studies" / "flores_slider_crank.toml"
 HEAVY = ("numba", "scipy", "xarray", "pandas", "zarr", "dask", "distributed", "matplotlib", "skfem",
-         "rich", "h5netcdf")
+         "rich", "h5netcdf", "netCDF4")
+#: label -> the imports of a fresh interpreter that no command of the label can do without
+FLOORS = {
+    "python (imports nothing)": "pass",
+    "numpy": "import numpy",
+    "numpy + numba (validate)": "import numpy, numba",
+    "+ xarray, netCDF4 (run)": "import numpy, numba, xarray, netCDF4",
+    "+ dask.array, distributed (run, dask installed)": "import numpy, numba, xarray, netCDF4, dask.array, distributed",
+}
 
 
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -65,7 +78,7 @@ def _best(label: str, cmd: list[str], repeat: int) -> None:
         wall, cpu, _ = _timed(cmd)
         runs.append((wall, cpu, load0, os.getloadavg()[0]))
     wall, cpu, l0, l1 = min(runs)
-    print(f"  {label:34s} best wall {wall:6.3f} s   CPU {cpu:6.3f} s   load average {l0:.2f} -> {l1:.2f}")
+    print(f"  {label:48s} best wall {wall:6.3f} s   CPU {cpu:6.3f} s   load average {l0:.2f} -> {l1:.2f}")
 
 
 def main() -> None:
@@ -74,6 +87,9 @@ def main() -> None:
     args = ap.parse_args()
     py = [sys.executable, "-W", "ignore"]
     print(f"{os.cpu_count()} cores, {args.repeat} repeats, Python {sys.version.split()[0]}")
+    print("  import floors (a fresh interpreter importing only these):")
+    for label, code in FLOORS.items():
+        _best(f"  {label}", py + ["-c", code], args.repeat)
     for mod in ("workbench", "workbench.cli"):
         _, _, out = _timed(py + ["-c", f"import sys, {mod}; print(','.join(m for m in {HEAVY!r} "
                                        f"if m in sys.modules) or 'none')"])
@@ -95,7 +111,7 @@ def main() -> None:
                 best.append((wall, cpu, load0, os.getloadavg()[0], text))
             wall, cpu, l0, l1, text = min(best)
             solver = next((line.strip() for line in text.splitlines() if "solver:" in line), "")
-            print(f"  {label:34s} best wall {wall:6.3f} s   CPU {cpu:6.3f} s   "
+            print(f"  {label:48s} best wall {wall:6.3f} s   CPU {cpu:6.3f} s   "
                   f"load average {l0:.2f} -> {l1:.2f}   ({solver})")
     proc = subprocess.run(py + ["-X", "importtime", "-m", "workbench.cli", "validate", str(FLORES)],
                           capture_output=True, text=True, cwd=ROOT, env=ENV)

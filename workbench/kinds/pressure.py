@@ -78,7 +78,7 @@ def _make_model(spec, case, registry, file, fitted: dict | None = None):
 
 def run(study, *, registry, out: str | Path | None = None, progress=None):
     """Run the pressure study ``study`` (its spec: ``study.pressure``); write the dataset (netCDF,
-    h5netcdf engine) to ``out`` when given, and the VTU fields of ``[output] vtu`` beside it
+    netcdf4 engine) to ``out`` when given, and the VTU fields of ``[output] vtu`` beside it
     (``<OUT stem>_vtu/``; none without ``out``).  Returns the dataset."""
     import xarray as xr
 
