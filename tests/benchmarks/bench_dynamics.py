@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from reference import exudyn_slider_crank as exu_ref  # noqa: E402
 from workbench.mbs.analysis import impact  # noqa: E402
 from workbench.mbs.clearance import N_CREC  # noqa: E402
-from workbench.mbs.equations import rhs, workspace_size  # noqa: E402
+from workbench.mbs.equations import rhs, workspace  # noqa: E402
 from workbench.mbs.solver import simulate  # noqa: E402
 from workbench.plugins import build_registry  # noqa: E402
 from workbench.study import load_study  # noqa: E402
@@ -144,7 +144,7 @@ def _wb_rhs_loop(times, Y, DM, reps, alpha, beta, model):
     n = model.mass.shape[0]
     ydot = np.zeros(ny); lam = np.zeros(max(model.n_rows, 1))
     rec = np.zeros((max(model.clr_i.shape[0], 1), N_CREC))
-    ws = np.zeros(workspace_size(n, model.n_rows, ny - 2 * n - 4))
+    ws = workspace(n, model.n_rows, ny - 2 * n - 4)
     acc = 0.0
     for _ in range(reps):
         for k in range(times.shape[0]):

@@ -12,7 +12,9 @@ Constraints are in :mod:`.kinematics`, clearance joints in :mod:`.clearance`.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
+import numpy as np
 from numba import njit
 
 from .clearance import clearance_forces
@@ -55,22 +57,38 @@ def element_forces(q, qd, Q, frc_i, frc_f, gravity, mass):
     return pd
 
 
+#: The work arrays of :func:`rhs` (:func:`workspace`): generalised forces ``Q`` [N, N m], inverse
+#: masses ``minv`` [1/kg, 1/(kg m^2)], friction-state rates ``zdot``, the kernels' scratch ``tmp``,
+#: per constraint row the violation ``Phi``, ``gam`` (acceleration right-hand side), ``Phit``,
+#: ``Jqd`` (``Phi_q qd``), the Schur right-hand side ``b`` and the two bodies ``rb0``, ``rb1``
+#: (-1 = ground), the Jacobian ``J`` (rows x coordinates) and the Schur complement ``S``.
+#: Separate arrays rather than views of one buffer: a view (slice) costs an allocation-free but
+#: reference-counted array object, a 2-D ``reshape`` about 80 ns; together they were a fifth of
+#: the right-hand side.
+Work = namedtuple("Work", ["Q", "minv", "zdot", "tmp", "Phi", "gam", "Phit", "Jqd", "b", "rb0", "rb1",
+                           "J", "S"])
+
+
 @njit(cache=True)
-def workspace_size(n, n_rows, npts):
-    """Length of the float work buffer :func:`rhs` needs."""
+def workspace(n, n_rows, npts):
+    """The :data:`Work` arrays :func:`rhs` needs for ``n`` coordinates, ``n_rows`` constraint
+    rows and ``npts`` contact points."""
     m = max(n_rows, 1)
-    return 2 * n + max(npts, 1) + N_OUT + 8 * m + m * n + m * m
+    return Work(np.zeros(n), np.zeros(n), np.zeros(max(npts, 1)), np.zeros(N_OUT), np.zeros(m),
+                np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m, np.int64),
+                np.zeros(m, np.int64), np.zeros((m, n)), np.zeros((m, m)))
 
 
 @njit(cache=True)
-def cholesky_solve(S, b, x, m):
-    """Solve ``S x = b`` for symmetric positive definite ``S`` by ``S = L D L^T`` (no square roots;
-    ``S``'s lower triangle is overwritten by ``L``, its diagonal by ``1/D``).  Returns False when
-    ``S`` is not positive definite (redundant or degenerate constraints)."""
+def ldl_factor(S, m):
+    """Factorise the symmetric positive definite ``S`` (its leading ``m x m`` block) as
+    ``S = L D L^T`` in place, without square roots: ``S``'s strict lower triangle becomes ``L``, its
+    diagonal ``D``.  Returns False when ``S`` is not positive definite (redundant or degenerate
+    constraints)."""
     for j in range(m):
         d = S[j, j]
         for k in range(j):
-            d -= S[j, k] * S[j, k] * S[k, k]   # S[k, k] holds D_k; replaced by 1/D_k below
+            d -= S[j, k] * S[j, k] * S[k, k]
         if not (d > 1e-300):
             return False
         S[j, j] = d
@@ -80,6 +98,12 @@ def cholesky_solve(S, b, x, m):
             for k in range(j):
                 v -= S[i, k] * S[j, k] * S[k, k]
             S[i, j] = v * r
+    return True
+
+
+@njit(cache=True)
+def ldl_solve(S, b, x, m):
+    """Solve ``S x = b`` with the factors of :func:`ldl_factor` (``b`` and ``x`` may not alias)."""
     for i in range(m):
         v = b[i]
         for k in range(i):
@@ -92,14 +116,23 @@ def cholesky_solve(S, b, x, m):
         for k in range(i + 1, m):
             v -= S[k, i] * x[k]
         x[i] = v
+
+
+@njit(cache=True)
+def cholesky_solve(S, b, x, m):
+    """Solve ``S x = b`` for symmetric positive definite ``S``: :func:`ldl_factor` (in place), then
+    :func:`ldl_solve`.  Returns False when ``S`` is not positive definite."""
+    if not ldl_factor(S, m):
+        return False
+    ldl_solve(S, b, x, m)
     return True
 
 
 @njit(cache=True, inline="always")
 def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):
     """Right-hand side ``ydot = f(t, y)`` of :data:`.compiled.Model` ``model``; also fills the
-    multipliers ``lam`` and the clearance record ``rec``.  ``ws`` is a work buffer of
-    :func:`workspace_size` floats, ``alpha``, ``beta`` [1/s] the Baumgarte parameters.  Returns -1
+    multipliers ``lam`` and the clearance record ``rec``.  ``ws`` holds the :data:`Work` arrays
+    (:func:`workspace`), ``alpha``, ``beta`` [1/s] the Baumgarte parameters.  Returns -1
     when all is well, ``joint * N_FAULT + cause`` >= 0 when a clearance joint's model output failed
     its check (see :func:`.clearance.clearance_forces`), -2 when the constraint system is singular,
     -3 when the state is not finite.
@@ -125,30 +158,20 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
     npts = ydot.shape[0] - 2 * n - 4
     m = max(n_rows, 1)
     q = y[:n]; qd = y[n:2 * n]; z = y[2 * n:2 * n + npts]
-    o = 0
-    Q = ws[o:o + n]; o += n
-    minv = ws[o:o + n]; o += n
-    zdot = ws[o:o + max(npts, 1)]; o += max(npts, 1)
-    tmp = ws[o:o + N_OUT]; o += N_OUT
+    Q = ws.Q; minv = ws.minv; zdot = ws.zdot
     Q[:] = 0.0
     pd = element_forces(q, qd, Q, frc_i, frc_f, gravity, mass)
     pc, pf, bad = clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar,
-                                   has_z, rec, tmp)
+                                   has_z, rec, ws.tmp)
     if bad >= 0:
         return bad
     qdd = ydot[n:2 * n]
     pdrv = 0.0
     if n_rows > 0:
-        rb0 = ws[o:o + m]; o += m     # the bodies of each row (as floats: -1 = ground)
-        rb1 = ws[o:o + m]; o += m
-        Phi = ws[o:o + m]; o += m
-        gam = ws[o:o + m]; o += m
-        Phit = ws[o:o + m]; o += m
-        Jqd = ws[o:o + m]; o += m
-        b = ws[o:o + m]; o += m
-        x = ws[o:o + m]; o += m
-        J = ws[o:o + m * n].reshape((m, n)); o += m * n
-        S = ws[o:o + m * m].reshape((m, m)); o += m * m
+        rb0 = ws.rb0; rb1 = ws.rb1      # the bodies of each row (-1 = ground)
+        Phi = ws.Phi; gam = ws.gam; Phit = ws.Phit; Jqd = ws.Jqd; b = ws.b
+        J = ws.J; S = ws.S
+        x = lam
         constraints(t, q, qd, cons_i, cons_f, drv_f, Phi, J, gam, Phit)
         # The Jacobian is sparse: a row touches the coordinates of at most two bodies (its joint's
         # or driver's).  The Schur complement Phi_q M^-1 Phi_q^T, Phi_q qd and Phi_q M^-1 Q are
@@ -161,11 +184,12 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
             nr = 2 if (typ == REV or typ == TRANS) else 1
             for i in range(r, r + nr):
                 rb0[i] = cons_i[k, 1]; rb1[i] = cons_i[k, 2]
+        # Q assembled -> Schur complement Phi_q M^-1 Phi_q^T and its right-hand side
         for i in range(m):
             acc = 0.0
             acc2 = 0.0
             for side in range(2):
-                bb = int(rb0[i] if side == 0 else rb1[i])
+                bb = rb0[i] if side == 0 else rb1[i]
                 if bb < 0:
                     continue
                 for c in range(3):
@@ -179,22 +203,22 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
             for j2 in range(i + 1):
                 acc = 0.0
                 for side in range(2):
-                    bb = int(rb0[i] if side == 0 else rb1[i])
-                    if bb < 0 or (bb != int(rb0[j2]) and bb != int(rb1[j2])):
+                    bb = rb0[i] if side == 0 else rb1[i]
+                    if bb < 0 or (bb != rb0[j2] and bb != rb1[j2]):
                         continue
                     for c in range(3):
                         kk = 3 * bb + c
                         acc += J[i, kk] * J[j2, kk] * minv[kk]
                 S[i, j2] = acc
-        if not cholesky_solve(S, b, x, m):
+        # -> factorised (S = L D L^T in place) -> solved for the multipliers -> qdd
+        if not ldl_factor(S, m):
             return -2
-        for i in range(m):
-            lam[i] = x[i]
+        ldl_solve(S, b, x, m)
         for k in range(n):
             qdd[k] = Q[k] * minv[k]
         for i in range(m):
             for side in range(2):
-                bb = int(rb0[i] if side == 0 else rb1[i])
+                bb = rb0[i] if side == 0 else rb1[i]
                 if bb < 0:
                     continue
                 for c in range(3):

@@ -47,7 +47,7 @@ from numba import njit
 
 from .clearance import C_FN, C_PEN, N_CREC, contact_gaps
 from .dense import dense as _dense, probe as _probe, track as _track
-from .equations import rhs, workspace_size
+from .equations import rhs, workspace
 from .kernels import N_OUT
 
 DETECT_EVENT, DETECT_HALVING = 0, 1
@@ -333,7 +333,7 @@ def integrate(y0, t0, t1, out_times, s, model, ctl):
     stats = np.zeros(5, np.int64)
     dm = np.full(p1, 1e-3)
     lam = np.zeros(max(model.n_rows, 1)); rec = np.zeros((max(nc, 1), N_CREC))
-    ws = np.zeros(workspace_size(n, model.n_rows, npts))
+    ws = workspace(n, model.n_rows, npts)
     K = np.zeros((7, ny)); ytmp = np.zeros(ny); ynew = np.zeros(ny)
     g_old = np.zeros(p1); g_new = np.zeros(p1); gd = np.zeros(p1); g_a = np.zeros(p1)
     t = t0
