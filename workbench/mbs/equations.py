@@ -140,14 +140,17 @@ def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):
     Inlined into its callers, it hands the model's arrays to :func:`rhs_arrays` one by one: this
     measures as fast as the original positional right-hand side, where a version that read the
     named tuple's fields itself (with a precomputed Schur pattern) measured about 20 % slower per
-    call; which of the two cost it was not isolated."""
+    call; which of the two cost it was not isolated.  :func:`rhs_arrays` is inlined too: as a
+    call (from another compiled library, so never inlined by LLVM) it cost about 200 ns of the
+    ~1100 ns of the Flores slider-crank's right-hand side (tests/benchmarks/bench_dynamics.py);
+    the integrator has one call site per trial step for it (:func:`.integrator.trial_step`)."""
     return rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, model.n_rows, model.mass,
                       model.cons_i, model.cons_f, model.drv_f, model.frc_i, model.frc_f, model.gravity,
                       model.clr_i, model.clr_f, model.ckern, model.fkern, model.cpar, model.fpar,
                       model.has_z)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
                mass, cons_i, cons_f, drv_f, frc_i, frc_f, gravity, clr_i, clr_f,
                ckern, fkern, cpar, fpar, has_z):

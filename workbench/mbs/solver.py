@@ -92,8 +92,17 @@ def _evaluate_samples(times, Y, DM, alpha, beta, model):
         if n_rows > 0:
             constraints(times[k], Y[k, :n], Y[k, n:2 * n], model.cons_i, model.cons_f, model.drv_f,
                         Phi[:n_rows], J[:n_rows], gam[:n_rows], Phit[:n_rows])
-            DP[k] = np.sqrt(np.sum(Phi[:n_rows] ** 2))
-            DV[k] = np.sqrt(np.sum((J[:n_rows] @ Y[k, n:2 * n] + Phit[:n_rows]) ** 2))
+            # |Phi| and |Phi_q qd + Phi_t| by loops: no temporary arrays or BLAS call per sample
+            # (they cost about as much as the sample's right-hand side)
+            sp = 0.0; sv = 0.0
+            for i in range(n_rows):
+                sp += Phi[i] * Phi[i]
+                v = Phit[i]
+                for c in range(n):
+                    v += J[i, c] * Y[k, n + c]
+                sv += v * v
+            DP[k] = math.sqrt(sp)
+            DV[k] = math.sqrt(sv)
     return QDD, LAM, REC, KE, PE, DP, DV
 
 
