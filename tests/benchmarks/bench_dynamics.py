@@ -144,7 +144,7 @@ def _wb_rhs_loop(times, Y, DM, reps, alpha, beta, model):
     n = model.mass.shape[0]
     ydot = np.zeros(ny); lam = np.zeros(max(model.n_rows, 1))
     rec = np.zeros((max(model.clr_i.shape[0], 1), N_CREC))
-    ws = workspace(n, model.n_rows, ny - 2 * n - 4)
+    ws = workspace(model.mass, model.n_rows, ny - 2 * n - 4)
     acc = 0.0
     for _ in range(reps):
         for k in range(times.shape[0]):

@@ -58,23 +58,29 @@ def element_forces(q, qd, Q, frc_i, frc_f, gravity, mass):
 
 
 #: The work arrays of :func:`rhs` (:func:`workspace`): generalised forces ``Q`` [N, N m], inverse
-#: masses ``minv`` [1/kg, 1/(kg m^2)], friction-state rates ``zdot``, the kernels' scratch ``tmp``,
-#: per constraint row the violation ``Phi``, ``gam`` (acceleration right-hand side), ``Phit``,
-#: ``Jqd`` (``Phi_q qd``), the Schur right-hand side ``b`` and the two bodies ``rb0``, ``rb1``
-#: (-1 = ground), the Jacobian ``J`` (rows x coordinates) and the Schur complement ``S``.
-#: Separate arrays rather than views of one buffer: a view (slice) costs an allocation-free but
-#: reference-counted array object, a 2-D ``reshape`` about 80 ns; together they were a fifth of
-#: the right-hand side.
+#: masses ``minv`` [1/kg, 1/(kg m^2)] (filled by :func:`workspace`), friction-state rates
+#: ``zdot``, the kernels' scratch ``tmp``, per constraint row the violation ``Phi``, ``gam``
+#: (acceleration right-hand side), ``Phit``, ``Jqd`` (``Phi_q qd``), the Schur right-hand side
+#: ``b`` and the two bodies ``rb0``, ``rb1`` (-1 = ground), the Jacobian ``J`` (rows x
+#: coordinates) and the Schur complement ``S`` (factorised in place by :func:`ldl_factor`, so a
+#: second solve can reuse it).  Separate arrays rather than views of one flat buffer: no slice or
+#: 2-D reshape per call (measured no faster by itself, tests/benchmarks/bench_dynamics.py).
 Work = namedtuple("Work", ["Q", "minv", "zdot", "tmp", "Phi", "gam", "Phit", "Jqd", "b", "rb0", "rb1",
                            "J", "S"])
 
 
 @njit(cache=True)
-def workspace(n, n_rows, npts):
-    """The :data:`Work` arrays :func:`rhs` needs for ``n`` coordinates, ``n_rows`` constraint
-    rows and ``npts`` contact points."""
+def workspace(mass, n_rows, npts):
+    """The :data:`Work` arrays :func:`rhs` needs for a model of masses ``mass`` (the model's
+    ``mass`` array [kg, kg m^2], one per coordinate), ``n_rows`` constraint rows and ``npts``
+    contact points.  ``minv`` is filled here, once, not in every right-hand side: the work
+    arrays belong to that model."""
+    n = mass.shape[0]
     m = max(n_rows, 1)
-    return Work(np.zeros(n), np.zeros(n), np.zeros(max(npts, 1)), np.zeros(N_OUT), np.zeros(m),
+    minv = np.zeros(n)
+    for k in range(n):
+        minv[k] = 1.0 / mass[k]
+    return Work(np.zeros(n), minv, np.zeros(max(npts, 1)), np.zeros(N_OUT), np.zeros(m),
                 np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m, np.int64),
                 np.zeros(m, np.int64), np.zeros((m, n)), np.zeros((m, m)))
 
@@ -132,10 +138,10 @@ def cholesky_solve(S, b, x, m):
 def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):
     """Right-hand side ``ydot = f(t, y)`` of :data:`.compiled.Model` ``model``; also fills the
     multipliers ``lam`` and the clearance record ``rec``.  ``ws`` holds the :data:`Work` arrays
-    (:func:`workspace`), ``alpha``, ``beta`` [1/s] the Baumgarte parameters.  Returns -1
-    when all is well, ``joint * N_FAULT + cause`` >= 0 when a clearance joint's model output failed
-    its check (see :func:`.clearance.clearance_forces`), -2 when the constraint system is singular,
-    -3 when the state is not finite.
+    (:func:`workspace` of this model's masses), ``alpha``, ``beta`` [1/s] the Baumgarte
+    parameters.  Returns -1 when all is well, ``joint * N_FAULT + cause`` >= 0 when a clearance
+    joint's model output failed its check (see :func:`.clearance.clearance_forces`), -2 when the
+    constraint system is singular, -3 when the state is not finite.
 
     Inlined into its callers, it hands the model's arrays to :func:`rhs_arrays` one by one: this
     measures as fast as the original positional right-hand side, where a version that read the
@@ -178,10 +184,8 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
         constraints(t, q, qd, cons_i, cons_f, drv_f, Phi, J, gam, Phit)
         # The Jacobian is sparse: a row touches the coordinates of at most two bodies (its joint's
         # or driver's).  The Schur complement Phi_q M^-1 Phi_q^T, Phi_q qd and Phi_q M^-1 Q are
-        # summed over those bodies only, with one division per coordinate (dividing inside the
+        # summed over those bodies only, multiplied by the inverse masses (dividing inside the
         # sums, over every coordinate, was most of the right-hand side's cost).
-        for k in range(n):
-            minv[k] = 1.0 / mass[k]
         for k in range(cons_i.shape[0]):
             typ = cons_i[k, 0]; r = cons_i[k, 3]
             nr = 2 if (typ == REV or typ == TRANS) else 1

@@ -351,7 +351,7 @@ def integrate(y0, t0, t1, out_times, s, model, ctl):
     stats = np.zeros(5, np.int64)
     dm = np.full(p1, 1e-3)
     lam = np.zeros(max(model.n_rows, 1)); rec = np.zeros((max(nc, 1), N_CREC))
-    ws = workspace(n, model.n_rows, npts)
+    ws = workspace(model.mass, model.n_rows, npts)
     K = np.zeros((7, ny)); ytmp = np.zeros(ny); ynew = np.zeros(ny)
     g_old = np.zeros(p1); g_new = np.zeros(p1); gd = np.zeros(p1); g_a = np.zeros(p1)
     go = g_old[:npts]; gn = g_new[:npts]   # the contact points' entries (views made once)

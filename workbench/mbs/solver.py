@@ -82,7 +82,7 @@ def _evaluate_samples(times, Y, DM, alpha, beta, model):
     QDD = np.zeros((nt, n)); LAM = np.zeros((nt, max(n_rows, 1))); REC = np.zeros((nt, max(nc, 1), N_CREC))
     KE = np.zeros(nt); PE = np.zeros(nt); DP = np.zeros(nt); DV = np.zeros(nt)
     ydot = np.zeros(ny)
-    ws = workspace(n, n_rows, ny - 2 * n - 4)
+    ws = workspace(model.mass, n_rows, ny - 2 * n - 4)
     Phi = np.zeros(max(n_rows, 1)); J = np.zeros((max(n_rows, 1), n)); gam = np.zeros(max(n_rows, 1))
     Phit = np.zeros(max(n_rows, 1))
     for k in range(nt):
@@ -207,7 +207,7 @@ def _scipy_path(cm, y0, settings, out_times, deadline=math.inf):
         if g[p] > 0:
             dm[p] = max(gd[p], 1e-6)
     counters = {"rhs_calls": 0}
-    ws = workspace(n, cm.n_rows, npts)
+    ws = workspace(cm.mass, cm.n_rows, npts)
 
     def f(t, y):
         if _time.monotonic() >= deadline:
