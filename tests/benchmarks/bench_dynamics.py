@@ -12,6 +12,10 @@ Cold start (numba compiles everything into an empty cache) and warm start (a new
 with the cache filled) are measured in subprocesses.  Also: what locating each impact's peak on
 the dense output costs, and what running the integrator in a worker thread (Ctrl-C, --max-time)
 costs, as CPU-time ratios on the study's 2-revolution run.
+
+On the shared 2-core machine the ratios move by 10-25 % from run to run (the load changes between
+the timed pieces of one run): quote the median of 3 runs, and compare code states measured back to
+back.
 """
 from __future__ import annotations
 
