@@ -12,6 +12,10 @@ Cold start (numba compiles everything into an empty cache) and warm start (a new
 with the cache filled) are measured in subprocesses.  Also: what locating each impact's peak on
 the dense output costs, and what running the integrator in a worker thread (Ctrl-C, --max-time)
 costs, as CPU-time ratios on the study's 2-revolution run.
+
+On the shared 2-core machine the ratios move by 10-25 % from run to run (the load changes between
+the timed pieces of one run): quote the median of 3 runs, and compare code states measured back to
+back.
 """
 from __future__ import annotations
 
@@ -33,7 +37,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from reference import exudyn_slider_crank as exu_ref  # noqa: E402
 from workbench.mbs.analysis import impact  # noqa: E402
 from workbench.mbs.clearance import N_CREC  # noqa: E402
-from workbench.mbs.equations import rhs, workspace_size  # noqa: E402
+from workbench.mbs.equations import rhs, workspace  # noqa: E402
 from workbench.mbs.solver import simulate  # noqa: E402
 from workbench.plugins import build_registry  # noqa: E402
 from workbench.study import load_study  # noqa: E402
@@ -144,7 +148,7 @@ def _wb_rhs_loop(times, Y, DM, reps, alpha, beta, model):
     n = model.mass.shape[0]
     ydot = np.zeros(ny); lam = np.zeros(max(model.n_rows, 1))
     rec = np.zeros((max(model.clr_i.shape[0], 1), N_CREC))
-    ws = np.zeros(workspace_size(n, model.n_rows, ny - 2 * n - 4))
+    ws = workspace(model.mass, model.n_rows, ny - 2 * n - 4)
     acc = 0.0
     for _ in range(reps):
         for k in range(times.shape[0]):

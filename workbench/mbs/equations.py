@@ -12,7 +12,9 @@ Constraints are in :mod:`.kinematics`, clearance joints in :mod:`.clearance`.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
+import numpy as np
 from numba import njit
 
 from .clearance import clearance_forces
@@ -55,22 +57,44 @@ def element_forces(q, qd, Q, frc_i, frc_f, gravity, mass):
     return pd
 
 
+#: The work arrays of :func:`rhs` (:func:`workspace`): generalised forces ``Q`` [N, N m], inverse
+#: masses ``minv`` [1/kg, 1/(kg m^2)] (filled by :func:`workspace`), friction-state rates
+#: ``zdot``, the kernels' scratch ``tmp``, per constraint row the violation ``Phi``, ``gam``
+#: (acceleration right-hand side), ``Phit``, ``Jqd`` (``Phi_q qd``), the Schur right-hand side
+#: ``b`` and the two bodies ``rb0``, ``rb1`` (-1 = ground), the Jacobian ``J`` (rows x
+#: coordinates) and the Schur complement ``S`` (factorised in place by :func:`ldl_factor`, so a
+#: second solve can reuse it).  Separate arrays rather than views of one flat buffer: no slice or
+#: 2-D reshape per call (measured no faster by itself, tests/benchmarks/bench_dynamics.py).
+Work = namedtuple("Work", ["Q", "minv", "zdot", "tmp", "Phi", "gam", "Phit", "Jqd", "b", "rb0", "rb1",
+                           "J", "S"])
+
+
 @njit(cache=True)
-def workspace_size(n, n_rows, npts):
-    """Length of the float work buffer :func:`rhs` needs."""
+def workspace(mass, n_rows, npts):
+    """The :data:`Work` arrays :func:`rhs` needs for a model of masses ``mass`` (the model's
+    ``mass`` array [kg, kg m^2], one per coordinate), ``n_rows`` constraint rows and ``npts``
+    contact points.  ``minv`` is filled here, once, not in every right-hand side: the work
+    arrays belong to that model."""
+    n = mass.shape[0]
     m = max(n_rows, 1)
-    return 2 * n + max(npts, 1) + N_OUT + 8 * m + m * n + m * m
+    minv = np.zeros(n)
+    for k in range(n):
+        minv[k] = 1.0 / mass[k]
+    return Work(np.zeros(n), minv, np.zeros(max(npts, 1)), np.zeros(N_OUT), np.zeros(m),
+                np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m, np.int64),
+                np.zeros(m, np.int64), np.zeros((m, n)), np.zeros((m, m)))
 
 
 @njit(cache=True)
-def cholesky_solve(S, b, x, m):
-    """Solve ``S x = b`` for symmetric positive definite ``S`` by ``S = L D L^T`` (no square roots;
-    ``S``'s lower triangle is overwritten by ``L``, its diagonal by ``1/D``).  Returns False when
-    ``S`` is not positive definite (redundant or degenerate constraints)."""
+def ldl_factor(S, m):
+    """Factorise the symmetric positive definite ``S`` (its leading ``m x m`` block) as
+    ``S = L D L^T`` in place, without square roots: ``S``'s strict lower triangle becomes ``L``, its
+    diagonal ``D``.  Returns False when ``S`` is not positive definite (redundant or degenerate
+    constraints)."""
     for j in range(m):
         d = S[j, j]
         for k in range(j):
-            d -= S[j, k] * S[j, k] * S[k, k]   # S[k, k] holds D_k; replaced by 1/D_k below
+            d -= S[j, k] * S[j, k] * S[k, k]
         if not (d > 1e-300):
             return False
         S[j, j] = d
@@ -80,6 +104,12 @@ def cholesky_solve(S, b, x, m):
             for k in range(j):
                 v -= S[i, k] * S[j, k] * S[k, k]
             S[i, j] = v * r
+    return True
+
+
+@njit(cache=True)
+def ldl_solve(S, b, x, m):
+    """Solve ``S x = b`` with the factors of :func:`ldl_factor` (``b`` and ``x`` may not alias)."""
     for i in range(m):
         v = b[i]
         for k in range(i):
@@ -92,29 +122,41 @@ def cholesky_solve(S, b, x, m):
         for k in range(i + 1, m):
             v -= S[k, i] * x[k]
         x[i] = v
+
+
+@njit(cache=True)
+def cholesky_solve(S, b, x, m):
+    """Solve ``S x = b`` for symmetric positive definite ``S``: :func:`ldl_factor` (in place), then
+    :func:`ldl_solve`.  Returns False when ``S`` is not positive definite."""
+    if not ldl_factor(S, m):
+        return False
+    ldl_solve(S, b, x, m)
     return True
 
 
 @njit(cache=True, inline="always")
 def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):
     """Right-hand side ``ydot = f(t, y)`` of :data:`.compiled.Model` ``model``; also fills the
-    multipliers ``lam`` and the clearance record ``rec``.  ``ws`` is a work buffer of
-    :func:`workspace_size` floats, ``alpha``, ``beta`` [1/s] the Baumgarte parameters.  Returns -1
-    when all is well, ``joint * N_FAULT + cause`` >= 0 when a clearance joint's model output failed
-    its check (see :func:`.clearance.clearance_forces`), -2 when the constraint system is singular,
-    -3 when the state is not finite.
+    multipliers ``lam`` and the clearance record ``rec``.  ``ws`` holds the :data:`Work` arrays
+    (:func:`workspace` of this model's masses), ``alpha``, ``beta`` [1/s] the Baumgarte
+    parameters.  Returns -1 when all is well, ``joint * N_FAULT + cause`` >= 0 when a clearance
+    joint's model output failed its check (see :func:`.clearance.clearance_forces`), -2 when the
+    constraint system is singular, -3 when the state is not finite.
 
     Inlined into its callers, it hands the model's arrays to :func:`rhs_arrays` one by one: this
     measures as fast as the original positional right-hand side, where a version that read the
     named tuple's fields itself (with a precomputed Schur pattern) measured about 20 % slower per
-    call; which of the two cost it was not isolated."""
+    call; which of the two cost it was not isolated.  :func:`rhs_arrays` is inlined too: as a
+    call (from another compiled library, so never inlined by LLVM) it cost about 200 ns of the
+    ~1100 ns of the Flores slider-crank's right-hand side (tests/benchmarks/bench_dynamics.py);
+    the integrator has one call site per trial step for it (:func:`.integrator.trial_step`)."""
     return rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, model.n_rows, model.mass,
                       model.cons_i, model.cons_f, model.drv_f, model.frc_i, model.frc_f, model.gravity,
                       model.clr_i, model.clr_f, model.ckern, model.fkern, model.cpar, model.fpar,
                       model.has_z)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
                mass, cons_i, cons_f, drv_f, frc_i, frc_f, gravity, clr_i, clr_f,
                ckern, fkern, cpar, fpar, has_z):
@@ -125,47 +167,36 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
     npts = ydot.shape[0] - 2 * n - 4
     m = max(n_rows, 1)
     q = y[:n]; qd = y[n:2 * n]; z = y[2 * n:2 * n + npts]
-    o = 0
-    Q = ws[o:o + n]; o += n
-    minv = ws[o:o + n]; o += n
-    zdot = ws[o:o + max(npts, 1)]; o += max(npts, 1)
-    tmp = ws[o:o + N_OUT]; o += N_OUT
+    Q = ws.Q; minv = ws.minv; zdot = ws.zdot
     Q[:] = 0.0
     pd = element_forces(q, qd, Q, frc_i, frc_f, gravity, mass)
     pc, pf, bad = clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar,
-                                   has_z, rec, tmp)
+                                   has_z, rec, ws.tmp)
     if bad >= 0:
         return bad
     qdd = ydot[n:2 * n]
     pdrv = 0.0
     if n_rows > 0:
-        rb0 = ws[o:o + m]; o += m     # the bodies of each row (as floats: -1 = ground)
-        rb1 = ws[o:o + m]; o += m
-        Phi = ws[o:o + m]; o += m
-        gam = ws[o:o + m]; o += m
-        Phit = ws[o:o + m]; o += m
-        Jqd = ws[o:o + m]; o += m
-        b = ws[o:o + m]; o += m
-        x = ws[o:o + m]; o += m
-        J = ws[o:o + m * n].reshape((m, n)); o += m * n
-        S = ws[o:o + m * m].reshape((m, m)); o += m * m
+        rb0 = ws.rb0; rb1 = ws.rb1      # the bodies of each row (-1 = ground)
+        Phi = ws.Phi; gam = ws.gam; Phit = ws.Phit; Jqd = ws.Jqd; b = ws.b
+        J = ws.J; S = ws.S
+        x = lam
         constraints(t, q, qd, cons_i, cons_f, drv_f, Phi, J, gam, Phit)
         # The Jacobian is sparse: a row touches the coordinates of at most two bodies (its joint's
         # or driver's).  The Schur complement Phi_q M^-1 Phi_q^T, Phi_q qd and Phi_q M^-1 Q are
-        # summed over those bodies only, with one division per coordinate (dividing inside the
+        # summed over those bodies only, multiplied by the inverse masses (dividing inside the
         # sums, over every coordinate, was most of the right-hand side's cost).
-        for k in range(n):
-            minv[k] = 1.0 / mass[k]
         for k in range(cons_i.shape[0]):
             typ = cons_i[k, 0]; r = cons_i[k, 3]
             nr = 2 if (typ == REV or typ == TRANS) else 1
             for i in range(r, r + nr):
                 rb0[i] = cons_i[k, 1]; rb1[i] = cons_i[k, 2]
+        # Q assembled -> Schur complement Phi_q M^-1 Phi_q^T and its right-hand side
         for i in range(m):
             acc = 0.0
             acc2 = 0.0
             for side in range(2):
-                bb = int(rb0[i] if side == 0 else rb1[i])
+                bb = rb0[i] if side == 0 else rb1[i]
                 if bb < 0:
                     continue
                 for c in range(3):
@@ -179,22 +210,22 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
             for j2 in range(i + 1):
                 acc = 0.0
                 for side in range(2):
-                    bb = int(rb0[i] if side == 0 else rb1[i])
-                    if bb < 0 or (bb != int(rb0[j2]) and bb != int(rb1[j2])):
+                    bb = rb0[i] if side == 0 else rb1[i]
+                    if bb < 0 or (bb != rb0[j2] and bb != rb1[j2]):
                         continue
                     for c in range(3):
                         kk = 3 * bb + c
                         acc += J[i, kk] * J[j2, kk] * minv[kk]
                 S[i, j2] = acc
-        if not cholesky_solve(S, b, x, m):
+        # -> factorised (S = L D L^T in place) -> solved for the multipliers -> qdd
+        if not ldl_factor(S, m):
             return -2
-        for i in range(m):
-            lam[i] = x[i]
+        ldl_solve(S, b, x, m)
         for k in range(n):
             qdd[k] = Q[k] * minv[k]
         for i in range(m):
             for side in range(2):
-                bb = int(rb0[i] if side == 0 else rb1[i])
+                bb = rb0[i] if side == 0 else rb1[i]
                 if bb < 0:
                     continue
                 for c in range(3):

@@ -47,7 +47,7 @@ from numba import njit
 
 from .clearance import C_FN, C_PEN, N_CREC, contact_gaps
 from .dense import dense as _dense, probe as _probe, track as _track
-from .equations import rhs, workspace_size
+from .equations import rhs, workspace
 from .kernels import N_OUT
 
 DETECT_EVENT, DETECT_HALVING = 0, 1
@@ -142,25 +142,43 @@ def trial_step(t, h, y, K, ytmp, ynew, dm, lam, rec, ws, s, model):
     the 5th-order solution into ``ynew``, its derivative into ``K[6]`` (FSAL).  Returns
     ``(code of the stages, code at ynew, error norm)`` (codes: -1 when all is well)."""
     ny = y.shape[0]
-    a = s.alpha; b_ = s.beta
-    for i in range(ny):
-        ytmp[i] = y[i] + h * A21 * K[0, i]
-    bad = rhs(t + C2 * h, ytmp, dm, K[1], lam, rec, ws, a, b_, model)
-    for i in range(ny):
-        ytmp[i] = y[i] + h * (A31 * K[0, i] + A32 * K[1, i])
-    bad = _worse(bad, rhs(t + C3 * h, ytmp, dm, K[2], lam, rec, ws, a, b_, model))
-    for i in range(ny):
-        ytmp[i] = y[i] + h * (A41 * K[0, i] + A42 * K[1, i] + A43 * K[2, i])
-    bad = _worse(bad, rhs(t + C4 * h, ytmp, dm, K[3], lam, rec, ws, a, b_, model))
-    for i in range(ny):
-        ytmp[i] = y[i] + h * (A51 * K[0, i] + A52 * K[1, i] + A53 * K[2, i] + A54 * K[3, i])
-    bad = _worse(bad, rhs(t + C5 * h, ytmp, dm, K[4], lam, rec, ws, a, b_, model))
-    for i in range(ny):
-        ytmp[i] = y[i] + h * (A61 * K[0, i] + A62 * K[1, i] + A63 * K[2, i] + A64 * K[3, i] + A65 * K[4, i])
-    bad = _worse(bad, rhs(t + h, ytmp, dm, K[5], lam, rec, ws, a, b_, model))
-    for i in range(ny):
-        ynew[i] = y[i] + h * (B1 * K[0, i] + B3 * K[2, i] + B4 * K[3, i] + B5 * K[4, i] + B6 * K[5, i])
-    bad2 = rhs(t + h, ynew, dm, K[6], lam, rec, ws, a, b_, model)
+    bad = -1; bad2 = -1
+    # one call site of the (inlined) right-hand side for the six stages: the stage states are
+    # formed by the branch of their stage, with the tableau's constants as before
+    for st in range(1, 7):
+        yy = ytmp
+        if st == 1:
+            tc = t + C2 * h
+            for i in range(ny):
+                ytmp[i] = y[i] + h * A21 * K[0, i]
+        elif st == 2:
+            tc = t + C3 * h
+            for i in range(ny):
+                ytmp[i] = y[i] + h * (A31 * K[0, i] + A32 * K[1, i])
+        elif st == 3:
+            tc = t + C4 * h
+            for i in range(ny):
+                ytmp[i] = y[i] + h * (A41 * K[0, i] + A42 * K[1, i] + A43 * K[2, i])
+        elif st == 4:
+            tc = t + C5 * h
+            for i in range(ny):
+                ytmp[i] = y[i] + h * (A51 * K[0, i] + A52 * K[1, i] + A53 * K[2, i] + A54 * K[3, i])
+        elif st == 5:
+            tc = t + h
+            for i in range(ny):
+                ytmp[i] = y[i] + h * (A61 * K[0, i] + A62 * K[1, i] + A63 * K[2, i] + A64 * K[3, i]
+                                      + A65 * K[4, i])
+        else:
+            tc = t + h
+            yy = ynew
+            for i in range(ny):
+                ynew[i] = y[i] + h * (B1 * K[0, i] + B3 * K[2, i] + B4 * K[3, i] + B5 * K[4, i]
+                                      + B6 * K[5, i])
+        code = rhs(tc, yy, dm, K[st], lam, rec, ws, s.alpha, s.beta, model)
+        if st < 6:
+            bad = _worse(bad, code)
+        else:
+            bad2 = code
     # error estimate (positions, velocities, friction states)
     err = 0.0
     for i in range(s.n_err):
@@ -333,9 +351,10 @@ def integrate(y0, t0, t1, out_times, s, model, ctl):
     stats = np.zeros(5, np.int64)
     dm = np.full(p1, 1e-3)
     lam = np.zeros(max(model.n_rows, 1)); rec = np.zeros((max(nc, 1), N_CREC))
-    ws = np.zeros(workspace_size(n, model.n_rows, npts))
+    ws = workspace(model.mass, model.n_rows, npts)
     K = np.zeros((7, ny)); ytmp = np.zeros(ny); ynew = np.zeros(ny)
     g_old = np.zeros(p1); g_new = np.zeros(p1); gd = np.zeros(p1); g_a = np.zeros(p1)
+    go = g_old[:npts]; gn = g_new[:npts]   # the contact points' entries (views made once)
     t = t0
     y = y0.copy()
     contact_gaps(y, n, clr_i, clr_f, g_old, gd)
@@ -394,9 +413,9 @@ def integrate(y0, t0, t1, out_times, s, model, ctl):
         # ---- contact switching over the step
         contact_gaps(ynew, n, clr_i, clr_f, g_new, gd)
         if s.detect == DETECT_EVENT:
-            th_ev = locate_event(t, h, y, K, g_old[:npts], g_new[:npts], ytmp, g_a, gd, model)
+            th_ev = locate_event(t, h, y, K, go, gn, ytmp, g_a, gd, model)
         else:
-            switch, ok = halving_verdict(g_old[:npts], g_new[:npts], s.eps_crit)
+            switch, ok = halving_verdict(go, gn, s.eps_crit)
             if switch and not ok and h > s.hmin_halving:
                 if h_saved < 0.0:
                     h_saved = h
@@ -415,13 +434,13 @@ def integrate(y0, t0, t1, out_times, s, model, ctl):
             t_new = t + h
             th_ev = 1.0
         k_out = write_samples(t, h, t_new, y, K, dm, out_times, Y, DM, k_out)
-        track_peaks(t, h, th_ev, y, K, dm, g_old[:npts], g_new[:npts], tab, s.track, model)
+        track_peaks(t, h, th_ev, y, K, dm, go, gn, tab, s.track, model)
         if event:
             stats[3] += 1
             contact_gaps(ynew, n, clr_i, clr_f, g_new, gd)
-            n_imp, tab = open_impacts(t_new, g_old[:npts], g_new[:npts], gd, dm, tab, n_imp, s.max_impacts,
+            n_imp, tab = open_impacts(t_new, go, gn, gd, dm, tab, n_imp, s.max_impacts,
                                       model)
-        close_rows(g_new[:npts], dm, tab, model)
+        close_rows(gn, dm, tab, model)
         # error-based next step (from the full trial step)
         fac = 10.0 if err == 0.0 else min(10.0, max(0.2, 0.9 * err ** -0.2))
         h_next = h * fac

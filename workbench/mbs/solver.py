@@ -16,7 +16,7 @@ from numba import njit
 from ..errors import SolverError
 from .compiled import CompiledModel, TRANS, compile_mechanism
 from .clearance import C_EX, C_EY, C_FN, C_FT, C_PEN, C_PHI, C_PSI, C_VT, N_CREC, contact_gaps
-from .equations import mechanical_energy, rhs, workspace_size
+from .equations import mechanical_energy, rhs, workspace
 from .kinematics import constraints
 from .integrator import (DETECT_EVENT, DETECT_HALVING, IMP_MAX_PEN, IMP_PEAK_FORCE, IMP_PEAK_TIME,
                          IMP_TIME, IMP_VELOCITY, N_CTL, STATUS_ABORTED, STATUS_BAD_MODEL, STATUS_OK,
@@ -82,7 +82,7 @@ def _evaluate_samples(times, Y, DM, alpha, beta, model):
     QDD = np.zeros((nt, n)); LAM = np.zeros((nt, max(n_rows, 1))); REC = np.zeros((nt, max(nc, 1), N_CREC))
     KE = np.zeros(nt); PE = np.zeros(nt); DP = np.zeros(nt); DV = np.zeros(nt)
     ydot = np.zeros(ny)
-    ws = np.zeros(workspace_size(n, n_rows, ny - 2 * n - 4))
+    ws = workspace(model.mass, n_rows, ny - 2 * n - 4)
     Phi = np.zeros(max(n_rows, 1)); J = np.zeros((max(n_rows, 1), n)); gam = np.zeros(max(n_rows, 1))
     Phit = np.zeros(max(n_rows, 1))
     for k in range(nt):
@@ -92,8 +92,17 @@ def _evaluate_samples(times, Y, DM, alpha, beta, model):
         if n_rows > 0:
             constraints(times[k], Y[k, :n], Y[k, n:2 * n], model.cons_i, model.cons_f, model.drv_f,
                         Phi[:n_rows], J[:n_rows], gam[:n_rows], Phit[:n_rows])
-            DP[k] = np.sqrt(np.sum(Phi[:n_rows] ** 2))
-            DV[k] = np.sqrt(np.sum((J[:n_rows] @ Y[k, n:2 * n] + Phit[:n_rows]) ** 2))
+            # |Phi| and |Phi_q qd + Phi_t| by loops: no temporary arrays or BLAS call per sample
+            # (they cost about as much as the sample's right-hand side)
+            sp = 0.0; sv = 0.0
+            for i in range(n_rows):
+                sp += Phi[i] * Phi[i]
+                v = Phit[i]
+                for c in range(n):
+                    v += J[i, c] * Y[k, n + c]
+                sv += v * v
+            DP[k] = math.sqrt(sp)
+            DV[k] = math.sqrt(sv)
     return QDD, LAM, REC, KE, PE, DP, DV
 
 
@@ -198,7 +207,7 @@ def _scipy_path(cm, y0, settings, out_times, deadline=math.inf):
         if g[p] > 0:
             dm[p] = max(gd[p], 1e-6)
     counters = {"rhs_calls": 0}
-    ws = np.zeros(workspace_size(n, cm.n_rows, npts))
+    ws = workspace(cm.mass, cm.n_rows, npts)
 
     def f(t, y):
         if _time.monotonic() >= deadline:
