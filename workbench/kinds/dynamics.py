@@ -31,6 +31,12 @@ def describe(study) -> str:
 
 def run(study, *, registry, out: str | Path | None = None, progress=None):
     """Simulate the mechanism (and its ideal twin); write the dataset to ``out`` when given."""
+    # --- set-valued joint friction (nonsmooth): begin
+    from ..nonsmooth.support import uses_event_driven
+    if uses_event_driven(study.mechanism):
+        from ..nonsmooth.dataset import run_study
+        return run_study(study, registry=registry, out=out)
+    # --- set-valued joint friction: end
     from ..results import run_dynamics
     return run_dynamics(study, registry=registry, out=out)
 
