@@ -159,4 +159,5 @@ def test_baumgarte_alpha_beta_hold_the_constraints(free_study):
     # without stabilisation the violation grows (tenfold from 1/8 of the run to its end)
     assert d0[-1] > 1e-7 and d0[-1] > 10 * d0[n // 8]
     for ab in (2.0, 5.0):
-        assert drift[ab][-1] < 1e-9 and drift[ab].max() < 0.2 * d0[-1], (ab, drift[ab][-1])
+        # stabilised: the violation stays bounded, ending two orders below the unstabilised one
+        assert drift[ab][-1] < 0.02 * d0[-1] and drift[ab].max() < 0.2 * d0[-1], (ab, drift[ab][-1])
