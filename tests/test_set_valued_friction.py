@@ -1,0 +1,171 @@
+"""Set-valued Coulomb friction on ideal joints: the plugin, the study checks, the HLCP, the stick
+logic against the exact stick-slip oscillator, and the dataset."""
+import dataclasses
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from workbench.errors import MechanismError, StudyError
+from workbench.mbs.compiled import compile_mechanism
+from workbench.nonsmooth.dataset import simulate
+from workbench.nonsmooth.event_driven import EV_BREAKAWAY, EV_STICK, SLIP_NEG, SLIP_POS, System
+from workbench.nonsmooth.lcp import enumerate_lcp, is_solution, lemke
+from workbench.study import load_study, load_study_text
+
+sys.path.insert(0, str(Path(__file__).parent / "reference"))
+from stick_slip_oscillator import Oscillator, solve  # noqa: E402
+
+STUDIES = Path(__file__).parent.parent / "studies"
+ROCKER = (STUDIES / "crank_rocker_friction_damped.toml").read_text()
+
+
+# ------------------------------------------------------------------ plugin and study checks
+def test_plugin_refuses_static_below_kinetic():
+    bad = ROCKER.replace('{ model = "coulomb_set_valued", mu = 0.2 }',
+                         '{ model = "coulomb_set_valued", mu = 0.2, mu_static = 0.1 }')
+    with pytest.raises(StudyError) as e:
+        load_study_text(bad, file="rocker.toml")
+    msg = str(e.value)
+    assert "rocker.toml" in msg and "mechanism.joints[3].friction" in msg and "mu_static" in msg
+
+
+def test_set_valued_law_refused_on_a_clearance_joint():
+    text = (STUDIES / "flores_slider_crank.toml").read_text()
+    old = 'friction = { model = "ambrosio", c_f = 0.01, v0 = 1.0e-4, v1 = 1.0e-2 }'
+    assert old in text
+    text = text.replace(old, 'friction = { model = "coulomb_set_valued", mu = 0.01 }')
+    with pytest.raises(StudyError) as e:
+        load_study_text(text, file="flores.toml")
+    msg = str(e.value)
+    assert "clearance_joints[0].friction.model" in msg and "coulomb, ambrosio" in msg
+
+
+@pytest.mark.parametrize("edit, key", [
+    (('slider_length = 0.0            # particle slider', 'slider_length = 0.05'), "slider_length"),
+    (('[solver]', '[solver]\n'), None),
+])
+def test_unsupported_joint_options_are_refused(edit, key):
+    text = ROCKER.replace(*edit)
+    if key is None:   # a revolute joint with the set-valued law
+        text = text.replace('name = "O"\ntype = "revolute"\nbody_i = "ground"\npoint_i = "O"\nbody_j = "rocker"\npoint_j = "O"',
+                            'name = "O"\ntype = "revolute"\nbody_i = "ground"\npoint_i = "O"\nbody_j = "rocker"\n'
+                            'point_j = "O"\nfriction = { model = "coulomb_set_valued", mu = 0.1 }\npin_radius = 0.01')
+        key = "joints[0].friction.model"
+    with pytest.raises(StudyError) as e:
+        load_study_text(text, file="rocker.toml")
+    assert key in str(e.value)
+
+
+def test_compliant_path_refuses_the_set_valued_law():
+    study = load_study_text(ROCKER, file="rocker.toml")
+    with pytest.raises(MechanismError, match="set-valued"):
+        compile_mechanism(study.mechanism)
+
+
+def test_plugin_kernel_is_the_slip_branch(registry):
+    law = registry.create("friction", "coulomb_set_valued", {"mu": 0.3, "mu_static": 0.4})
+    ft, _ = law.force(np.array([-1.0, 0.0, 2.0]), np.array([10.0, 10.0, 10.0]))
+    np.testing.assert_allclose(ft, [3.0, 0.0, -3.0])
+    assert law.max_coefficient() == 0.4
+
+
+# ------------------------------------------------------------------ the HLCP
+def _rocker_system():
+    return System(load_study_text(ROCKER, file="rocker.toml").mechanism)
+
+
+def test_hlcp_lemke_matches_enumeration():
+    # the HLCP of the frictional joint (Wang, Wang & Zhuang eqs 17-19) at states along the run,
+    # with both slip directions: lemke's solution is the enumeration's, and its side makes
+    # sigma lambda >= 0
+    s = _rocker_system()
+    from workbench.nonsmooth.event_driven import integrate, sample
+    run = integrate(s, 1.5)
+    smp = sample(run, np.linspace(0.05, 1.45, 8))
+    n = s.n
+    for y in smp["y"]:
+        for mode in (SLIP_POS, SLIP_NEG):
+            sides, (M, q) = s.hlcp(0.0, y[:n], y[n:2 * n], [mode])
+            res = lemke(M, q)
+            sols = enumerate_lcp(M, q, all_solutions=True)
+            assert res.status == "solved" and len(sols) == 1
+            np.testing.assert_allclose(res.z, sols[0], atol=1e-9 * max(1.0, np.abs(q).max()))
+            assert is_solution(M, q, res.z)
+            e = s.evaluate(0.0, y[:n], y[n:2 * n], [mode], sides)
+            assert sides[0] * e["N"][0] >= -1e-9
+
+
+def test_lemke_matches_enumeration_on_friction_like_hlcps():
+    # reduced HLCPs (I + G)^-1 (I - G) for couplings G of several joints: |G| < 1 (small mu) is
+    # a P-matrix problem with one solution, which lemke must find
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        k = rng.integers(1, 5)
+        G = rng.uniform(-0.3, 0.3, (k, k)) / k
+        I = np.eye(k)
+        M = np.linalg.solve(I + G, I - G)
+        q = rng.normal(size=k)
+        sols = enumerate_lcp(M, q, all_solutions=True)
+        res = lemke(M, q)
+        assert res.status == "solved" and len(sols) == 1
+        np.testing.assert_allclose(res.z, sols[0], atol=1e-9)
+
+
+# ------------------------------------------------------------------ stick-slip oscillator
+@pytest.fixture(scope="module")
+def oscillator():
+    study = load_study(STUDIES / "stick_slip_oscillator.toml")
+    return study, *simulate(study.mechanism, study.solver)
+
+
+def test_stick_slip_oscillator_matches_closed_form(oscillator):
+    study, sim, run, smp = oscillator
+    x, v = sim.position[:, 1, 0], sim.velocity[:, 1, 0]
+    xr, vr, phases = solve(Oscillator(), 0.0, 0.0, sim.time)
+    assert np.abs(x - xr).max() < 1e-8        # m (amplitude ~0.04 m)
+    assert np.abs(v - vr).max() < 1e-7        # m/s
+    # every phase change is an event of the right kind at the closed form's time
+    changes = [(p[1], p[0]) for p in phases[1:]]
+    events = [(e[0], e[2]) for e in run.events]
+    assert len(events) == len(changes) >= 8
+    for (te, ke), (tr, kr) in zip(events, changes):
+        assert te == pytest.approx(tr, abs=1e-8)
+        assert ke == (EV_STICK if kr == "stick" else EV_BREAKAWAY)
+    # sticking: the needed friction k x stays within mu_static N, and reaches it at the breakaway
+    stick = smp["mode"][:, 0] == 0
+    N = 9.80665
+    assert np.all(np.abs(smp["F"][stick, 0]) <= 0.4 * N * (1 + 1e-9))
+    np.testing.assert_allclose(np.abs(smp["N"][:, 0]), N, rtol=1e-9)
+
+
+def test_oscillator_energy_books(oscillator):
+    study, sim, run, smp = oscillator
+    books = (sim.driver_work - (sim.kinetic_energy - sim.kinetic_energy[0])
+             - (sim.potential_energy - sim.potential_energy[0]) - sim.dissipated_energy)
+    assert np.abs(books).max() < 1e-8
+    assert sim.dissipated_energy[-1] > 0.01
+
+
+# ------------------------------------------------------------------ the dataset
+def test_dataset_from_the_dynamics_kind(tmp_path, oscillator):
+    from workbench import kinds
+    from workbench.plugins import build_registry
+    from workbench.results import open_results
+    study = load_study(STUDIES / "stick_slip_oscillator.toml")
+    study = dataclasses.replace(study, solver=dataclasses.replace(study.solver, t_end=1.0))
+    out = tmp_path / "osc.nc"
+    kinds.run(study, registry=build_registry(), out=out)
+    ds = open_results(out)
+    for name in ("joint_normal_force", "joint_friction_force", "joint_slip_velocity", "joint_mode",
+                 "event_time", "event_joint", "event_kind", "event_normal_force", "position",
+                 "driver_load", "kinetic_energy", "dissipated_energy", "drift_position"):
+        assert name in ds, name
+        assert ds[name].attrs.get("units") and ds[name].attrs.get("long_name"), name
+    flags = dict(zip(ds["event_kind"].attrs["flag_meanings"].split(), ds["event_kind"].attrs["flag_values"]))
+    assert set(flags) == {"slip_reversal", "stick_start", "stick_to_slip", "side_switch"}
+    kinds_found = [int(k) for k in ds["event_kind"].values]
+    assert kinds_found[:2] == [flags["stick_start"], flags["stick_to_slip"]]
+    assert list(ds["friction_joint"].values) == ["contact"]
+    assert ds.attrs["solver"] == "event_driven"
