@@ -26,6 +26,11 @@ def describe(study) -> str:
     s = study.solver
     twin = (" (and the ideal-joint twin)" if study.mechanism.clearance_joints
             and study.output.compare_ideal else "")
+    # --- set-valued joint friction (nonsmooth): begin
+    from ..nonsmooth.support import uses_event_driven
+    if uses_event_driven(study.mechanism):
+        twin = " (event-driven solver: set-valued joint friction)"
+    # --- set-valued joint friction: end
     return f"'{study.title}': t = {s.t_start:g} .. {s.t_end:g} s{twin}"
 
 
