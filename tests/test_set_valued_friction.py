@@ -169,3 +169,31 @@ def test_dataset_from_the_dynamics_kind(tmp_path, oscillator):
     assert kinds_found[:2] == [flags["stick_start"], flags["stick_to_slip"]]
     assert list(ds["friction_joint"].values) == ["contact"]
     assert ds.attrs["solver"] == "event_driven"
+
+
+def test_ctrl_c_keeps_the_finished_phases(tmp_path, monkeypatch):
+    # an interrupt during the third smooth phase: the two finished phases go to OUT.partial.nc,
+    # OUT itself is not written
+    import workbench.nonsmooth.event_driven as ed
+    from workbench.nonsmooth.dataset import run_study
+    from workbench.plugins import build_registry
+    from workbench.results import open_results
+    real, calls = ed.solve_ivp, []
+
+    def interrupted(*a, **k):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    monkeypatch.setattr(ed, "solve_ivp", interrupted)
+    study = load_study(STUDIES / "stick_slip_oscillator.toml")
+    out = tmp_path / "osc.nc"
+    with pytest.raises(KeyboardInterrupt) as e:
+        run_study(study, registry=build_registry(), out=out)
+    assert not out.exists() and "osc.partial.nc" in e.value.kept
+    ds = open_results(tmp_path / "osc.partial.nc")
+    assert ds.attrs["run_status"] == "interrupted"
+    # two phases: slip to 0.0347 s, stick to 0.4094 s (the closed form's first two phases), and
+    # the two events that ended them (stick start, stick -> slip)
+    assert 0.40 < float(ds["time"][-1]) < 0.41
+    assert [int(k) for k in ds["event_kind"].values] == [EV_STICK, EV_BREAKAWAY]

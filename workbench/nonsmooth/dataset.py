@@ -36,6 +36,8 @@ def simulate(mech, settings, *, regularisation: float = 0.0):
                     atol=settings.atol, max_step=settings.max_step, method=settings.method)
     n_out = int(np.floor((settings.t_end - settings.t_start) / settings.output_step + 1e-9)) + 1
     times = settings.t_start + settings.output_step * np.arange(n_out)
+    if run.status != "complete":                  # interrupted: the samples it reached
+        times = times[times <= run.phases[-1].t1]
     smp = sample(run, times)
     cm = system.cm
     n, nb, nt = system.n, cm.nb, len(times)
@@ -71,7 +73,7 @@ def simulate(mech, settings, *, regularisation: float = 0.0):
         dissipated_energy=Y[:, 2 * n + 1] + Y[:, 2 * n + 2],
         drift_position=smp["drift_position"], drift_velocity=smp["drift_velocity"],
         impact_time=np.zeros(0), impact_velocity=np.zeros(0), impact_joint=np.zeros(0, np.int64),
-        impact_point=np.zeros(0, np.int64), stats=stats)
+        impact_point=np.zeros(0, np.int64), stats=stats, status=run.status)
     return sim, run, smp
 
 
@@ -127,6 +129,18 @@ def run_study(study, *, registry, out: str | Path | None = None):
         raise SolverError(f"{where}event-driven run failed: {exc}") from None
     ds = to_dataset(sim, run, smp, study=study, registry=registry)
     ds.attrs["ideal_twin_status"] = "not requested"
+    if run.status != "complete":
+        # Ctrl-C: the phases finished before it go beside the output, never over it
+        from ..results import partial_path
+        intr = KeyboardInterrupt()
+        if out is not None:
+            ds.attrs["run_status"] = "interrupted"
+            write_dataset(ds, partial_path(out))
+            intr.kept = f"the samples computed before it stopped are in {partial_path(out)}"
+        else:
+            intr.kept = "nothing was written (no output path was given)"
+        intr.dataset = ds
+        raise intr
     if out is not None:
         write_dataset(ds, out)
     return ds

@@ -389,9 +389,13 @@ def integrate(system: System, t_end: float, *, t0: float = 0.0, rtol: float = 1e
             events.append(gs); kinds.append((k, "side"))
         for g in events:
             g.terminal, g.direction = True, -1
-        sol = solve_ivp(f, (t, t_end), y, method=method, rtol=rtol, atol=atol,
-                        max_step=max_step if max_step > 0 else np.inf, events=events or None,
-                        dense_output=True)
+        try:
+            sol = solve_ivp(f, (t, t_end), y, method=method, rtol=rtol, atol=atol,
+                            max_step=max_step if max_step > 0 else np.inf, events=events or None,
+                            dense_output=True)
+        except KeyboardInterrupt:
+            run.status = "interrupted"     # the finished phases are kept
+            break
         nfev += sol.nfev
         nsteps += len(sol.t) - 1
         if sol.status == -1:
@@ -442,6 +446,8 @@ def integrate(system: System, t_end: float, *, t0: float = 0.0, rtol: float = 1e
             raise SolverError(f"more than {max_events} friction events by t = {t:.9g} s (chattering?)")
         if not fired:
             break
+    if not run.phases:
+        raise KeyboardInterrupt
     run.stats = {"steps": nsteps, "rhs_calls": nfev, "phases": len(run.phases),
                  "events": len(run.events), "wall_time": _time.perf_counter() - wall,
                  "path": "event_driven"}
