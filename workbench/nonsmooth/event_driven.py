@@ -119,6 +119,12 @@ class System:
                                     float(j.friction.params.mu), float(j.friction.mu_static)))
         self.fj = fj
         self.nf = len(fj)
+        self.fj_i = np.array([[f.row, f.bi, f.bj] for f in fj], dtype=np.int64).reshape(-1, 3)
+        self.fj_f = np.array([[*f.si, *f.sj, *f.axis, f.mu, f.mu_static] for f in fj],
+                             dtype=float).reshape(-1, 8)
+        #: True: assemble with the compiled kernel (:func:`.kernels.build_system`); False: the
+        #: plain-Python reference assembly (the tests check that the two agree)
+        self.compiled = True
         self.driver_rows = np.asarray(self.cm.driver_rows, int)
 
     # ------------------------------------------------------------------ kinematics of friction
@@ -184,6 +190,25 @@ class System:
 
     def _system(self, t, q, qd, modes, sides):
         """The linear system ``A x = b`` of one evaluation, ``x = (q'', lambda, F_stick)``."""
+        if not self.compiled:
+            return self._system_reference(t, q, qd, modes, sides)
+        from .kernels import build_system
+        n, m, cm = self.n, self.m, self.cm
+        md = np.asarray(modes, dtype=np.int64).reshape(-1)
+        stick = [k for k in range(self.nf) if md[k] == STICK]
+        size = n + m + len(stick)
+        A, b = np.empty((size, size)), np.zeros(size)
+        W, c, v, svec = np.zeros((self.nf, n)), np.zeros(self.nf), np.zeros(self.nf), np.zeros(self.nf)
+        Phi, J, Phit = np.zeros(m), np.zeros((m, n)), np.zeros(m)
+        pd = build_system(float(t), q, qd, cm.mass, cm.cons_i, cm.cons_f, cm.drv_f, cm.frc_i,
+                          cm.frc_f, cm.gravity, m, self.alpha, self.beta, self.fj_i, self.fj_f, md,
+                          np.asarray(sides, dtype=float).reshape(-1), self.v_eps, A, b, W, c, v,
+                          svec, Phi, J, Phit)
+        kin = [(W[k], c[k], v[k]) for k in range(self.nf)]
+        return A, b, kin, stick, svec, Phi, J, Phit, pd
+
+    def _system_reference(self, t, q, qd, modes, sides):
+        """:meth:`_system` in plain Python and numpy (the reference path)."""
         n, m = self.n, self.m
         cm = self.cm
         Q = np.zeros(n)
