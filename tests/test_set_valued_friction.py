@@ -169,6 +169,9 @@ def test_dataset_from_the_dynamics_kind(tmp_path, oscillator):
     assert kinds_found[:2] == [flags["stick_start"], flags["stick_to_slip"]]
     assert list(ds["friction_joint"].values) == ["contact"]
     assert ds.attrs["solver"] == "event_driven"
+    counts = kinds.get("dynamics").summary(ds)["friction_events"]
+    # within 1 s: stick at 0.035 s, slip at 0.409 s, stick at 0.883 s (next slip at 1.079 s)
+    assert counts["stick_start"] == 2 and counts["stick_to_slip"] == 1
 
 
 def test_ctrl_c_keeps_the_finished_phases(tmp_path, monkeypatch):

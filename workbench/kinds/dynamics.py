@@ -71,6 +71,13 @@ def summary(ds) -> dict:
         out["driver"] = {"name": name,
                          "peak_load": float(abs(ds["driver_load"].isel(driver=0)).max()),
                          "peak_load_units": str(ds["driver_unit"].values[0])}
+    # --- set-valued joint friction (nonsmooth): begin
+    if "event_kind" in ds:
+        names = ds["event_kind"].attrs["flag_meanings"].split()
+        values = [int(v) for v in ds["event_kind"].attrs["flag_values"]]
+        kinds = [int(k) for k in ds["event_kind"].values]
+        out["friction_events"] = {n: kinds.count(v) for n, v in zip(names, values)}
+    # --- set-valued joint friction: end
     if ds.attrs.get("solver_steps") is not None:
         out["solver"] = {"steps": int(ds.attrs["solver_steps"]),
                          "wall_time": float(ds.attrs.get("solver_wall_time", float("nan"))),
@@ -85,6 +92,8 @@ def summary_lines(ds) -> list[str]:
     if "driver" in s:
         d = s["driver"]
         lines.append(f"  driver {d['name']}: peak |load| {d['peak_load']:.4g} {d['peak_load_units']}")
+    if "friction_events" in s:   # --- set-valued joint friction (nonsmooth)
+        lines.append("  friction events: " + ", ".join(f"{n} {c}" for n, c in s["friction_events"].items()))
     if "solver" in s:
         lines.append(f"  solver: {s['solver']['steps']} steps, {s['solver']['wall_time']:.2f} s")
     return lines
