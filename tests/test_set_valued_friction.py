@@ -225,3 +225,53 @@ def test_compiled_assembly_matches_reference():
                     for key in ("qdd", "lam", "F", "N", "v", "at"):
                         np.testing.assert_allclose(out[0][key], out[1][key], rtol=1e-9,
                                                    atol=1e-9 * (1 + np.abs(out[1][key]).max()))
+
+
+def test_two_frictional_joints_each_follow_their_closed_form():
+    # two blocks on the same belt (m = 1 kg, k = 100 N/m and m = 2 kg, k = 150 N/m): two
+    # frictional joints whose stick and slip phases interleave; each block must follow its own
+    # closed form, so the mode of one joint is decided without upsetting the other's
+    text = (STUDIES / "stick_slip_oscillator.toml").read_text()
+    text = text.replace('ground_points = { O = [0.0, 0.0], A = [-1.0, 0.0] }',
+                        'ground_points = { O = [0.0, 0.0], A = [-1.0, 0.0], A2 = [-1.0, 0.0] }')
+    text += '''
+[[mechanism.bodies]]
+name = "block2"
+mass = 2.0
+inertia = 0.01
+position = [0.0, 0.0]
+points = { C = [0.0, 0.0] }
+
+[[mechanism.joints]]
+name = "contact2"
+type = "translational"
+body_i = "belt"
+point_i = "O"
+body_j = "block2"
+point_j = "C"
+axis = [1.0, 0.0]
+friction = { model = "coulomb_set_valued", mu = 0.3, mu_static = 0.4 }
+
+[[mechanism.forces]]
+name = "spring2"
+type = "spring_damper"
+body_i = "ground"
+point_i = "A2"
+body_j = "block2"
+point_j = "C"
+stiffness = 150.0
+free_length = 1.0
+'''
+    text = text.replace("t_end = 3.0", "t_end = 2.0")
+    # the tables after [solver]/[output] must stay in [mechanism]: move those two to the end
+    head, rest = text.split("[solver]", 1)
+    solver_part, mech_part = rest.split("\n[[mechanism.bodies]]", 1)
+    text = head + "[[mechanism.bodies]]" + mech_part + "\n[solver]" + solver_part
+    study = load_study_text(text, file="two_blocks.toml")
+    sim, run, smp = simulate(study.mechanism, study.solver)
+    g = 9.80665
+    for body, osc in ((1, Oscillator()), (2, Oscillator(m=2.0, k=150.0, N=2.0 * g))):
+        xr, vr, phases = solve(osc, 0.0, 0.0, sim.time)
+        assert np.abs(sim.position[:, body, 0] - xr).max() < 1e-8
+        assert np.abs(sim.velocity[:, body, 0] - vr).max() < 1e-7
+    assert {e[1] for e in run.events} == {0, 1}
