@@ -16,7 +16,8 @@ import pytest
 
 from workbench.study import load_study
 from workbench.nonsmooth.dataset import simulate
-from workbench.nonsmooth.event_driven import EV_REVERSAL, EV_STICK, sample
+from workbench.nonsmooth.event_driven import EV_REVERSAL, EV_STICK
+from workbench.nonsmooth.phases import sample
 
 sys.path.insert(0, str(Path(__file__).parent / "reference"))
 from crank_rocker_newton_euler import CrankRocker, driven, free  # noqa: E402

@@ -81,7 +81,7 @@ def test_hlcp_lemke_matches_enumeration():
     # with both slip directions: lemke's solution is the enumeration's, and its side makes
     # sigma lambda >= 0
     s = _rocker_system()
-    from workbench.nonsmooth.event_driven import integrate, sample
+    from workbench.nonsmooth.phases import integrate, sample
     run = integrate(s, 1.5)
     smp = sample(run, np.linspace(0.05, 1.45, 8))
     n = s.n
@@ -177,7 +177,7 @@ def test_dataset_from_the_dynamics_kind(tmp_path, oscillator):
 def test_ctrl_c_keeps_the_finished_phases(tmp_path, monkeypatch):
     # an interrupt during the third smooth phase: the two finished phases go to OUT.partial.nc,
     # OUT itself is not written
-    import workbench.nonsmooth.event_driven as ed
+    import workbench.nonsmooth.phases as ed
     from workbench.nonsmooth.dataset import run_study
     from workbench.plugins import build_registry
     from workbench.results import open_results
@@ -206,7 +206,8 @@ def test_compiled_assembly_matches_reference():
     # the compiled kernel (workbench/nonsmooth/kernels.py) and the plain-numpy reference assembly
     # give the same accelerations and forces in every mode, with and without regularisation
     # (stick on the free crank only: with the crank driven, stick over-constrains the mechanism)
-    from workbench.nonsmooth.event_driven import STICK, integrate, sample
+    from workbench.nonsmooth.event_driven import STICK
+    from workbench.nonsmooth.phases import integrate, sample
     free = (STUDIES / "crank_rocker_free.toml").read_text()
     for text, v_eps, modes_list in ((ROCKER, 0.0, ([SLIP_POS], [SLIP_NEG])),
                                     (ROCKER, 1e-3, ([SLIP_POS],)),

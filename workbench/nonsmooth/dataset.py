@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import SolverError
-from .event_driven import EVENT_NAMES, MODE_NAMES, System, integrate, sample
+from .event_driven import EVENT_NAMES, MODE_NAMES, System
+from .phases import integrate, sample
 
 
 def simulate(mech, settings, *, regularisation: float = 0.0):
