@@ -6,7 +6,8 @@ crank-rocker with the damper (c = 8 N m s/rad) the motion is kinematic, so the r
 differs from the set-valued one only while the slip speed v = a t passes through zero at the
 reversals (theta2 = k pi).  There it dissipates less:
 ``mu |lambda| int |v| (1 - tanh(|v| / v_eps)) dt = mu |lambda| v_eps^2 / |a| * pi^2 / 12``
-per reversal (int_0^inf x (1 - tanh x) dx = pi^2 / 24, Gradshteyn & Ryzhik (2007) 3.524), with
+per reversal (int_0^inf x (1 - tanh x) dx = int_0^inf 2x / (e^2x + 1) dx = (1/2) int_0^inf
+u / (e^u + 1) du = eta(2) / 2 = pi^2 / 24, eta the Dirichlet eta function), with
 |lambda| = c |theta1'| / r and |a| = |d2r/dtheta2^2| omega^2 at the reversal: 16/3 N and 3 m/s^2
 at theta2 = 0 (r = 1.5 m), 48 N and 9 m/s^2 at theta2 = pi (r = 0.5 m).  Over two revolutions
 (two reversals at pi, one at 2 pi, and half ones at the start and the end) the dissipation deficit

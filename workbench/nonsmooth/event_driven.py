@@ -4,7 +4,8 @@ The method of Wang, Wang & Zhuang (their §2-3), on the workbench's own mechanis
 
 * **Equations.**  First-kind Lagrange equations ``M q'' + Phi_q^T lambda = Q + sum_k W_k F_k``
   with Baumgarte's stabilised constraints ``Phi_q q'' = gamma - 2 alpha Phi' - beta^2 Phi``
-  (Baumgarte (1972); Flores et al. (2011) on the choice of alpha, beta), built from the compiled
+  (Baumgarte (1972); Flores, Machado, Seabra & Silva (2011) on the choice of
+  alpha, beta), built from the compiled
   mechanism's mass, constraint rows and force elements (:func:`workbench.mbs.kinematics.constraints`,
   :func:`workbench.mbs.equations.element_forces`).  The normal multiplier of a translational
   joint's first row is the normal force of the guide on the slider; its sign says which side of
