@@ -24,6 +24,10 @@ _ALL = sorted((ROOT / "studies").glob("*.toml"))
 SWEEPS = [p for p in _ALL if p.read_text().lstrip().startswith("[sweep]") or "\n[sweep]" in p.read_text()]
 STUDIES = [p for p in _ALL if p not in SWEEPS]
 RPM = 2.0 * math.pi / 60.0
+# --- nonsmooth: dynamics studies that are not the 5000 rpm slider-crank
+_NOT_SLIDER_CRANKS = {"crank_rocker_friction.toml", "crank_rocker_friction_damped.toml",
+                      "crank_rocker_free.toml", "stick_slip_oscillator.toml"}
+# --- nonsmooth: end
 
 
 @pytest.fixture(scope="module")
@@ -301,6 +305,13 @@ def test_every_dynamics_study_runs_briefly(path, tmp_path):
     study = dataclasses.replace(study, solver=dataclasses.replace(study.solver, t_end=3e-4))
     ds = run_study(study, registry=reg, out=tmp_path / "out.nc")
     assert (tmp_path / "out.nc").exists()
+    # --- nonsmooth: the physical check below is the slider-crank's; the crank-rocker and
+    # stick-slip studies are checked against their own solutions in test_crank_rocker_friction.py
+    # and test_set_valued_friction.py
+    if path.name in _NOT_SLIDER_CRANKS:
+        assert np.isfinite(ds["driver_load"].values).all() and ds.sizes["time"] >= 1
+        return
+    # --- nonsmooth: end
     assert float(ds["position"].sel(body="slider", component="x").isel(time=0)) == pytest.approx(0.17, abs=1e-9)
     t = ds["time"].values
     np.testing.assert_allclose(ds["crank_angle"].values[1:], 5000 * RPM * t[1:], rtol=1e-12)

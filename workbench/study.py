@@ -155,7 +155,11 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
     except MechanismError as exc:
         raise StudyError(str(exc), file=fname) from None
     # everything run would reject beyond the schema: models packed, ranges, assembly, plausibility
-    warnings = pre_run(mechanism, solver, checks, probs, kind=kind, wear=wear,
+    # --- set-valued friction (nonsmooth): begin
+    from .nonsmooth.support import checked_mechanism
+    checked = checked_mechanism(mechanism, kind, probs)
+    # --- set-valued friction: end
+    warnings = pre_run(checked, solver, checks, probs, kind=kind, wear=wear,
                        compare_ideal=output.compare_ideal)
     probs.raise_if_any()
     return Study(mechanism=mechanism, solver=solver, output=output, wear=wear, checks=checks,
@@ -225,6 +229,10 @@ def _mechanism(table, probs: S.Problems, registry) -> Mechanism | None:
     for path, t in _items(m, "joints", "mechanism"):
         sec = _typed(t, S.JOINT_TYPES, path, probs)
         v = S.read_table(t, sec, path, probs) if sec else None
+        # --- joint friction (set-valued: nonsmooth): begin
+        if not S.has_bad(v) and v.get("friction") is not None:
+            v["friction"] = _model(registry, "friction", v["friction"], f"{path}.friction", probs)
+        # --- joint friction: end
         if not S.has_bad(v):
             cls = RevoluteJoint if v.pop("type") == "revolute" else TranslationalJoint
             if cls is TranslationalJoint and not _axis(v["axis"], f"{path}.axis", probs):
@@ -241,6 +249,11 @@ def _mechanism(table, probs: S.Problems, registry) -> Mechanism | None:
             forces.append(cls(**v))
     clearance = [c for path, t in _items(m, "clearance_joints", "mechanism")
                  if (c := _clearance(t, path, probs, registry)) is not None]
+    # --- set-valued friction (nonsmooth): begin
+    from .nonsmooth.support import set_valued_problems
+    for key, msg in set_valued_problems(joints, clearance, m):
+        probs.add(key, msg)
+    # --- set-valued friction: end
     if m["bodies"] is not S.BAD and not m["bodies"]:
         probs.add("mechanism.bodies", "the mechanism needs at least one moving body ([[mechanism.bodies]])")
     if S.has_bad(m):

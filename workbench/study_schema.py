@@ -65,15 +65,31 @@ _PAIR = (
     Key("body_j", "text", "", "second body (or `ground`)"),
     Key("point_j", "text", "", "point of `body_j`"),
 )
+# --- joint friction (set-valued: nonsmooth; regularised: reactions): begin
+_JOINT_FRICTION = Key("friction", "table", "", "friction law of the ideal joint, "
+                      "`{model = \"<name>\", ...}` (omit for a frictionless joint); "
+                      "`coulomb_set_valued` runs the event-driven solver", None)
+# --- joint friction: end
 REVOLUTE = Section("mechanism.joints[] (type = \"revolute\")",
                    "Ideal revolute joint: `point_i` of `body_i` coincides with `point_j` of `body_j`.",
-                   _PAIR)
+                   _PAIR + (
+                       # --- joint friction: begin
+                       _JOINT_FRICTION,
+                       Key("pin_radius", "number", "m", "pin radius of the friction circle", 0.0, min=0.0),
+                       # --- joint friction: end
+                   ))
 TRANSLATIONAL = Section(
     "mechanism.joints[] (type = \"translational\")",
     "Ideal translational joint: `point_j` slides on the line through `point_i` along `axis`; "
     "the relative angle stays at its initial value.",
     _PAIR + (Key("axis", "vec2", "1", "direction of the line in `body_i` coordinates (normalised)",
-                 (1.0, 0.0)),))
+                 (1.0, 0.0)),
+             # --- joint friction: begin
+             _JOINT_FRICTION,
+             Key("slider_length", "number", "m", "slider length along the guide (0 = particle "
+                 "slider, one contact point)", 0.0, min=0.0),
+             # --- joint friction: end
+             ))
 JOINT_TYPES = {"revolute": REVOLUTE, "translational": TRANSLATIONAL}
 
 DRIVER = Section("mechanism.drivers[]", (
@@ -119,9 +135,15 @@ FORCE = Section("mechanism.forces[] (type = \"force\")",
                     Key("force", "vec2", "N", "force vector, global frame"),
                     Key("point", "text", "", "point of application (default: centre of mass)", None),
                 ))
-TORQUE = Section("mechanism.forces[] (type = \"torque\")", "Constant torque on a body.",
+TORQUE = Section("mechanism.forces[] (type = \"torque\")", "Constant torque on a body, "
+                 "minus an optional rotational damping moment `damping` x its angular velocity.",
                  _FORCE_HEAD + (Key("body", "text", "", "body the torque acts on"),
-                                Key("torque", "number", "N m", "torque, counter-clockwise positive")))
+                                Key("torque", "number", "N m", "torque, counter-clockwise positive"),
+                                # --- rotational damper (nonsmooth): begin
+                                Key("damping", "number", "N m s/rad", "rotational damping "
+                                    "coefficient c: moment -c dphi/dt on the body", 0.0, min=0.0),
+                                # --- rotational damper: end
+                                ))
 FORCE_TYPES = {"spring_damper": SPRING_DAMPER, "force": FORCE, "torque": TORQUE}
 
 MATERIAL = Section("material", "An isotropic elastic material (inline table, e.g. "

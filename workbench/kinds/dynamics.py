@@ -26,11 +26,22 @@ def describe(study) -> str:
     s = study.solver
     twin = (" (and the ideal-joint twin)" if study.mechanism.clearance_joints
             and study.output.compare_ideal else "")
+    # --- set-valued joint friction (nonsmooth): begin
+    from ..nonsmooth.support import uses_event_driven
+    if uses_event_driven(study.mechanism):
+        twin = " (event-driven solver: set-valued joint friction)"
+    # --- set-valued joint friction: end
     return f"'{study.title}': t = {s.t_start:g} .. {s.t_end:g} s{twin}"
 
 
 def run(study, *, registry, out: str | Path | None = None, progress=None):
     """Simulate the mechanism (and its ideal twin); write the dataset to ``out`` when given."""
+    # --- set-valued joint friction (nonsmooth): begin
+    from ..nonsmooth.support import uses_event_driven
+    if uses_event_driven(study.mechanism):
+        from ..nonsmooth.dataset import run_study
+        return run_study(study, registry=registry, out=out)
+    # --- set-valued joint friction: end
     from ..results import run_dynamics
     return run_dynamics(study, registry=registry, out=out)
 
@@ -60,6 +71,13 @@ def summary(ds) -> dict:
         out["driver"] = {"name": name,
                          "peak_load": float(abs(ds["driver_load"].isel(driver=0)).max()),
                          "peak_load_units": str(ds["driver_unit"].values[0])}
+    # --- set-valued joint friction (nonsmooth): begin
+    if "event_kind" in ds:
+        names = ds["event_kind"].attrs["flag_meanings"].split()
+        values = [int(v) for v in ds["event_kind"].attrs["flag_values"]]
+        kinds = [int(k) for k in ds["event_kind"].values]
+        out["friction_events"] = {n: kinds.count(v) for n, v in zip(names, values)}
+    # --- set-valued joint friction: end
     if ds.attrs.get("solver_steps") is not None:
         out["solver"] = {"steps": int(ds.attrs["solver_steps"]),
                          "wall_time": float(ds.attrs.get("solver_wall_time", float("nan"))),
@@ -74,6 +92,8 @@ def summary_lines(ds) -> list[str]:
     if "driver" in s:
         d = s["driver"]
         lines.append(f"  driver {d['name']}: peak |load| {d['peak_load']:.4g} {d['peak_load_units']}")
+    if "friction_events" in s:   # --- set-valued joint friction (nonsmooth)
+        lines.append("  friction events: " + ", ".join(f"{n} {c}" for n, c in s["friction_events"].items()))
     if "solver" in s:
         lines.append(f"  solver: {s['solver']['steps']} steps, {s['solver']['wall_time']:.2f} s")
     return lines

@@ -9,7 +9,7 @@ numba code (:mod:`.equations`, :mod:`.integrator`).  Row layouts:
 phi0]`` (n' = axis normal in body-i frame); drivers ``[driver row in drv_f]``.
 ``drv_f``: ``[n_poly, a0..a5, n_harm, (A, w, phase) x 3]``.
 ``frc_i``: ``[type, body_i, body_j]`` with SPRING, FORCE, TORQUE; ``frc_f``: SPRING ``[s_ix, s_iy,
-s_jx, s_jy, k, c, l0, f0]``, FORCE ``[s_x, s_y, f_x, f_y]``, TORQUE ``[T]``.
+s_jx, s_jy, k, c, l0, f0]``, FORCE ``[s_x, s_y, f_x, f_y]``, TORQUE ``[T, c_rot]``.
 ``clr_i``: ``[type, body_i (bushing/guide), body_j (journal/slider), first_point, n_points]`` with
 CL_REV, CL_TRANS; ``clr_f``: CL_REV ``[s_bx, s_by, s_jx, s_jy, R_b, R_j, M, max h_b, max h_j, ., ., .,
 mu_max, h_b[0..M), h_j[0..M)]`` (``M`` worn-profile nodes, 0 = circular; wear depths [m] on body-fixed
@@ -151,6 +151,14 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
     the worn clearance.
     """
     mech.validate()
+    # --- set-valued friction (nonsmooth): begin
+    bad = [j.name for j in (*mech.joints, *mech.clearance_joints)
+           if getattr(type(getattr(j, "friction", None)), "set_valued", False)]
+    if bad:
+        raise MechanismError(f"joints {bad} carry set-valued Coulomb friction, which the compliant "
+                             f"(regularised) solver cannot run; run the mechanism with "
+                             f"workbench.nonsmooth.event_driven.simulate (a dynamics study does)")
+    # --- set-valued friction: end
     ang = np.array([b.angle for b in mech.bodies]) if angles is None else np.asarray(angles)
     nb = len(mech.bodies)
     mass = np.zeros(3 * nb)
@@ -257,7 +265,8 @@ def _force_elements(mech: Mechanism):
             s = mech.point(f.body, f.point)
             frc_i.append([FORCE, bidx(f.body), -1]); frc_f.append([*s, *f.force, 0, 0, 0, 0])
         elif isinstance(f, ConstantTorque):
-            frc_i.append([TORQUE, bidx(f.body), -1]); frc_f.append([f.torque, 0, 0, 0, 0, 0, 0, 0])
+            frc_i.append([TORQUE, bidx(f.body), -1])
+            frc_f.append([f.torque, f.damping, 0, 0, 0, 0, 0, 0])  # damping [N m s/rad] (nonsmooth)
         else:  # pragma: no cover
             raise MechanismError(f"unknown force element {type(f).__name__}")
     return frc_i, frc_f

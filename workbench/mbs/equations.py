@@ -54,6 +54,11 @@ def element_forces(q, qd, Q, frc_i, frc_f, gravity, mass):
         elif typ == TORQUE:
             if bi >= 0:
                 Q[3 * bi + 2] += frc_f[k, 0]
+                # --- rotational damper (nonsmooth): begin
+                if frc_f[k, 1] != 0.0:
+                    Q[3 * bi + 2] -= frc_f[k, 1] * qd[3 * bi + 2]
+                    pd += frc_f[k, 1] * qd[3 * bi + 2] * qd[3 * bi + 2]
+                # --- rotational damper: end
     return pd
 
 

@@ -77,6 +77,11 @@ class RevoluteJoint:
     point_i: str
     body_j: str
     point_j: str
+    # --- joint friction (set-valued: nonsmooth; regularised: reactions): begin
+    #: friction law of the joint (None: frictionless); pin_radius [m] of the friction circle
+    friction: FrictionLaw | None = None
+    pin_radius: float = 0.0
+    # --- joint friction: end
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,11 @@ class TranslationalJoint:
     body_j: str
     point_j: str
     axis: Vec2 = (1.0, 0.0)
+    # --- joint friction (set-valued: nonsmooth; regularised: reactions): begin
+    #: friction law of the joint (None: frictionless); slider_length [m] (0 = particle slider)
+    friction: FrictionLaw | None = None
+    slider_length: float = 0.0
+    # --- joint friction: end
 
 
 @dataclass(frozen=True)
@@ -158,10 +168,14 @@ class ConstantForce:
 
 @dataclass(frozen=True)
 class ConstantTorque:
-    """Constant torque ``torque`` [N m] on ``body``."""
+    """Constant torque ``torque`` [N m] on ``body``, minus a rotational damping moment
+    ``damping`` [N m s/rad] times the body's angular velocity (relative to ground)."""
     name: str
     body: str
     torque: float
+    # --- rotational damper (nonsmooth): begin
+    damping: float = 0.0
+    # --- rotational damper: end
 
 
 @dataclass(frozen=True)

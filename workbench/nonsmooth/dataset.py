@@ -1,0 +1,147 @@
+"""A dynamics study run by the event-driven solver, and its dataset.
+
+The dataset has the dynamics kind's variables and units where they apply (built by
+:func:`workbench.results.simulation_to_dataset` from a :class:`~workbench.mbs.solution.Simulation`
+with no clearance joints), plus the frictional joints' own variables on the dimension
+``friction_joint`` and the friction-event table on the dimension ``event``.  The impact table of
+the compliant solver (contact starts of clearance joints, indexed by their contact points) stays
+empty: friction events belong to ideal joints and have no approach speed or penetration, so they
+get their own table with an ``event_kind`` flag.
+"""
+from __future__ import annotations
+
+import time as _time
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import SolverError
+from .event_driven import EVENT_NAMES, MODE_NAMES, System
+from .phases import integrate, sample
+
+
+def simulate(mech, settings, *, regularisation: float = 0.0):
+    """Run ``mech`` with :class:`~workbench.mbs.solution.SolverSettings` ``settings`` by the
+    event-driven solver; return ``(Simulation, EventRun, samples)``.
+
+    ``settings`` gives t_start/t_end [s], output_step [s], rtol [1], atol, max_step [s], the
+    Baumgarte factors [1/s] and the scipy ``method``.  ``regularisation`` [m/s] > 0 runs the
+    regularised law instead (:class:`~workbench.nonsmooth.event_driven.System`).
+    """
+    from ..mbs.equations import mechanical_energy
+    from ..mbs.solution import Simulation
+    wall = _time.perf_counter()
+    system = System(mech, alpha=settings.baumgarte_alpha, beta=settings.baumgarte_beta,
+                    t0=settings.t_start, regularisation=regularisation)
+    run = integrate(system, settings.t_end, t0=settings.t_start, rtol=settings.rtol,
+                    atol=settings.atol, max_step=settings.max_step, method=settings.method)
+    n_out = int(np.floor((settings.t_end - settings.t_start) / settings.output_step + 1e-9)) + 1
+    times = settings.t_start + settings.output_step * np.arange(n_out)
+    if run.status != "complete":                  # interrupted: the samples it reached
+        times = times[times <= run.phases[-1].t1]
+    smp = sample(run, times)
+    cm = system.cm
+    n, nb, nt = system.n, cm.nb, len(times)
+    Y = smp["y"]
+    KE, PE = np.zeros(nt), np.zeros(nt)
+    for k in range(nt):
+        KE[k], PE[k] = mechanical_energy(Y[k, :2 * n], n, cm.mass, cm.gravity, cm.frc_i, cm.frc_f)
+    LAM = smp["lam"]
+    reac = np.zeros((nt, len(mech.joints), 2))
+    from ..mbs.compiled import TRANS
+    for k, row in enumerate(cm.joint_rows):
+        if cm.cons_i[k, 0] == TRANS:
+            bi = cm.cons_i[k, 1]
+            phi = Y[:, 3 * bi + 2] if bi >= 0 else np.zeros(nt)
+            nxp, nyp = cm.cons_f[k, 4], cm.cons_f[k, 5]
+            reac[:, k, 0] = -(np.cos(phi) * nxp - np.sin(phi) * nyp) * LAM[:, row]
+            reac[:, k, 1] = -(np.sin(phi) * nxp + np.cos(phi) * nyp) * LAM[:, row]
+        else:
+            reac[:, k, :] = LAM[:, row:row + 2]
+    empty = np.zeros((nt, 0))
+    stats = dict(run.stats)
+    stats["wall_time"] = _time.perf_counter() - wall
+    sim = Simulation(
+        body_names=[b.name for b in mech.bodies], driver_names=[d.name for d in mech.drivers],
+        joint_names=[j.name for j in mech.joints], clearance_names=[], clearance_kinds=[],
+        time=times, position=Y[:, :n].reshape(nt, nb, 3).copy(),
+        velocity=Y[:, n:2 * n].reshape(nt, nb, 3).copy(), acceleration=smp["qdd"].reshape(nt, nb, 3),
+        driver_load=-LAM[:, system.driver_rows] if len(system.driver_rows) else empty,
+        joint_reaction=reac, contact_force=empty, friction_force=empty, penetration=empty,
+        eccentricity=np.zeros((nt, 0, 2)), slip_velocity=empty, contact_angle=empty,
+        relative_rotation=empty, kinetic_energy=KE, potential_energy=PE,
+        contact_energy=np.zeros(nt), driver_work=Y[:, 2 * n].copy(),
+        dissipated_energy=Y[:, 2 * n + 1] + Y[:, 2 * n + 2],
+        drift_position=smp["drift_position"], drift_velocity=smp["drift_velocity"],
+        impact_time=np.zeros(0), impact_velocity=np.zeros(0), impact_joint=np.zeros(0, np.int64),
+        impact_point=np.zeros(0, np.int64), stats=stats, status=run.status)
+    return sim, run, smp
+
+
+def to_dataset(sim, run, smp, *, study=None, registry=None):
+    """The dynamics dataset of ``sim`` plus the frictional joints and the event table."""
+    from ..results import _var, model_info, simulation_to_dataset
+    ds = simulation_to_dataset(sim, study=study, registry=registry)
+    s = run.system
+    names = [f.name for f in s.fj]
+    T = lambda a: np.asarray(a, float).T  # noqa: E731 - (time, joint) -> (joint, time)
+    ds = ds.assign_coords(friction_joint=_var(("friction_joint",), np.array(names, dtype=str), "1",
+                                              "ideal translational joint with set-valued friction"))
+    ds["joint_normal_force"] = _var(("friction_joint", "time"), T(smp["N"]), "N",
+                                    "normal multiplier lambda_N of the joint (its sign says which "
+                                    "side of the guide touches; force on the slider is -lambda_N n)")
+    ds["joint_friction_force"] = _var(("friction_joint", "time"), T(smp["F"]), "N",
+                                      "friction force on the slider along the guide axis")
+    ds["joint_slip_velocity"] = _var(("friction_joint", "time"), T(smp["v"]), "m/s",
+                                     "slider velocity relative to the guide, along the axis")
+    ds["joint_mode"] = _var(("friction_joint", "time"), T(smp["mode"]).astype(np.int8), "1",
+                            "friction mode of the joint", flag_values=np.arange(3, dtype=np.int8),
+                            flag_meanings=" ".join(MODE_NAMES))
+    ev = run.events
+    ds = ds.assign_coords(event=_var(("event",), np.arange(len(ev), dtype=np.int32), "1",
+                                     "friction event index (in the order of time)"))
+    ds["event_time"] = _var(("event",), np.array([e[0] for e in ev], float), "s",
+                            "time of the friction event (located by root finding)")
+    ds["event_joint"] = _var(("event",), np.array([names[e[1]] for e in ev], dtype=str), "1",
+                             "joint of the friction event")
+    kinds = sorted(EVENT_NAMES)
+    ds["event_kind"] = _var(("event",), np.array([e[2] for e in ev], np.int8), "1",
+                            "kind of friction event", flag_values=np.array(kinds, np.int8),
+                            flag_meanings=" ".join(EVENT_NAMES[k] for k in kinds))
+    ds["event_normal_force"] = _var(("event",), np.array([e[3] for e in ev], float), "N",
+                                    "normal multiplier lambda_N just after the event")
+    ds.attrs["solver"] = "event_driven"
+    ds.attrs["solver_events"] = len(ev)
+    if study is not None:
+        from ..results import json_attr
+        ds.attrs["friction_models"] = json_attr(
+            {j.name: model_info(j.friction, registry) for j in study.mechanism.joints
+             if getattr(j, "friction", None) is not None})
+    return ds
+
+
+def run_study(study, *, registry, out: str | Path | None = None):
+    """Run a dynamics study whose joints carry set-valued friction; write ``out`` when given."""
+    from ..results import write_dataset
+    try:
+        sim, run, smp = simulate(study.mechanism, study.solver)
+    except SolverError as exc:
+        where = f"{study.file}: " if getattr(study, "file", None) else ""
+        raise SolverError(f"{where}event-driven run failed: {exc}") from None
+    ds = to_dataset(sim, run, smp, study=study, registry=registry)
+    ds.attrs["ideal_twin_status"] = "not requested"
+    if run.status != "complete":
+        # Ctrl-C: the phases finished before it go beside the output, never over it
+        from ..results import partial_path
+        intr = KeyboardInterrupt()
+        if out is not None:
+            ds.attrs["run_status"] = "interrupted"
+            write_dataset(ds, partial_path(out))
+            intr.kept = f"the samples computed before it stopped are in {partial_path(out)}"
+        else:
+            intr.kept = "nothing was written (no output path was given)"
+        intr.dataset = ds
+        raise intr
+    if out is not None:
+        write_dataset(ds, out)
+    return ds

@@ -1,0 +1,76 @@
+"""Which mechanisms the event-driven solver runs, and what a study may not ask of it.
+
+Light on imports on purpose: the study loader calls :func:`set_valued_problems` for every study.
+"""
+from __future__ import annotations
+
+
+def is_set_valued(model) -> bool:
+    """Whether a friction model is set-valued (``set_valued = True`` on its class)."""
+    return model is not None and bool(getattr(type(model), "set_valued", False))
+
+
+def uses_event_driven(mechanism) -> bool:
+    """True when an ideal joint of ``mechanism`` carries a set-valued friction law."""
+    return any(is_set_valued(getattr(j, "friction", None)) for j in mechanism.joints)
+
+
+def _index(raw, name) -> str:
+    for i, t in enumerate(raw or ()):
+        if isinstance(t, dict) and t.get("name") == name:
+            return str(i)
+    return "?"
+
+
+def set_valued_problems(joints, clearance, table) -> list[tuple[str, str]]:
+    """``(key, message)`` for every use of a set-valued friction law the solvers cannot run.
+
+    ``joints`` and ``clearance`` are the parsed ideal and clearance joints, ``table`` the
+    ``[mechanism]`` table as read (for the indices in the keys).
+    """
+    raw_j = table.get("joints") if isinstance(table.get("joints"), list) else []
+    raw_c = table.get("clearance_joints") if isinstance(table.get("clearance_joints"), list) else []
+    out = []
+    for c in clearance:
+        if is_set_valued(c.friction):
+            out.append((f"mechanism.clearance_joints[{_index(raw_c, c.name)}].friction.model",
+                        f"'{c.friction.name}' is a set-valued law (stick and slip, no regularisation "
+                        f"velocity); the compliant contact of clearance joint '{c.name}' needs a "
+                        f"regularised law. Valid choices here: coulomb, ambrosio, bai_zhao, lugre "
+                        f"(or make the joint ideal: [[mechanism.joints]] with friction = "
+                        f"{{model = \"{c.friction.name}\", ...}})"))
+    set_valued = [j for j in joints if is_set_valued(getattr(j, "friction", None))]
+    for j in set_valued:
+        key = f"mechanism.joints[{_index(raw_j, j.name)}]"
+        if not hasattr(j, "axis"):
+            out.append((f"{key}.friction.model",
+                        f"joint '{j.name}': the set-valued law '{j.friction.name}' is run by the "
+                        f"event-driven solver, which takes it on translational joints only; valid "
+                        f"choices on a revolute joint: a regularised law (coulomb, ambrosio, "
+                        f"bai_zhao, lugre)"))
+        elif j.slider_length != 0.0:
+            out.append((f"{key}.slider_length",
+                        f"joint '{j.name}': slider_length = {j.slider_length} m; the event-driven "
+                        f"solver's set-valued friction takes the particle slider only (valid: 0.0)"))
+    if set_valued and clearance:
+        out.append(("mechanism.clearance_joints",
+                    f"the joints {', '.join(repr(j.name) for j in set_valued)} carry set-valued "
+                    f"friction, run by the event-driven solver, which has no clearance joints; "
+                    f"valid: no clearance joints in this mechanism (or regularised friction)"))
+    return out
+
+
+def checked_mechanism(mechanism, kind: str, probs):
+    """The mechanism the pre-run checks compile: with set-valued joint friction removed when the
+    event-driven solver runs it (the compliant path would refuse the law); a kind other than
+    ``dynamics`` with set-valued joint friction is a problem recorded in ``probs``."""
+    if not uses_event_driven(mechanism):
+        return mechanism
+    if kind != "dynamics":
+        names = [j.name for j in mechanism.joints if is_set_valued(getattr(j, "friction", None))]
+        probs.add("study.kind", f"the joints {names} carry set-valued friction, which only the "
+                                f"event-driven solver of a 'dynamics' study runs; this study is "
+                                f"'{kind}'. Valid: kind = \"dynamics\", or a regularised law")
+        return mechanism
+    from .event_driven import strip_friction
+    return strip_friction(mechanism)
