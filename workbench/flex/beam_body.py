@@ -89,18 +89,20 @@ def read_beams(items, probs) -> list[BeamBody]:
     out = []
     for path, t in items:
         v = S.read_table(t, S.BEAM, path, probs)
-        if S.has_bad(v):
+        if v is None:
             continue
         pts, ok = {}, True
-        for pname, s in (v["points"] or {}).items():
+        length = v["length"] if v["length"] is not S.BAD else math.inf
+        points = v["points"] if isinstance(v["points"], dict) else {}
+        for pname, s in points.items():
             if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) \
-                    or not 0.0 <= s <= v["length"]:
-                probs.add(f"{path}.points.{pname}", f"a beam point is an arc length in [0, {v['length']:g}] m "
+                    or not 0.0 <= s <= length:
+                probs.add(f"{path}.points.{pname}", f"a beam point is an arc length in [0, {length:g}] m "
                                                     f"(the beam's length), got {s!r}")
                 ok = False
             else:
                 pts[str(pname)] = float(s)
-        if ok:
+        if ok and not S.has_bad(v):
             v["points"] = pts
             v["position"] = tuple(v["position"])
             out.append(BeamBody(**v))
