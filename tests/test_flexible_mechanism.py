@@ -201,3 +201,20 @@ def test_shipped_flexible_study_validates_and_describes_its_protocol(registry):
         assert "Start-up protocol" in text
         study = load_study(f, registry=registry)
         assert study.mechanism.beams[0].elements == 6
+
+
+def test_fast_element_kernel_agrees_with_the_reference_element():
+    # beam_forces.element_kernel (scalar fast path) against ancf_cable.element_forces and
+    # beam_forces.element_damping (matrix reference path) on a bent, stretched, moving element
+    from workbench.flex.ancf_cable import CableBeam, element_forces
+    from workbench.flex.beam_forces import element_damping, element_kernel
+    cb = CableBeam(0.12, AREA, AREA ** 2 / 12.0, 2e9, 7800.0, 6)
+    rng = np.random.default_rng(1)
+    e = cb.q0[:8] + 0.02 * rng.standard_normal(8)
+    Q, K, D = np.zeros(8), np.zeros((8, 8)), np.zeros((8, 8))
+    element_kernel(e, cb.ea, cb.ei, cb.le, 1e-5, Q, K, D)
+    Qr, Kr = element_forces(e, cb.ea, cb.ei, cb.le)
+    Dr = element_damping(e, cb.ea, cb.ei, cb.le, 1e-5)
+    np.testing.assert_allclose(Q, Qr, rtol=1e-12, atol=1e-12 * np.abs(Qr).max())
+    np.testing.assert_allclose(K, Kr, rtol=1e-12, atol=1e-12 * np.abs(Kr).max())
+    np.testing.assert_allclose(D, Dr, rtol=1e-12, atol=1e-12 * np.abs(Dr).max())
