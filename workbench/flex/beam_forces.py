@@ -6,8 +6,7 @@ time constant ``beta`` [s]: the axial force ``EA beta eps_dot`` and the bending 
 kappa_dot``, whose generalised forces are ``Q_d = int (EA beta eps_e eps_e^T + EI beta kappa_e
 kappa_e^T) dx  v = D(e) v`` (``eps_e``, ``kappa_e`` the gradients of the axial strain and the
 curvature with respect to the element coordinates).  At the undeformed state ``D = beta K``:
-stiffness-proportional Rayleigh damping (modal damping ratio ``beta omega / 2``, Rayleigh (1877)
-§97), but written with strain rates, which are zero in any rigid motion, so rotating the beam
+stiffness-proportional Rayleigh damping (modal damping ratio ``beta omega / 2``), but written with strain rates, which are zero in any rigid motion, so rotating the beam
 is never damped.  The damping force's derivative with respect to the positions is left out of
 the tangent (it is of order ``beta`` times the strain rate).
 """
