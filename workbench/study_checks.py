@@ -244,7 +244,10 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
         _coupled_pressure(mechanism, wear, probs)
     # --- flexible beams (owner: workbench.flex): the flexible solver's own build and assembly: begin
     if getattr(mechanism, "beams", ()):
-        if models_ok and len(probs.items) == n0:
+        if kind != "dynamics":
+            probs.add("mechanism.beams", f"flexible beams run in dynamics studies only (this study is "
+                                         f"'{kind}'); valid: [study] kind = \"dynamics\", or rigid bodies")
+        elif models_ok and len(probs.items) == n0:
             from .flex.flex_mechanism import check_flexible
             check_flexible(mechanism, solver, probs)
         return warnings
