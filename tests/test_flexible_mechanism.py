@@ -167,13 +167,14 @@ def test_flexible_pendulum_keeps_its_energy_through_the_study_path(registry, mon
     # A steel strip (E reduced 1000 times: it bends visibly) pinned at one end, released horizontal;
     # a light hub shares the pin (a rigid body in the same mechanism).  With rho_inf = 1 (no
     # numerical damping) kinetic + gravity + strain energy stays at its start value within
-    # 1e-3 of m g L/2 (measured 2e-4 at rtol 1e-6), and the pin holds.
+    # 2e-5 of m g L/2 (measured 4.1e-6 at rtol 1e-6 and 9.2e-7 at rtol 1e-7: second order in the
+    # step; with rho_inf = 0.8, 1.0e-5 and 2.5e-6), and the pin holds.
     monkeypatch.setattr(flex_solver, "RHO_INF", 1.0)
     study = load_study_text(PENDULUM, file="pendulum.toml", registry=registry)
     ds = run_dynamics(study, registry=registry)
     e = (ds["kinetic_energy"] + ds["potential_energy"]).values
     swing = 7850.0 * 1e-4 * 1.0 * 9.81 * 0.5
-    assert np.abs(e - e[0]).max() < 1e-3 * swing
+    assert np.abs(e - e[0]).max() < 2e-5 * swing
     pos = ds["beam_node_position"].sel(beam="strip")
     assert float(np.abs(pos.isel(beam_node=0)).max()) < 1e-9
     assert float(pos.isel(beam_node=-1, axis=1).min()) < -0.3          # it swung down
