@@ -294,6 +294,12 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
                                         "magnitude of the ideal joint's reaction in place of the "
                                         "clearance joint (ideal-joint mechanism)")
         attrs["ideal_solver_stats"] = _json(ideal.stats)
+    # --- flexible beams (owner: workbench.flex): begin
+    if getattr(sim, "flex", None):
+        from .flex.flex_results import beam_variables
+        fv, fc, fa = beam_variables(sim, mech)
+        v.update(fv); coords.update(fc); attrs.update(fa)
+    # --- flexible beams: end
     attrs.update(study_provenance(study, registry))
     attrs["study_kind"] = "dynamics"
     attrs.update({
@@ -384,6 +390,10 @@ def run_dynamics(study, *, registry, out: str | Path | None = None) -> xr.Datase
     """
     from .errors import SolverError
     from .mbs.solver import simulate
+    # --- flexible beams (owner: workbench.flex): a mechanism with beams runs the implicit solver: begin
+    if getattr(study.mechanism, "beams", ()):
+        from .flex.flex_solver import simulate
+    # --- flexible beams: end
     out = Path(out) if out is not None else None
     try:
         sim = simulate(study.mechanism, study.solver)

@@ -225,6 +225,10 @@ def _mechanism(table, probs: S.Problems, registry) -> Mechanism | None:
         v = S.read_table(t, S.BODY, path, probs)
         if not S.has_bad(v):
             bodies.append(Body(**v))
+    # --- flexible beams (owner: workbench.flex): begin
+    from .flex.beam_body import read_beams
+    beams = read_beams(_items(m, "beams", "mechanism"), probs)
+    # --- flexible beams: end
     joints = []
     for path, t in _items(m, "joints", "mechanism"):
         sec = _typed(t, S.JOINT_TYPES, path, probs)
@@ -260,7 +264,8 @@ def _mechanism(table, probs: S.Problems, registry) -> Mechanism | None:
         return None
     return Mechanism(bodies=tuple(bodies), joints=tuple(joints), drivers=tuple(drivers),
                      forces=tuple(forces), clearance_joints=tuple(clearance),
-                     ground_points=dict(m["ground_points"]), gravity=m["gravity"])
+                     ground_points=dict(m["ground_points"]), gravity=m["gravity"],
+                     beams=tuple(beams))  # flexible beams (owner: workbench.flex)
 
 
 def _driver(t, path: str, probs: S.Problems) -> Driver | None:

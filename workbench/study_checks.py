@@ -242,6 +242,16 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
         _memory(wear_bytes(wear), "the contact samples of one wear update (samples_per_cycle x "
                 "nodes x cycles)", "wear", checks, probs)
         _coupled_pressure(mechanism, wear, probs)
+    # --- flexible beams (owner: workbench.flex): the flexible solver's own build and assembly: begin
+    if getattr(mechanism, "beams", ()):
+        if kind != "dynamics":
+            probs.add("mechanism.beams", f"flexible beams run in dynamics studies only (this study is "
+                                         f"'{kind}'); valid: [study] kind = \"dynamics\", or rigid bodies")
+        elif models_ok and len(probs.items) == n0:
+            from .flex.flex_mechanism import check_flexible
+            check_flexible(mechanism, solver, probs)
+        return warnings
+    # --- flexible beams: end
     if models_ok and len(probs.items) == n0:
         _compile(mechanism, probs)
     if checks.assembly_cycle and solver is not None and len(probs.items) == n0:

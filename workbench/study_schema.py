@@ -43,6 +43,9 @@ MECHANISM = Section("mechanism", "The planar mechanism; the fixed frame is the b
     Key("drivers", "tables", "", "prescribed motions", []),
     Key("forces", "tables", "", "force elements", []),
     Key("clearance_joints", "tables", "", "joints with clearance, contact and friction", []),
+    # --- flexible beams (owner: workbench.flex): begin
+    Key("beams", "tables", "", "flexible bodies: planar ANCF beams (array of tables, see below)", []),
+    # --- flexible beams: end
 ))
 
 BODY = Section("mechanism.bodies[]", "A rigid body; anchor points are relative to its centre of mass.", (
@@ -56,6 +59,33 @@ BODY = Section("mechanism.bodies[]", "A rigid body; anchor points are relative t
         "constraints at assembly; a driven mechanism needs none)", (0.0, 0.0)),
     Key("angular_velocity", "number", "rad/s", "initial guess of the angular velocity", 0.0),
 ))
+
+# --- flexible beams (owner: workbench.flex): begin
+BEAM = Section("mechanism.beams[]", (
+    "A flexible body: a planar ANCF cable beam (gradient-deficient, Euler-Bernoulli; Gerstmayr & "
+    "Irschik (2008)), straight and undeformed in its reference state. Joints, clearance joints and "
+    "forces name it like a body and its points by name; a point is an arc length `s` along the "
+    "centre line. A revolute joint at a beam point holds the centre line's position there (the "
+    "slope stays free); a clearance joint there takes the centre line's position and slope as the "
+    "journal's frame. A mechanism with beams runs on the implicit generalised-alpha solver "
+    "(`workbench.flex.flex_solver`); `solver.rtol`/`atol` are then its local error tolerances "
+    "on positions and `solver.max_step` its largest step."), (
+    Key("name", "text", "", "unique name (shared with the rigid bodies; not `ground`)"),
+    Key("type", "text", "", "beam element", "ancf_beam", choices=("ancf_beam",)),
+    Key("length", "number", "m", "reference length of the centre line", gt=0.0),
+    Key("area", "number", "m^2", "cross-section area", gt=0.0),
+    Key("second_moment", "number", "m^4", "second moment of area of the cross-section", gt=0.0),
+    Key("E", "number", "Pa", "Young's modulus", gt=0.0),
+    Key("density", "number", "kg/m^3", "mass density", gt=0.0),
+    Key("elements", "int", "1", "number of equal elements", 6, min=1, max=200),
+    Key("damping", "number", "s", "Kelvin-Voigt (strain-rate) damping time beta: axial force "
+        "EA (eps + beta deps/dt), bending moment EI (kappa + beta dkappa/dt); modal damping ratio "
+        "beta omega / 2, rigid motions undamped", 0.0, min=0.0),
+    Key("position", "vec2", "m", "position of the beam's start (s = 0), reference state", (0.0, 0.0)),
+    Key("angle", "number", "rad", "direction of the undeformed beam", 0.0),
+    Key("points", "table", "m", "named arc lengths along the beam, e.g. `{A = 0.0, B = 0.12}`", {}),
+))
+# --- flexible beams: end
 
 _PAIR = (
     Key("name", "text", "", "unique name (joints, drivers, forces and clearance joints share one namespace)"),
@@ -341,7 +371,7 @@ CHECKS = Section("checks", "Plausibility guards, checked by `workbench validate`
 ))
 
 SECTIONS: tuple[Section, ...] = (
-    STUDY, MECHANISM, BODY, REVOLUTE, TRANSLATIONAL, DRIVER, DRIVER_FUNCTION, SPRING_DAMPER, FORCE,
+    STUDY, MECHANISM, BODY, BEAM, REVOLUTE, TRANSLATIONAL, DRIVER, DRIVER_FUNCTION, SPRING_DAMPER, FORCE,
     TORQUE, REVOLUTE_CLEARANCE, TRANSLATIONAL_CLEARANCE, MATERIAL, SOLVER, OUTPUT, WEAR, CHECKS)
 
 
@@ -355,6 +385,7 @@ TREE: dict = {
     "study": STUDY,
     "mechanism": MECHANISM,
     "mechanism.bodies[]": BODY,
+    "mechanism.beams[]": BEAM,   # flexible beams (owner: workbench.flex)
     "mechanism.joints[]": JOINT_TYPES,
     "mechanism.drivers[]": DRIVER,
     "mechanism.drivers[].function": DRIVER_FUNCTION,

@@ -252,6 +252,12 @@ class Mechanism:
     clearance_joints: tuple = ()
     ground_points: dict = field(default_factory=dict)
     gravity: Vec2 = (0.0, -9.81)
+    # --- flexible beams (owner: workbench.flex): begin
+    #: flexible bodies (:class:`workbench.flex.beam_body.BeamBody`); joints, clearance joints and
+    #: forces name them like bodies and their points by name (arc lengths); a mechanism with beams
+    #: runs on :func:`workbench.flex.flex_solver.simulate`
+    beams: tuple = ()
+    # --- flexible beams: end
 
     # ---------------------------------------------------------------- lookups
     def first_angle_driver(self) -> Driver | None:
@@ -280,6 +286,16 @@ class Mechanism:
         out: list[str] = []
         names = [b.name for b in self.bodies]
         bodies = {b.name: b for b in self.bodies}
+        # --- flexible beams (owner: workbench.flex): begin
+        for bm in self.beams:
+            out.extend(bm.problems())
+            if bm.name == GROUND:
+                out.append("'ground' is reserved for the fixed frame; rename the beam")
+            if bm.name in names:
+                out.append(f"the name '{bm.name}' is used by more than one body or beam")
+            names.append(bm.name)
+            bodies[bm.name] = bm
+        # --- flexible beams: end
         for b in self.bodies:
             if names.count(b.name) > 1:
                 out.append(f"body '{b.name}' is defined more than once")
@@ -419,4 +435,5 @@ class Mechanism:
                 joints.append(TranslationalJoint(c.name, c.guide_body, c.guide_point,
                                                  c.slider_body, c.slider_point, c.axis))
         return Mechanism(self.bodies, tuple(joints), self.drivers, self.forces, (),
-                         self.ground_points, self.gravity)
+                         self.ground_points, self.gravity,
+                         beams=self.beams)  # flexible beams (owner: workbench.flex)

@@ -1,0 +1,130 @@
+"""Internal forces of the ANCF cable beams of a mechanism, compiled: elasticity and strain-rate damping.
+
+Elastic forces and their exact tangent are :func:`workbench.flex.ancf_cable.element_forces`
+(Gerstmayr & Irschik (2008) eqs 6-9).  Damping is Kelvin-Voigt (strain-rate) damping with the
+time constant ``beta`` [s]: the axial force ``EA beta eps_dot`` and the bending moment ``EI beta
+kappa_dot``, whose generalised forces are ``Q_d = int (EA beta eps_e eps_e^T + EI beta kappa_e
+kappa_e^T) dx  v = D(e) v`` (``eps_e``, ``kappa_e`` the gradients of the axial strain and the
+curvature with respect to the element coordinates).  At the undeformed state ``D = beta K``:
+stiffness-proportional Rayleigh damping (modal damping ratio ``beta omega / 2``), but written with strain rates, which are zero in any rigid motion, so rotating the beam
+is never damped.  The damping force's derivative with respect to the positions is left out of
+the tangent (it is of order ``beta`` times the strain rate).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .ancf_cable import GAUSS_W, GAUSS_X, _matrix, element_forces, hermite
+
+
+@njit(cache=True)
+def element_damping(e, ea, ei, le, beta):
+    """Damping matrix ``D(e)`` [N s/m ...] of one element (module docstring)."""
+    D = np.zeros((8, 8))
+    for g in range(GAUSS_X.size):
+        w = le * GAUSS_W[g] * beta
+        _, ds, dds = hermite(GAUSS_X[g], le)
+        S1 = _matrix(ds)
+        S2 = _matrix(dds)
+        r1 = S1 @ e
+        r2 = S2 @ e
+        gg = r1[0] * r1[0] + r1[1] * r1[1]
+        nr = np.sqrt(gg)
+        deps = (r1 @ S1) / nr
+        c = r1[0] * r2[1] - r1[1] * r2[0]
+        dc = r1[0] * S2[1] + r2[1] * S1[0] - r1[1] * S2[0] - r2[0] * S1[1]
+        dg = 2.0 * (r1 @ S1)
+        dkap = dc / (gg * nr) - 1.5 * c / (gg * gg * nr) * dg
+        D += w * (ea * np.outer(deps, deps) + ei * np.outer(dkap, dkap))
+    return D
+
+
+@njit(cache=True)
+def element_kernel(e, ea, ei, le, beta, Q, K, D):
+    """Fast path of one element: adds the elastic forces to ``Q``, their exact tangent to ``K`` and
+    the damping matrix to ``D`` (``beta > 0``).  The same quantities as
+    :func:`workbench.flex.ancf_cable.element_forces` and :func:`element_damping` (the reference
+    path, tested to agree), written out in scalars: the interpolation matrices are ``s_a I``
+    blocks, so every product is a sum over the four shape functions, without temporary arrays."""
+    deps = np.empty(8)
+    dc = np.empty(8)
+    dkap = np.empty(8)
+    for g in range(GAUSS_X.size):
+        w = le * GAUSS_W[g]
+        _, ds, dds = hermite(GAUSS_X[g], le)
+        r1x = 0.0; r1y = 0.0; r2x = 0.0; r2y = 0.0
+        for a in range(4):
+            r1x += ds[a] * e[2 * a]; r1y += ds[a] * e[2 * a + 1]
+            r2x += dds[a] * e[2 * a]; r2y += dds[a] * e[2 * a + 1]
+        gg = r1x * r1x + r1y * r1y
+        nr = np.sqrt(gg)
+        eps = nr - 1.0
+        c = r1x * r2y - r1y * r2x
+        g15 = gg * nr
+        g25 = g15 * gg
+        g35 = g25 * gg
+        kap = c / g15
+        for a in range(4):
+            deps[2 * a] = ds[a] * r1x / nr
+            deps[2 * a + 1] = ds[a] * r1y / nr
+            dc[2 * a] = ds[a] * r2y - r1y * dds[a]
+            dc[2 * a + 1] = r1x * dds[a] - ds[a] * r2x
+        for i in range(8):
+            # dg = 2 nr deps
+            dkap[i] = dc[i] / g15 - 3.0 * c / g25 * nr * deps[i]
+            Q[i] += w * (ea * eps * deps[i] + ei * kap * dkap[i])
+        for a in range(4):
+            for b in range(4):
+                sab = ds[a] * ds[b]
+                xab = ds[a] * dds[b] - ds[b] * dds[a]
+                for i in range(2):
+                    for j in range(2):
+                        I = 2 * a + i
+                        J = 2 * b + j
+                        dij = sab if i == j else 0.0
+                        ddeps = dij / nr - deps[I] * deps[J] / nr
+                        if i == 0 and j == 1:
+                            ddc = xab
+                        elif i == 1 and j == 0:
+                            ddc = -xab
+                        else:
+                            ddc = 0.0
+                        dgi = 2.0 * nr * deps[I]
+                        dgj = 2.0 * nr * deps[J]
+                        ddkap = (ddc / g15 - 1.5 / g25 * (dc[I] * dgj + dgi * dc[J])
+                                 - 3.0 * c / g25 * dij + 3.75 * c / g35 * dgi * dgj)
+                        K[I, J] += w * (ea * (deps[I] * deps[J] + eps * ddeps)
+                                        + ei * (dkap[I] * dkap[J] + kap * ddkap))
+                        if beta > 0.0:
+                            D[I, J] += w * beta * (ea * deps[I] * deps[J] + ei * dkap[I] * dkap[J])
+
+
+@njit(cache=True)
+def beam_forces(q, v, off, n_el, le, ea, ei, beta, G, K, C):
+    """Add one beam's elastic and damping forces to ``G`` (internal forces, [N]) and their
+    tangents to ``K`` (d/dq) and ``C`` (d/dv); the beam's coordinates start at ``off``."""
+    Q = np.empty(8)
+    Ke = np.empty((8, 8))
+    D = np.empty((8, 8))
+    for k in range(n_el):
+        a = off + 4 * k
+        Q[:] = 0.0
+        Ke[:, :] = 0.0
+        D[:, :] = 0.0
+        element_kernel(q[a:a + 8], ea, ei, le, beta, Q, Ke, D)
+        for i in range(8):
+            qd = 0.0
+            if beta > 0.0:
+                for j in range(8):
+                    qd += D[i, j] * v[a + j]
+            G[a + i] += Q[i] + qd
+            for j in range(8):
+                K[a + i, a + j] += Ke[i, j]
+                C[a + i, a + j] += D[i, j]
+
+
+def beam_energy(q, off, n_el, le, ea, ei) -> float:
+    """Strain energy [J] of one beam (sum of :func:`~workbench.flex.ancf_cable.element_energy`)."""
+    from .ancf_cable import element_energy
+    return sum(element_energy(np.asarray(q[off + 4 * k: off + 4 * k + 8]), ea, ei, le) for k in range(n_el))

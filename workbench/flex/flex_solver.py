@@ -1,0 +1,395 @@
+"""The implicit solver of mechanisms with flexible beams: generalised-alpha with step-size control
+and event location.
+
+Why generalised-alpha: the beams' axial modes (kHz to tens of kHz) make the equations stiff, so
+the explicit Dormand-Prince of the rigid path would crawl at its stability limit; the
+generalised-alpha scheme of Chung & Hulbert (1993), in the index-3 form of Arnold & Brüls (2007)
+(:mod:`workbench.flex.generalized_alpha`: the same predictor, corrector and iteration matrix), is
+second order, unconditionally stable for linear problems and damps the unresolved high frequencies
+by the spectral radius ``rho_inf`` (:data:`RHO_INF`, as the Exudyn reference model).  Newton's
+method uses the full iteration matrix ``M beta' + C gamma' + K + d(Phi_q^T lambda)/dq`` with the
+beams' exact tangent (:func:`workbench.flex.ancf_cable.element_forces`), the constraints' exact
+second derivative and the clearance forces' finite-difference tangent; the constraint rows and
+multipliers are scaled by ``beta'`` (Bottasso, Bauchau & Cardona (2007)).
+
+Step-size control: the local error of the positions is estimated by
+``h^2 (beta - 1/6) (q''_{n+1} - q''_n)`` (Zienkiewicz & Xie (1991): the difference of the
+scheme's position update from a third-order Taylor step), scaled per coordinate by
+``atol + rtol |q|``; a step is accepted when the largest scaled error is <= 1 and the next step is
+``h (0.9 / err)^(1/3)`` within ``[0.2 h, 2 h]``.  A step whose Newton iteration fails is halved.
+
+Event location: when a contact point's penetration passes zero inside a step, the step is redone
+with shorter lengths (regula falsi with bisection safeguards on the step length) until the
+penetration at its end lies in ``(0, critical_penetration]`` or the bracket is shorter than
+``min_step``; the impact speed there is the contact law's ``delta_dot_minus``.
+
+Steps land on the output times (no interpolation: the samples are converged states).
+"""
+from __future__ import annotations
+
+import math
+import time as _time
+
+import numpy as np
+
+from ..errors import SolverError
+from ..mbs.clearance import C_EX, C_EY, C_FN, C_FT, C_PEN, C_PHI, C_PSI, C_VT
+from ..mbs.mechanism import Mechanism, RevoluteClearanceJoint
+from ..mbs.run_control import RunInterrupted, SolverTimeLimit, current_deadline
+from ..mbs.solution import Simulation, SolverSettings
+from .flex_mechanism import FlexModel
+from .generalized_alpha import AlphaParameters
+
+#: spectral radius at infinity of the generalised-alpha scheme [1]
+RHO_INF = 0.8
+MAX_NEWTON = 12
+#: Newton stops when the scaled correction is below this fraction of the step tolerance
+NEWTON_FRACTION = 1e-3
+
+
+class _NewtonFailed(Exception):
+    pass
+
+
+def assemble(fm: FlexModel, t0: float = 0.0, tol: float = 1e-13, max_iter: int = 50):
+    """Consistent initial ``(q, v)``: positions by Gauss-Newton from the reference state
+    (minimum-norm corrections), velocities by the consistent field of least strain rate in the
+    beams and least kinetic-energy change of the rigid bodies from their guesses (a beam carried
+    along rigidly has no strain rate, so a consistent rigid motion is found exactly)."""
+    q = fm.q_ref.copy()
+    v0 = np.zeros(fm.n)
+    for i, b in enumerate(fm.mech.bodies):
+        v0[3 * i:3 * i + 3] = (*b.velocity, b.angular_velocity)
+    if fm.m == 0:
+        return q, v0
+    for _ in range(max_iter):
+        Phi, B, _ = fm.constraints(q, t0)
+        if np.linalg.norm(Phi) < tol:
+            break
+        q -= np.linalg.lstsq(B, Phi, rcond=None)[0]
+    else:
+        raise SolverError(f"could not assemble the mechanism at t = {t0} s: constraint violation "
+                          f"{np.linalg.norm(Phi):.3e} m after {max_iter} Newton iterations; check the body "
+                          "and beam positions/angles and the joint points")
+    Phi, B, Pt = fm.constraints(q, t0)
+    W = fm.M.copy()
+    _, K, _ = fm.forces(q, np.zeros(fm.n), t0, with_tangent=False)
+    for bm, cb, o in fm.beams:
+        blk = slice(o, o + cb.n)
+        kb = K[blk, blk]
+        W[blk, blk] = kb + 1e-9 * np.abs(kb).max() / np.abs(cb.M).max() * cb.M
+    m = fm.m
+    A = np.block([[W, B.T], [B, np.zeros((m, m))]])
+    sol = np.linalg.lstsq(A, np.concatenate([W @ v0, -Pt]), rcond=None)[0]
+    return q, sol[:fm.n]
+
+
+def _initial_acceleration(fm: FlexModel, q, v, t):
+    g, _, _ = fm.forces(q, v, t, with_tangent=False)
+    n, m = fm.n, fm.m
+    if m == 0:
+        return np.linalg.solve(fm.M, -g), np.zeros(0)
+    _, B, _ = fm.constraints(q, t)
+    eps = 1e-7 * max(1.0, np.abs(q).max())
+    Bp = fm.constraints(q + eps * v, t)[1]
+    Bm = fm.constraints(q - eps * v, t)[1]
+    conv = ((Bp - Bm) / (2 * eps)) @ v
+    # d/dt (B v + Phi_t) = B a + conv + 2 B_t v (zero: B has no explicit t) + Phi_tt
+    A0 = np.block([[fm.M, B.T], [B, np.zeros((m, m))]])
+    sol = np.linalg.solve(A0, np.concatenate([-g, -conv - fm.driver_accelerations(t)]))
+    return sol[:n], sol[n:]
+
+
+class _Stepper:
+    """One generalised-alpha step of a :class:`FlexModel` (Arnold & Brüls (2007) Algorithm 1)."""
+
+    def __init__(self, fm: FlexModel, settings: SolverSettings):
+        self.fm = fm
+        self.am, self.af, self.gamma, self.beta = AlphaParameters(RHO_INF).coefficients
+        self.rtol, self.atol = float(settings.rtol), float(settings.atol)
+        self.newton_iterations = 0
+
+    def scale(self, q):
+        return self.atol + self.rtol * np.abs(q)
+
+    def step(self, q, v, acc, a, lam, t, h):
+        fm, am, af, gamma, beta = self.fm, self.am, self.af, self.gamma, self.beta
+        n, m = fm.n, fm.m
+        bp = (1.0 - am) / (h * h * beta * (1.0 - af))
+        gp = gamma / (h * beta)
+        t1 = t + h
+        a_new = (acc - am * a) / (1.0 - am)
+        q1 = q + h * v + h * h * (0.5 - beta) * a + h * h * beta * a_new
+        v1 = v + h * (1.0 - gamma) * a + h * gamma * a_new
+        acc1 = acc.copy()
+        lam1 = lam.copy()
+        sc = self.scale(q)
+        for it in range(1, MAX_NEWTON + 1):
+            g, K, C = fm.forces(q1, v1, t1)
+            r = fm.M @ acc1 + g
+            if m:
+                phi, B, _ = fm.constraints(q1, t1)
+                r += B.T @ lam1
+                St = fm.M * bp + C * gp + K + fm.constraint_hessian(q1, lam1)
+                A = np.block([[St / bp, B.T], [B, np.zeros((m, m))]])
+                rhs = np.concatenate([r / bp, phi])
+            else:
+                A, rhs = fm.M * bp + C * gp + K, r
+            try:
+                d = -np.linalg.solve(A, rhs)
+            except np.linalg.LinAlgError:
+                raise _NewtonFailed from None
+            dq = d[:n]
+            q1 += dq
+            v1 += gp * dq
+            acc1 += bp * dq
+            if m:
+                lam1 += bp * d[n:]
+            self.newton_iterations += 1
+            if not np.all(np.isfinite(q1)):
+                raise _NewtonFailed
+            if np.max(np.abs(dq) / sc) <= NEWTON_FRACTION and (
+                    not m or np.abs(phi).max() <= 1e-3 * self.atol + 1e-12):
+                break
+        else:
+            raise _NewtonFailed
+        a1 = ((1.0 - af) * acc1 + af * acc - am * a) / (1.0 - am)
+        err = np.max(h * h * abs(beta - 1.0 / 6.0) * np.abs(acc1 - acc) / np.maximum(sc, self.scale(q1)))
+        return q1, v1, acc1, a1, lam1, err
+
+
+def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None = None,
+             geometries: dict | None = None) -> Simulation:
+    """Run a mechanism with beams; return the sampled :class:`Simulation`, whose attribute
+    ``flex`` holds the beams' outputs (nodal coordinates, mid-span deflection; see
+    :func:`beam_outputs`).  Errors, time limit and Ctrl-C as :func:`workbench.mbs.solver.simulate`."""
+    wall = _time.perf_counter()
+    fm = FlexModel(mech, surfaces=surfaces, geometries=geometries)
+    t = float(settings.t_start)
+    q, v = assemble(fm, t)
+    acc, lam = _initial_acceleration(fm, q, v, t)
+    a = acc.copy()
+    stepper = _Stepper(fm, settings)
+    n_out = int(np.floor((settings.t_end - settings.t_start) / settings.output_step + 1e-9)) + 1
+    out_times = settings.t_start + settings.output_step * np.arange(n_out)
+    deadline = min(current_deadline(), _time.monotonic() + settings.max_wall_time
+                   if settings.max_wall_time > 0 else math.inf)
+    hmax = settings.max_step if settings.max_step > 0 else settings.output_step
+    h = min(settings.first_step, hmax)
+    hmin = 1e-14 * max(1.0, settings.t_end)
+    rec = _Recorder(fm, out_times)
+    if fm.n_clr:
+        g0, gd0 = fm.gaps(q, v)
+        fm.dm[:len(g0)][g0 > 0] = np.maximum(gd0[g0 > 0], 1e-6)
+    rec.sample(0, t, q, v, acc, lam)
+    k_out = 1
+    stats = {"steps": 0, "rejected_steps": 0, "events": 0}
+    try:
+        while k_out < n_out:
+            if _time.monotonic() >= deadline:
+                raise SolverTimeLimit(f"stopped at the wall-time limit at t = {t:.9g} s of {settings.t_end:g} s "
+                                      f"(the run had produced {k_out} of {n_out} output samples)",
+                                      partial=rec.simulation(k_out, stats, "time_limit"))
+            if stats["steps"] + stats["rejected_steps"] >= settings.max_steps:
+                raise SolverError(f"the flexible solver took more than max_steps = {settings.max_steps} steps "
+                                  f"by t = {t:.9g} s", partial=rec.simulation(k_out, stats, "failed"))
+            t_next = out_times[k_out]
+            land = h >= (t_next - t) * (1.0 - 1e-9)
+            hs = (t_next - t) if land else h
+            try:
+                q1, v1, acc1, a1, lam1, err = stepper.step(q, v, acc, a, lam, t, hs)
+            except (_NewtonFailed, FloatingPointError):
+                stats["rejected_steps"] += 1
+                h = 0.5 * hs
+                if h < hmin:
+                    raise SolverError(f"the flexible solver's Newton iteration failed at t = {t:.9g} s with "
+                                      f"steps down to {hs:.3g} s", partial=rec.simulation(k_out, stats, "failed"))
+                continue
+            if err > 1.0 and hs > 16 * hmin:
+                stats["rejected_steps"] += 1
+                h = hs * max(0.2, 0.9 * err ** (-1.0 / 3.0))
+                continue
+            # contact starts inside the step: locate them
+            if fm.n_clr:
+                g_old, _ = fm.gaps(q, v)
+                g_new, gd_new = fm.gaps(q1, v1)
+                new = (g_old <= 0.0) & (g_new > 0.0)
+                if new.any() and g_new[new].max() > settings.critical_penetration:
+                    out = _locate(stepper, fm, q, v, acc, a, lam, t, hs, g_old, settings)
+                    if out is not None:
+                        hs, (q1, v1, acc1, a1, lam1, err) = out
+                        land = False
+                        g_new, gd_new = fm.gaps(q1, v1)
+                        new = (g_old <= 0.0) & (g_new > 0.0)
+                for p in np.flatnonzero(new):
+                    fm.dm[p] = max(gd_new[p], 1e-6)
+                    rec.impact(t + hs, gd_new[p], p)
+                    stats["events"] += 1
+            q, v, acc, a, lam = q1, v1, acc1, a1, lam1
+            t = t_next if land else t + hs
+            stats["steps"] += 1
+            if fm.n_clr:
+                fm.clearance(q, v)
+                rec.track_peaks(t, fm.rec)
+            if land:
+                rec.sample(k_out, t, q, v, acc, lam)
+                k_out += 1
+            base = max(h, hs) if land else hs    # a step cut short to land on a sample: keep the proposal
+            h = min(hmax, base * min(2.0, max(0.2, 0.9 * max(err, 1e-12) ** (-1.0 / 3.0))))
+    except KeyboardInterrupt:
+        raise RunInterrupted(f"interrupted (Ctrl-C) at t = {t:.9g} s (the run had produced {k_out} of "
+                             f"{n_out} output samples)", partial=rec.simulation(k_out, stats, "interrupted")) from None
+    stats["newton_iterations"] = stepper.newton_iterations
+    stats["integrator"] = "generalized_alpha"
+    stats["rho_inf"] = RHO_INF
+    sim = rec.simulation(n_out, stats, "complete")
+    sim.stats["wall_time"] = _time.perf_counter() - wall
+    sim.stats["path"] = "flex"
+    return sim
+
+
+def _locate(stepper, fm, q, v, acc, a, lam, t, h, g_old, settings):
+    """Shorten the step until the first new contact's penetration lies in (0, eps]; returns
+    ``(h, step result)`` or ``None`` when the bracket collapses without a result."""
+    eps = settings.critical_penetration
+    lo, hi = 0.0, h
+    glo = float(np.max(np.where(g_old <= 0.0, g_old, -np.inf)))
+    res_hi = None
+    ghi = None
+    for _ in range(60):
+        if ghi is None:
+            hm = 0.5 * (lo + hi)
+        else:
+            w = hi - lo
+            hm = lo + w * min(max(-glo / (ghi - glo), 0.05), 0.95)
+        try:
+            res = stepper.step(q, v, acc, a, lam, t, hm)
+        except (_NewtonFailed, FloatingPointError):
+            hi = hm
+            ghi = None
+            continue
+        g, _ = fm.gaps(res[0], res[1])
+        G = float(np.max(np.where(g_old <= 0.0, g, -np.inf)))
+        if 0.0 < G <= eps:
+            return hm, res
+        if G <= 0.0:
+            lo, glo = hm, G
+        else:
+            hi, ghi, res_hi = hm, G, res
+        if hi - lo < settings.min_step * 1e-3 and res_hi is not None:
+            return hi, res_hi
+    return (hi, res_hi) if res_hi is not None else None
+
+
+class _Recorder:
+    """Samples, impacts and the per-impact peaks of one run, turned into a :class:`Simulation`."""
+
+    def __init__(self, fm: FlexModel, times):
+        self.fm = fm
+        nt, n = len(times), fm.n
+        self.times = times
+        self.Q = np.zeros((nt, n)); self.V = np.zeros((nt, n)); self.A = np.zeros((nt, n))
+        self.L = np.zeros((nt, max(fm.m, 1)))
+        self.R = np.zeros((nt, max(fm.n_clr, 1), 9))
+        self.KE = np.zeros(nt); self.PE = np.zeros(nt); self.DP = np.zeros(nt); self.DV = np.zeros(nt)
+        self.imp = []          # [time, speed, joint, point, peak force, peak time, max penetration]
+        self.open = {}         # joint -> index of its open impact
+
+    def sample(self, k, t, q, v, acc, lam):
+        """Store the state at sample ``k``.  The accelerations and multipliers stored are the
+        index-1 solution at the converged ``(q, v)`` (:func:`_initial_acceleration`): the index-3
+        scheme's own multipliers carry spikes where the step size changes (measured: a 2 GPa
+        slider-crank's crank moment peaked at 5800 N m instead of 300 N m; Exudyn avoids them with
+        a constant step), the index-1 ones are those of the state."""
+        fm = self.fm
+        acc, lam = _initial_acceleration(fm, q, v, t)
+        self.Q[k], self.V[k], self.A[k] = q, v, acc
+        self.L[k, :fm.m] = lam
+        if fm.n_clr:
+            fm.clearance(q, v)
+            self.R[k, :fm.n_clr] = fm.rec
+        self.KE[k], self.PE[k] = fm.energies(q, v)
+        if fm.m:
+            phi, B, pt = fm.constraints(q, t)
+            self.DP[k] = np.linalg.norm(phi)
+            self.DV[k] = np.linalg.norm(B @ v + pt)
+
+    def impact(self, t, speed, p):
+        j = int(self.fm.cmodel.pt_joint[p])
+        self.imp.append([t, speed, j, p, 0.0, t, 0.0])
+        self.open[j] = len(self.imp) - 1
+
+    def track_peaks(self, t, rec):
+        for j, i in list(self.open.items()):
+            fn, pen = rec[j, C_FN], rec[j, C_PEN]
+            row = self.imp[i]
+            if fn > row[4]:
+                row[4], row[5] = fn, t
+            row[6] = max(row[6], pen)
+            if fn <= 0.0 and t > row[0]:
+                del self.open[j]
+
+    def simulation(self, k, stats, status) -> Simulation:
+        fm, mech = self.fm, self.fm.mech
+        nb, nc = fm.nb, fm.n_clr
+        n3 = 3 * nb
+        Q, V, A, L, R = self.Q[:k], self.V[:k], self.A[:k], self.L[:k], self.R[:k]
+        reac = np.zeros((k, len(mech.joints), 2))
+        for jj, (kind, pi, pj, extra, r) in enumerate(fm.joint_list):
+            if kind == "rev":
+                reac[:, jj] = -L[:, r:r + 2]
+            else:
+                nprime, bi, _, _ = extra
+                phi = Q[:, 3 * bi + 2] if bi >= 0 else np.zeros(k)
+                nx = np.cos(phi) * nprime[0] - np.sin(phi) * nprime[1]
+                ny = np.sin(phi) * nprime[0] + np.cos(phi) * nprime[1]
+                reac[:, jj, 0] = -nx * L[:, r]; reac[:, jj, 1] = -ny * L[:, r]
+        drv = -L[:, fm.driver_rows] if fm.driver_rows else np.zeros((k, 0))
+        # driver work by the trapezoidal rule over the samples
+        rates = np.zeros((k, len(fm.driver_list)))
+        for i, (col, rel, drow, _) in enumerate(fm.driver_list):
+            rates[:, i] = [fm.driver_values(drow, tt)[1] for tt in self.times[:k]]
+        power = (drv * rates).sum(axis=1)
+        work = np.concatenate([[0.0], np.cumsum(0.5 * (power[1:] + power[:-1]) * np.diff(self.times[:k]))]) \
+            if k else np.zeros(0)
+        imp = np.array(self.imp, float).reshape(-1, 7)
+        sim = Simulation(
+            body_names=[b.name for b in mech.bodies], driver_names=[d.name for d in mech.drivers],
+            joint_names=[j.name for j in mech.joints], clearance_names=[c.name for c in mech.clearance_joints],
+            clearance_kinds=["revolute" if isinstance(c, RevoluteClearanceJoint) else "translational"
+                             for c in mech.clearance_joints],
+            time=self.times[:k].copy(),
+            position=Q[:, :n3].reshape(k, nb, 3).copy(), velocity=V[:, :n3].reshape(k, nb, 3).copy(),
+            acceleration=A[:, :n3].reshape(k, nb, 3).copy(),
+            driver_load=drv, joint_reaction=reac,
+            contact_force=R[:, :nc, C_FN].copy(), friction_force=R[:, :nc, C_FT].copy(),
+            penetration=R[:, :nc, C_PEN].copy(), eccentricity=R[:, :nc, C_EX:C_EY + 1].copy(),
+            slip_velocity=R[:, :nc, C_VT].copy(),
+            contact_angle=R[:, :nc, C_PSI].copy(), relative_rotation=R[:, :nc, C_PHI].copy(),
+            kinetic_energy=self.KE[:k].copy(), potential_energy=self.PE[:k].copy(),
+            # not integrated on this path (NaN): the contact work and the friction/damping losses
+            contact_energy=np.full(k, np.nan), driver_work=work, dissipated_energy=np.full(k, np.nan),
+            drift_position=self.DP[:k].copy(), drift_velocity=self.DV[:k].copy(),
+            impact_time=imp[:, 0], impact_velocity=imp[:, 1], impact_joint=imp[:, 2].astype(np.int64),
+            impact_point=imp[:, 3].astype(np.int64), impact_peak_force=imp[:, 4].copy(),
+            impact_peak_time=imp[:, 5].copy(), impact_max_penetration=imp[:, 6].copy(),
+            stats=dict(stats), status=status)
+        sim.flex = beam_outputs(fm, Q, V, A)
+        return sim
+
+
+def beam_outputs(fm: FlexModel, Q, V, A) -> dict:
+    """Per beam: ``coordinates``, ``velocities``, ``accelerations`` (nt, nodes, 4) [m, 1 | m/s, 1/s |
+    m/s^2, 1/s^2] (node position x, y and slope x, y) and ``midspan_deflection`` (nt,) [m]."""
+    out = {}
+    for bi, (bm, cb, o) in enumerate(fm.beams):
+        sl = slice(o, o + cb.n)
+        nodes = cb.n_el + 1
+        out[bm.name] = {
+            "coordinates": Q[:, sl].reshape(len(Q), nodes, 4).copy(),
+            "velocities": V[:, sl].reshape(len(Q), nodes, 4).copy(),
+            "accelerations": A[:, sl].reshape(len(Q), nodes, 4).copy(),
+            "midspan_deflection": np.array([fm.midspan_deflection(qq, bi) for qq in Q]),
+            "node_s": np.arange(nodes) * cb.le,
+        }
+    return out
