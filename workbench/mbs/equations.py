@@ -17,6 +17,7 @@ from numba import njit
 
 from .clearance import clearance_forces
 from .compiled import DRV_PHI, FORCE, REV, SPRING, TORQUE, TRANS
+from .joint_friction import close_loop  # joint friction (owner: reactions)
 from .kernels import N_OUT
 from .kinematics import apply_force, constraints, material_velocity, point_position
 
@@ -111,16 +112,19 @@ def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):
     return rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, model.n_rows, model.mass,
                       model.cons_i, model.cons_f, model.drv_f, model.frc_i, model.frc_f, model.gravity,
                       model.clr_i, model.clr_f, model.ckern, model.fkern, model.cpar, model.fpar,
-                      model.has_z)
+                      model.has_z,
+                      model.jf_i, model.jf_f, model.jkern, model.jpar, model.jinfo)  # joint friction
 
 
 @njit(cache=True)
 def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
                mass, cons_i, cons_f, drv_f, frc_i, frc_f, gravity, clr_i, clr_f,
-               ckern, fkern, cpar, fpar, has_z):
+               ckern, fkern, cpar, fpar, has_z,
+               jf_i, jf_f, jkern, jpar, jinfo):
     """:func:`rhs` on the arrays of the model (:data:`.compiled.Model` fields of those names,
     ``has_z`` = ``has_z``, ``ckern``/``fkern`` the kernel tuples, ``cpar``/``fpar`` the packed
-    parameters)."""
+    parameters; ``jf_i`` ... ``jinfo`` the ideal joints' friction, :mod:`.joint_friction`, whose
+    faults are codes <= :data:`.joint_friction.FAULT_BASE`)."""
     n = mass.shape[0]
     npts = ydot.shape[0] - 2 * n - 4
     m = max(n_rows, 1)
@@ -188,6 +192,14 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
                 S[i, j2] = acc
         if not cholesky_solve(S, b, x, m):
             return -2
+        # --- joint friction (owner: reactions): close the reaction-friction loop: begin
+        if jf_i.shape[0] > 0:
+            jbad, pjf = close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar,
+                                   jinfo, m)
+            if jbad != -1:
+                return jbad
+            pf += pjf
+        # --- joint friction: end
         for i in range(m):
             lam[i] = x[i]
         for k in range(n):
