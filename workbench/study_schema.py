@@ -90,7 +90,7 @@ TRANSLATIONAL = Section(
                  (1.0, 0.0)),
              _JOINT_FRICTION,
              Key("slider_length", "number", "m", "length L of the slider's contact along the axis, "
-                 "centred at `point_j` (0: a particle slider, friction load |N|)", 0.0, min=0.0)))
+                 "centred at `point_j` (0: a particle slider, whose friction load is the normal reaction alone)", 0.0, min=0.0)))
 # --- joint friction: end
 JOINT_TYPES = {"revolute": REVOLUTE, "translational": TRANSLATIONAL}
 

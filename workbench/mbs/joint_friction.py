@@ -389,6 +389,20 @@ def friction_joints(mech) -> list:
     return [j for j in mech.joints if getattr(j, "friction", None) is not None]
 
 
+def loop_stats(info) -> dict:
+    """The loop statistics of a run for ``Simulation.stats`` (numbers; the dataset stores them as
+    ``solver_<key>`` attributes): right-hand sides with joint friction, their mean and largest
+    iteration count, how many needed Newton's method, and the largest residual [N] of a returned
+    iterate (module docstring: ``max|f - F(g(lambda(f)))|``)."""
+    d = dict(zip(INFO_FIELDS, (float(x) for x in info)))
+    calls = max(d["calls"], 1.0)
+    return {"joint_friction_rhs_calls": int(d["calls"]),
+            "joint_friction_mean_iterations": d["iterations"] / calls,
+            "joint_friction_max_iterations": int(d["max_iterations"]),
+            "joint_friction_newton_calls": int(d["newton_calls"]),
+            "joint_friction_max_residual_N": d["max_residual"]}
+
+
 def decode_fault(code: int) -> tuple[int, int] | None:
     """``(friction-table index, cause)`` of a joint-friction fault code, ``None`` for other codes."""
     if code > FAULT_BASE:
