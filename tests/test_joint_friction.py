@@ -314,3 +314,37 @@ def test_joint_friction_models_lists_what_the_solver_choice_needs():
                                               ("rod_slider", "revolute", "coulomb")]
     assert not JF.uses_set_valued(mech)
     assert JF.joint_friction_models(slider_crank(ideal=True)) == []
+
+
+# ------------------------------------------------------------------ the study and its twin
+def test_slider_crank_study_crank_moment_with_and_without_joint_friction(tmp_path):
+    """``studies/slider_crank_joint_friction.toml`` against its frictionless twin, one crank
+    revolution at 5000 rpm: the mean crank moment is the friction dissipation per radian (the
+    kinetic and potential energy return after a revolution), the twin's mean is zero."""
+    from pathlib import Path
+
+    import xarray as xr
+
+    from workbench.study import load_study, run_study
+    root = Path(__file__).resolve().parents[1] / "studies"
+    out = {}
+    for name in ("slider_crank_joint_friction", "slider_crank_joint_friction_off"):
+        study = load_study(root / f"{name}.toml", registry=REG)
+        ds = run_study(study, registry=REG, out=tmp_path / f"{name}.nc")
+        out[name] = ds if isinstance(ds, xr.Dataset) else xr.open_dataset(ds, engine="h5netcdf").load()
+    fr, off = out["slider_crank_joint_friction"], out["slider_crank_joint_friction_off"]
+    t = fr["time"].values
+    M1 = fr["driver_load"].sel(driver="crank_speed").values
+    M0 = off["driver_load"].sel(driver="crank_speed").values
+    omega = 5000 * 2 * math.pi / 60
+
+    def mean(x):   # over the revolution (trapezoid rule on the output grid)
+        return float(np.sum(0.5 * (x[1:] + x[:-1]) * np.diff(t)) / (t[-1] - t[0]))
+    dissipated = float(fr["dissipated_energy"].values[-1] - fr["dissipated_energy"].values[0])
+    assert abs(mean(M0)) < 1e-4 * np.abs(M0).max()
+    np.testing.assert_allclose(mean(M1) * omega * (t[-1] - t[0]), dissipated, rtol=1e-3)
+    rms1, rms0 = (float(np.sqrt(np.mean(x ** 2))) for x in (M1, M0))
+    assert rms1 > rms0 and mean(M1) > 0.05 * np.abs(M0).max()
+    assert fr.attrs["solver_joint_friction_max_residual_N"] < 1e-6
+    print(f"crank moment: mean {mean(M1):.3f} N m (twin {mean(M0):.2e}), rms {rms1:.2f} vs {rms0:.2f} N m, "
+          f"peak {np.abs(M1).max():.2f} vs {np.abs(M0).max():.2f} N m; dissipated {dissipated:.3f} J")
