@@ -117,8 +117,6 @@ def test_slider_two_point_contact_by_statics(L, e, h):
     info = dict(zip(JF.INFO_FIELDS, cm.joint_friction_info))
     assert info["calls"] == 1 and info["failures"] == 0
     assert info["last_residual"] <= JF.RTOL * mu * g + JF.ATOL      # the reported residual
-    if h > 0 and L > 0 and e > L / 2:
-        assert info["last_iterations"] > 2                  # the loop really was a loop
 
 
 def _state(cm):
@@ -137,14 +135,15 @@ def test_self_locking_slider_is_a_fault_not_silent():
         simulate(slider(0.3, 0.1, 0.08, 0.2), SolverSettings(t_end=0.01, output_step=0.005))
 
 
-def test_newton_closes_a_loop_the_fixed_point_does_not():
-    # 2 h mu / L = 0.9: the fixed point contracts by only 0.9 per iteration; Newton takes over
+def test_newton_closes_a_loop_the_fixed_point_would_close_slowly():
+    # 2 h mu / L = 0.9: the fixed point would contract by only 0.9 per iteration
     mu, L, e, h, P = 0.3, 0.1, 0.08, 0.15, 1000.0
     code, _, lam, cm, _ = eval_rhs(slider(mu, L, e, h, P))
     assert code == -1
     g = 2 * e * P / (L - 2 * h * mu)
     np.testing.assert_allclose(abs(lam[2]), mu * g, rtol=1e-9)
     assert cm.joint_friction_info[3] == 1       # Newton used
+    assert cm.joint_friction_info[6] <= 3       # and it took at most 3 iterations
 
 
 # ------------------------------------------------------------------ reference path

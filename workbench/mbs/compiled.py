@@ -192,17 +192,21 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
         has_friction_state=np.array(clr["hs"] if clr["hs"] else [0], dtype=np.int64),
         driver_rows=np.array(driver_rows, dtype=np.int64),
         joint_rows=np.array(joint_rows, dtype=np.int64),
-        joint_friction=_joint_friction(mech))  # joint friction (owner: reactions)
+        **_joint_friction(mech, 3 * nb, row))  # joint friction (owner: reactions)
 
 
 # --- joint friction (owner: reactions): begin
-def _joint_friction(mech: Mechanism):
-    """The joint-friction tables of ``mech`` (:func:`.joint_friction.compile_tables`), ``None``
-    when no ideal joint has friction (the right-hand side then runs exactly as without it)."""
-    from .joint_friction import compile_tables, friction_joints
-    if not friction_joints(mech):
-        return None
-    return compile_tables(mech, list(range(len(mech.joints))), _compiled_kernel, _packed, friction_bound)
+def _joint_friction(mech: Mechanism, n: int, n_rows: int) -> dict:
+    """The :class:`CompiledModel` fields of joint friction: the tables of ``mech``
+    (:func:`.joint_friction.compile_tables`) and the statistics + scratch array; none when no
+    ideal joint has friction (the right-hand side then runs exactly as without it)."""
+    from .joint_friction import compile_tables, friction_joints, scratch_size
+    nf = len(friction_joints(mech))
+    if not nf:
+        return {}
+    return {"joint_friction": compile_tables(mech, list(range(len(mech.joints))), _compiled_kernel,
+                                             _packed, friction_bound),
+            "joint_friction_info": np.zeros(scratch_size(nf, n, max(n_rows, 1)))}
 # --- joint friction: end
 
 

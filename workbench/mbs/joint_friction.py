@@ -33,17 +33,20 @@ With ``M qdd + Phi_q^T lambda = Q + sum_k f_k G_k`` (``G_k`` the generalised dir
 ``w_k`` costs one re-solve (:func:`ldl_resolve`).  The loop is then a small system in the friction
 values ``f`` (one per joint with friction): ``f = F(g(lambda(f)))``, ``g`` the normal loads above,
 ``F`` the friction laws at the (fixed) slip velocities of the state.  :func:`close_loop` solves it
-by fixed-point iteration from ``f = 0``, and by Newton's method (Jacobian ``I - dF/dg dg/dlambda
-W``, ``dF/dg`` by a forward difference of the law in its normal force) when the fixed point does
-not contract (successive residuals shrinking by less than :data:`CONTRACTION`) or has not
-converged after :data:`MAX_FIXED_POINT` iterations.
+from ``f = 0`` by Newton's method (Jacobian ``I - dF/dg dg/dlambda W``, ``dF/dg`` by a forward
+difference of the law in its normal force) from iteration :data:`NEWTON_FROM` on, by fixed-point
+iteration ``f <- F(g(lambda(f)))`` before it; the fixed point also hands over to Newton when it
+does not contract (successive residuals shrinking by less than :data:`CONTRACTION`) or has not
+converged after :data:`MAX_FIXED_POINT` iterations.  (Measured: Newton from the start is the
+cheaper, see :data:`NEWTON_FROM`.)
 
 **Convergence check.**  The residual of an iterate is ``r = f - F(g(lambda(f)))`` [N]; the loop
 stops at the first iterate with ``max|r| <= RTOL max|F| + ATOL`` and returns that iterate (its
-residual is the one reported).  Not converged after :data:`MAX_FIXED_POINT` fixed-point and
-:data:`MAX_NEWTON` Newton iterations (or a singular Newton matrix, which a self-locking joint
-gives) is a fault of the right-hand side, code ``FAULT_BASE - (k N_FAULT + CAUSE_LOOP)`` for joint
-``k`` of the friction table; a friction law whose output fails its check (non-finite, raised,
+residual is the one reported); a singular Newton matrix makes that iteration a fixed-point step.
+Not converged after ``MAX_FIXED_POINT + MAX_NEWTON`` iterations in all (a self-locking joint,
+whose friction outgrows the load it comes from, has no solution) is a fault of the right-hand
+side, code ``FAULT_BASE - (k N_FAULT + CAUSE_LOOP)`` for the joint ``k`` of the friction table
+with the largest residual; a friction law whose output fails its check (non-finite, raised,
 larger than its own coefficient times the load) is ``FAULT_BASE - (k N_FAULT + cause)`` with the
 clearance joints' causes (:mod:`.clearance`).  The run then stops with the model-fault status and
 :func:`fault_message` names the joint.  Never silent.
@@ -79,6 +82,16 @@ RTOL, ATOL = 1e-10, 1e-12
 MAX_FIXED_POINT, MAX_NEWTON = 12, 25
 #: a fixed point whose residual shrinks by less than this factor per iteration goes to Newton
 CONTRACTION = 0.5
+#: the iteration from which Newton's method runs whatever the fixed point does (1: from the
+#: start).  Measured on the slider-crank with friction in all four joints
+#: (tests/benchmarks/bench_joint_friction.py): the fixed point, though contracting (about 0.07 per
+#: iteration there), took 8.5 iterations per call on average to reach RTOL, Newton 3.1 (the loads
+#: |lambda| are smooth away from 0: quadratic convergence); the right-hand side cost the same
+#: within the measurement (4.7 us), so Newton, which does not depend on the contraction, runs
+#: from the start and the fixed point is its fallback at a singular Newton matrix
+NEWTON_FROM = 1
+#: statistics slots at the start of ``jinfo``; the rest is the loop's scratch (:func:`scratch_size`)
+N_INFO = 8
 #: joint-friction faults are ``FAULT_BASE - (k * N_FAULT + cause)`` (<= FAULT_BASE)
 FAULT_BASE = -10
 #: cause of a loop that did not converge (the law-output causes are those of :mod:`.clearance`)
@@ -88,6 +101,12 @@ INFO_FIELDS = ("calls", "iterations", "max_iterations", "newton_calls", "max_res
                "last_residual", "last_iterations", "failures")
 #: friction laws that are not regularised: handled by the event-driven (non-smooth) solver
 SET_VALUED = ("coulomb_set_valued",)
+
+
+def scratch_size(nf: int, n: int, m: int) -> int:
+    """Length of the ``jinfo`` array [floats] for ``nf`` friction joints, ``n`` coordinates and
+    ``m`` constraint rows: :data:`N_INFO` statistics and the scratch of :func:`close_loop`."""
+    return N_INFO + nf * (n + m + nf) + 2 * m + 7 * nf + 2
 
 
 # ------------------------------------------------------------------------------ compiled
@@ -215,10 +234,22 @@ def close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar,
     and the return is ``(-1, dissipation rate [W])``; else ``(fault code, 0.0)``."""
     nf = jf_i.shape[0]
     n = q.shape[0]
-    G = np.empty((nf, n)); W = np.empty((nf, m)); v = np.empty(nf)
-    rhs_ = np.empty(m); col = np.empty(m)
-    f = np.zeros(nf); F = np.empty(nf); g = np.empty(nf); d0 = np.empty(nf); d1 = np.empty(nf)
-    A = np.empty((nf, nf)); dx = np.empty(nf); tmp = np.zeros(2)
+    # scratch after the statistics in jinfo (no allocation per call; see scratch_size)
+    o = N_INFO
+    G = jinfo[o:o + nf * n].reshape((nf, n)); o += nf * n
+    W = jinfo[o:o + nf * m].reshape((nf, m)); o += nf * m
+    A = jinfo[o:o + nf * nf].reshape((nf, nf)); o += nf * nf
+    rhs_ = jinfo[o:o + m]; o += m
+    col = jinfo[o:o + m]; o += m
+    v = jinfo[o:o + nf]; o += nf
+    f = jinfo[o:o + nf]; o += nf
+    F = jinfo[o:o + nf]; o += nf
+    g = jinfo[o:o + nf]; o += nf
+    d0 = jinfo[o:o + nf]; o += nf
+    d1 = jinfo[o:o + nf]; o += nf
+    dx = jinfo[o:o + nf]; o += nf
+    tmp = jinfo[o:o + 2]
+    f[:] = 0.0
     _geometry(q, qd, cons_i, cons_f, jf_i, jf_f, G, v)
     for k in range(nf):
         for i in range(m):
@@ -254,7 +285,8 @@ def close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar,
         if res <= RTOL * fmax + ATOL:
             converged = True
             break
-        if not newton and (it >= MAX_FIXED_POINT or (it >= 2 and res > CONTRACTION * res_prev)):
+        if not newton and (it >= NEWTON_FROM or it >= MAX_FIXED_POINT
+                           or (it >= 2 and res > CONTRACTION * res_prev)):
             newton = True
         res_prev = res
         if not newton:
@@ -263,7 +295,7 @@ def close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar,
             continue
         # Newton step on r(f) = f - F(g(lambda(f)))
         for k in range(nf):
-            h = 1e-6 * max(g[k], 1.0)
+            h = 1e-4 * max(g[k], 1.0)   # the laws are linear in the load: no truncation error
             Fh, cause = _law(jkern, jpar, k, v[k], g[k] + h, jf_f[k, 1], tmp)
             if cause >= 0:
                 jinfo[7] += 1.0
@@ -274,7 +306,9 @@ def close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar,
                 A[k, j] = (1.0 if j == k else 0.0) - dFdg * (d0[k] * W[j, r] + d1[k] * W[j, r + 1])
             dx[k] = F[k] - f[k]
         if not _solve_small(A, dx, nf):
-            break
+            for k in range(nf):  # singular Newton matrix: a fixed-point step instead
+                f[k] = F[k]
+            continue
         for k in range(nf):
             f[k] += dx[k]
     jinfo[0] += 1.0; jinfo[1] += it; jinfo[2] = max(jinfo[2], it); jinfo[6] = it
@@ -394,7 +428,7 @@ def loop_stats(info) -> dict:
     ``solver_<key>`` attributes): right-hand sides with joint friction, their mean and largest
     iteration count, how many needed Newton's method, and the largest residual [N] of a returned
     iterate (module docstring: ``max|f - F(g(lambda(f)))|``)."""
-    d = dict(zip(INFO_FIELDS, (float(x) for x in info)))
+    d = dict(zip(INFO_FIELDS, (float(x) for x in info[:N_INFO])))
     calls = max(d["calls"], 1.0)
     return {"joint_friction_rhs_calls": int(d["calls"]),
             "joint_friction_mean_iterations": d["iterations"] / calls,
@@ -420,7 +454,7 @@ def fault_message(mech, code: int, t_fail: float) -> str:
     if cause == CAUSE_LOOP:
         return (f"joint '{name}': the friction loop between its reaction and its friction "
                 f"(friction model '{law}') did not converge at t = {t_fail:.9g} s within "
-                f"{MAX_FIXED_POINT} fixed-point and {MAX_NEWTON} Newton iterations (tolerance "
+                f"{MAX_FIXED_POINT + MAX_NEWTON} iterations (tolerance "
                 f"{RTOL:g} of the friction force): the joint is self-locking or jams there (a "
                 f"friction coefficient too large for its pin radius or slider length)")
     what = {FAULT_FRICTION_RAISED: "raised an exception inside its compiled kernel",
