@@ -347,3 +347,22 @@ def test_slider_crank_study_crank_moment_with_and_without_joint_friction(tmp_pat
     assert fr.attrs["solver_joint_friction_max_residual_N"] < 1e-6
     print(f"crank moment: mean {mean(M1):.3f} N m (twin {mean(M0):.2e}), rms {rms1:.2f} vs {rms0:.2f} N m, "
           f"peak {np.abs(M1).max():.2f} vs {np.abs(M0).max():.2f} N m; dissipated {dissipated:.3f} J")
+
+
+def test_validate_names_the_key_of_a_joint_friction_that_cannot_apply():
+    from pathlib import Path
+
+    from workbench.errors import StudyError
+    from workbench.study import load_study_text
+    text = (Path(__file__).resolve().parents[1] / "studies" / "slider_crank_joint_friction.toml").read_text()
+    bad = text.replace('friction = { model = "coulomb", mu = 0.1, v_eps = 1.0e-4 }\npin_radius = 0.010      # m\n'
+                       'body_i = "ground"', 'friction = { model = "lugre" }\nbody_i = "ground"', 1)
+    assert bad != text
+    with pytest.raises(StudyError) as exc:
+        load_study_text(bad, file="bad.toml", registry=REG)
+    msg = str(exc.value)
+    assert "bad.toml" in msg and "[mechanism.joints[0].pin_radius]" in msg
+    assert "[mechanism.joints[0].friction.model]" in msg and "'lugre'" in msg and "coulomb" in msg
+    neg = text.replace("slider_length = 0.050", "slider_length = -0.01")
+    with pytest.raises(StudyError, match=r"mechanism.joints\[2\].slider_length"):
+        load_study_text(neg, file="neg.toml", registry=REG)

@@ -151,11 +151,12 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
         solver = _solver(doc.get("solver", {}), probs, mechanism, output)
     # --- joint friction (owner: reactions): set-valued laws run on the event-driven solver: begin
     if mechanism is not None:
-        from .mbs.joint_friction import check_law
+        from .mbs.joint_friction import SET_VALUED, check_law
         tables = doc["mechanism"].get("joints") or []
         paths = {t.get("name"): f"mechanism.joints[{i}]" for i, t in enumerate(tables) if isinstance(t, dict)}
         for j in mechanism.joints:
-            why = check_law(getattr(j, "friction", None), j.name)
+            law = getattr(j, "friction", None)
+            why = check_law(law, j.name) if law is not None and law.name in SET_VALUED else None
             if why:
                 probs.add(f"{paths.get(j.name, 'mechanism.joints')}.friction.model",
                           f"{why} (study kind '{kind}')")
@@ -239,7 +240,13 @@ def _mechanism(table, probs: S.Problems, registry) -> Mechanism | None:
         # --- joint friction (owner: reactions): the friction law of an ideal joint: begin
         if v is not None and v.get("friction") not in (None, S.BAD):
             v["friction"] = _model(registry, "friction", v["friction"], f"{path}.friction", probs)
-            if v.get("pin_radius", 0.0) is None and v["friction"] is not S.BAD:
+            from .mbs.joint_friction import check_law
+            why = None if v["friction"] is S.BAD else check_law(v["friction"], str(v.get("name")),
+                                                                 set_valued_ok=True)
+            if why:
+                probs.add(f"{path}.friction.model", why)
+                v["friction"] = S.BAD
+            if v.get("pin_radius", 0.0) is None:
                 probs.add(f"{path}.pin_radius", "a revolute joint with friction needs 'pin_radius' "
                                                 "[m] > 0, the radius of its friction circle")
                 continue

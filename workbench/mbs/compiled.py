@@ -83,7 +83,8 @@ class CompiledModel:
     # --- joint friction (owner: reactions): begin
     #: ``(jf_i, jf_f, kernels, params)`` of :func:`.joint_friction.compile_tables` (None: none)
     joint_friction: tuple | None = None
-    #: the loop statistics the right-hand side writes (:data:`.joint_friction.INFO_FIELDS`)
+    #: the loop statistics the right-hand side writes (:data:`.joint_friction.INFO_FIELDS`), then
+    #: its scratch: one right-hand side at a time per compiled model (each run compiles its own)
     joint_friction_info: np.ndarray = field(default_factory=lambda: np.zeros(8))
     # --- joint friction: end
 
