@@ -255,6 +255,7 @@ def test_zero_friction_takes_the_loop_and_changes_nothing():
 
 
 # ------------------------------------------------------------------ energy books
+@pytest.mark.slow   # 40 s when its integrator is compiled; the study test below runs the same mechanism
 def test_slider_crank_books_and_loop_statistics():
     mech = _friction_slider_crank(mu=0.1)
     sim = simulate(mech, SolverSettings(t_end=0.012, output_step=1e-4))
