@@ -149,6 +149,18 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
                          t_end=wear.cycle_period if wear is not None else 1.0)
     else:
         solver = _solver(doc.get("solver", {}), probs, mechanism, output)
+    # --- joint friction (owner: reactions): set-valued laws run on the event-driven solver: begin
+    if mechanism is not None:
+        from .mbs.joint_friction import SET_VALUED, check_law
+        tables = doc["mechanism"].get("joints") or []
+        paths = {t.get("name"): f"mechanism.joints[{i}]" for i, t in enumerate(tables) if isinstance(t, dict)}
+        for j in mechanism.joints:
+            law = getattr(j, "friction", None)
+            why = check_law(law, j.name) if law is not None and law.name in SET_VALUED else None
+            if why:
+                probs.add(f"{paths.get(j.name, 'mechanism.joints')}.friction.model",
+                          f"{why} (study kind '{kind}')")
+    # --- joint friction: end
     probs.raise_if_any()
     try:
         mechanism.validate()
@@ -233,9 +245,21 @@ def _mechanism(table, probs: S.Problems, registry) -> Mechanism | None:
     for path, t in _items(m, "joints", "mechanism"):
         sec = _typed(t, S.JOINT_TYPES, path, probs)
         v = S.read_table(t, sec, path, probs) if sec else None
-        # --- joint friction (set-valued: nonsmooth): begin
-        if not S.has_bad(v) and v.get("friction") is not None:
+        # --- joint friction (owner: reactions): the friction law of an ideal joint: begin
+        if v is not None and v.get("friction") not in (None, S.BAD):
             v["friction"] = _model(registry, "friction", v["friction"], f"{path}.friction", probs)
+            from .mbs.joint_friction import check_law
+            why = None if v["friction"] is S.BAD else check_law(v["friction"], str(v.get("name")),
+                                                                 set_valued_ok=True)
+            if why:
+                probs.add(f"{path}.friction.model", why)
+                v["friction"] = S.BAD
+            if v.get("pin_radius", 0.0) is None:
+                probs.add(f"{path}.pin_radius", "a revolute joint with friction needs 'pin_radius' "
+                                                "[m] > 0, the radius of its friction circle")
+                continue
+        if v is not None and v.get("pin_radius", 0.0) is None:
+            v["pin_radius"] = 0.0
         # --- joint friction: end
         if not S.has_bad(v):
             cls = RevoluteJoint if v.pop("type") == "revolute" else TranslationalJoint

@@ -95,31 +95,35 @@ _PAIR = (
     Key("body_j", "text", "", "second body (or `ground`)"),
     Key("point_j", "text", "", "point of `body_j`"),
 )
-# --- joint friction (set-valued: nonsmooth; regularised: reactions): begin
-_JOINT_FRICTION = Key("friction", "table", "", "friction law of the ideal joint, "
-                      "`{model = \"<name>\", ...}` (omit for a frictionless joint); "
-                      "`coulomb_set_valued` runs the event-driven solver", None)
-# --- joint friction: end
+# --- joint friction (owner: reactions): begin
+_JOINT_FRICTION = Key(
+    "friction", "table", "", "friction law acting in the ideal joint, with its reaction as the normal "
+    "load (Qi, Luo & Huang (2009)): `{model = \"<name>\", <parameter> = <value>, ...}`, a memoryless "
+    "law of `workbench plugins --family friction` (e.g. coulomb, ambrosio, bai_zhao; a law with an "
+    "internal state, LuGre, is refused), or `coulomb_set_valued` (set-valued Coulomb friction on a "
+    "translational joint, run by the event-driven solver of `workbench.nonsmooth`); omit for a "
+    "frictionless joint", None)
 REVOLUTE = Section("mechanism.joints[] (type = \"revolute\")",
-                   "Ideal revolute joint: `point_i` of `body_i` coincides with `point_j` of `body_j`.",
-                   _PAIR + (
-                       # --- joint friction: begin
-                       _JOINT_FRICTION,
-                       Key("pin_radius", "number", "m", "pin radius of the friction circle", 0.0, min=0.0),
-                       # --- joint friction: end
-                   ))
+                   "Ideal revolute joint: `point_i` of `body_i` coincides with `point_j` of `body_j`. "
+                   "With `friction`, the friction-circle moment `r f(v, |lambda|)` acts in the joint "
+                   "(`|lambda|` the reaction's magnitude, `v = r (omega_j - omega_i)`; a planar joint "
+                   "has no axial contact; Qi, Luo & Huang (2009) eq. 53).",
+                   _PAIR + (_JOINT_FRICTION,
+                            Key("pin_radius", "number", "m", "friction-circle radius r (the pin's radius); "
+                                "required with `friction`", None, gt=0.0)))
 TRANSLATIONAL = Section(
     "mechanism.joints[] (type = \"translational\")",
     "Ideal translational joint: `point_j` slides on the line through `point_i` along `axis`; "
-    "the relative angle stays at its initial value.",
+    "the relative angle stays at its initial value. With `friction`, the normal reaction N and the "
+    "reaction moment M about `point_j` are split into two point contacts at the ends of the "
+    "slider's contact, `N1 = N/2 - M/L`, `N2 = N/2 + M/L` (each end touches either face), and the "
+    "friction force `f(v, |N1| + |N2|)` acts along the axis (Qi, Luo & Huang (2009) Fig. 1).",
     _PAIR + (Key("axis", "vec2", "1", "direction of the line in `body_i` coordinates (normalised)",
                  (1.0, 0.0)),
-             # --- joint friction: begin
              _JOINT_FRICTION,
-             Key("slider_length", "number", "m", "slider length along the guide (0 = particle "
-                 "slider, one contact point)", 0.0, min=0.0),
-             # --- joint friction: end
-             ))
+             Key("slider_length", "number", "m", "length L of the slider's contact along the axis, "
+                 "centred at `point_j` (0: a particle slider, whose friction load is the normal reaction alone)", 0.0, min=0.0)))
+# --- joint friction: end
 JOINT_TYPES = {"revolute": REVOLUTE, "translational": TRANSLATIONAL}
 
 DRIVER = Section("mechanism.drivers[]", (
@@ -387,6 +391,7 @@ TREE: dict = {
     "mechanism.bodies[]": BODY,
     "mechanism.beams[]": BEAM,   # flexible beams (owner: workbench.flex)
     "mechanism.joints[]": JOINT_TYPES,
+    "mechanism.joints[].friction": ("model", "friction"),  # joint friction (owner: reactions)
     "mechanism.drivers[]": DRIVER,
     "mechanism.drivers[].function": DRIVER_FUNCTION,
     "mechanism.forces[]": FORCE_TYPES,

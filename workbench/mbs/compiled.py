@@ -23,7 +23,7 @@ friction state slot (LuGre) and one ``delta_dot_minus`` slot.
 from __future__ import annotations
 
 from collections import namedtuple
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -49,9 +49,12 @@ MAX_POLY, MAX_HARM = 6, 3
 #: The arrays and kernels of one mechanism as the compiled functions take them (one argument,
 #: a numba named tuple; see the module docstring for the layouts).  Besides the tables:
 #: ``pt_joint``, the clearance joint of each contact point.
+#: Joint friction (:mod:`.joint_friction`): ``jf_i``/``jf_f`` its tables (0 rows: none), ``jkern``
+#: the friction laws' C functions, ``jpar`` their packed parameters, ``jinfo`` the loop statistics.
 Model = namedtuple("Model", [
     "mass", "cons_i", "cons_f", "n_rows", "drv_f", "frc_i", "frc_f", "gravity", "clr_i", "clr_f",
-    "pt_joint", "ckern", "fkern", "cpar", "fpar", "has_z"])
+    "pt_joint", "ckern", "fkern", "cpar", "fpar", "has_z",
+    "jf_i", "jf_f", "jkern", "jpar", "jinfo"])  # joint friction (owner: reactions)
 
 
 @dataclass
@@ -77,14 +80,26 @@ class CompiledModel:
     has_friction_state: np.ndarray  # per clearance joint, 0/1
     driver_rows: np.ndarray  # constraint row of each driver
     joint_rows: np.ndarray  # first constraint row of each ideal joint
+    # --- joint friction (owner: reactions): begin
+    #: ``(jf_i, jf_f, kernels, params)`` of :func:`.joint_friction.compile_tables` (None: none)
+    joint_friction: tuple | None = None
+    #: the loop statistics the right-hand side writes (:data:`.joint_friction.INFO_FIELDS`), then
+    #: its scratch: one right-hand side at a time per compiled model (each run compiles its own)
+    joint_friction_info: np.ndarray = field(default_factory=lambda: np.zeros(8))
+    # --- joint friction: end
 
     def model(self) -> Model:
         """The :data:`Model` the compiled functions take."""
         pt_joint = np.array([j for j, c in enumerate(self.clr_i) for _ in range(c[4])] or [0], np.int64)
+        # --- joint friction (owner: reactions): begin
+        jf = self.joint_friction
+        if jf is None:
+            jf = (np.zeros((0, 4), np.int64), np.zeros((0, 2)), (kernels.no_friction(),), np.zeros((1, 1)))
+        # --- joint friction: end
         return Model(self.mass, self.cons_i, self.cons_f, self.n_rows, self.drv_f,
                      self.frc_i, self.frc_f, self.gravity, self.clr_i, self.clr_f, pt_joint,
                      self.contact_kernels, self.friction_kernels, self.contact_params,
-                     self.friction_params, self.has_friction_state)
+                     self.friction_params, self.has_friction_state, *jf, self.joint_friction_info)
 
 
 def _rot(phi: float) -> np.ndarray:
@@ -185,7 +200,23 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
         contact_params=kernels.pack_rows(clr["cp"]), friction_params=kernels.pack_rows(clr["fp"]),
         has_friction_state=np.array(clr["hs"] if clr["hs"] else [0], dtype=np.int64),
         driver_rows=np.array(driver_rows, dtype=np.int64),
-        joint_rows=np.array(joint_rows, dtype=np.int64))
+        joint_rows=np.array(joint_rows, dtype=np.int64),
+        **_joint_friction(mech, 3 * nb, row))  # joint friction (owner: reactions)
+
+
+# --- joint friction (owner: reactions): begin
+def _joint_friction(mech: Mechanism, n: int, n_rows: int) -> dict:
+    """The :class:`CompiledModel` fields of joint friction: the tables of ``mech``
+    (:func:`.joint_friction.compile_tables`) and the statistics + scratch array; none when no
+    ideal joint has friction (the right-hand side then runs exactly as without it)."""
+    from .joint_friction import compile_tables, friction_joints, scratch_size
+    nf = len(friction_joints(mech))
+    if not nf:
+        return {}
+    return {"joint_friction": compile_tables(mech, list(range(len(mech.joints))), _compiled_kernel,
+                                             _packed, friction_bound),
+            "joint_friction_info": np.zeros(scratch_size(nf, n, max(n_rows, 1)))}
+# --- joint friction: end
 
 
 def _table(x, width, dtype=float) -> np.ndarray:

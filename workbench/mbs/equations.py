@@ -19,6 +19,8 @@ from numba import njit
 
 from .clearance import clearance_forces
 from .compiled import DRV_PHI, FORCE, REV, SPRING, TORQUE, TRANS
+from .joint_friction import close_loop  # joint friction (owner: reactions)
+from .ldl import cholesky_solve, ldl_factor, ldl_solve  # noqa: F401 - re-exported
 from .kernels import N_OUT
 from .kinematics import apply_force, constraints, material_velocity, point_position
 
@@ -90,55 +92,6 @@ def workspace(mass, n_rows, npts):
                 np.zeros(m, np.int64), np.zeros((m, n)), np.zeros((m, m)))
 
 
-@njit(cache=True)
-def ldl_factor(S, m):
-    """Factorise the symmetric positive definite ``S`` (its leading ``m x m`` block) as
-    ``S = L D L^T`` in place, without square roots: ``S``'s strict lower triangle becomes ``L``, its
-    diagonal ``D``.  Returns False when ``S`` is not positive definite (redundant or degenerate
-    constraints)."""
-    for j in range(m):
-        d = S[j, j]
-        for k in range(j):
-            d -= S[j, k] * S[j, k] * S[k, k]
-        if not (d > 1e-300):
-            return False
-        S[j, j] = d
-        r = 1.0 / d
-        for i in range(j + 1, m):
-            v = S[i, j]
-            for k in range(j):
-                v -= S[i, k] * S[j, k] * S[k, k]
-            S[i, j] = v * r
-    return True
-
-
-@njit(cache=True)
-def ldl_solve(S, b, x, m):
-    """Solve ``S x = b`` with the factors of :func:`ldl_factor` (``b`` and ``x`` may not alias)."""
-    for i in range(m):
-        v = b[i]
-        for k in range(i):
-            v -= S[i, k] * x[k]
-        x[i] = v
-    for i in range(m):
-        x[i] = x[i] / S[i, i]
-    for i in range(m - 1, -1, -1):
-        v = x[i]
-        for k in range(i + 1, m):
-            v -= S[k, i] * x[k]
-        x[i] = v
-
-
-@njit(cache=True)
-def cholesky_solve(S, b, x, m):
-    """Solve ``S x = b`` for symmetric positive definite ``S``: :func:`ldl_factor` (in place), then
-    :func:`ldl_solve`.  Returns False when ``S`` is not positive definite."""
-    if not ldl_factor(S, m):
-        return False
-    ldl_solve(S, b, x, m)
-    return True
-
-
 @njit(cache=True, inline="always")
 def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):
     """Right-hand side ``ydot = f(t, y)`` of :data:`.compiled.Model` ``model``; also fills the
@@ -158,16 +111,19 @@ def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):
     return rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, model.n_rows, model.mass,
                       model.cons_i, model.cons_f, model.drv_f, model.frc_i, model.frc_f, model.gravity,
                       model.clr_i, model.clr_f, model.ckern, model.fkern, model.cpar, model.fpar,
-                      model.has_z)
+                      model.has_z,
+                      model.jf_i, model.jf_f, model.jkern, model.jpar, model.jinfo)  # joint friction
 
 
 @njit(cache=True, inline="always")
 def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
                mass, cons_i, cons_f, drv_f, frc_i, frc_f, gravity, clr_i, clr_f,
-               ckern, fkern, cpar, fpar, has_z):
+               ckern, fkern, cpar, fpar, has_z,
+               jf_i, jf_f, jkern, jpar, jinfo):
     """:func:`rhs` on the arrays of the model (:data:`.compiled.Model` fields of those names,
     ``has_z`` = ``has_z``, ``ckern``/``fkern`` the kernel tuples, ``cpar``/``fpar`` the packed
-    parameters)."""
+    parameters; ``jf_i`` ... ``jinfo`` the ideal joints' friction, :mod:`.joint_friction`, whose
+    faults are codes <= :data:`.joint_friction.FAULT_BASE`)."""
     n = mass.shape[0]
     npts = ydot.shape[0] - 2 * n - 4
     m = max(n_rows, 1)
@@ -226,6 +182,14 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
         if not ldl_factor(S, m):
             return -2
         ldl_solve(S, b, x, m)
+        # --- joint friction (owner: reactions): close the reaction-friction loop: begin
+        if jf_i.shape[0] > 0:
+            jbad, pjf = close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar,
+                                   jinfo, m)
+            if jbad != -1:
+                return jbad
+            pf += pjf
+        # --- joint friction: end
         for k in range(n):
             qdd[k] = Q[k] * minv[k]
         for i in range(m):

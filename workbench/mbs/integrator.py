@@ -102,7 +102,8 @@ def _worse(a, b):
 @njit(cache=True, inline="always")
 def _status(bad):
     """Integrator status of a failed right-hand side's code."""
-    return STATUS_BAD_MODEL if bad >= 0 else (STATUS_SINGULAR if bad == -2 else STATUS_NONFINITE)
+    # codes <= -10: an ideal joint's friction (joint_friction.FAULT_BASE; owner: reactions)
+    return STATUS_BAD_MODEL if (bad >= 0 or bad <= -10) else (STATUS_SINGULAR if bad == -2 else STATUS_NONFINITE)
 
 
 @njit(cache=True)

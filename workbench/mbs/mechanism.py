@@ -71,7 +71,11 @@ class Body:
 
 @dataclass(frozen=True)
 class RevoluteJoint:
-    """Ideal revolute joint: point ``point_i`` of ``body_i`` coincides with ``point_j`` of ``body_j``."""
+    """Ideal revolute joint: point ``point_i`` of ``body_i`` coincides with ``point_j`` of ``body_j``.
+
+    ``friction`` (a memoryless :class:`FrictionLaw`, optional) acts on the friction circle of
+    radius ``pin_radius`` [m] with the reaction as normal load
+    (:mod:`workbench.mbs.joint_friction`)."""
     name: str
     body_i: str
     point_i: str
@@ -95,8 +99,10 @@ class TranslationalJoint:
     body_j: str
     point_j: str
     axis: Vec2 = (1.0, 0.0)
-    # --- joint friction (set-valued: nonsmooth; regularised: reactions): begin
-    #: friction law of the joint (None: frictionless); slider_length [m] (0 = particle slider)
+    # --- joint friction (owner: reactions): begin
+    #: a memoryless :class:`FrictionLaw` (optional) with the reactions split into two point
+    #: contacts at the ends of the slider's contact, ``slider_length`` [m] long and centred at
+    #: ``point_j`` (0: a particle slider; :mod:`workbench.mbs.joint_friction`)
     friction: FrictionLaw | None = None
     slider_length: float = 0.0
     # --- joint friction: end
@@ -235,6 +241,24 @@ class TranslationalClearanceJoint:
         return 0.5 * (self.guide_height - self.slider_height)
 
 
+# --- joint friction (owner: reactions): begin
+def _joint_friction_problems(j) -> list[str]:
+    """Problems of an ideal joint's friction settings (pin radius, slider length, law)."""
+    from .joint_friction import check_law
+    out = []
+    if isinstance(j, RevoluteJoint):
+        if j.friction is not None and not (math.isfinite(j.pin_radius) and j.pin_radius > 0):
+            out.append(f"joint '{j.name}': friction needs pin_radius > 0 m (the friction-circle "
+                       f"radius), got {j.pin_radius}")
+    elif not (math.isfinite(j.slider_length) and j.slider_length >= 0):
+        out.append(f"joint '{j.name}': slider_length must be >= 0 m, got {j.slider_length}")
+    why = check_law(j.friction, j.name, set_valued_ok=True)  # set-valued: the solver decides
+    if why:
+        out.append(why)
+    return out
+# --- joint friction: end
+
+
 @dataclass(frozen=True)
 class Mechanism:
     """A planar mechanism: everything the solver needs except the numerical settings.
@@ -325,6 +349,9 @@ class Mechanism:
             check_ref(f"joint '{j.name}'", j.body_j, j.point_j)
             if j.body_i == j.body_j:
                 out.append(f"joint '{j.name}' connects body '{j.body_i}' to itself")
+            # --- joint friction (owner: reactions): begin
+            out.extend(_joint_friction_problems(j))
+            # --- joint friction: end
         for d in self.drivers:
             all_names.append(d.name)
             check_ref(f"driver '{d.name}'", d.body, None)

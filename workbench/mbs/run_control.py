@@ -133,6 +133,11 @@ def _in_contact(cm, partial) -> list[str]:
 def failure_message(cm, status, t_fail, fault, k_out, n_out, partial=None):
     mech = cm.mechanism
     done = f" (the run had produced {k_out} of {n_out} output samples)"
+    # --- joint friction (owner: reactions): begin
+    from .joint_friction import FAULT_BASE, fault_message
+    if status == STATUS_BAD_MODEL and fault <= FAULT_BASE:
+        return fault_message(mech, fault, t_fail) + done
+    # --- joint friction: end
     if status == STATUS_BAD_MODEL:
         c = mech.clearance_joints[fault // N_FAULT]
         cause = fault % N_FAULT

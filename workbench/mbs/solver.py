@@ -215,7 +215,7 @@ def _scipy_path(cm, y0, settings, out_times, deadline=math.inf):
         yd = np.empty_like(y)
         bad = rhs(t, y, dm, yd, lam, rec, ws, settings.baumgarte_alpha, settings.baumgarte_beta, model)
         counters["rhs_calls"] += 1
-        if bad == -3 or bad >= 0:
+        if bad == -3 or bad >= 0 or bad <= -10:  # <= -10: joint friction (owner: reactions)
             # a trial stage left the finite range or a model gave a non-finite value there: NaN
             # makes scipy reject the step and shrink it; if it cannot recover, the failure is
             # reported below with the last culprit
@@ -280,7 +280,7 @@ def _scipy_segments(cm, f, events, settings, out_times, t, y, dm, g, gd, pt_join
                             max_step=settings.max_step if settings.max_step > 0 else np.inf)
         if sol.status == -1:
             bad, tb = counters.get("last_bad", (-1, t))
-            if bad >= 0:
+            if bad >= 0 or bad <= -10:  # <= -10: joint friction (owner: reactions)
                 raise SolverError(failure_message(cm, STATUS_BAD_MODEL, tb, bad, k0, len(out_times)))
             raise SolverError(f"scipy {settings.method} failed at t = {sol.t[-1] if len(sol.t) else t:.9g} s: "
                               f"{sol.message}")
@@ -339,4 +339,9 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
     sim = _to_simulation(cm, out_times[:len(Y)], Y, DM, imp, stats, settings)
     sim.stats["wall_time"] = _time.perf_counter() - wall
     sim.stats["path"] = settings.path
+    # --- joint friction (owner: reactions): the reaction-friction loop's statistics: begin
+    if cm.joint_friction is not None:
+        from .joint_friction import loop_stats
+        sim.stats.update(loop_stats(cm.joint_friction_info))
+    # --- joint friction: end
     return sim
