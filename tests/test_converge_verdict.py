@@ -124,11 +124,14 @@ def test_a_shared_first_update_enters_the_difference_once():
     va = cv.final_volume(a)[0]
     assert out["wear_volume"]["band"] == pytest.approx(2 * math.sqrt(sa ** 2 + sb ** 2 - 2 * cov) / va)
     assert out["wear_volume"]["band"] < 2 * math.hypot(sa, sb) / va
-    # a different second rate in b does not make its first update less shared; a different first does
+    # a different second rate in b does not make its first update less shared; a first rate from
+    # other cycles (1e-6 off) is not shared, one scaled by a rounding-level coefficient is
     b2 = store([r, 1.01 * r], [se, se], [5e4, 1.5e5])
     assert cv.statistical_changes(a, b2)["shared_updates"] == 1
-    b3 = store([r * (1 + 1e-15), r], [se, se], [5e4, 1.5e5])
+    b3 = store([r * (1 + 1e-6), r], [se, se], [5e4, 1.5e5])
     assert cv.statistical_changes(a, b3)["shared_updates"] == 0
+    twin = store([r * (1 + 1e-12), r], [se * (1 + 1e-12), se], [5e4, 1.5e5])   # k (1 + 1e-12): same cycles
+    assert cv.statistical_changes(a, twin)["shared_updates"] == 1
 
     rng = np.random.default_rng(12345)
     n = 4000

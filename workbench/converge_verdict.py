@@ -24,8 +24,8 @@ freedom, 4.6 %): the test holds its level whatever the correlation between the n
 **Common random numbers.**  The wear loop draws no random numbers: its spread is the chaotic
 contact's own, and every update of both runs restarts the dynamics from the same assembled state
 with the same settings but the knob.  When the knob does not touch an update's dynamics and
-averaging (``depth_step``: the first update, on the unworn bore), both runs compute that update's
-rate estimate from the same cycles, bit for bit; its error ``e_k`` then enters both results, as
+averaging (``depth_step``: the first update, on the unworn bore; a wear coefficient changed by
+rounding), both runs compute that update's rate estimate from the same cycles; its error ``e_k`` then enters both results, as
 ``dN_a e_k`` and ``dN_b e_k``, and so the difference once: ``cov_ab = sum_k dN_a,k dN_b,k se_k^2``
 over such shared updates (:func:`shared_updates`).  All other updates are taken as independent,
 as the wear loop itself does when it adds their variances; a positive correlation they may keep
@@ -41,6 +41,11 @@ import numpy as np
 
 #: significance level of a change, in standard errors of the difference (two-sided, ~5 %)
 Z = 2.0
+
+#: two rate estimates agreeing to this relative difference come from the same cycles: independent
+#: estimates differ by their standard errors (percent), a coefficient changed by rounding (the
+#: twin k (1 + 1e-12)) scales the same cycles' estimate by 1e-12
+SAME_CYCLES_RTOL = 1e-9
 
 CONVERGED, NOT_CONVERGED, INCONCLUSIVE = "converged", "not converged", "inconclusive"
 
@@ -78,14 +83,14 @@ def _rows_equal(a, b, i: int) -> bool:
     ra, rb = a.isel(cycle=i), b.isel(cycle=i)
     if ra.sizes.get("theta") != rb.sizes.get("theta") or float(a.cycle[i]) != float(b.cycle[i]):
         return False
-    return all(np.array_equal(ra[n].values, rb[n].values)
+    return all(np.allclose(ra[n].values, rb[n].values, rtol=SAME_CYCLES_RTOL, atol=0.0)
                for n in ("average_cycles", "volume_rate", "volume_rate_stderr", "wear_rate", "wear_rate_stderr"))
 
 
 def shared_updates(a, b) -> int:
-    """Number of leading updates whose rate estimates are identical in the stores ``a`` and ``b``
-    (same cycles done, averaging cycles, nodes, rates and standard errors, bit for bit): the same
-    cycles were averaged, so the same error entered both runs.  The final rows (no jump) are
+    """Number of leading updates whose rate estimates agree in the stores ``a`` and ``b`` (same
+    cycles done and nodes; averaging cycles, rates and standard errors to :data:`SAME_CYCLES_RTOL`):
+    the same cycles were averaged, so the same error entered both runs.  The final rows (no jump) are
     left out: they wear nothing."""
     n = min(a.sizes["cycle"], b.sizes["cycle"])
     k = 0
