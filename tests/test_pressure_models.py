@@ -300,7 +300,7 @@ def test_slider_crank_wear_at_ten_times_k_has_no_ripple(registry, tmp_path):
 
     Measured (12 updates, 24-33 averaging cycles): 98.1 um deep; ripple 0.72 % at 20 um, 0.73 % at
     29 um, falling to 0.52-0.53 % at 59-78 um, then 0.55, 0.59, 0.59 % at 88-98 um (max 0.73 %);
-    319 s of CPU (28 min wall on the shared machine, 2 cores under a load of 9).  The node-sampled
+    319 s of CPU; 16-28 min wall on the shared machine (2 cores under loads of 2-9).  The node-sampled
     uniform block gave 4.5 %; the integrated Hertz distribution with 16 averaging cycles per update
     and C1 worn geometry 1.94 %."""
     from pathlib import Path
