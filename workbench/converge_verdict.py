@@ -25,13 +25,12 @@ freedom, 4.6 %): the test holds its level whatever the correlation between the n
 contact's own, and every update of both runs restarts the dynamics from the same assembled state
 with the same settings but the knob.  When the knob does not touch an update's dynamics and
 averaging (``depth_step``: the first update, on the unworn bore; a wear coefficient changed by
-rounding), both runs compute that update's rate estimate from the same cycles; its error ``e_k`` then enters both results, as
-``dN_a e_k`` and ``dN_b e_k``, and so the difference once: ``cov_ab = sum_k dN_a,k dN_b,k se_k^2``
+rounding), both runs compute that update's rate estimate from the same cycles; its error ``e_k``
+then enters both results, as ``dN_a e_k`` and ``dN_b e_k``, and so the difference once: ``cov_ab = sum_k dN_a,k dN_b,k se_k^2``
 over such shared updates (:func:`shared_updates`).  All other updates are taken as independent,
 as the wear loop itself does when it adds their variances; a positive correlation they may keep
 (the first cycles of a run at rtol/10 follow the base run before the chaos separates them) only
-narrows the true band, so the verdict errs towards *inconclusive*, never towards a false
-*converged*.
+narrows the true band, so the verdict errs towards *inconclusive*.
 """
 from __future__ import annotations
 
