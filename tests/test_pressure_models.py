@@ -270,23 +270,54 @@ def test_wear_profiles_converge_with_the_nodes(registry, distribution, order):
     assert math.log2(d1 / d2) >= order
 
 
+#: cycles of the 10x run below: about 100 um deep in about 11 updates (the full 10^6 cycles: ~38
+#: updates, about 330 um, 23-30 minutes on the shared machine)
+RIPPLE_CYCLES = 3.0e5
+
+
 @pytest.mark.slow
 def test_slider_crank_wear_at_ten_times_k_has_no_ripple(registry, tmp_path):
     """studies/slider_crank_wear.toml (Hertz distribution, this model's default) with 10x its wear
-    coefficient: the final bushing profile's ripple, RMS about its 15-deg moving average, is at
-    most 1 % of the deepest wear.  The ripple is statistical: each update extrapolates the contact
-    footprints of its averaging cycles, whose noise has the contact width's scale; the node-sampled
-    uniform block gave 4.5 %, the integrated Hertz distribution with 16 averaging cycles per
-    update 1.94 % (C1 worn geometry)."""
+    coefficient, run to 3e5 cycles: at every update from 20 um of wear on, the bushing profile's
+    ripple, RMS about its 15-deg moving average, is at most 1 % of the deepest wear.
+
+    Why a run cut at 3e5 cycles (about 100 um, a fifth of the clearance) tests the statement about
+    the whole 10^6 cycles (about 330 um), at the same wear coefficient and the same update rule:
+
+    * a ripple carved by the pressure distribution (the sawtooth of the node-sampled uniform block,
+      with the contact width's period) is carved alike by every update: it grows in proportion to
+      the depth, so its ratio to the deepest wear is the same at 100 um as at 330 um;
+    * the statistical ripple (each update extrapolates the contact footprints of its own averaging
+      cycles) is independent from update to update: it grows as the square root of the number of
+      updates while the depth grows in proportion, so its ratio is largest early on;
+    * what could make the whole run worse is feedback, a rippled bore making the contact dig its
+      ripple deeper: it shows as a ratio that climbs from update to update, hence the bound at every
+      update, not only the last.
+
+    The bound starts at two depth steps (20 um): after one update the profile is a single
+    estimate, all statistical ripple (measured 1.17 % at 10 um).  The run must also be deep
+    (> 80 um), or the bound would say nothing about deep wear.
+
+    Measured (12 updates, 24-33 averaging cycles): 98.1 um deep; ripple 0.72 % at 20 um, 0.73 % at
+    29 um, falling to 0.52-0.53 % at 59-78 um, then 0.55, 0.59, 0.59 % at 88-98 um (max 0.73 %);
+    319 s of CPU; 16-28 min wall on the shared machine (2 cores under loads of 2-9).  The node-sampled
+    uniform block gave 4.5 %; the integrated Hertz distribution with 16 averaging cycles per update
+    and C1 worn geometry 1.94 %."""
     from pathlib import Path
     from workbench.study import load_study_text
     from workbench.wear.loop import run_wear_study
     path = Path(__file__).resolve().parents[1] / "studies" / "slider_crank_wear.toml"
     text = path.read_text()
-    assert 'distribution = "elliptical"' in text and "wear_coefficient = 2.0e-16" in text
-    text = text.replace("wear_coefficient = 2.0e-16", "wear_coefficient = 2.0e-15")
+    for old, new in (("wear_coefficient = 2.0e-16", "wear_coefficient = 2.0e-15"),
+                     ("cycles = 1.0e6", f"cycles = {RIPPLE_CYCLES:.1e}")):
+        assert old in text and 'distribution = "elliptical"' in text
+        text = text.replace(old, new)
     ds = run_wear_study(load_study_text(text, file=path, registry=registry), registry=registry,
                         out=tmp_path / "w.zarr")
-    h = ds["wear_depth"].isel(cycle=-1, joint=0).sel(surface="bushing").values
-    print(f"ripple {100 * ripple(h):.2f} % of the deepest wear {h.max() * 1e6:.1f} um")
-    assert ripple(h) <= 0.01
+    assert ds.attrs["run_status"] == "complete"
+    h = ds["wear_depth"].isel(joint=0).sel(surface="bushing").values
+    deep = [k for k in range(len(h)) if h[k].max() >= 20e-6]
+    for k in deep:
+        print(f"update {k}: deepest {h[k].max() * 1e6:.1f} um, ripple {100 * ripple(h[k]):.2f} %")
+    assert h[-1].max() > 80e-6 and len(deep) >= 5
+    assert max(ripple(h[k]) for k in deep) <= 0.01

@@ -12,7 +12,10 @@ the quantities the study reports:
 The knobs are the small tables :data:`DYNAMICS_KNOBS` and :data:`WEAR_KNOBS` (add a row when the
 solver or the wear loop gains a setting); a knob whose field the study does not have is skipped.
 The quantities and their tolerances are :data:`DYNAMICS_QUANTITIES` and :data:`WEAR_QUANTITIES`;
-a row is *converged* when every change is within its tolerance.
+a deterministic quantity is *converged* when its change is within its tolerance; a statistical
+one (the wear results of a chaotic contact, each run an estimate with a standard error) is judged
+against the standard error of the difference as well (:mod:`workbench.converge_verdict`), and may be
+*inconclusive* when the two runs cannot resolve a change of the tolerance's size.
 
 Nothing is written but the optional table: wear runs go to a temporary directory of our own that is
 removed afterwards, and the table file is created only if it does not exist yet.
@@ -30,6 +33,8 @@ from typing import Callable
 import numpy as np
 import xarray as xr
 
+from .converge_verdict import (CONVERGED, HELD_COMMON, INCONCLUSIVE, NOT_CONVERGED, VERDICT_RULE, Z,
+                               statistical_changes, verdict as stat_verdict)
 from .errors import SolverError, WorkbenchError
 
 
@@ -48,12 +53,15 @@ class Knob:
 @dataclass(frozen=True)
 class Quantity:
     """A reported quantity: ``name``, ``unit``, ``long_name``; ``tolerance`` on its change between
-    the base and the tightened run, ``relative`` (|t - b| / |b|) or absolute (in ``unit``)."""
+    the base and the tightened run, ``relative`` (|t - b| / |b|) or absolute (in ``unit``);
+    ``statistical``: an estimate with a standard error, judged by
+    :func:`workbench.converge_verdict.verdict`."""
     name: str
     unit: str
     long_name: str
     tolerance: float
     relative: bool = True
+    statistical: bool = False
 
 
 def _div(k):
@@ -93,12 +101,14 @@ DYNAMICS_QUANTITIES = (
     Quantity("impact_sequence_differs", "1", "1 when the impacts differ from the base run's in number, "
              "joints, points or time (by more than 1 us)", 0.0, False),
 )
-#: the wear quantities and their default tolerances (volume 1 %, deepest wear 2 %, profile 2 %)
+#: the wear quantities and their default tolerances (volume 1 %, deepest wear 2 %, profile 2 %);
+#: all statistical (standard errors from the wear loop's ``*_stderr`` variables)
 WEAR_QUANTITIES = (
-    Quantity("wear_volume", "m^3", "final wear volume, all worn joints and both surfaces", 1e-2),
-    Quantity("deepest_wear", "m", "final deepest wear depth on any surface", 2e-2),
+    Quantity("wear_volume", "m^3", "final wear volume, all worn joints and both surfaces", 1e-2,
+             statistical=True),
+    Quantity("deepest_wear", "m", "final deepest wear depth on any surface", 2e-2, statistical=True),
     Quantity("profile", "1", "final wear profiles: relative L2 difference to the base run "
-             "(tightened run interpolated on the base nodes)", 2e-2, False),
+             "(tightened run interpolated on the base nodes)", 2e-2, False, statistical=True),
 )
 IMPACT_TIME_TOL = 1e-6   # s, two impacts are the same impact when their times differ by less
 
@@ -167,21 +177,6 @@ def _wear_values(ds) -> dict:
     return {"wear_volume": float(last["wear_volume"].sum()),
             "deepest_wear": float(last["max_wear_depth"].max()),
             "profile": math.nan}
-
-
-def _profile(ds) -> tuple[np.ndarray, np.ndarray]:
-    """Final profiles (joint, surface, theta) [m] and their node angles [rad]."""
-    return ds["wear_depth"].isel(cycle=-1).values, ds["theta"].values
-
-
-def _profile_difference(base, other) -> float:
-    hb, thb = base
-    ho, tho = other
-    on_base = np.empty_like(hb)
-    for idx in np.ndindex(hb.shape[:-1]):
-        on_base[idx] = np.interp(thb, tho, ho[idx], period=2 * math.pi)
-    norm = float(np.linalg.norm(hb))
-    return float(np.linalg.norm(on_base - hb)) / norm if norm > 0 else float(np.linalg.norm(on_base))
 
 
 def _run_wear(study, registry, label: str, workdir: Path):
@@ -256,7 +251,7 @@ def converge_study(study, *, registry=None, cycles: float | None = None, progres
             change = _changes(dyn_q, b, t)
             change["trajectory"] = _distance(_positions_on(sim, base.time), _positions_on(base, base.time))
             change["impact_sequence_differs"] = t["impact_sequence_differs"]
-            rows.append((k, study, s, b, t, change))
+            rows.append((k, study, s, b, t, change, {}))
         return _status(table_dataset(study, rows, dyn_q, cycles), stopped, total)
     with tempfile.TemporaryDirectory(prefix="workbench-converge-") as tmp:
         say("base")
@@ -267,9 +262,9 @@ def converge_study(study, *, registry=None, cycles: float | None = None, progres
                 say(k.label)
                 ds = _run_wear(s, registry, k.label, Path(tmp))
                 t = _wear_values(ds)
-                change = _changes(wear_q, b, t)
-                change["profile"] = _profile_difference(_profile(base_ds), _profile(ds))
-                rows.append((k, study, s, b, t, change))
+                stats = statistical_changes(base_ds, ds)
+                change = {q.name: stats[q.name]["change"] for q in wear_q}
+                rows.append((k, study, s, b, t, change, stats))
         except KeyboardInterrupt:
             if not rows:
                 raise
@@ -299,10 +294,18 @@ def _changes(quantities, b: dict, t: dict) -> dict:
 def table_dataset(study, rows, quantities, cycles=None) -> xr.Dataset:
     """The table: coordinates ``setting`` (one per knob) and ``run`` (base, tightened); per
     quantity ``q`` the variables ``q(setting, run)``, ``q_change(setting)`` (relative [1] or in q's
-    unit, attribute ``tolerance``) and ``q_converged(setting)``; ``setting_value(setting, run)`` and
-    ``verdict(setting)``."""
+    unit, attribute ``tolerance``), ``q_status(setting)`` (converged, not converged, inconclusive)
+    and ``q_converged(setting)``; a statistical quantity adds ``q_stderr(setting, run)``,
+    ``q_band(setting)`` (z standard errors of the difference, in the change's unit),
+    ``q_significant(setting)`` and ``q_within_tolerance(setting)``; ``setting_value(setting, run)``,
+    ``verdict(setting)`` and, for wear, ``shared_updates(setting)``.
+
+    ``rows``: ``(knob, base study, tightened study, base values, tightened values, changes,
+    stats)`` with ``stats`` from :func:`workbench.converge_verdict.statistical_changes` (``{}``
+    for a dynamics study)."""
     from . import __version__
-    labels = [k.label for k, *_ in rows]
+    labels = [r[0].label for r in rows]
+    n = len(rows)
     v = {}
 
     def var(dims, data, units, long_name, **extra):
@@ -310,63 +313,101 @@ def table_dataset(study, rows, quantities, cycles=None) -> xr.Dataset:
 
     vals = [[getattr(getattr(s0, k.target), k.fields[0]), getattr(getattr(s1, k.target), k.fields[0])]
             for k, s0, s1, *_ in rows]
-    units = [k.unit for k, *_ in rows]
-    v["setting_value"] = var(("setting", "run"), np.array(vals, float).reshape(len(rows), 2),
+    units = [r[0].unit for r in rows]
+    v["setting_value"] = var(("setting", "run"), np.array(vals, float).reshape(n, 2),
                              units[0] if len(set(units)) == 1 else ", ".join(units),
                              "value of the tightened setting (units per setting, in order)")
-    ok_all = np.ones(len(rows), bool)
-    failed = [[] for _ in rows]
+    status = {}
     for q in quantities:
-        data = np.array([[b[q.name], t[q.name]] for *_, b, t, _ in rows], float).reshape(len(rows), 2)
-        change = np.array([c[q.name] for *_, c in rows], float)
-        ok = change <= q.tolerance
-        for i, good in enumerate(ok):
-            if not good:
-                failed[i].append(q.name)
-        ok_all &= ok
+        data = np.array([[r[3][q.name], r[4][q.name]] for r in rows], float).reshape(n, 2)
+        change = np.array([r[5][q.name] for r in rows], float)
+        cunit = "1" if q.relative else q.unit
+        within = change <= q.tolerance
         v[q.name] = var(("setting", "run"), data, q.unit, q.long_name)
-        v[f"{q.name}_change"] = var(("setting",), change, "1" if q.relative else q.unit,
+        v[f"{q.name}_change"] = var(("setting",), change, cunit,
                                     f"{'relative ' if q.relative else ''}change of: {q.long_name}",
                                     tolerance=q.tolerance)
-        v[f"{q.name}_converged"] = var(("setting",), ok.astype(np.int8), "1",
-                                       f"1 when the change is within the tolerance {q.tolerance:g}")
-    verdict = ["converged" if good else "NOT converged: " + ", ".join(f) for good, f in zip(ok_all, failed)]
-    v["verdict"] = var(("setting",), np.array(verdict, dtype=str), "1", "row verdict against the tolerances")
+        if q.statistical and all(q.name in r[6] for r in rows):
+            band = np.array([r[6][q.name]["band"] for r in rows], float)
+            se = np.array([r[6][q.name]["se"] for r in rows], float).reshape(n, 2)
+            st = [stat_verdict(c, b, q.tolerance) for c, b in zip(change, band)]
+            v[f"{q.name}_stderr"] = var(("setting", "run"), se, cunit if q.name == "profile" else q.unit,
+                                        f"standard error of: {q.long_name}"
+                                        + (" (||stderr||_2 / ||profile||_2)" if q.name == "profile" else ""))
+            v[f"{q.name}_band"] = var(("setting",), band, cunit,
+                                      f"{Z:g} standard errors of the difference of the two runs "
+                                      f"(in the unit of the change)", z=Z)
+            v[f"{q.name}_significant"] = var(("setting",), (change > band).astype(np.int8), "1",
+                                             "1 when the change exceeds the band (a real change)")
+            v[f"{q.name}_within_tolerance"] = var(("setting",), within.astype(np.int8), "1",
+                                                  f"1 when the change is within the tolerance {q.tolerance:g}")
+        else:
+            st = [CONVERGED if w else NOT_CONVERGED for w in within]
+        status[q.name] = st
+        v[f"{q.name}_status"] = var(("setting",), np.array(st, dtype=str), "1",
+                                    "converged, not converged or inconclusive (band wider than tolerance)")
+        v[f"{q.name}_converged"] = var(("setting",), np.array([x == CONVERGED for x in st], np.int8), "1",
+                                       f"1 when the verdict on this quantity is converged (tolerance {q.tolerance:g})")
+    verdicts = []
+    for i in range(n):
+        bad = [q.name for q in quantities if status[q.name][i] == NOT_CONVERGED]
+        open_ = [q.name for q in quantities if status[q.name][i] == INCONCLUSIVE]
+        verdicts.append("NOT converged: " + ", ".join(bad) if bad else
+                        "inconclusive: band wider than tolerance: " + ", ".join(open_) if open_ else CONVERGED)
+    v["verdict"] = var(("setting",), np.array(verdicts, dtype=str), "1",
+                       "row verdict: NOT converged when a quantity is, else inconclusive when one is, "
+                       "else converged")
     attrs = {"study_kind": study.kind, "study_title": study.title, "study_file": str(study.file or ""),
              "study_text": study.text, "workbench_version": __version__,
              "cycles_override": float(cycles) if cycles is not None else "none",
              "tolerances": "; ".join(f"{q.name} {q.tolerance:g}{'' if q.relative else ' ' + q.unit}"
-                                     f"{' relative' if q.relative else ''}" for q in quantities)}
+                                     f"{' relative' if q.relative else ''}" for q in quantities),
+             "verdict_rule": VERDICT_RULE}
+    if any(q.statistical for q in quantities):
+        v["shared_updates"] = var(("setting",), np.array([r[6].get("shared_updates", 0) for r in rows], np.int64),
+                                  "1", "leading updates computed from the same cycles in both runs (their "
+                                       "common error enters the difference once)")
+        attrs.update(significance_z=Z, held_common=HELD_COMMON)
     return xr.Dataset(v, coords={"setting": labels, "run": ["base", "tightened"]}, attrs=attrs)
 
 
 def print_table(ds: xr.Dataset, console) -> None:
-    """The table on ``console`` (rich): per setting, its base and tightened value, then one line
-    per quantity (base, tightened, change, tolerance), and the setting's verdict."""
+    """The table on ``console`` (rich): a header saying how statistical changes are judged and what
+    the runs hold common; per setting its base and tightened value, then one line per quantity
+    (base, tightened, change, band of a statistical quantity, tolerance, the quantity's verdict)."""
     from rich.markup import escape
     from rich.table import Table
     quantities = [n[:-len("_change")] for n in ds.data_vars if n.endswith("_change")]
+    if "held_common" in ds.attrs:
+        console.print(escape(f"Statistical rows: a change is real when it exceeds the band, "
+                             f"{ds.attrs['significance_z']:g} standard errors of the difference of the two "
+                             f"runs; 'inconclusive' when it does not and the band is wider than the "
+                             f"tolerance.  {ds.attrs['held_common'][0].upper()}{ds.attrs['held_common'][1:]}."))
     table = Table(title=escape(f"convergence: {ds.attrs.get('study_title', '')}"))
     for col, just in (("setting", "left"), ("base -> tightened", "right"), ("quantity", "left"),
-                      ("base", "right"), ("tightened", "right"), ("change", "right"),
+                      ("base", "right"), ("tightened", "right"), ("change", "right"), ("band", "right"),
                       ("tolerance", "right"), ("verdict", "left")):
-        table.add_column(col, justify=just, no_wrap=col in ("base", "tightened", "change", "tolerance"),
+        table.add_column(col, justify=just, no_wrap=col in ("base", "tightened", "change", "band", "tolerance"),
                          overflow="fold")
+    colour = {CONVERGED: "{}", NOT_CONVERGED: "[red]{}[/]", INCONCLUSIVE: "[yellow]{}[/]"}
     for i, label in enumerate(ds["setting"].values):
         val = ds["setting_value"].values[i]
-        verdict = str(ds["verdict"].values[i])
         for k, q in enumerate(quantities):
             b, t = ds[q].values[i]
             c = ds[f"{q}_change"]
             unit = ds[q].attrs["units"]
-            ok = bool(ds[f"{q}_converged"].values[i])
-            change = f"{float(c.values[i]):.2e}" + ("" if c.attrs["units"] == "1" else f" {c.attrs['units']}")
+            status = str(ds[f"{q}_status"].values[i])
+            cu = "" if c.attrs["units"] == "1" else f" {c.attrs['units']}"
+            change = f"{float(c.values[i]):.2e}{cu}"
+            band = f"±{float(ds[f'{q}_band'].values[i]):.2e}" if f"{q}_band" in ds else ""
+            text = "inconclusive: band wider than tolerance" if status == INCONCLUSIVE else status
+            if k == 0 and "shared_updates" in ds and int(ds["shared_updates"].values[i]):
+                text += f" ({int(ds['shared_updates'].values[i])} shared updates)"
             first = k == 0
             table.add_row(escape(str(label)) if first else "", f"{val[0]:.4g} -> {val[1]:.4g}" if first else "",
                           escape(f"{q} [{unit}]"), f"{b:.6g}", f"{t:.6g}",
-                          change if ok else f"[red]{change}[/]", f"{c.attrs['tolerance']:g}",
-                          ("" if not first else verdict if verdict == "converged" else "[red]NOT converged[/]"),
-                          end_section=k == len(quantities) - 1)
+                          colour[status].format(change), band, f"{c.attrs['tolerance']:g}",
+                          colour[status].format(escape(text)), end_section=k == len(quantities) - 1)
     console.print(table)
 
 
