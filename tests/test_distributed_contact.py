@@ -405,3 +405,36 @@ def test_smooth_profile_shows_the_contact_the_point_contacts_window_average(reg)
         assert row[REV_HB_MAX] == sb.max()
     with pytest.raises(Exception, match="smooth_profile"):
         reg.create("contact", "distributed_winkler", {"smooth_profile": "yes"})
+
+
+def test_event_detection_uses_the_distributed_overlap(reg):
+    """The integrator's contact mode follows the overlap the distributed force uses: on a worn bore
+    with node-scale roughness, ``contact_gaps`` (event detection) equals the recorded largest
+    overlap at every sample of a crank revolution, while the point contact's 8-deg-averaged gap
+    differs from it by more than the contact's approach (0.56 um at 1 kN): with that gap the mode
+    said 'open' at +40-110 nm of overlap and a worn five-bar made ~15 us micro-impacts."""
+    from workbench.mbs.clearance import contact_gaps, worn_penetration
+    from workbench.mbs.compiled import compile_mechanism
+    contact = reg.create("contact", "distributed_winkler", {"calibrate": "persson", "calibration_load": 1000.0})
+    friction = reg.create("friction", "ambrosio", {"c_f": 0.01, "v0": 1e-4, "v1": 1e-2})
+    mech = slider_crank(contact, friction)
+    psi = np.arange(M) * 2 * math.pi / M
+    rng = np.random.default_rng(3)
+    hb = 10e-6 * np.exp(-((psi - math.pi) / 0.4) ** 2) * (1.0 + 0.3 * rng.random(M))
+    hj = np.zeros(M)
+    rev = 2 * math.pi / OMEGA
+    sim = simulate(mech, SolverSettings(t_end=rev, output_step=rev / 360, rtol=1e-9, atol=1e-11),
+                   surfaces={0: (hb, hj)})
+    cm = compile_mechanism(mech, surfaces={0: (hb, hj)})
+    n = sim.position.shape[1] * 3
+    g = np.zeros(1); gd = np.zeros(1)
+    worst = 0.0; apart = 0.0
+    for i in range(len(sim.time)):
+        q = sim.position[i].reshape(-1); qd = sim.velocity[i].reshape(-1)
+        contact_gaps(np.concatenate([q, qd]), n, cm.clr_i, cm.clr_f, g, gd)
+        worst = max(worst, abs(g[0] - sim.penetration[i, 0]))
+        e = sim.eccentricity[i, 0]   # bushing frame; the rod (body 1) carries the journal, the slider (2) the bushing
+        d_point = worn_penetration(cm.clr_f[0], e[0], e[1], q[3 * 1 + 2] - q[3 * 2 + 2])[0]
+        apart = max(apart, abs(d_point - g[0]))
+    assert worst < 1e-12
+    assert apart > 0.56e-6
