@@ -90,6 +90,10 @@ class DistributedWinkler(ContactLaw):
         min_impact_speed: float = min_impact_speed_field()
         gauss_points: int = parameter(4, unit="1", doc="Gauss-Legendre points per patch piece "
                                       "(1-8)", min=1, max=dist.MAX_GAUSS)
+        smooth_profile: bool = parameter(
+            False, unit="1", doc="true: the contact sees each wear profile averaged over the point "
+            "contact's window (workbench.mbs.clearance.PROFILE_SMOOTHING, 8 deg): an elastic contact "
+            "presses waviness shorter than its width flat, a Winkler foundation alone does not")
         unworn_pieces: int = parameter(4, unit="1", doc="pieces of the contact arc of an unworn "
                                        "joint, each with gauss_points points (1-64)", min=1, max=64)
 
@@ -100,6 +104,9 @@ class DistributedWinkler(ContactLaw):
             if self.calibrate not in _CALIBRATIONS:
                 raise StudyError(f"distributed_winkler: calibrate {self.calibrate!r} is not valid. "
                                  f"Valid choices: {choices_text(_CALIBRATIONS)}", key="calibrate")
+            if not isinstance(self.smooth_profile, bool):
+                raise StudyError(f"distributed_winkler: smooth_profile = {self.smooth_profile!r} must be "
+                                 f"true or false", key="smooth_profile")
             for key, lo, hi in (("gauss_points", 1, dist.MAX_GAUSS), ("unworn_pieces", 1, 64)):
                 v = getattr(self, key)
                 if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:

@@ -490,6 +490,11 @@ def contact_gaps(y, n, clr_i, clr_f, g, gd):
     for j in range(clr_i.shape[0]):
         typ = clr_i[j, 0]; bi = clr_i[j, 1]; bj = clr_i[j, 2]; p0 = clr_i[j, 3]
         if typ == CL_REV:
+            # --- distributed contact (owner: workbench.mbs.distributed): begin
+            if clr_f[j, REV_DISTRIBUTED] > 0.0:   # its own largest overlap, the one its force uses
+                g[p0], gd[p0] = _distributed_gap(q, qd, bi, bj, clr_f[j])
+                continue
+            # --- distributed contact: end
             Pbx, Pby = point_position(q, bi, clr_f[j, 0], clr_f[j, 1])
             Pjx, Pjy = point_position(q, bj, clr_f[j, 2], clr_f[j, 3])
             ex = Pjx - Pbx; ey = Pjy - Pby

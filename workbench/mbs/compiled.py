@@ -358,7 +358,13 @@ def _clearance_joints(mech: Mechanism, ang, surfaces: dict, geometries: dict) ->
             check_joint(c)
             out["f"][-1][REV_DISTRIBUTED] = 1.0
             if jc in surfaces:
-                out["f"][-1][REV_DIST_FLOOR] = clearance_floor(*surfaces[jc])
+                from .distributed import seen_profiles
+                hb, hj = seen_profiles(c.contact, *surfaces[jc])
+                if getattr(getattr(c.contact, "params", None), "smooth_profile", False):   # the row holds what the law sees
+                    crow[REV_HB_MAX] = max(float(hb.max()), 0.0); crow[REV_HJ_MAX] = max(float(hj.max()), 0.0)
+                    crow[REV_PROFILE:REV_PROFILE + len(hb)] = hb
+                    crow[REV_PROFILE + len(hb):REV_PROFILE + 2 * len(hb)] = hj
+                out["f"][-1][REV_DIST_FLOOR] = clearance_floor(hb, hj)
         # --- distributed contact: end
         if c.friction is None:
             out["fk"].append(kernels.no_friction()); out["fp"].append(np.zeros(1)); out["hs"].append(0)

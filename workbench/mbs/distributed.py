@@ -81,6 +81,30 @@ def control_points(h) -> np.ndarray:
     return (8.0 * h - np.roll(h, 1) - np.roll(h, -1)) / 6.0
 
 
+def seen_profiles(contact, h_bushing, h_journal):
+    """The wear-depth profiles [m] the distributed contact ``contact`` sees: the nodal depths
+    themselves, or, when the law asks for it (``smooth_profile``), each averaged over the point
+    contact's window (:data:`.clearance.PROFILE_SMOOTHING`, :func:`.clearance._smoothing_half_width`
+    nodes either side): an elastic contact presses waviness shorter than its width flat
+    (Westergaard (1939); Johnson (1985) §13.1), which a Winkler foundation, having no coupling
+    between its springs, cannot do by itself.  Used by the compiled mechanism and by the wear
+    coupling, so the dynamics and the pressure the wear law integrates see one surface."""
+    hb = np.asarray(h_bushing, float); hj = np.asarray(h_journal, float)
+    if not getattr(getattr(contact, "params", None), "smooth_profile", False):
+        return hb, hj
+    from .clearance import _smoothing_half_width   # lazily: clearance imports this module
+    return moving_average(hb, _smoothing_half_width(len(hb))), moving_average(hj, _smoothing_half_width(len(hj)))
+
+
+def moving_average(h, m: int) -> np.ndarray:
+    """Periodic moving average of ``h`` over the ``2 m + 1`` nodes ``k - m .. k + m``."""
+    h = np.asarray(h, float)
+    if m <= 0 or not np.any(h):
+        return h.copy()
+    c = np.concatenate([[0.0], np.cumsum(np.concatenate([h[-m:], h, h[:m]]))])
+    return (c[2 * m + 1:] - c[:-(2 * m + 1)]) / (2 * m + 1)
+
+
 def clearance_floor(h_bushing, h_journal) -> float:
     """Lower bound [m] of the interpolated clearance increase over the bore (``clr_f`` column
     ``REV_DIST_FLOOR``): below ``c0`` plus this no direction can overlap.  The B-spline lies above
