@@ -149,18 +149,6 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
                          t_end=wear.cycle_period if wear is not None else 1.0)
     else:
         solver = _solver(doc.get("solver", {}), probs, mechanism, output)
-    # --- joint friction (owner: reactions): set-valued laws run on the event-driven solver: begin
-    if mechanism is not None:
-        from .mbs.joint_friction import SET_VALUED, check_law
-        tables = doc["mechanism"].get("joints") or []
-        paths = {t.get("name"): f"mechanism.joints[{i}]" for i, t in enumerate(tables) if isinstance(t, dict)}
-        for j in mechanism.joints:
-            law = getattr(j, "friction", None)
-            why = check_law(law, j.name) if law is not None and law.name in SET_VALUED else None
-            if why:
-                probs.add(f"{paths.get(j.name, 'mechanism.joints')}.friction.model",
-                          f"{why} (study kind '{kind}')")
-    # --- joint friction: end
     probs.raise_if_any()
     try:
         mechanism.validate()

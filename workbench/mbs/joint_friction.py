@@ -56,8 +56,8 @@ clearance joints' causes (:mod:`.clearance`).  The run then stops with the model
 
 Laws with internal state (LuGre) are not supported on ideal joints: their state would need slots
 in the integrated state; :func:`check_law` rejects them.  The set-valued Coulomb law
-(:data:`SET_VALUED`) is not a regularised law either: a study using it goes to the event-driven
-solver (:func:`joint_friction_models` lists which joints use which law).
+(a class with ``set_valued = True``) is not a regularised law either: a study using it goes to the
+event-driven solver (:mod:`workbench.nonsmooth`).
 """
 from __future__ import annotations
 
@@ -100,8 +100,6 @@ CAUSE_LOOP = 6
 #: names of the ``jinfo`` slots
 INFO_FIELDS = ("calls", "iterations", "max_iterations", "newton_calls", "max_residual",
                "last_residual", "last_iterations", "failures")
-#: friction laws that are not regularised: handled by the event-driven (non-smooth) solver
-SET_VALUED = ("coulomb_set_valued",)
 
 
 def scratch_size(nf: int, n: int, m: int) -> int:
@@ -340,7 +338,8 @@ def check_law(model, joint: str, set_valued_ok: bool = False) -> str | None:
     another solver may run)."""
     if model is None:
         return None
-    if model.name in SET_VALUED:
+    from ..nonsmooth.support import is_set_valued
+    if is_set_valued(model):
         if set_valued_ok:
             return None
         return (f"joint '{joint}': the friction model '{model.name}' is set-valued (stick and slip "
@@ -352,25 +351,6 @@ def check_law(model, joint: str, set_valued_ok: bool = False) -> str | None:
                 f"(n_states = {type(model).n_states}), which ideal joints do not integrate; valid: "
                 f"memoryless friction laws (n_states = 0, e.g. coulomb, ambrosio, bai_zhao)")
     return None
-
-
-def joint_friction_models(mechanism) -> list[tuple[str, str, str]]:
-    """``(joint name, joint type, friction model name)`` of every ideal joint of ``mechanism``
-    (a :class:`.mechanism.Mechanism`, or a study with a ``mechanism``) that carries friction: the
-    solver choice looks here (a set-valued law, :data:`SET_VALUED`, needs the event-driven one)."""
-    mech = getattr(mechanism, "mechanism", mechanism)
-    out = []
-    for j in getattr(mech, "joints", ()):
-        fr = getattr(j, "friction", None)
-        if fr is not None:
-            kind = "revolute" if type(j).__name__ == "RevoluteJoint" else "translational"
-            out.append((j.name, kind, fr.name))
-    return out
-
-
-def uses_set_valued(mechanism) -> bool:
-    """True when an ideal joint of ``mechanism`` (or a study) uses a set-valued friction law."""
-    return any(m in SET_VALUED for _, _, m in joint_friction_models(mechanism))
 
 
 def compile_tables(mech, joint_cons: list[int], compiled_kernel, packed, bound):
