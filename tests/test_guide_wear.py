@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from workbench.mbs.clearance import corner, guide_depth
+from workbench.mbs.slider_guide import corner, guide_depth
 from workbench.mbs.compiled import compile_mechanism
 from workbench.mbs.guide_profile import pack_guide, spline_reference
 from workbench.mbs.mechanism import (Body, ConstantForce, Driver, DriverFunction, Mechanism,

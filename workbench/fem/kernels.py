@@ -57,21 +57,27 @@ def _cholesky(A):
 
 
 @njit(cache=True, fastmath=True)
+def cho_solve_inplace(L, m, B):
+    """``L L^T X = B`` in place for the first ``m`` rows of ``B`` (m, k), ``L`` the lower Cholesky
+    factor (of :func:`_cholesky`, or grown row by row in :mod:`.updating`)."""
+    for c in range(B.shape[1]):
+        for i in range(m):
+            s = B[i, c]
+            for k in range(i):
+                s -= L[i, k] * B[k, c]
+            B[i, c] = s / L[i, i]
+        for i in range(m - 1, -1, -1):
+            s = B[i, c]
+            for k in range(i + 1, m):
+                s -= L[k, i] * B[k, c]
+            B[i, c] = s / L[i, i]
+
+
+@njit(cache=True, fastmath=True)
 def _cho_solve(L, B):
     """Solve ``L L^T X = B`` for a (m, k) right-hand side."""
-    m, kk = B.shape
     X = B.copy()
-    for c in range(kk):
-        for i in range(m):
-            s = X[i, c]
-            for k in range(i):
-                s -= L[i, k] * X[k, c]
-            X[i, c] = s / L[i, i]
-        for i in range(m - 1, -1, -1):
-            s = X[i, c]
-            for k in range(i + 1, m):
-                s -= L[k, i] * X[k, c]
-            X[i, c] = s / L[i, i]
+    cho_solve_inplace(L, B.shape[0], X)
     return X
 
 

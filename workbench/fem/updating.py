@@ -17,7 +17,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .kernels import approach_from_active_set
+from .kernels import approach_from_active_set, cho_solve_inplace as _solve
 
 #: rebuild the factor from scratch every this many samples
 REFRESH = 32
@@ -85,22 +85,6 @@ def append(Cp, order, m, L, j):
     L[m, m] = math.sqrt(s)
     order[m] = j
     return m + 1, True
-
-
-@njit(cache=True, fastmath=True)
-def _solve(L, m, B):
-    """``L L^T X = B`` in place for the first ``m`` rows of ``B`` (m, k)."""
-    for c in range(B.shape[1]):
-        for i in range(m):
-            s = B[i, c]
-            for k in range(i):
-                s -= L[i, k] * B[k, c]
-            B[i, c] = s / L[i, i]
-        for i in range(m - 1, -1, -1):
-            s = B[i, c]
-            for k in range(i + 1, m):
-                s -= L[k, i] * B[k, c]
-            B[i, c] = s / L[i, i]
 
 
 @njit(cache=True, fastmath=True)

@@ -22,7 +22,7 @@ that would make the guide tighter than new.  Outside the node range the depth is
 The packed columns start at :data:`TR_NODES` of the joint's ``clr_f`` row
 (:func:`workbench.mbs.compiled.compile_mechanism`): ``[N, s_0, ds, worn, r_0..r_3, g_upper (N),
 g_upper' (N), g_lower (N), g_lower' (N)]`` (nodal values and slopes).  :func:`spline_reference`
-is the reference path (scipy) of the compiled evaluation :func:`workbench.mbs.clearance.guide_depth`.
+is the reference path (scipy) of the compiled evaluation :func:`workbench.mbs.slider_guide.guide_depth`.
 """
 from __future__ import annotations
 

@@ -106,6 +106,24 @@ def _evaluate_samples(times, Y, DM, alpha, beta, model):
     return QDD, LAM, REC, KE, PE, DP, DV
 
 
+def joint_reactions(cm, Y, LAM):
+    """The ideal joints' reactions on ``body_j`` [N], ``(sample, joint, x/y)``, from the multipliers
+    ``LAM`` at the states ``Y`` of compiled mechanism ``cm`` (a translational joint's normal row acts
+    along its axis's normal, turned with ``body_i``)."""
+    nt = len(Y)
+    reac = np.zeros((nt, len(cm.mechanism.joints), 2))
+    for k, row in enumerate(cm.joint_rows):
+        if cm.cons_i[k, 0] == TRANS:
+            bi = cm.cons_i[k, 1]
+            phi = Y[:, 3 * bi + 2] if bi >= 0 else np.zeros(nt)
+            nxp, nyp = cm.cons_f[k, 4], cm.cons_f[k, 5]
+            reac[:, k, 0] = -(np.cos(phi) * nxp - np.sin(phi) * nyp) * LAM[:, row]
+            reac[:, k, 1] = -(np.sin(phi) * nxp + np.cos(phi) * nyp) * LAM[:, row]
+        else:
+            reac[:, k, :] = LAM[:, row:row + 2]
+    return reac
+
+
 def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings, status="complete") -> Simulation:
     mech = cm.mechanism
     n, nb, npts = 3 * cm.nb, cm.nb, cm.n_points
@@ -113,18 +131,7 @@ def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings, status
         times, Y, DM, settings.baumgarte_alpha, settings.baumgarte_beta, cm.model())
     nt = len(times)
     nc = len(mech.clearance_joints)
-    # ideal-joint reactions on body_j
-    reac = np.zeros((nt, len(mech.joints), 2))
-    for k, row in enumerate(cm.joint_rows):
-        if cm.cons_i[k, 0] == TRANS:
-            bi = cm.cons_i[k, 1]
-            phi = Y[:, 3 * bi + 2] if bi >= 0 else np.zeros(nt)
-            nxp, nyp = cm.cons_f[k, 4], cm.cons_f[k, 5]
-            nx = np.cos(phi) * nxp - np.sin(phi) * nyp
-            ny = np.sin(phi) * nxp + np.cos(phi) * nyp
-            reac[:, k, 0] = -nx * LAM[:, row]; reac[:, k, 1] = -ny * LAM[:, row]
-        else:
-            reac[:, k, :] = LAM[:, row:row + 2]
+    reac = joint_reactions(cm, Y, LAM)
     W = Y[:, 2 * n + npts:]
     imp_t, imp_v, imp_j, imp_p = imp[:4]
     peaks = imp[4] if len(imp) > 4 else None  # the impact table's extremes (fast path)

@@ -47,17 +47,8 @@ def simulate(mech, settings, *, regularisation: float = 0.0):
     for k in range(nt):
         KE[k], PE[k] = mechanical_energy(Y[k, :2 * n], n, cm.mass, cm.gravity, cm.frc_i, cm.frc_f)
     LAM = smp["lam"]
-    reac = np.zeros((nt, len(mech.joints), 2))
-    from ..mbs.compiled import TRANS
-    for k, row in enumerate(cm.joint_rows):
-        if cm.cons_i[k, 0] == TRANS:
-            bi = cm.cons_i[k, 1]
-            phi = Y[:, 3 * bi + 2] if bi >= 0 else np.zeros(nt)
-            nxp, nyp = cm.cons_f[k, 4], cm.cons_f[k, 5]
-            reac[:, k, 0] = -(np.cos(phi) * nxp - np.sin(phi) * nyp) * LAM[:, row]
-            reac[:, k, 1] = -(np.sin(phi) * nxp + np.cos(phi) * nyp) * LAM[:, row]
-        else:
-            reac[:, k, :] = LAM[:, row:row + 2]
+    from ..mbs.solver import joint_reactions
+    reac = joint_reactions(cm, Y, LAM)
     empty = np.zeros((nt, 0))
     stats = dict(run.stats)
     stats["wall_time"] = _time.perf_counter() - wall

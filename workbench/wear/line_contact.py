@@ -36,7 +36,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..mbs.clearance import guide_depth
+from ..mbs.slider_guide import guide_depth
 from ..mbs.guide_profile import TR_DS, TR_NODES, TR_REACH, TR_S0
 
 APPROXIMATE_AREA, WINKLER = 0, 1

@@ -2,7 +2,7 @@
 
 From the averaging cycles of a simulation with the current surfaces, every output sample gives the
 four corners' penetrations ``delta_k``, guide coordinates ``s_k`` and normal forces ``F_k``
-(re-evaluated with the joint's contact law, :func:`workbench.mbs.clearance.corner_history`, and
+(re-evaluated with the joint's contact law, :func:`workbench.mbs.slider_guide.corner_history`, and
 scaled so that they add up to the joint force the dynamics recorded), and the slip ``|v_t| dt``
 [m] of the slider along the guide.  Each loaded face gets a pressure over its contact length
 (:mod:`.line_contact`: approximate area or Winkler) on the guide's nodes and the slider's face
@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import WorkbenchError
 from ..mbs.compiled import compile_mechanism
-from ..mbs.clearance import corner_history
+from ..mbs.slider_guide import corner_history
 from ..models import BoreSection
 from .guide import WornGuide
 from .increment import CycleRates, ModelOutputError, WearRate, estimate, law_depth, ContactSamples
