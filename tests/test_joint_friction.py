@@ -284,8 +284,9 @@ def test_laws_that_cannot_apply_are_refused_with_the_joint_and_the_choices():
                                   joints=(RevoluteJoint("pin", "ground", "O", "disc", "C", friction=lugre,
                                                         pin_radius=0.01),)))
 
-    class SetValued:
+    class SetValued:   # the marker of a set-valued law (plugins/friction/coulomb_set_valued.py)
         name = "coulomb_set_valued"
+        set_valued = True
     why = JF.check_law(SetValued(), "guide")
     assert "event-driven" in why and "coulomb" in why
     assert JF.check_law(SetValued(), "guide", set_valued_ok=True) is None
@@ -295,14 +296,19 @@ def test_laws_that_cannot_apply_are_refused_with_the_joint_and_the_choices():
     assert any("pin_radius > 0" in p for p in probs)
 
 
-def test_joint_friction_models_lists_what_the_solver_choice_needs():
+def test_regularised_joint_friction_stays_on_the_compiled_path():
+    """The solver choice (:func:`workbench.nonsmooth.support.uses_event_driven`): regularised laws
+    on every joint keep the compiled fast path; a set-valued law on one joint routes to the
+    event-driven solver."""
+    from workbench.nonsmooth.support import uses_event_driven
     mech = _friction_slider_crank()
-    assert JF.joint_friction_models(mech) == [("ground_crank", "revolute", "coulomb"),
-                                              ("crank_rod", "revolute", "coulomb"),
-                                              ("guide", "translational", "coulomb"),
-                                              ("rod_slider", "revolute", "coulomb")]
-    assert not JF.uses_set_valued(mech)
-    assert JF.joint_friction_models(slider_crank(ideal=True)) == []
+    assert [j.friction.name for j in mech.joints if j.friction is not None] == ["coulomb"] * 4
+    assert not uses_event_driven(mech)
+    assert not uses_event_driven(slider_crank(ideal=True))
+    sv = REG.create("friction", "coulomb_set_valued", {"mu": 0.2})
+    guide = next(j for j in mech.joints if j.name == "guide")
+    assert uses_event_driven(replace(mech, joints=tuple(replace(j, friction=sv) if j is guide else j
+                                                         for j in mech.joints)))
 
 
 # ------------------------------------------------------------------ the study and its twin
