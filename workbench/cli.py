@@ -129,11 +129,16 @@ def validate(study_file: Path):
             f"{len(m.clearance_joints)} clearance joints ({len(w.joints) + len(w.guides)} wearing); {w.cycles:.6g} cycles "
             f"of {w.cycle_period:g} s; pressure '{w.pressure.name}', wear law '{w.law.name}'")
         return
+    from .nonsmooth.support import uses_event_driven
+    beams = getattr(m, "beams", ())
+    solver = ("event-driven solver (set-valued friction)" if uses_event_driven(m) else
+              "generalised-alpha solver (flexible beams)" if beams else f"{s.path} path")
     _tagged(
         "ok", "green", f"{study_file}: dynamics study '{study.title}': {len(m.bodies)} bodies, "
-        f"{len(m.joints)} ideal joints, {len(m.drivers)} drivers, {len(m.forces)} forces, "
+        + (f"{len(beams)} beams, " if beams else "")
+        + f"{len(m.joints)} ideal joints, {len(m.drivers)} drivers, {len(m.forces)} forces, "
         f"{len(m.clearance_joints)} clearance joints; t = {s.t_start:g} .. {s.t_end:g} s, "
-        f"output every {s.output_step:g} s, {s.path} path")
+        f"output every {s.output_step:g} s, {solver}")
 
 
 # --- schema branch: sweep validation and the JSON Schema command (begin)
