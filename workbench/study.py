@@ -374,13 +374,12 @@ def _solver(table, probs: S.Problems, mechanism: Mechanism | None,
     if S.has_bad(v):
         return None
     # --- Moreau-Jean time stepping (owner: nonsmooth/moreau_jean): begin
-    v["mj_step"] = v.pop("step")
     if v["method"] == "moreau_jean":
-        if v["mj_step"] is None:
+        if v["step"] is None:
             probs.add("solver.step", "method = 'moreau_jean' needs the fixed time step 'step' [s]")
-        elif output is not None and not _whole_multiple(output.step, v["mj_step"]):
+        elif output is not None and not _whole_multiple(output.step, v["step"]):
             probs.add("output.step", f"output.step = {output.step:g} s must be a whole multiple "
-                                     f"of solver.step = {v['mj_step']:g} s (method = 'moreau_jean')")
+                                     f"of solver.step = {v['step']:g} s (method = 'moreau_jean')")
         if t_end is not None:
             probs.add("solver.method", "method = 'moreau_jean' runs dynamics studies only; valid "
                                        "here: RK45, RK23, DOP853, Radau, BDF, LSODA")
@@ -389,9 +388,8 @@ def _solver(table, probs: S.Problems, mechanism: Mechanism | None,
             for key, msg in problems(mechanism, v["restitution"]):
                 probs.add(key, msg)
     else:
-        for key in ("mj_step", "restitution"):
-            if v[key] is not None:
-                name = "step" if key == "mj_step" else key
+        for name in ("step", "restitution"):
+            if v[name] is not None:
                 probs.add(f"solver.{name}", f"'{name}' is a key of method = 'moreau_jean' only "
                                             f"(this study's method is '{v['method']}')")
     # --- Moreau-Jean time stepping: end

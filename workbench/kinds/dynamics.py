@@ -32,7 +32,7 @@ def describe(study) -> str:
         twin = " (event-driven solver: set-valued joint friction)"
     # --- set-valued joint friction: end
     if s.method == "moreau_jean":   # --- Moreau-Jean time stepping (owner: nonsmooth)
-        twin = f" (Moreau-Jean time stepping, h = {s.mj_step:g} s)"
+        twin = f" (Moreau-Jean time stepping, h = {s.step:g} s)"
     return f"'{study.title}': t = {s.t_start:g} .. {s.t_end:g} s{twin}"
 
 

@@ -421,12 +421,12 @@ def run_study(study, *, registry, out=None):
     from ..results import partial_path, simulation_to_dataset, write_dataset
     s = study.solver
     try:
-        sim = simulate(study.mechanism, s, step=s.mj_step, restitution=s.restitution)
+        sim = simulate(study.mechanism, s, step=s.step, restitution=s.restitution)
     except SolverError as exc:
         where = f"{study.file}: " if getattr(study, "file", None) else ""
         raise SolverError(f"{where}Moreau-Jean run failed: {exc}") from None
     ds = simulation_to_dataset(sim, study=study, registry=registry)
-    ds.attrs.update(solver="moreau_jean", solver_step=s.mj_step, solver_step_units="s",
+    ds.attrs.update(solver="moreau_jean", solver_step=s.step, solver_step_units="s",
                     solver_theta=0.5, ideal_twin_status="not requested")
     if sim.status != "complete":
         intr = KeyboardInterrupt()
