@@ -198,20 +198,22 @@ class MoreauJean:
         Phi, J, Phit = self.constraints(tm, qm, v)
         vf = v + h * minv * Q
         S = (J * minv) @ J.T
-        Sinv_J = np.linalg.solve(S, J) if self.m else np.zeros((0, n))
-        # v_b: the free velocity with the bilateral impulses; Pm: the constrained mobility
+        # v_b: the free velocity with the bilateral impulses
         vb = vf - minv * (J.T @ np.linalg.solve(S, J @ vf + Phit)) if self.m else vf
-        Pm = np.diag(minv) - (minv[:, None] * J.T) @ (Sinv_J * minv) if self.m else np.diag(minv)
         act, WN, WT, gaps = [], [], [], []
         for k, c in enumerate(self.contacts):
             g, wn, wt, _ = self.gap(qm, c)
             gaps.append(g)
             if g + 0.5 * h * float(wn @ v) <= 0.0:
                 act.append(k); WN.append(wn); WT.append(wt)
-        data = dict(qm=qm, tm=tm, J=J, S=S, vf=vf, vb=vb, Pm=Pm, Phit=Phit, act=act, pd=pd,
+        data = dict(qm=qm, tm=tm, J=J, S=S, vf=vf, vb=vb, Phit=Phit, act=act, pd=pd,
                     WN=np.array(WN).reshape(-1, n), WT=np.array(WT).reshape(-1, n))
         if not act:
             return None, None, data
+        # Pm: the mobility of the constrained mechanism, M^-1 - M^-1 J^T S^-1 J M^-1
+        Pm = (np.diag(minv) - (minv[:, None] * J.T) @ (np.linalg.solve(S, J) * minv)
+              if self.m else np.diag(minv))
+        data["Pm"] = Pm
         a = len(act)
         WN, WT = data["WN"], data["WT"]
         e = np.array([self.contacts[k].e_n for k in act])
@@ -265,7 +267,7 @@ class MoreauJean:
             r = d["WN"].T @ pn + d["WT"].T @ pt
             PN[d["act"]], PT[d["act"]] = pn, pt
             uNm[d["act"]], uTm[d["act"]] = d["uN_minus"], d["uT_minus"]
-        v1 = d["vb"] + d["Pm"] @ r
+        v1 = d["vb"] + d["Pm"] @ r if M is not None else d["vb"]
         if M is not None:
             uNp[d["act"]], uTp[d["act"]] = d["WN"] @ v1, d["WT"] @ v1
         J, minv = d["J"], self.minv
