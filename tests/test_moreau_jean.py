@@ -1,4 +1,4 @@
-"""Moreau-Jean time stepping with non-smooth revolute clearance joints (workbench.nonsmooth.moreau_jean).
+"""Moreau-Jean time stepping (workbench.nonsmooth.moreau_jean, workbench.nonsmooth.mj_results).
 
 Checks: the scheme dissipates (energy never grows with e_n <= 1 and no friction; Moreau (1988),
 Acary & Brogliato (2008) ch. 10); Signorini with e_n = 0 keeps a closed contact closed; before
@@ -16,9 +16,9 @@ import pytest
 
 from workbench.errors import StudyError
 from workbench.mbs.mechanism import Body, Mechanism, RevoluteClearanceJoint
-from workbench.mbs.solution import SolverSettings
 from workbench.nonsmooth.lcp import enumerate_lcp, is_solution, lemke
-from workbench.nonsmooth.moreau_jean import MoreauJean, run, simulate
+from workbench.nonsmooth.mj_results import simulate
+from workbench.nonsmooth.moreau_jean import MoreauJean, run
 from workbench.plugins import build_registry
 from workbench.study import load_study, load_study_text
 

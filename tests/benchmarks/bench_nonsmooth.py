@@ -67,7 +67,7 @@ def main():
         for label, t, steps, events in rows:
             print(f"{name:<36} {label:<28} {t:9.3f} {t / t_fast:7.1f} {steps!s:>6} {events:>6}")
     # --- Moreau-Jean on the Flores slider-crank (owner: nonsmooth/moreau_jean): begin
-    from workbench.nonsmooth.moreau_jean import simulate as mj_simulate
+    from workbench.nonsmooth.mj_results import simulate as mj_simulate
     name = "flores_slider_crank.toml"
     study = load_study(ROOT / "studies" / name)
     s = study.solver

@@ -46,7 +46,7 @@ def run(study, *, registry, out: str | Path | None = None, progress=None):
     # --- set-valued joint friction: end
     # --- Moreau-Jean time stepping (owner: nonsmooth/moreau_jean): begin
     if study.solver.method == "moreau_jean":
-        from ..nonsmooth.moreau_jean import run_study as run_mj
+        from ..nonsmooth.mj_results import run_study as run_mj
         return run_mj(study, registry=registry, out=out)
     # --- Moreau-Jean time stepping: end
     from ..results import run_dynamics
