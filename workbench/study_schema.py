@@ -261,8 +261,11 @@ SOLVER = Section("solver", "Numerical settings (`workbench.mbs.solution.SolverSe
         "`baumgarte_alpha`)", _SD["baumgarte_beta"], min=0.0, max=BAUMGARTE_MAX),
     Key("path", "text", "", "`fast` (compiled) or `scipy` (reference)", _SD["path"],
         choices=("fast", "scipy")),
-    Key("method", "text", "", "scipy method on the reference path", _SD["method"],
-        choices=("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")),
+    Key("method", "text", "", "scipy method on the reference path; `moreau_jean`: Moreau-Jean "
+        "time stepping with the revolute clearance joints non-smooth (Signorini, Newton's "
+        "restitution, set-valued Coulomb; `workbench.nonsmooth.moreau_jean`)", _SD["method"],
+        choices=("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA",
+                 "moreau_jean")),  # moreau_jean: owner nonsmooth/moreau_jean
     Key("detection", "text", "", "contact-start detection: `event` (root finding) or "
         "`step_halving` (Wu (2014))", _SD["detection"], choices=("event", "step_halving")),
     Key("critical_penetration", "number", "m", "epsilon of the step-halving detector (Wu (2014))",
@@ -277,6 +280,13 @@ SOLVER = Section("solver", "Numerical settings (`workbench.mbs.solution.SolverSe
     Key("impact_peaks", "bool", "", "locate each impact's peak force and largest penetration on "
         "the dense output (fast path; `impact_peak_force`, `impact_max_penetration`)", _SD["impact_peaks"]),
     # --- solver: wall-time limit and impact table (end)
+    # --- Moreau-Jean time stepping (owner: nonsmooth/moreau_jean): begin
+    Key("step", "number", "s", "fixed time step h of `method = \"moreau_jean\"` (required there, "
+        "unused otherwise); `output.step` must be a whole multiple of it", None, gt=0.0),
+    Key("restitution", "number", "1", "Newton's restitution coefficient e_n of every clearance "
+        "joint under `method = \"moreau_jean\"`; replaces the contact laws' own `restitution` "
+        "(needed for a law without one)", None, min=0.0, max=1.0),
+    # --- Moreau-Jean time stepping: end
 ))
 
 OUTPUT = Section("output", "What the results dataset holds.", (

@@ -31,6 +31,8 @@ def describe(study) -> str:
     if uses_event_driven(study.mechanism):
         twin = " (event-driven solver: set-valued joint friction)"
     # --- set-valued joint friction: end
+    if s.method == "moreau_jean":   # --- Moreau-Jean time stepping (owner: nonsmooth)
+        twin = f" (Moreau-Jean time stepping, h = {s.step:g} s)"
     return f"'{study.title}': t = {s.t_start:g} .. {s.t_end:g} s{twin}"
 
 
@@ -42,6 +44,11 @@ def run(study, *, registry, out: str | Path | None = None, progress=None):
         from ..nonsmooth.dataset import run_study
         return run_study(study, registry=registry, out=out)
     # --- set-valued joint friction: end
+    # --- Moreau-Jean time stepping (owner: nonsmooth/moreau_jean): begin
+    if study.solver.method == "moreau_jean":
+        from ..nonsmooth.mj_results import run_study as run_mj
+        return run_mj(study, registry=registry, out=out)
+    # --- Moreau-Jean time stepping: end
     from ..results import run_dynamics
     return run_dynamics(study, registry=registry, out=out)
 

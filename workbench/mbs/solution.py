@@ -41,6 +41,8 @@ class SolverSettings:
     max_wall_time : wall-clock limit of the integration [s] (inf = none).  When it is reached the
         run stops cleanly at the next step and :func:`~workbench.mbs.solver.simulate` raises
         :class:`~workbench.mbs.solver.SolverTimeLimit` carrying the samples integrated so far.
+    step, restitution : ``[solver] step`` [s] and ``restitution`` [1] of the Moreau-Jean
+        time stepping (:mod:`workbench.nonsmooth.moreau_jean`; ``method = "moreau_jean"``).
     impact_peaks : locate each impact's peak force and largest penetration on the dense output
         (fast path; ``Simulation.impact_peak_force`` ...); False leaves them NaN and saves the
         contact evaluations this takes (one or two per step while a contact is closed).
@@ -62,6 +64,12 @@ class SolverSettings:
     max_steps: int = 20_000_000
     max_wall_time: float = math.inf
     impact_peaks: bool = True
+    # --- Moreau-Jean time stepping (owner: nonsmooth/moreau_jean): begin
+    #: fixed step h [s] of ``method = "moreau_jean"`` (None: not that method); Newton's
+    #: restitution e_n [1] replacing the clearance joints' own (None: the contact laws')
+    step: float | None = None
+    restitution: float | None = None
+    # --- Moreau-Jean time stepping: end
 
 
 @dataclass
