@@ -132,7 +132,9 @@ def validate(study_file: Path):
     from .nonsmooth.support import uses_event_driven
     beams = getattr(m, "beams", ())
     solver = ("event-driven solver (set-valued friction)" if uses_event_driven(m) else
-              "generalised-alpha solver (flexible beams)" if beams else f"{s.path} path")
+              "generalised-alpha solver (flexible beams)" if beams else
+              f"Moreau-Jean time stepping, step {s.step:g} s" if getattr(s, "method", "") == "moreau_jean"
+              else f"{s.path} path")
     _tagged(
         "ok", "green", f"{study_file}: dynamics study '{study.title}': {len(m.bodies)} bodies, "
         + (f"{len(beams)} beams, " if beams else "")
