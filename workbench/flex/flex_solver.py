@@ -38,6 +38,7 @@ from ..mbs.mechanism import Mechanism, RevoluteClearanceJoint
 from ..mbs.run_control import RunInterrupted, SolverTimeLimit, current_deadline
 from ..mbs.solution import Simulation, SolverSettings
 from .flex_mechanism import FlexModel
+from .flex_newton import index1_kernel, newton_kernel
 from .generalized_alpha import AlphaParameters
 
 #: spectral radius at infinity of the generalised-alpha scheme [1]
@@ -84,7 +85,15 @@ def assemble(fm: FlexModel, t0: float = 0.0, tol: float = 1e-13, max_iter: int =
     return q, sol[:fm.n]
 
 
-def _initial_acceleration(fm: FlexModel, q, v, t):
+def _initial_acceleration(fm: FlexModel, q, v, t, stepper=None):
+    """``(q'', lambda)`` of the index-1 equations at ``(q, v, t)``; compiled
+    (:func:`workbench.flex.flex_newton.index1_kernel`) when a :class:`_Stepper` is given."""
+    if stepper is not None:
+        w = stepper.work
+        Gx = -fm.clearance(q, v)[0] if fm.n_clr else w[0]
+        eps = 1e-7 * max(1.0, np.abs(q).max())
+        sol = index1_kernel(q, v, float(t), *stepper.fixed, Gx, eps, *w[3:])
+        return sol[:fm.n].copy(), sol[fm.n:].copy()
     g, _, _ = fm.forces(q, v, t, with_tangent=False)
     n, m = fm.n, fm.m
     if m == 0:
@@ -108,11 +117,67 @@ class _Stepper:
         self.am, self.af, self.gamma, self.beta = AlphaParameters(RHO_INF).coefficients
         self.rtol, self.atol = float(settings.rtol), float(settings.atol)
         self.newton_iterations = 0
+        n, m = fm.n, fm.m
+        self.A = np.zeros((n + m, n + m))      # the iteration matrix, reassembled in place
+        self.rhs = np.zeros(n + m)
+        # the compiled step's constant arrays and its work arrays (flex_newton.newton_kernel)
+        rpf = fm.rigid_point_forces
+        rpf_i = np.array([i for i, _, _ in rpf], np.int64)
+        rpf_f = np.array([(*s, *F) for _, s, F in rpf], float).reshape(-1, 4)
+        bm_i = np.array([(o, cb.n_el) for _, cb, o in fm.beams], np.int64).reshape(-1, 2)
+        bm_f = np.array([(cb.le, cb.ea, cb.ei, float(bm.damping)) for bm, cb, _ in fm.beams], float).reshape(-1, 4)
+        self.fixed = (np.ascontiguousarray(fm.M), -(fm.f_gravity + fm.const_force), rpf_i, rpf_f, bm_i, bm_f,
+                      *fm.carrays.args())
+        # Gx, Kx, Cx (zero without clearance joints), then G, K, C, Phi, B, Pt, A, rhs
+        self.work = (np.zeros(n), np.zeros((n, n)), np.zeros((n, n)), np.zeros(n), np.zeros((n, n)),
+                     np.zeros((n, n)), np.zeros(m), np.zeros((m, n)), np.zeros(m), self.A, self.rhs)
 
     def scale(self, q):
         return self.atol + self.rtol * np.abs(q)
 
     def step(self, q, v, acc, a, lam, t, h):
+        """One step by the compiled Newton iteration (:func:`workbench.flex.flex_newton.newton_kernel`);
+        the same arithmetic as :meth:`step_reference`.  Returns ``(q, v, q'', a, lambda, err)``."""
+        fm, am, af, gamma, beta = self.fm, self.am, self.af, self.gamma, self.beta
+        bp = (1.0 - am) / (h * h * beta * (1.0 - af))
+        gp = gamma / (h * beta)
+        t1 = t + h
+        a_new = (acc - am * a) / (1.0 - am)
+        q1 = q + h * v + h * h * (0.5 - beta) * a + h * h * beta * a_new
+        v1 = v + h * (1.0 - gamma) * a + h * gamma * a_new
+        acc1 = acc.copy()
+        lam1 = lam.copy()
+        sc = self.scale(q)
+        w = self.work
+        phi_tol = 1e-3 * self.atol + 1e-12
+        try:
+            if not fm.n_clr:
+                status = newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, *self.fixed, w[0], w[1], w[2], sc,
+                                       phi_tol, NEWTON_FRACTION, MAX_NEWTON, *w[3:])
+                self.newton_iterations += abs(status) if status else MAX_NEWTON
+            else:
+                # the clearance forces (plugins' kernels through proxy bodies) held fixed per iteration
+                for _ in range(MAX_NEWTON):
+                    Qc, active = fm.clearance(q1, v1)
+                    if active:
+                        Kc, Cc = fm.clearance_tangent(q1, v1, Qc)
+                    else:
+                        Kc, Cc = w[1], w[2]
+                    status = newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, *self.fixed, -Qc, Kc, Cc, sc,
+                                           phi_tol, NEWTON_FRACTION, 1, *w[3:])
+                    self.newton_iterations += 1
+                    if status != 0:
+                        break
+        except np.linalg.LinAlgError:
+            raise _NewtonFailed from None
+        if status <= 0:
+            raise _NewtonFailed
+        a1 = ((1.0 - af) * acc1 + af * acc - am * a) / (1.0 - am)
+        err = np.max(h * h * abs(beta - 1.0 / 6.0) * np.abs(acc1 - acc) / np.maximum(sc, self.scale(q1)))
+        return q1, v1, acc1, a1, lam1, err
+
+    def step_reference(self, q, v, acc, a, lam, t, h):
+        """One step with the Newton iteration in Python (the reference path of :meth:`step`)."""
         fm, am, af, gamma, beta = self.fm, self.am, self.af, self.gamma, self.beta
         n, m = fm.n, fm.m
         bp = (1.0 - am) / (h * h * beta * (1.0 - af))
@@ -124,27 +189,38 @@ class _Stepper:
         acc1 = acc.copy()
         lam1 = lam.copy()
         sc = self.scale(q)
+        A, rhs = self.A, self.rhs
         for it in range(1, MAX_NEWTON + 1):
             g, K, C = fm.forces(q1, v1, t1)
             r = fm.M @ acc1 + g
             if m:
                 phi, B, _ = fm.constraints(q1, t1)
                 r += B.T @ lam1
-                St = fm.M * bp + C * gp + K + fm.constraint_hessian(q1, lam1)
-                A = np.block([[St / bp, B.T], [B, np.zeros((m, m))]])
-                rhs = np.concatenate([r / bp, phi])
+                fm.constraint_hessian(q1, lam1, K)
+                # [[M + (C gp + K + H) / bp, B^T], [B, 0]] (rows and multipliers scaled by bp)
+                np.multiply(C, gp / bp, out=A[:n, :n])
+                A[:n, :n] += K * (1.0 / bp)
+                A[:n, :n] += fm.M
+                A[:n, n:] = B.T
+                A[n:, :n] = B
+                A[n:, n:] = 0.0
+                rhs[:n] = r * (1.0 / bp)
+                rhs[n:] = phi
             else:
-                A, rhs = fm.M * bp + C * gp + K, r
+                np.multiply(C, gp, out=A)
+                A += K
+                A += fm.M * bp
+                rhs[:] = r
             try:
-                d = -np.linalg.solve(A, rhs)
+                d = np.linalg.solve(A, rhs)
             except np.linalg.LinAlgError:
                 raise _NewtonFailed from None
             dq = d[:n]
-            q1 += dq
-            v1 += gp * dq
-            acc1 += bp * dq
+            q1 -= dq
+            v1 -= gp * dq
+            acc1 -= bp * dq
             if m:
-                lam1 += bp * d[n:]
+                lam1 -= bp * d[n:]
             self.newton_iterations += 1
             if not np.all(np.isfinite(q1)):
                 raise _NewtonFailed
@@ -177,7 +253,7 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
     hmax = settings.max_step if settings.max_step > 0 else settings.output_step
     h = min(settings.first_step, hmax)
     hmin = 1e-14 * max(1.0, settings.t_end)
-    rec = _Recorder(fm, out_times)
+    rec = _Recorder(fm, out_times, stepper)
     if fm.n_clr:
         g0, gd0 = fm.gaps(q, v)
         fm.dm[:len(g0)][g0 > 0] = np.maximum(gd0[g0 > 0], 1e-6)
@@ -284,8 +360,9 @@ def _locate(stepper, fm, q, v, acc, a, lam, t, h, g_old, settings):
 class _Recorder:
     """Samples, impacts and the per-impact peaks of one run, turned into a :class:`Simulation`."""
 
-    def __init__(self, fm: FlexModel, times):
+    def __init__(self, fm: FlexModel, times, stepper=None):
         self.fm = fm
+        self.stepper = stepper
         nt, n = len(times), fm.n
         self.times = times
         self.Q = np.zeros((nt, n)); self.V = np.zeros((nt, n)); self.A = np.zeros((nt, n))
@@ -302,7 +379,7 @@ class _Recorder:
         slider-crank's crank moment peaked at 5800 N m instead of 300 N m; Exudyn avoids them with
         a constant step), the index-1 ones are those of the state."""
         fm = self.fm
-        acc, lam = _initial_acceleration(fm, q, v, t)
+        acc, lam = _initial_acceleration(fm, q, v, t, self.stepper)
         self.Q[k], self.V[k], self.A[k] = q, v, acc
         self.L[k, :fm.m] = lam
         if fm.n_clr:
