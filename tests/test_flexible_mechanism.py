@@ -213,7 +213,7 @@ def test_fast_element_kernel_agrees_with_the_reference_element():
     rng = np.random.default_rng(1)
     e = cb.q0[:8] + 0.02 * rng.standard_normal(8)
     Q, K, D = np.zeros(8), np.zeros((8, 8)), np.zeros((8, 8))
-    element_kernel(e, cb.ea, cb.ei, cb.le, 1e-5, Q, K, D)
+    element_kernel(e, cb.ea, cb.ei, cb.le, 1e-5, Q, K, D, True)
     Qr, Kr = element_forces(e, cb.ea, cb.ei, cb.le)
     Dr = element_damping(e, cb.ea, cb.ei, cb.le, 1e-5)
     np.testing.assert_allclose(Q, Qr, rtol=1e-12, atol=1e-12 * np.abs(Qr).max())
@@ -277,8 +277,20 @@ def test_compiled_newton_step_agrees_with_the_reference_path(case, registry):
     acc_r, lm_r = flex_solver._initial_acceleration(fm, q, v, 0.0)
     np.testing.assert_allclose(acc, acc_r, rtol=1e-7, atol=1e-7 * np.abs(acc_r).max())
     np.testing.assert_allclose(lm, lm_r, rtol=1e-7, atol=1e-7 * np.abs(lm_r).max())
-    fast = st.step(q, v, acc, acc, lm, 0.0, 2e-7)
     ref = st.step_reference(q, v, acc, acc, lm, 0.0, 2e-7)
-    for a, b in zip(fast, ref):
+    st.reuse = False                    # full Newton: the reference's arithmetic
+    for a, b in zip(st.step(q, v, acc, acc, lm, 0.0, 2e-7), ref):
         a, b = np.atleast_1d(a), np.atleast_1d(b)
         np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-9 * max(np.abs(b).max(), 1e-300))
+    # modified Newton (the solver's default without clearance joints): the same solution to the
+    # Newton tolerance, NEWTON_FRACTION of the step tolerance (1e-3 x (atol + rtol |q|) here,
+    # i.e. about 1e-12 m on the positions; velocities and accelerations carry gamma' and beta')
+    st.reuse = True
+    for _ in range(2):                  # the second step reuses the first one's factors
+        st.newton_iterations = 0
+        mod = st.step(q, v, acc, acc, lm, 0.0, 2e-7)
+        tol_q = 1e-3 * st.scale(q)
+        np.testing.assert_array_less(np.abs(mod[0] - ref[0]), 10 * tol_q)
+        assert np.abs(mod[2] - ref[2]).max() < 10 * tol_q.max() * 6.0 / (2e-7) ** 2
+    if case != "clearance_study":
+        assert st.lu_info[0] == 1.0     # the factors were kept

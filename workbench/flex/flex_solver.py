@@ -7,16 +7,24 @@ generalised-alpha scheme of Chung & Hulbert (1993), in the index-3 form of Arnol
 (:mod:`workbench.flex.generalized_alpha`: the same predictor, corrector and iteration matrix), is
 second order, unconditionally stable for linear problems and damps the unresolved high frequencies
 by the spectral radius ``rho_inf`` (:data:`RHO_INF`, as the Exudyn reference model).  Newton's
-method uses the full iteration matrix ``M beta' + C gamma' + K + d(Phi_q^T lambda)/dq`` with the
+method uses the iteration matrix ``M beta' + C gamma' + K + d(Phi_q^T lambda)/dq`` with the
 beams' exact tangent (:func:`workbench.flex.ancf_cable.element_forces`), the constraints' exact
 second derivative and the clearance forces' finite-difference tangent; the constraint rows and
-multipliers are scaled by ``beta'`` (Bottasso, Bauchau & Cardona (2007)).
+multipliers are scaled by ``beta'`` (Bottasso, Bauchau & Cardona (2007)).  The iteration is
+compiled (:func:`workbench.flex.flex_newton.newton_kernel`; :meth:`_Stepper.step_reference` is the
+Python reference path).  Without clearance joints it is a modified Newton method (Arnold & Brüls
+(2007) sec. 3.2): the matrix's LU factors are kept across iterations and steps while ``beta'``
+stays within :data:`REUSE_BP` of theirs and the corrections contract by :data:`REUSE_RATE` or
+better; with clearance joints (whose forces' tangent changes within an impact) it is assembled
+every iteration.
 
 Step-size control: the local error of the positions is estimated by
 ``h^2 (beta - 1/6) (q''_{n+1} - q''_n)`` (Zienkiewicz & Xie (1991): the difference of the
 scheme's position update from a third-order Taylor step), scaled per coordinate by
 ``atol + rtol |q|``; a step is accepted when the largest scaled error is <= 1 and the next step is
-``h (0.9 / err)^(1/3)`` within ``[0.2 h, 2 h]``.  A step whose Newton iteration fails is halved.
+``h SAFETY err^(-1/3)`` within ``[0.2 h, 2 h]`` (``SAFETY`` = 0.8: at 0.9 a quarter of the steps
+of the flexible slider-crank were rejected, at 0.8 a sixth).  A step whose Newton iteration fails
+is halved.
 
 Event location: when a contact point's penetration passes zero inside a step, the step is redone
 with shorter lengths (regula falsi with bisection safeguards on the step length) until the
@@ -38,7 +46,7 @@ from ..mbs.mechanism import Mechanism, RevoluteClearanceJoint
 from ..mbs.run_control import RunInterrupted, SolverTimeLimit, current_deadline
 from ..mbs.solution import Simulation, SolverSettings
 from .flex_mechanism import FlexModel
-from .flex_newton import index1_kernel, newton_kernel
+from .flex_newton import SINGULAR, index1_kernel, newton_kernel
 from .generalized_alpha import AlphaParameters
 
 #: spectral radius at infinity of the generalised-alpha scheme [1]
@@ -46,6 +54,15 @@ RHO_INF = 0.8
 MAX_NEWTON = 12
 #: Newton stops when the scaled correction is below this fraction of the step tolerance
 NEWTON_FRACTION = 1e-3
+#: safety factor of the step-size controller [1]
+SAFETY = 0.8
+#: modified Newton where there are no clearance joints (their forces' tangent changes too fast)
+MODIFIED_NEWTON = True
+#: modified Newton: the iteration matrix's factors are reused
+#: while beta' (~ 1/h^2) is within this fraction of theirs [1] ...
+REUSE_BP = 0.1
+#: ... and every correction is at most this fraction of the one before [1]
+REUSE_RATE = 0.25
 
 
 class _NewtonFailed(Exception):
@@ -92,7 +109,8 @@ def _initial_acceleration(fm: FlexModel, q, v, t, stepper=None):
         w = stepper.work
         Gx = -fm.clearance(q, v)[0] if fm.n_clr else w[0]
         eps = 1e-7 * max(1.0, np.abs(q).max())
-        sol = index1_kernel(q, v, float(t), *stepper.fixed, Gx, eps, *w[3:])
+        # its own matrix: the step's (stepper.A) holds the factors a modified Newton iteration reuses
+        sol = index1_kernel(q, v, float(t), *stepper.fixed, Gx, eps, *w[3:9], stepper.A1, stepper.rhs1)
         return sol[:fm.n].copy(), sol[fm.n:].copy()
     g, _, _ = fm.forces(q, v, t, with_tangent=False)
     n, m = fm.n, fm.m
@@ -120,6 +138,7 @@ class _Stepper:
         n, m = fm.n, fm.m
         self.A = np.zeros((n + m, n + m))      # the iteration matrix, reassembled in place
         self.rhs = np.zeros(n + m)
+        self.A1, self.rhs1 = np.zeros((n + m, n + m)), np.zeros(n + m)    # the index-1 solve's
         # the compiled step's constant arrays and its work arrays (flex_newton.newton_kernel)
         rpf = fm.rigid_point_forces
         rpf_i = np.array([i for i, _, _ in rpf], np.int64)
@@ -128,6 +147,9 @@ class _Stepper:
         bm_f = np.array([(cb.le, cb.ea, cb.ei, float(bm.damping)) for bm, cb, _ in fm.beams], float).reshape(-1, 4)
         self.fixed = (np.ascontiguousarray(fm.M), -(fm.f_gravity + fm.const_force), rpf_i, rpf_f, bm_i, bm_f,
                       *fm.carrays.args())
+        self.reuse = MODIFIED_NEWTON    # modified Newton where there are no clearance joints
+        self.lu_info = np.zeros(3)      # modified Newton: factors valid (1), for beta' [1/s^2], count
+        self.piv = np.zeros(n + m, np.int64)
         # Gx, Kx, Cx (zero without clearance joints), then G, K, C, Phi, B, Pt, A, rhs
         self.work = (np.zeros(n), np.zeros((n, n)), np.zeros((n, n)), np.zeros(n), np.zeros((n, n)),
                      np.zeros((n, n)), np.zeros(m), np.zeros((m, n)), np.zeros(m), self.A, self.rhs)
@@ -153,8 +175,9 @@ class _Stepper:
         try:
             if not fm.n_clr:
                 status = newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, *self.fixed, w[0], w[1], w[2], sc,
-                                       phi_tol, NEWTON_FRACTION, MAX_NEWTON, *w[3:])
-                self.newton_iterations += abs(status) if status else MAX_NEWTON
+                                       phi_tol, NEWTON_FRACTION, MAX_NEWTON, *w[3:], int(self.reuse), REUSE_BP, REUSE_RATE,
+                                       self.lu_info, self.piv)
+                self.newton_iterations += MAX_NEWTON if status in (0, SINGULAR) else abs(status)
             else:
                 # the clearance forces (plugins' kernels through proxy bodies) held fixed per iteration
                 for _ in range(MAX_NEWTON):
@@ -164,7 +187,8 @@ class _Stepper:
                     else:
                         Kc, Cc = w[1], w[2]
                     status = newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, *self.fixed, -Qc, Kc, Cc, sc,
-                                           phi_tol, NEWTON_FRACTION, 1, *w[3:])
+                                           phi_tol, NEWTON_FRACTION, 1, *w[3:], 0, 0.0, 0.0, self.lu_info,
+                                           self.piv)
                     self.newton_iterations += 1
                     if status != 0:
                         break
@@ -283,7 +307,7 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
                 continue
             if err > 1.0 and hs > 16 * hmin:
                 stats["rejected_steps"] += 1
-                h = hs * max(0.2, 0.9 * err ** (-1.0 / 3.0))
+                h = hs * max(0.2, SAFETY * err ** (-1.0 / 3.0))
                 continue
             # contact starts inside the step: locate them
             if fm.n_clr:
@@ -311,11 +335,12 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
                 rec.sample(k_out, t, q, v, acc, lam)
                 k_out += 1
             base = max(h, hs) if land else hs    # a step cut short to land on a sample: keep the proposal
-            h = min(hmax, base * min(2.0, max(0.2, 0.9 * max(err, 1e-12) ** (-1.0 / 3.0))))
+            h = min(hmax, base * min(2.0, max(0.2, SAFETY * max(err, 1e-12) ** (-1.0 / 3.0))))
     except KeyboardInterrupt:
         raise RunInterrupted(f"interrupted (Ctrl-C) at t = {t:.9g} s (the run had produced {k_out} of "
                              f"{n_out} output samples)", partial=rec.simulation(k_out, stats, "interrupted")) from None
     stats["newton_iterations"] = stepper.newton_iterations
+    stats["factorizations"] = int(stepper.lu_info[2]) if stepper.reuse and not fm.n_clr else stepper.newton_iterations
     stats["integrator"] = "generalized_alpha"
     stats["rho_inf"] = RHO_INF
     sim = rec.simulation(n_out, stats, "complete")
