@@ -85,7 +85,8 @@ def main():
             ratio = f"{wall / min(match):.2f} x the time of the cheapest Exudyn run as accurate" if match else \
                 "no Exudyn run tried was as accurate"
             print(f"workbench rtol {rtol:g}: {wall:7.2f} s, {sim.stats['steps']} steps, "
-                  f"{sim.stats['newton_iterations']} Newton iterations, peak error {err:.2%}; {ratio}")
+                  f"{sim.stats['newton_iterations']} Newton iterations ({sim.stats['factorizations']} "
+                  f"factorisations), peak error {err:.2%}; {ratio}")
         m = slider_crank(E)
         rod = Body("rod", 0.21, 0.21 * 0.12 ** 2 / 12.0, (0.11, 0.0), 0.0, {"A": (-0.06, 0.0), "B": (0.06, 0.0)})
         rigid = dataclasses.replace(m, bodies=m.bodies + (rod,), beams=())
