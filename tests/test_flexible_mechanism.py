@@ -294,3 +294,22 @@ def test_compiled_newton_step_agrees_with_the_reference_path(case, registry):
         assert np.abs(mod[2] - ref[2]).max() < 10 * tol_q.max() * 6.0 / (2e-7) ** 2
     if case != "clearance_study":
         assert st.lu_info[0] == 1.0     # the factors were kept
+
+
+def test_hand_written_lu_agrees_with_lapack_and_flags_a_singular_matrix():
+    # flex_newton.lu_factor / lu_solve (the modified Newton iteration's reusable factors) against
+    # LAPACK's np.linalg.solve, on a saddle-point matrix like the iteration matrix (a zero block:
+    # pivoting is needed), and a zero pivot reported
+    from workbench.flex.flex_newton import lu_factor, lu_solve
+    rng = np.random.default_rng(7)
+    n, m = 12, 4
+    S = rng.standard_normal((n, n))
+    B = rng.standard_normal((m, n))
+    A = np.block([[np.zeros((m, m)), B], [B.T, S @ S.T + n * np.eye(n)]])   # zero first pivot
+    b = rng.standard_normal(n + m)
+    LU, piv = A.copy(), np.zeros(n + m, np.int64)
+    assert lu_factor(LU, piv)
+    assert (piv != np.arange(n + m)).any()
+    np.testing.assert_allclose(lu_solve(LU, piv, b), np.linalg.solve(A, b), rtol=1e-10, atol=1e-12)
+    A[:, 3] = 0.0
+    assert not lu_factor(A.copy(), piv)
