@@ -94,7 +94,7 @@ def newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, M, g0, rpf_i, rpf_f, bm_i, bm_
     done when the state became non-finite, :data:`SINGULAR` for a singular matrix.
 
     ``reuse`` 0: full Newton, the matrix assembled and solved by LAPACK every iteration (as the
-    reference path).  ``reuse`` 1: modified Newton (Arnold & Brüls (2007) sec. 3.2): ``A`` holds
+    reference path).  ``reuse`` 1: modified Newton (Arnold & Brüls (2007)): ``A`` holds
     the LU factors (:func:`lu_factor`) of the last matrix assembled, valid while ``lu_info[0]`` is
     1, for ``beta' = lu_info[1]`` (``lu_info[2]`` counts the factorisations); they are kept across
     iterations and steps while ``beta'``

@@ -13,7 +13,7 @@ second derivative and the clearance forces' finite-difference tangent; the const
 multipliers are scaled by ``beta'`` (Bottasso, Bauchau & Cardona (2007)).  The iteration is
 compiled (:func:`workbench.flex.flex_newton.newton_kernel`; :meth:`_Stepper.step_reference` is the
 Python reference path).  Without clearance joints it is a modified Newton method (Arnold & Brüls
-(2007) sec. 3.2): the matrix's LU factors are kept across iterations and steps while ``beta'``
+(2007)): the matrix's LU factors are kept across iterations and steps while ``beta'``
 stays within :data:`REUSE_BP` of theirs and the corrections contract by :data:`REUSE_RATE` or
 better; with clearance joints (whose forces' tangent changes within an impact) it is assembled
 every iteration.
