@@ -213,9 +213,103 @@ def test_fast_element_kernel_agrees_with_the_reference_element():
     rng = np.random.default_rng(1)
     e = cb.q0[:8] + 0.02 * rng.standard_normal(8)
     Q, K, D = np.zeros(8), np.zeros((8, 8)), np.zeros((8, 8))
-    element_kernel(e, cb.ea, cb.ei, cb.le, 1e-5, Q, K, D)
+    element_kernel(e, cb.ea, cb.ei, cb.le, 1e-5, Q, K, D, True)
     Qr, Kr = element_forces(e, cb.ea, cb.ei, cb.le)
     Dr = element_damping(e, cb.ea, cb.ei, cb.le, 1e-5)
     np.testing.assert_allclose(Q, Qr, rtol=1e-12, atol=1e-12 * np.abs(Qr).max())
     np.testing.assert_allclose(K, Kr, rtol=1e-12, atol=1e-12 * np.abs(Kr).max())
     np.testing.assert_allclose(D, Dr, rtol=1e-12, atol=1e-12 * np.abs(Dr).max())
+
+
+def _sliding_pendulum():
+    """A beam pinned to a carriage that slides in a rigid guide body (a translational joint between
+    two rigid bodies, which the slider-crank lacks), with a constant force at a rigid-body point
+    and a driven guide angle: every constraint and force kind of the compiled paths."""
+    from workbench.mbs.mechanism import ConstantForce
+    guide = Body("guide", 1.0, 0.1, (0.0, 0.0), 0.3, {"O": (0.0, 0.0), "G": (0.05, 0.02)})
+    cart = Body("cart", 0.5, 0.01, (0.1, 0.05), 0.3, {"C": (0.0, 0.0), "F": (0.01, -0.02)})
+    beam = BeamBody("beam", 0.3, 1e-4, 1e-9, 2e9, 7800.0, 3, 1e-5, (0.1, 0.05), -1.0, {"C": 0.0})
+    return Mechanism(bodies=(guide, cart), joints=(
+        RevoluteJoint("O", "ground", "O", "guide", "O"),
+        TranslationalJoint("slide", "guide", "G", "cart", "C", (0.8, 0.6)),
+        RevoluteJoint("C", "cart", "C", "beam", "C")),
+        drivers=(Driver("turn", "guide", DriverFunction((0.3, 2.0, 5.0))),),
+        forces=(ConstantForce("push", "cart", (3.0, -1.0), "F"),),
+        ground_points={"O": (0.0, 0.0)}, gravity=(0.0, -9.81), beams=(beam,))
+
+
+@pytest.mark.parametrize("case", ["slider_crank", "sliding_pendulum", "clearance_study"])
+def test_compiled_newton_step_agrees_with_the_reference_path(case, registry):
+    # flex_assembly (constraints, Jacobian, second derivative), beam_forces.beam_energy and
+    # flex_newton (Newton iteration, index-1 solve) against the Python reference paths, on a
+    # perturbed, moving state: the same arithmetic, so agreement to rounding
+    from workbench.flex.beam_forces import beam_energy, beam_energy_reference
+    from workbench.flex.flex_mechanism import FlexModel
+    if case == "slider_crank":
+        mech = slider_crank(2e9, damping=1e-5)
+    elif case == "sliding_pendulum":
+        mech = _sliding_pendulum()
+    else:
+        mech = load_study(ROOT / "studies" / "flexible_slider_crank_c020.toml", registry=registry).mechanism
+    fm = FlexModel(mech)
+    rng = np.random.default_rng(3)
+    q, v = flex_solver.assemble(fm, 0.0)
+    q = q + 1e-5 * rng.standard_normal(fm.n)       # off the constraints: Newton has work to do
+    v = v + 0.01 * rng.standard_normal(fm.n)
+    if case == "clearance_study":
+        # the rod's end (the journal at B) 2 um into its bushing: the contact force and its
+        # finite-difference tangent enter the Newton iteration
+        bm, cb, o = fm.beams[0]
+        q[o + cb.n - 3] -= mech.clearance_joints[0].clearance + 2e-6
+        assert fm.clearance(q, v)[1]
+    lam = rng.standard_normal(fm.m)
+    for a, b in zip(fm.constraints(q, 0.01), fm.constraints_reference(q, 0.01)):
+        np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-13)
+    H, Hr = fm.constraint_hessian(q, lam), fm.constraint_hessian_reference(q, lam)
+    np.testing.assert_allclose(H, Hr, rtol=1e-13, atol=1e-13)
+    if case == "sliding_pendulum":
+        assert np.abs(Hr).max() > 0.1          # the translational joint's terms are exercised
+    for bm, cb, o in fm.beams:
+        assert beam_energy(q, o, cb.n_el, cb.le, cb.ea, cb.ei) == pytest.approx(
+            beam_energy_reference(q, o, cb.n_el, cb.le, cb.ea, cb.ei), rel=1e-12)
+    st = flex_solver._Stepper(fm, SolverSettings(t_end=1e-3, rtol=1e-6, atol=1e-9))
+    acc, lm = flex_solver._initial_acceleration(fm, q, v, 0.0, st)
+    acc_r, lm_r = flex_solver._initial_acceleration(fm, q, v, 0.0)
+    np.testing.assert_allclose(acc, acc_r, rtol=1e-7, atol=1e-7 * np.abs(acc_r).max())
+    np.testing.assert_allclose(lm, lm_r, rtol=1e-7, atol=1e-7 * np.abs(lm_r).max())
+    ref = st.step_reference(q, v, acc, acc, lm, 0.0, 2e-7)
+    st.reuse = False                    # full Newton: the reference's arithmetic
+    for a, b in zip(st.step(q, v, acc, acc, lm, 0.0, 2e-7), ref):
+        a, b = np.atleast_1d(a), np.atleast_1d(b)
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-9 * max(np.abs(b).max(), 1e-300))
+    # modified Newton (the solver's default without clearance joints): the same solution to the
+    # Newton tolerance, NEWTON_FRACTION of the step tolerance (1e-3 x (atol + rtol |q|) here,
+    # i.e. about 1e-12 m on the positions; velocities and accelerations carry gamma' and beta')
+    st.reuse = True
+    for _ in range(2):                  # the second step reuses the first one's factors
+        st.newton_iterations = 0
+        mod = st.step(q, v, acc, acc, lm, 0.0, 2e-7)
+        tol_q = 1e-3 * st.scale(q)
+        np.testing.assert_array_less(np.abs(mod[0] - ref[0]), 10 * tol_q)
+        assert np.abs(mod[2] - ref[2]).max() < 10 * tol_q.max() * 6.0 / (2e-7) ** 2
+    if case != "clearance_study":
+        assert st.lu_info[0] == 1.0     # the factors were kept
+
+
+def test_hand_written_lu_agrees_with_lapack_and_flags_a_singular_matrix():
+    # flex_newton.lu_factor / lu_solve (the modified Newton iteration's reusable factors) against
+    # LAPACK's np.linalg.solve, on a saddle-point matrix like the iteration matrix (a zero block:
+    # pivoting is needed), and a zero pivot reported
+    from workbench.flex.flex_newton import lu_factor, lu_solve
+    rng = np.random.default_rng(7)
+    n, m = 12, 4
+    S = rng.standard_normal((n, n))
+    B = rng.standard_normal((m, n))
+    A = np.block([[np.zeros((m, m)), B], [B.T, S @ S.T + n * np.eye(n)]])   # zero first pivot
+    b = rng.standard_normal(n + m)
+    LU, piv = A.copy(), np.zeros(n + m, np.int64)
+    assert lu_factor(LU, piv)
+    assert (piv != np.arange(n + m)).any()
+    np.testing.assert_allclose(lu_solve(LU, piv, b), np.linalg.solve(A, b), rtol=1e-10, atol=1e-12)
+    A[:, 3] = 0.0
+    assert not lu_factor(A.copy(), piv)

@@ -41,9 +41,10 @@ def element_damping(e, ea, ei, le, beta):
 
 
 @njit(cache=True)
-def element_kernel(e, ea, ei, le, beta, Q, K, D):
-    """Fast path of one element: adds the elastic forces to ``Q``, their exact tangent to ``K`` and
-    the damping matrix to ``D`` (``beta > 0``).  The same quantities as
+def element_kernel(e, ea, ei, le, beta, Q, K, D, tangent=True):
+    """Fast path of one element: adds the elastic forces to ``Q``, their exact tangent to ``K``
+    (when ``tangent``: a modified Newton iteration needs the forces only) and the damping matrix
+    to ``D`` (``beta > 0``).  The same quantities as
     :func:`workbench.flex.ancf_cable.element_forces` and :func:`element_damping` (the reference
     path, tested to agree), written out in scalars: the interpolation matrices are ``s_a I``
     blocks, so every product is a sum over the four shape functions, without temporary arrays."""
@@ -74,6 +75,8 @@ def element_kernel(e, ea, ei, le, beta, Q, K, D):
             # dg = 2 nr deps
             dkap[i] = dc[i] / g15 - 3.0 * c / g25 * nr * deps[i]
             Q[i] += w * (ea * eps * deps[i] + ei * kap * dkap[i])
+        if not tangent and beta <= 0.0:
+            continue
         for a in range(4):
             for b in range(4):
                 sab = ds[a] * ds[b]
@@ -90,20 +93,22 @@ def element_kernel(e, ea, ei, le, beta, Q, K, D):
                             ddc = -xab
                         else:
                             ddc = 0.0
-                        dgi = 2.0 * nr * deps[I]
-                        dgj = 2.0 * nr * deps[J]
-                        ddkap = (ddc / g15 - 1.5 / g25 * (dc[I] * dgj + dgi * dc[J])
-                                 - 3.0 * c / g25 * dij + 3.75 * c / g35 * dgi * dgj)
-                        K[I, J] += w * (ea * (deps[I] * deps[J] + eps * ddeps)
-                                        + ei * (dkap[I] * dkap[J] + kap * ddkap))
+                        if tangent:
+                            dgi = 2.0 * nr * deps[I]
+                            dgj = 2.0 * nr * deps[J]
+                            ddkap = (ddc / g15 - 1.5 / g25 * (dc[I] * dgj + dgi * dc[J])
+                                     - 3.0 * c / g25 * dij + 3.75 * c / g35 * dgi * dgj)
+                            K[I, J] += w * (ea * (deps[I] * deps[J] + eps * ddeps)
+                                            + ei * (dkap[I] * dkap[J] + kap * ddkap))
                         if beta > 0.0:
                             D[I, J] += w * beta * (ea * deps[I] * deps[J] + ei * dkap[I] * dkap[J])
 
 
 @njit(cache=True)
-def beam_forces(q, v, off, n_el, le, ea, ei, beta, G, K, C):
+def beam_forces(q, v, off, n_el, le, ea, ei, beta, G, K, C, tangent=True):
     """Add one beam's elastic and damping forces to ``G`` (internal forces, [N]) and their
-    tangents to ``K`` (d/dq) and ``C`` (d/dv); the beam's coordinates start at ``off``."""
+    tangents to ``K`` (d/dq, when ``tangent``) and ``C`` (d/dv); the beam's coordinates start at
+    ``off``."""
     Q = np.empty(8)
     Ke = np.empty((8, 8))
     D = np.empty((8, 8))
@@ -112,7 +117,7 @@ def beam_forces(q, v, off, n_el, le, ea, ei, beta, G, K, C):
         Q[:] = 0.0
         Ke[:, :] = 0.0
         D[:, :] = 0.0
-        element_kernel(q[a:a + 8], ea, ei, le, beta, Q, Ke, D)
+        element_kernel(q[a:a + 8], ea, ei, le, beta, Q, Ke, D, tangent)
         for i in range(8):
             qd = 0.0
             if beta > 0.0:
@@ -120,11 +125,31 @@ def beam_forces(q, v, off, n_el, le, ea, ei, beta, G, K, C):
                     qd += D[i, j] * v[a + j]
             G[a + i] += Q[i] + qd
             for j in range(8):
-                K[a + i, a + j] += Ke[i, j]
+                if tangent:
+                    K[a + i, a + j] += Ke[i, j]
                 C[a + i, a + j] += D[i, j]
 
 
-def beam_energy(q, off, n_el, le, ea, ei) -> float:
+@njit(cache=True)
+def beam_energy(q, off, n_el, le, ea, ei):
+    """Strain energy [J] of one beam, compiled: ``int (EA eps^2 + EI kappa^2) / 2 dx`` by the
+    elements' Gauss rule (the fast path of :func:`beam_energy_reference`)."""
+    u = 0.0
+    for k in range(n_el):
+        a = off + 4 * k
+        for g in range(GAUSS_X.size):
+            _, ds, dds = hermite(GAUSS_X[g], le)
+            r1x = 0.0; r1y = 0.0; r2x = 0.0; r2y = 0.0
+            for b in range(4):
+                r1x += ds[b] * q[a + 2 * b]; r1y += ds[b] * q[a + 2 * b + 1]
+                r2x += dds[b] * q[a + 2 * b]; r2y += dds[b] * q[a + 2 * b + 1]
+            nr = np.sqrt(r1x * r1x + r1y * r1y)
+            kap = (r1x * r2y - r1y * r2x) / (nr * nr * nr)
+            u += 0.5 * le * GAUSS_W[g] * (ea * (nr - 1.0) ** 2 + ei * kap * kap)
+    return u
+
+
+def beam_energy_reference(q, off, n_el, le, ea, ei) -> float:
     """Strain energy [J] of one beam (sum of :func:`~workbench.flex.ancf_cable.element_energy`)."""
     from .ancf_cable import element_energy
     return sum(element_energy(np.asarray(q[off + 4 * k: off + 4 * k + 8]), ea, ei, le) for k in range(n_el))

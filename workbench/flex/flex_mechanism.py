@@ -31,6 +31,7 @@ from ..mbs.mechanism import (GROUND, ConstantForce, ConstantTorque, Mechanism, R
                              SpringDamper)
 from .ancf_cable import CableBeam, hermite
 from .beam_forces import beam_energy, beam_forces
+from .flex_assembly import constraint_kernel, driver_acceleration_kernel, hessian_kernel, pack
 from .flex_clearance import ClearanceProxy
 
 GROUND_PT, RIGID_PT, BEAM_PT = 0, 1, 2
@@ -82,6 +83,7 @@ class FlexModel(ClearanceProxy):
         self.rigid_angles = np.array([3 * i + 2 for i in range(self.nb)], dtype=int)
         self._joints()
         self._drivers()
+        self.carrays = pack(self.joint_list, self.driver_list)
         self._forces()
         self._proxy(surfaces or {}, geometries or {})
 
@@ -185,7 +187,14 @@ class FlexModel(ClearanceProxy):
         return driver_value(row, t)
 
     def constraints(self, q, t):
-        """``(Phi, Phi_q, Phi_t)`` at ``(q, t)``."""
+        """``(Phi, Phi_q, Phi_t)`` at ``(q, t)``: the compiled fast path
+        (:func:`workbench.flex.flex_assembly.constraint_kernel`)."""
+        Phi, B, Pt = np.empty(self.m), np.empty((self.m, self.n)), np.empty(self.m)
+        constraint_kernel(q, float(t), *self.carrays.args(), Phi, B, Pt)
+        return Phi, B, Pt
+
+    def constraints_reference(self, q, t):
+        """``(Phi, Phi_q, Phi_t)`` at ``(q, t)``: the reference path (Python, per joint)."""
         m, n = self.m, self.n
         Phi, B, Pt = np.zeros(m), np.zeros((m, n)), np.zeros(m)
         for kind, pi, pj, extra, r in self.joint_list:
@@ -222,12 +231,20 @@ class FlexModel(ClearanceProxy):
     def driver_accelerations(self, t):
         """``Phi_tt`` [rad/s^2 or m/s^2] of every constraint row (drivers only)."""
         out = np.zeros(self.m)
-        for *_, drow, r in self.driver_list:
-            out[r] = -self.driver_values(drow, t)[2]
+        driver_acceleration_kernel(float(t), self.carrays.dr, self.carrays.dr_f, out)
         return out
 
-    def constraint_hessian(self, q, lam):
-        """``d(Phi_q^T lambda)/dq`` (nonzero only in the rigid bodies' angles)."""
+    def constraint_hessian(self, q, lam, H=None):
+        """``d(Phi_q^T lambda)/dq`` (nonzero only in the rigid bodies' angles), added to ``H`` when
+        given: the compiled fast path (:func:`workbench.flex.flex_assembly.hessian_kernel`)."""
+        if H is None:
+            H = np.zeros((self.n, self.n))
+        c = self.carrays
+        hessian_kernel(q, lam, c.pt_kind, c.pt_idx, c.pt_vec, c.jt, c.jt_f, H)
+        return H
+
+    def constraint_hessian_reference(self, q, lam):
+        """``d(Phi_q^T lambda)/dq``: the reference path (Python, per joint)."""
         H = np.zeros((self.n, self.n))
         for kind, pi, pj, extra, r in self.joint_list:
             lr = lam[r:r + 2]

@@ -7,16 +7,25 @@ generalised-alpha scheme of Chung & Hulbert (1993), in the index-3 form of Arnol
 (:mod:`workbench.flex.generalized_alpha`: the same predictor, corrector and iteration matrix), is
 second order, unconditionally stable for linear problems and damps the unresolved high frequencies
 by the spectral radius ``rho_inf`` (:data:`RHO_INF`, as the Exudyn reference model).  Newton's
-method uses the full iteration matrix ``M beta' + C gamma' + K + d(Phi_q^T lambda)/dq`` with the
+method uses the iteration matrix ``M beta' + C gamma' + K + d(Phi_q^T lambda)/dq`` with the
 beams' exact tangent (:func:`workbench.flex.ancf_cable.element_forces`), the constraints' exact
 second derivative and the clearance forces' finite-difference tangent; the constraint rows and
-multipliers are scaled by ``beta'`` (Bottasso, Bauchau & Cardona (2007)).
+multipliers are scaled by ``beta'`` (Bottasso, Bauchau & Cardona (2007)).  The iteration is
+compiled (:func:`workbench.flex.flex_newton.newton_kernel`; :meth:`_Stepper.step_reference` is the
+Python reference path).  Without clearance joints it is a modified Newton method (Arnold & Brüls
+(2007)): the matrix's LU factors are kept across iterations and steps while ``beta'``
+stays within :data:`REUSE_BP` of theirs and the corrections contract by :data:`REUSE_RATE` or
+better; with clearance joints (whose forces' tangent changes within an impact) it is assembled
+every iteration.
 
 Step-size control: the local error of the positions is estimated by
 ``h^2 (beta - 1/6) (q''_{n+1} - q''_n)`` (Zienkiewicz & Xie (1991): the difference of the
 scheme's position update from a third-order Taylor step), scaled per coordinate by
 ``atol + rtol |q|``; a step is accepted when the largest scaled error is <= 1 and the next step is
-``h (0.9 / err)^(1/3)`` within ``[0.2 h, 2 h]``.  A step whose Newton iteration fails is halved.
+``h SAFETY err^(-1/3)`` within ``[0.2 h, 2 h]`` (``SAFETY`` = 0.9; at 0.8 a sixth instead of a
+quarter of the flexible slider-crank's steps are rejected, for a few per cent of speed, but the
+crank moment of a 2070 GPa rod, which carries EA times the position errors, moved by 5 N m).  A
+step whose Newton iteration fails is halved.
 
 Event location: when a contact point's penetration passes zero inside a step, the step is redone
 with shorter lengths (regula falsi with bisection safeguards on the step length) until the
@@ -33,11 +42,12 @@ import time as _time
 import numpy as np
 
 from ..errors import SolverError
-from ..mbs.clearance import C_EX, C_EY, C_FN, C_FT, C_PEN, C_PHI, C_PSI, C_VT
-from ..mbs.mechanism import Mechanism, RevoluteClearanceJoint
+from ..mbs.mechanism import Mechanism
 from ..mbs.run_control import RunInterrupted, SolverTimeLimit, current_deadline
 from ..mbs.solution import Simulation, SolverSettings
 from .flex_mechanism import FlexModel
+from .flex_newton import SINGULAR, index1_kernel, newton_kernel
+from .flex_record import _Recorder, beam_outputs  # noqa: F401  (beam_outputs: part of the API)
 from .generalized_alpha import AlphaParameters
 
 #: spectral radius at infinity of the generalised-alpha scheme [1]
@@ -45,6 +55,15 @@ RHO_INF = 0.8
 MAX_NEWTON = 12
 #: Newton stops when the scaled correction is below this fraction of the step tolerance
 NEWTON_FRACTION = 1e-3
+#: safety factor of the step-size controller [1]
+SAFETY = 0.9
+#: modified Newton where there are no clearance joints (their forces' tangent changes too fast)
+MODIFIED_NEWTON = True
+#: modified Newton: the iteration matrix's factors are reused
+#: while beta' (~ 1/h^2) is within this fraction of theirs [1] ...
+REUSE_BP = 0.1
+#: ... and every correction is at most this fraction of the one before [1]
+REUSE_RATE = 0.25
 
 
 class _NewtonFailed(Exception):
@@ -84,7 +103,16 @@ def assemble(fm: FlexModel, t0: float = 0.0, tol: float = 1e-13, max_iter: int =
     return q, sol[:fm.n]
 
 
-def _initial_acceleration(fm: FlexModel, q, v, t):
+def _initial_acceleration(fm: FlexModel, q, v, t, stepper=None):
+    """``(q'', lambda)`` of the index-1 equations at ``(q, v, t)``; compiled
+    (:func:`workbench.flex.flex_newton.index1_kernel`) when a :class:`_Stepper` is given."""
+    if stepper is not None:
+        w = stepper.work
+        Gx = -fm.clearance(q, v)[0] if fm.n_clr else w[0]
+        eps = 1e-7 * max(1.0, np.abs(q).max())
+        # its own matrix: the step's (stepper.A) holds the factors a modified Newton iteration reuses
+        sol = index1_kernel(q, v, float(t), *stepper.fixed, Gx, eps, *w[3:9], stepper.A1, stepper.rhs1)
+        return sol[:fm.n].copy(), sol[fm.n:].copy()
     g, _, _ = fm.forces(q, v, t, with_tangent=False)
     n, m = fm.n, fm.m
     if m == 0:
@@ -108,11 +136,73 @@ class _Stepper:
         self.am, self.af, self.gamma, self.beta = AlphaParameters(RHO_INF).coefficients
         self.rtol, self.atol = float(settings.rtol), float(settings.atol)
         self.newton_iterations = 0
+        n, m = fm.n, fm.m
+        self.A = np.zeros((n + m, n + m))      # the iteration matrix, reassembled in place
+        self.rhs = np.zeros(n + m)
+        self.A1, self.rhs1 = np.zeros((n + m, n + m)), np.zeros(n + m)    # the index-1 solve's
+        # the compiled step's constant arrays and its work arrays (flex_newton.newton_kernel)
+        rpf = fm.rigid_point_forces
+        rpf_i = np.array([i for i, _, _ in rpf], np.int64)
+        rpf_f = np.array([(*s, *F) for _, s, F in rpf], float).reshape(-1, 4)
+        bm_i = np.array([(o, cb.n_el) for _, cb, o in fm.beams], np.int64).reshape(-1, 2)
+        bm_f = np.array([(cb.le, cb.ea, cb.ei, float(bm.damping)) for bm, cb, _ in fm.beams], float).reshape(-1, 4)
+        self.fixed = (np.ascontiguousarray(fm.M), -(fm.f_gravity + fm.const_force), rpf_i, rpf_f, bm_i, bm_f,
+                      *fm.carrays.args())
+        self.reuse = MODIFIED_NEWTON    # modified Newton where there are no clearance joints
+        self.lu_info = np.zeros(3)      # modified Newton: factors valid (1), for beta' [1/s^2], count
+        self.piv = np.zeros(n + m, np.int64)
+        # Gx, Kx, Cx (zero without clearance joints), then G, K, C, Phi, B, Pt, A, rhs
+        self.work = (np.zeros(n), np.zeros((n, n)), np.zeros((n, n)), np.zeros(n), np.zeros((n, n)),
+                     np.zeros((n, n)), np.zeros(m), np.zeros((m, n)), np.zeros(m), self.A, self.rhs)
 
     def scale(self, q):
         return self.atol + self.rtol * np.abs(q)
 
     def step(self, q, v, acc, a, lam, t, h):
+        """One step by the compiled Newton iteration (:func:`workbench.flex.flex_newton.newton_kernel`);
+        the same arithmetic as :meth:`step_reference`.  Returns ``(q, v, q'', a, lambda, err)``."""
+        fm, am, af, gamma, beta = self.fm, self.am, self.af, self.gamma, self.beta
+        bp = (1.0 - am) / (h * h * beta * (1.0 - af))
+        gp = gamma / (h * beta)
+        t1 = t + h
+        a_new = (acc - am * a) / (1.0 - am)
+        q1 = q + h * v + h * h * (0.5 - beta) * a + h * h * beta * a_new
+        v1 = v + h * (1.0 - gamma) * a + h * gamma * a_new
+        acc1 = acc.copy()
+        lam1 = lam.copy()
+        sc = self.scale(q)
+        w = self.work
+        phi_tol = 1e-3 * self.atol + 1e-12
+        try:
+            if not fm.n_clr:
+                status = newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, *self.fixed, w[0], w[1], w[2], sc,
+                                       phi_tol, NEWTON_FRACTION, MAX_NEWTON, *w[3:], int(self.reuse), REUSE_BP,
+                                       REUSE_RATE, self.lu_info, self.piv)
+                self.newton_iterations += MAX_NEWTON if status in (0, SINGULAR) else abs(status)
+            else:
+                # the clearance forces (plugins' kernels through proxy bodies) held fixed per iteration
+                for _ in range(MAX_NEWTON):
+                    Qc, active = fm.clearance(q1, v1)
+                    if active:
+                        Kc, Cc = fm.clearance_tangent(q1, v1, Qc)
+                    else:
+                        Kc, Cc = w[1], w[2]
+                    status = newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, *self.fixed, -Qc, Kc, Cc, sc,
+                                           phi_tol, NEWTON_FRACTION, 1, *w[3:], 0, 0.0, 0.0, self.lu_info,
+                                           self.piv)
+                    self.newton_iterations += 1
+                    if status != 0:
+                        break
+        except np.linalg.LinAlgError:
+            raise _NewtonFailed from None
+        if status <= 0:
+            raise _NewtonFailed
+        a1 = ((1.0 - af) * acc1 + af * acc - am * a) / (1.0 - am)
+        err = np.max(h * h * abs(beta - 1.0 / 6.0) * np.abs(acc1 - acc) / np.maximum(sc, self.scale(q1)))
+        return q1, v1, acc1, a1, lam1, err
+
+    def step_reference(self, q, v, acc, a, lam, t, h):
+        """One step with the Newton iteration in Python (the reference path of :meth:`step`)."""
         fm, am, af, gamma, beta = self.fm, self.am, self.af, self.gamma, self.beta
         n, m = fm.n, fm.m
         bp = (1.0 - am) / (h * h * beta * (1.0 - af))
@@ -124,27 +214,38 @@ class _Stepper:
         acc1 = acc.copy()
         lam1 = lam.copy()
         sc = self.scale(q)
+        A, rhs = self.A, self.rhs
         for it in range(1, MAX_NEWTON + 1):
             g, K, C = fm.forces(q1, v1, t1)
             r = fm.M @ acc1 + g
             if m:
                 phi, B, _ = fm.constraints(q1, t1)
                 r += B.T @ lam1
-                St = fm.M * bp + C * gp + K + fm.constraint_hessian(q1, lam1)
-                A = np.block([[St / bp, B.T], [B, np.zeros((m, m))]])
-                rhs = np.concatenate([r / bp, phi])
+                fm.constraint_hessian(q1, lam1, K)
+                # [[M + (C gp + K + H) / bp, B^T], [B, 0]] (rows and multipliers scaled by bp)
+                np.multiply(C, gp / bp, out=A[:n, :n])
+                A[:n, :n] += K * (1.0 / bp)
+                A[:n, :n] += fm.M
+                A[:n, n:] = B.T
+                A[n:, :n] = B
+                A[n:, n:] = 0.0
+                rhs[:n] = r * (1.0 / bp)
+                rhs[n:] = phi
             else:
-                A, rhs = fm.M * bp + C * gp + K, r
+                np.multiply(C, gp, out=A)
+                A += K
+                A += fm.M * bp
+                rhs[:] = r
             try:
-                d = -np.linalg.solve(A, rhs)
+                d = np.linalg.solve(A, rhs)
             except np.linalg.LinAlgError:
                 raise _NewtonFailed from None
             dq = d[:n]
-            q1 += dq
-            v1 += gp * dq
-            acc1 += bp * dq
+            q1 -= dq
+            v1 -= gp * dq
+            acc1 -= bp * dq
             if m:
-                lam1 += bp * d[n:]
+                lam1 -= bp * d[n:]
             self.newton_iterations += 1
             if not np.all(np.isfinite(q1)):
                 raise _NewtonFailed
@@ -177,7 +278,7 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
     hmax = settings.max_step if settings.max_step > 0 else settings.output_step
     h = min(settings.first_step, hmax)
     hmin = 1e-14 * max(1.0, settings.t_end)
-    rec = _Recorder(fm, out_times)
+    rec = _Recorder(fm, out_times, stepper)
     if fm.n_clr:
         g0, gd0 = fm.gaps(q, v)
         fm.dm[:len(g0)][g0 > 0] = np.maximum(gd0[g0 > 0], 1e-6)
@@ -207,7 +308,7 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
                 continue
             if err > 1.0 and hs > 16 * hmin:
                 stats["rejected_steps"] += 1
-                h = hs * max(0.2, 0.9 * err ** (-1.0 / 3.0))
+                h = hs * max(0.2, SAFETY * err ** (-1.0 / 3.0))
                 continue
             # contact starts inside the step: locate them
             if fm.n_clr:
@@ -235,11 +336,12 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
                 rec.sample(k_out, t, q, v, acc, lam)
                 k_out += 1
             base = max(h, hs) if land else hs    # a step cut short to land on a sample: keep the proposal
-            h = min(hmax, base * min(2.0, max(0.2, 0.9 * max(err, 1e-12) ** (-1.0 / 3.0))))
+            h = min(hmax, base * min(2.0, max(0.2, SAFETY * max(err, 1e-12) ** (-1.0 / 3.0))))
     except KeyboardInterrupt:
         raise RunInterrupted(f"interrupted (Ctrl-C) at t = {t:.9g} s (the run had produced {k_out} of "
                              f"{n_out} output samples)", partial=rec.simulation(k_out, stats, "interrupted")) from None
     stats["newton_iterations"] = stepper.newton_iterations
+    stats["factorizations"] = int(stepper.lu_info[2]) if stepper.reuse and not fm.n_clr else stepper.newton_iterations
     stats["integrator"] = "generalized_alpha"
     stats["rho_inf"] = RHO_INF
     sim = rec.simulation(n_out, stats, "complete")
@@ -279,117 +381,3 @@ def _locate(stepper, fm, q, v, acc, a, lam, t, h, g_old, settings):
         if hi - lo < settings.min_step * 1e-3 and res_hi is not None:
             return hi, res_hi
     return (hi, res_hi) if res_hi is not None else None
-
-
-class _Recorder:
-    """Samples, impacts and the per-impact peaks of one run, turned into a :class:`Simulation`."""
-
-    def __init__(self, fm: FlexModel, times):
-        self.fm = fm
-        nt, n = len(times), fm.n
-        self.times = times
-        self.Q = np.zeros((nt, n)); self.V = np.zeros((nt, n)); self.A = np.zeros((nt, n))
-        self.L = np.zeros((nt, max(fm.m, 1)))
-        self.R = np.zeros((nt, max(fm.n_clr, 1), 9))
-        self.KE = np.zeros(nt); self.PE = np.zeros(nt); self.DP = np.zeros(nt); self.DV = np.zeros(nt)
-        self.imp = []          # [time, speed, joint, point, peak force, peak time, max penetration]
-        self.open = {}         # joint -> index of its open impact
-
-    def sample(self, k, t, q, v, acc, lam):
-        """Store the state at sample ``k``.  The accelerations and multipliers stored are the
-        index-1 solution at the converged ``(q, v)`` (:func:`_initial_acceleration`): the index-3
-        scheme's own multipliers carry spikes where the step size changes (measured: a 2 GPa
-        slider-crank's crank moment peaked at 5800 N m instead of 300 N m; Exudyn avoids them with
-        a constant step), the index-1 ones are those of the state."""
-        fm = self.fm
-        acc, lam = _initial_acceleration(fm, q, v, t)
-        self.Q[k], self.V[k], self.A[k] = q, v, acc
-        self.L[k, :fm.m] = lam
-        if fm.n_clr:
-            fm.clearance(q, v)
-            self.R[k, :fm.n_clr] = fm.rec
-        self.KE[k], self.PE[k] = fm.energies(q, v)
-        if fm.m:
-            phi, B, pt = fm.constraints(q, t)
-            self.DP[k] = np.linalg.norm(phi)
-            self.DV[k] = np.linalg.norm(B @ v + pt)
-
-    def impact(self, t, speed, p):
-        j = int(self.fm.cmodel.pt_joint[p])
-        self.imp.append([t, speed, j, p, 0.0, t, 0.0])
-        self.open[j] = len(self.imp) - 1
-
-    def track_peaks(self, t, rec):
-        for j, i in list(self.open.items()):
-            fn, pen = rec[j, C_FN], rec[j, C_PEN]
-            row = self.imp[i]
-            if fn > row[4]:
-                row[4], row[5] = fn, t
-            row[6] = max(row[6], pen)
-            if fn <= 0.0 and t > row[0]:
-                del self.open[j]
-
-    def simulation(self, k, stats, status) -> Simulation:
-        fm, mech = self.fm, self.fm.mech
-        nb, nc = fm.nb, fm.n_clr
-        n3 = 3 * nb
-        Q, V, A, L, R = self.Q[:k], self.V[:k], self.A[:k], self.L[:k], self.R[:k]
-        reac = np.zeros((k, len(mech.joints), 2))
-        for jj, (kind, pi, pj, extra, r) in enumerate(fm.joint_list):
-            if kind == "rev":
-                reac[:, jj] = -L[:, r:r + 2]
-            else:
-                nprime, bi, _, _ = extra
-                phi = Q[:, 3 * bi + 2] if bi >= 0 else np.zeros(k)
-                nx = np.cos(phi) * nprime[0] - np.sin(phi) * nprime[1]
-                ny = np.sin(phi) * nprime[0] + np.cos(phi) * nprime[1]
-                reac[:, jj, 0] = -nx * L[:, r]; reac[:, jj, 1] = -ny * L[:, r]
-        drv = -L[:, fm.driver_rows] if fm.driver_rows else np.zeros((k, 0))
-        # driver work by the trapezoidal rule over the samples
-        rates = np.zeros((k, len(fm.driver_list)))
-        for i, (col, rel, drow, _) in enumerate(fm.driver_list):
-            rates[:, i] = [fm.driver_values(drow, tt)[1] for tt in self.times[:k]]
-        power = (drv * rates).sum(axis=1)
-        work = np.concatenate([[0.0], np.cumsum(0.5 * (power[1:] + power[:-1]) * np.diff(self.times[:k]))]) \
-            if k else np.zeros(0)
-        imp = np.array(self.imp, float).reshape(-1, 7)
-        sim = Simulation(
-            body_names=[b.name for b in mech.bodies], driver_names=[d.name for d in mech.drivers],
-            joint_names=[j.name for j in mech.joints], clearance_names=[c.name for c in mech.clearance_joints],
-            clearance_kinds=["revolute" if isinstance(c, RevoluteClearanceJoint) else "translational"
-                             for c in mech.clearance_joints],
-            time=self.times[:k].copy(),
-            position=Q[:, :n3].reshape(k, nb, 3).copy(), velocity=V[:, :n3].reshape(k, nb, 3).copy(),
-            acceleration=A[:, :n3].reshape(k, nb, 3).copy(),
-            driver_load=drv, joint_reaction=reac,
-            contact_force=R[:, :nc, C_FN].copy(), friction_force=R[:, :nc, C_FT].copy(),
-            penetration=R[:, :nc, C_PEN].copy(), eccentricity=R[:, :nc, C_EX:C_EY + 1].copy(),
-            slip_velocity=R[:, :nc, C_VT].copy(),
-            contact_angle=R[:, :nc, C_PSI].copy(), relative_rotation=R[:, :nc, C_PHI].copy(),
-            kinetic_energy=self.KE[:k].copy(), potential_energy=self.PE[:k].copy(),
-            # not integrated on this path (NaN): the contact work and the friction/damping losses
-            contact_energy=np.full(k, np.nan), driver_work=work, dissipated_energy=np.full(k, np.nan),
-            drift_position=self.DP[:k].copy(), drift_velocity=self.DV[:k].copy(),
-            impact_time=imp[:, 0], impact_velocity=imp[:, 1], impact_joint=imp[:, 2].astype(np.int64),
-            impact_point=imp[:, 3].astype(np.int64), impact_peak_force=imp[:, 4].copy(),
-            impact_peak_time=imp[:, 5].copy(), impact_max_penetration=imp[:, 6].copy(),
-            stats=dict(stats), status=status)
-        sim.flex = beam_outputs(fm, Q, V, A)
-        return sim
-
-
-def beam_outputs(fm: FlexModel, Q, V, A) -> dict:
-    """Per beam: ``coordinates``, ``velocities``, ``accelerations`` (nt, nodes, 4) [m, 1 | m/s, 1/s |
-    m/s^2, 1/s^2] (node position x, y and slope x, y) and ``midspan_deflection`` (nt,) [m]."""
-    out = {}
-    for bi, (bm, cb, o) in enumerate(fm.beams):
-        sl = slice(o, o + cb.n)
-        nodes = cb.n_el + 1
-        out[bm.name] = {
-            "coordinates": Q[:, sl].reshape(len(Q), nodes, 4).copy(),
-            "velocities": V[:, sl].reshape(len(Q), nodes, 4).copy(),
-            "accelerations": A[:, sl].reshape(len(Q), nodes, 4).copy(),
-            "midspan_deflection": np.array([fm.midspan_deflection(qq, bi) for qq in Q]),
-            "node_s": np.arange(nodes) * cb.le,
-        }
-    return out
