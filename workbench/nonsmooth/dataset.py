@@ -113,7 +113,6 @@ def to_dataset(sim, run, smp, *, study=None, registry=None):
 
 def run_study(study, *, registry, out: str | Path | None = None):
     """Run a dynamics study whose joints carry set-valued friction; write ``out`` when given."""
-    from ..results import write_dataset
     try:
         sim, run, smp = simulate(study.mechanism, study.solver)
     except SolverError as exc:
@@ -121,9 +120,15 @@ def run_study(study, *, registry, out: str | Path | None = None):
         raise SolverError(f"{where}event-driven run failed: {exc}") from None
     ds = to_dataset(sim, run, smp, study=study, registry=registry)
     ds.attrs["ideal_twin_status"] = "not requested"
-    if run.status != "complete":
-        # Ctrl-C: the phases finished before it go beside the output, never over it
-        from ..results import partial_path
+    return write_result(ds, out, complete=run.status == "complete")
+
+
+def write_result(ds, out, *, complete: bool):
+    """Write ``ds`` to ``out`` (None: nothing) and return it; after Ctrl-C (``complete`` False)
+    the samples finished before it go beside the output (``OUT.partial.nc``), never over it, and
+    a ``KeyboardInterrupt`` carrying the dataset is raised."""
+    from ..results import partial_path, write_dataset
+    if not complete:
         intr = KeyboardInterrupt()
         if out is not None:
             ds.attrs["run_status"] = "interrupted"

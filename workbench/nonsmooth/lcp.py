@@ -113,7 +113,7 @@ def lemke(M: np.ndarray, q: np.ndarray, *, max_iterations: int | None = None,
     values = np.zeros(2 * n + 1)
     for r, var in enumerate(basis):
         values[var] = T[r, rhs]
-    w, z = values[:n], values[n:2 * n]
+    z = values[n:2 * n]   # (w = values[:n] is recomputed from z below, exactly)
     z = np.maximum(z, 0.0)
     return LCPResult(z, M @ z + q, "solved", pivots)
 

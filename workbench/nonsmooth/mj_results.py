@@ -48,17 +48,8 @@ def simulate(mech, settings, *, step: float, restitution=None, lcp: str = "lemke
             ang[i, k] = np.arctan2(ecc[i, k, 1], ecc[i, k, 0])
             rel[i, k] = Q[i, 3 * c.bj + 2] - phib
     lam = -o["Lambda"] / step                       # the multipliers of M q'' + J^T lambda = Q
-    reac = np.zeros((nt, len(mech.joints), 2))
-    from ..mbs.compiled import TRANS
-    for k, row in enumerate(cm.joint_rows):
-        if cm.cons_i[k, 0] == TRANS:
-            bi = cm.cons_i[k, 1]
-            phi = Q[:, 3 * bi + 2] if bi >= 0 else np.zeros(nt)
-            nxp, nyp = cm.cons_f[k, 4], cm.cons_f[k, 5]
-            reac[:, k, 0] = -(np.cos(phi) * nxp - np.sin(phi) * nyp) * lam[:, row]
-            reac[:, k, 1] = -(np.sin(phi) * nxp + np.cos(phi) * nyp) * lam[:, row]
-        else:
-            reac[:, k, :] = lam[:, row:row + 2]
+    from ..mbs.solver import joint_reactions
+    reac = joint_reactions(cm, Q, lam)
     imp_t, imp_v, imp_j = o["impacts"]
     acc = np.zeros((nt, nb, 3))
     acc[1:] = np.diff(V, axis=0).reshape(nt - 1, nb, 3) / np.diff(t)[:, None, None]
@@ -82,7 +73,7 @@ def simulate(mech, settings, *, step: float, restitution=None, lcp: str = "lemke
 def run_study(study, *, registry, out=None):
     """Run a dynamics study with ``[solver] method = "moreau_jean"``; write ``out`` when given.
     Ctrl-C keeps the steps done, beside the output (never over it)."""
-    from ..results import partial_path, simulation_to_dataset, write_dataset
+    from ..results import simulation_to_dataset
     s = study.solver
     try:
         sim = simulate(study.mechanism, s, step=s.step, restitution=s.restitution)
@@ -92,16 +83,5 @@ def run_study(study, *, registry, out=None):
     ds = simulation_to_dataset(sim, study=study, registry=registry)
     ds.attrs.update(solver="moreau_jean", solver_step=s.step, solver_step_units="s",
                     solver_theta=0.5, ideal_twin_status="not requested")
-    if sim.status != "complete":
-        intr = KeyboardInterrupt()
-        if out is not None:
-            ds.attrs["run_status"] = "interrupted"
-            write_dataset(ds, partial_path(out))
-            intr.kept = f"the samples computed before it stopped are in {partial_path(out)}"
-        else:
-            intr.kept = "nothing was written (no output path was given)"
-        intr.dataset = ds
-        raise intr
-    if out is not None:
-        write_dataset(ds, out)
-    return ds
+    from .dataset import write_result
+    return write_result(ds, out, complete=sim.status == "complete")
