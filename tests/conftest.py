@@ -33,3 +33,14 @@ def site(tmp_path, monkeypatch):
     yield install
     for m in modules:
         sys.modules.pop(m, None)
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """In this process, Ctrl-C raises KeyboardInterrupt for the test's duration (see
+    :func:`study_helpers.sigint_as_in_a_terminal`), whatever the suite was started with."""
+    import signal
+    before = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)

@@ -171,3 +171,12 @@ def fake_simulation(mechanism, nt: int = 50, *, n_impacts: int = 2, t_end: float
         impact_velocity=np.abs(r(n_impacts)), impact_joint=np.zeros(n_impacts, dtype=int),
         impact_point=np.zeros(n_impacts, dtype=int),
         stats={"steps": 123, "rejected_steps": 4, "rhs_calls": 1000, "wall_time": 0.5})
+
+
+def sigint_as_in_a_terminal():
+    """``preexec_fn`` of a child that a test stops with SIGINT: SIGINT back to its default action,
+    as under an interactive terminal.  A shell running a job in the background (``cmd &``) starts it
+    with SIGINT ignored, every child inherits that, and a Python started so never raises
+    KeyboardInterrupt: such a run of the suite must not fail these tests."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

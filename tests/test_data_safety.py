@@ -26,6 +26,7 @@ from workbench.errors import SolverError
 from workbench.outputs import input_paths, is_our_dataset, is_our_store
 from workbench.study import load_study_text
 from workbench.wear.store import COMPLETED, open_store
+from study_helpers import sigint_as_in_a_terminal
 
 ROOT = Path(__file__).resolve().parents[1]
 FLORES = ROOT / "studies" / "flores_slider_crank.toml"
@@ -234,7 +235,8 @@ def test_ctrl_c_keeps_a_wear_run_resumable(tmp_path):
     study.write_text(text)
     out = tmp_path / "w.zarr"
     exe = [sys.executable, "-m", "workbench.cli", "run", str(study), "-o", str(out), "--no-plot"]
-    proc = subprocess.Popen(exe, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(exe, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_as_in_a_terminal)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and proc.poll() is None:
         try:

@@ -22,6 +22,7 @@ import xarray as xr
 from mechanisms import slider_crank
 from workbench.mbs.solution import SolverSettings
 from workbench.mbs.solver import SolverTimeLimit, simulate, wall_time_limit
+from study_helpers import sigint_as_in_a_terminal
 
 ROOT = Path(__file__).resolve().parents[1]
 FLORES = ROOT / "studies" / "flores_slider_crank.toml"
@@ -77,7 +78,7 @@ def test_reference_path_honours_the_limit(registry):
     assert sim is None or sim.status == "time_limit"
 
 
-def test_ctrl_c_stops_the_compiled_integrator_within_a_poll_slice(registry):
+def test_ctrl_c_stops_the_compiled_integrator_within_a_poll_slice(registry, ctrl_c_raises):
     """Ctrl-C (KeyboardInterrupt in the main thread) during the compiled integration: RunInterrupted,
     a KeyboardInterrupt carrying the partial Simulation, well within a second."""
     import _thread
@@ -133,6 +134,7 @@ def test_sigint_stops_the_run_within_seconds_and_writes_the_partial_result(tmp_p
     study = _long_study(tmp_path)
     out = tmp_path / "long.nc"
     proc = subprocess.Popen([sys.executable, "-c", DRIVER, str(study), str(out)], stdout=subprocess.PIPE,
+                            preexec_fn=sigint_as_in_a_terminal,
                             stderr=subprocess.PIPE, text=True, env=_env())
     try:
         assert proc.stdout.readline().strip() == "running"

@@ -29,6 +29,7 @@ from workbench.cli import EXIT_INTERRUPTED, main
 from workbench.plugins import build_registry
 from workbench.sweep import STATUS_INTERRUPTED, STATUS_OK, STATUS_TIMED_OUT, run_sweep
 from workbench.sweep_spec import load_sweep
+from study_helpers import sigint_as_in_a_terminal
 
 ROOT = Path(__file__).resolve().parents[1]
 FLORES = ROOT / "studies" / "flores_slider_crank.toml"
@@ -130,7 +131,7 @@ def test_ctrl_c_during_a_sweep_writes_the_summary_of_the_cases_finished(tmp_path
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(sleepy), str(ROOT)])}
     proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "sweep", str(path), "-o", str(out),
                              "--serial", "--no-plot"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env)
+                            text=True, env=env, preexec_fn=sigint_as_in_a_terminal)
     first = tmp_path / "i.cases" / "case_0000.nc"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and proc.poll() is None and not first.exists():
