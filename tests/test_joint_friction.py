@@ -312,6 +312,9 @@ def test_regularised_joint_friction_stays_on_the_compiled_path():
 
 
 # ------------------------------------------------------------------ the study and its twin
+@pytest.mark.slow   # 65 s on a cold cache (its four-joint integrator compiles); the default suite
+# runs the friction loop inside the integrator on one joint (the pin closed forms and the
+# crank-rocker's regularised limit, tests/test_regularised_limit.py)
 def test_slider_crank_study_crank_moment_with_and_without_joint_friction(tmp_path):
     """``studies/slider_crank_joint_friction.toml`` against its frictionless twin, one crank
     revolution at 5000 rpm: the mean crank moment is the friction dissipation per radian (the
