@@ -85,6 +85,21 @@ SINGULAR = -1000000
 
 
 @njit(cache=True)
+def point_force_moments(q, rpf_i, rpf_f, G, K, tangent):
+    """Add the moments of the rigid bodies' point forces (body point ``rpf_f[k, 0:2]`` [m], force
+    ``rpf_f[k, 2:4]`` [N] in the global frame) to ``G``, and with ``tangent`` their derivative with
+    respect to the body angle to ``K``."""
+    for k in range(rpf_i.shape[0]):
+        b = rpf_i[k]
+        c, s = np.cos(q[3 * b + 2]), np.sin(q[3 * b + 2])
+        ax = c * rpf_f[k, 0] - s * rpf_f[k, 1]
+        ay = s * rpf_f[k, 0] + c * rpf_f[k, 1]
+        G[3 * b + 2] -= ax * rpf_f[k, 3] - ay * rpf_f[k, 2]
+        if tangent:
+            K[3 * b + 2, 3 * b + 2] += ax * rpf_f[k, 2] + ay * rpf_f[k, 3]
+
+
+@njit(cache=True)
 def newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, M, g0, rpf_i, rpf_f, bm_i, bm_f,
                   pt_kind, pt_idx, pt_vec, jt, jt_f, dr, dr_f, Gx, Kx, Cx, sc, phi_tol, frac, max_iter,
                   G, K, C, Phi, B, Pt, A, rhs, reuse, bp_tol, rate_max, lu_info, piv):
@@ -121,13 +136,7 @@ def newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, M, g0, rpf_i, rpf_f, bm_i, bm_
                 for j in range(n):
                     K[i, j] = Kx[i, j]
                     C[i, j] = Cx[i, j]
-        for k in range(rpf_i.shape[0]):
-            b = rpf_i[k]
-            c, s = np.cos(q1[3 * b + 2]), np.sin(q1[3 * b + 2])
-            ax = c * rpf_f[k, 0] - s * rpf_f[k, 1]
-            ay = s * rpf_f[k, 0] + c * rpf_f[k, 1]
-            G[3 * b + 2] -= ax * rpf_f[k, 3] - ay * rpf_f[k, 2]
-            K[3 * b + 2, 3 * b + 2] += ax * rpf_f[k, 2] + ay * rpf_f[k, 3]
+        point_force_moments(q1, rpf_i, rpf_f, G, K, True)
         for k in range(bm_i.shape[0]):
             beam_forces(q1, v1, bm_i[k, 0], bm_i[k, 1], bm_f[k, 0], bm_f[k, 1], bm_f[k, 2], bm_f[k, 3],
                         G, K, C, fresh)
@@ -212,12 +221,7 @@ def index1_kernel(q, v, t, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx, pt_
     C[:, :] = 0.0
     for i in range(n):
         G[i] = g0[i] + Gx[i]
-    for k in range(rpf_i.shape[0]):
-        b = rpf_i[k]
-        c, s = np.cos(q[3 * b + 2]), np.sin(q[3 * b + 2])
-        ax = c * rpf_f[k, 0] - s * rpf_f[k, 1]
-        ay = s * rpf_f[k, 0] + c * rpf_f[k, 1]
-        G[3 * b + 2] -= ax * rpf_f[k, 3] - ay * rpf_f[k, 2]
+    point_force_moments(q, rpf_i, rpf_f, G, K, False)
     for k in range(bm_i.shape[0]):
         beam_forces(q, v, bm_i[k, 0], bm_i[k, 1], bm_f[k, 0], bm_f[k, 1], bm_f[k, 2], bm_f[k, 3], G, K, C, False)
     if m == 0:

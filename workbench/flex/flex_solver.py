@@ -158,16 +158,20 @@ class _Stepper:
     def scale(self, q):
         return self.atol + self.rtol * np.abs(q)
 
-    def step(self, q, v, acc, a, lam, t, h):
-        """One step by the compiled Newton iteration (:func:`workbench.flex.flex_newton.newton_kernel`);
-        the same arithmetic as :meth:`step_reference`.  Returns ``(q, v, q'', a, lambda, err)``."""
-        fm, am, af, gamma, beta = self.fm, self.am, self.af, self.gamma, self.beta
-        bp = (1.0 - am) / (h * h * beta * (1.0 - af))
-        gp = gamma / (h * beta)
-        t1 = t + h
+    def predict(self, q, v, acc, a, t, h):
+        """The generalised-alpha predictor (Arnold & Bruls (2007) eqs 9-11 with q''_{n+1} = q''_n):
+        ``(beta', gamma', t + h, q, v)`` at the start of the Newton iteration."""
+        am, af, gamma, beta = self.am, self.af, self.gamma, self.beta
         a_new = (acc - am * a) / (1.0 - am)
         q1 = q + h * v + h * h * (0.5 - beta) * a + h * h * beta * a_new
         v1 = v + h * (1.0 - gamma) * a + h * gamma * a_new
+        return ((1.0 - am) / (h * h * beta * (1.0 - af)), gamma / (h * beta), t + h, q1, v1)
+
+    def step(self, q, v, acc, a, lam, t, h):
+        """One step by the compiled Newton iteration (:func:`workbench.flex.flex_newton.newton_kernel`);
+        the same arithmetic as :meth:`step_reference`.  Returns ``(q, v, q'', a, lambda, err)``."""
+        fm, am, af, beta = self.fm, self.am, self.af, self.beta
+        bp, gp, t1, q1, v1 = self.predict(q, v, acc, a, t, h)
         acc1 = acc.copy()
         lam1 = lam.copy()
         sc = self.scale(q)
@@ -203,14 +207,9 @@ class _Stepper:
 
     def step_reference(self, q, v, acc, a, lam, t, h):
         """One step with the Newton iteration in Python (the reference path of :meth:`step`)."""
-        fm, am, af, gamma, beta = self.fm, self.am, self.af, self.gamma, self.beta
+        fm, am, af, beta = self.fm, self.am, self.af, self.beta
         n, m = fm.n, fm.m
-        bp = (1.0 - am) / (h * h * beta * (1.0 - af))
-        gp = gamma / (h * beta)
-        t1 = t + h
-        a_new = (acc - am * a) / (1.0 - am)
-        q1 = q + h * v + h * h * (0.5 - beta) * a + h * h * beta * a_new
-        v1 = v + h * (1.0 - gamma) * a + h * gamma * a_new
+        bp, gp, t1, q1, v1 = self.predict(q, v, acc, a, t, h)
         acc1 = acc.copy()
         lam1 = lam.copy()
         sc = self.scale(q)
