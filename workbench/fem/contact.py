@@ -7,7 +7,7 @@ Unknowns: nodal pressures ``p_i >= 0`` [Pa] and (force control) the approach ``e
     g_i = gap_i - e . n_i + (C p)_i  >= 0,     p_i >= 0,     p_i g_i = 0,
 
 and force control adds the equilibrium ``b R dtheta sum_i p_i n_i = F``.  The solver is a
-primal-dual active-set method (Hintermueller, Ito & Kunisch, SIAM J. Optim. 13, 2003) warm-started
+primal-dual active-set method (Hintermüller, Ito & Kunisch (2003)) warm-started
 from the previous active set; each iteration solves the equality problem on the active set with one
 Cholesky factorisation (Schur complement for the two approach unknowns).  If it has not settled
 after ``max_iter`` sweeps it falls back to a one-node-at-a-time active-set method, which cannot

@@ -114,6 +114,27 @@ def _solve_set(Cp, N, gap, idx, load_q, e_fixed, force_control):
     return pA, e, True
 
 
+@njit(cache=True)
+def switch_active_set(p, g, act, tol_abs) -> bool:
+    """One primal-dual active-set switch (Hintermüller, Ito & Kunisch (2003)): a node stays active
+    while its pressure ``p`` [Pa] is positive and becomes active when its gap ``g`` [m] is below
+    ``-tol_abs`` [m].  Updates ``act`` in place; when no node switched (the set is final) clips the
+    round-off negative pressures to 0 and returns True."""
+    n = p.size
+    changed = False
+    for i in range(n):
+        new = p[i] > 0.0 if act[i] else g[i] < -tol_abs
+        if new != act[i]:
+            changed = True
+        act[i] = new
+    if changed:
+        return False
+    for i in range(n):
+        if p[i] < 0.0:
+            p[i] = 0.0
+    return True
+
+
 @njit(cache=True, fastmath=True)
 def pdas(Cp, N, gap, active, load_q, e_fixed, force_control, tol_abs, max_iter):
     """Primal-dual active-set sweep from the boolean start set ``active``.
@@ -142,15 +163,6 @@ def pdas(Cp, N, gap, active, load_q, e_fixed, force_control, tol_abs, max_iter):
             for a in range(idx.size):
                 s += Cp[i, idx[a]] * pA[a]
             g[i] = s
-        changed = False
-        for i in range(n):
-            new = p[i] > 0.0 if act[i] else g[i] < -tol_abs
-            if new != act[i]:
-                changed = True
-            act[i] = new
-        if not changed:
-            for i in range(n):
-                if p[i] < 0.0:
-                    p[i] = 0.0
+        if switch_active_set(p, g, act, tol_abs):
             return p, e, g, act, it, True
     return p, e, g, act, max_iter, False

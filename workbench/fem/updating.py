@@ -17,7 +17,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .kernels import approach_from_active_set, cho_solve_inplace as _solve
+from .kernels import approach_from_active_set, cho_solve_inplace as _solve, switch_active_set
 
 #: rebuild the factor from scratch every this many samples
 REFRESH = 32
@@ -168,15 +168,6 @@ def pdas_updating(Cp, CpT, N, gap, act, load_q, tol_abs, max_iter, order, m0, L,
             row = CpT[oa]
             for i in range(n):
                 g[i] += row[i] * pa
-        changed = False
-        for i in range(n):
-            new = p[i] > 0.0 if act[i] else g[i] < -tol_abs
-            if new != act[i]:
-                changed = True
-            act[i] = new
-        if not changed:
-            for i in range(n):
-                if p[i] < 0.0:
-                    p[i] = 0.0
+        if switch_active_set(p, g, act, tol_abs):
             return p, e, m, it, True
     return p, e, m, max_iter, False
