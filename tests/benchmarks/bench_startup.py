@@ -81,12 +81,111 @@ def _best(label: str, cmd: list[str], repeat: int) -> None:
     print(f"  {label:48s} best wall {wall:6.3f} s   CPU {cpu:6.3f} s   load average {l0:.2f} -> {l1:.2f}")
 
 
+# ------------------------------------------------------------------ phases of one Flores run
+#: the phases of ``workbench run`` on the Flores study, timed one after another in one fresh
+#: interpreter (no background import thread, so that each phase carries its own imports)
+PHASES = ("import", "registry", "parse/validate", "results libraries", "compile-load", "solve",
+          "dataset", "write", "plot libraries", "plots")
+
+
+def _phases_child(out: str, hide_dask: bool) -> None:
+    """Run the Flores study phase by phase (as ``workbench run`` does, in order) and print one
+    line per phase: name, process CPU time [s] (every thread), wall time [s]."""
+    if hide_dask:
+        sys.modules["dask"] = None   # as if the optional 'sweep' extra were not installed
+    rows = []
+    clock = [time.process_time(), time.perf_counter()]
+
+    def lap(name):
+        c, w = time.process_time(), time.perf_counter()
+        rows.append((name, c - clock[0], w - clock[1]))
+        clock[:] = [time.process_time(), time.perf_counter()]
+
+    import workbench.cli  # noqa: F401 - the command line itself
+    from workbench import kinds, outputs  # noqa: F401
+    from workbench.study import load_study
+    lap("import")
+    from workbench.plugins import build_registry
+    registry = build_registry()
+    lap("registry")
+    study = load_study(FLORES, registry=registry)
+    lap("parse/validate")
+    import numpy as np
+    import xarray as xr
+    from workbench import results
+    xr.Dataset({"v": ("x", np.zeros(2))}, coords={"x": ["a", "b"]})   # xarray's first-use imports
+    lap("results libraries")
+    from workbench.mbs.solver import simulate
+
+    def timed(func, *args):
+        c, w = time.process_time(), time.perf_counter()
+        value = func(*args)
+        return value, time.process_time() - c, time.perf_counter() - w
+
+    _, first_c, first_w = timed(simulate, study.mechanism, study.solver)  # kernels loaded + a solve
+    sim, main_c, main_w = timed(simulate, study.mechanism, study.solver)   # the solve alone
+    ideal, twin_c, twin_w = timed(simulate, study.mechanism.ideal(), study.solver)
+    rows.append(("compile-load", first_c - main_c, first_w - main_w))
+    rows.append(("solve", main_c + twin_c, main_w + twin_w))
+    clock[:] = [time.process_time(), time.perf_counter()]
+    ds = results.simulation_to_dataset(sim, ideal=ideal, study=study, registry=registry)
+    ds.attrs["ideal_twin_status"] = "ok"
+    lap("dataset")
+    results.write_dataset(ds, out)
+    lap("write")
+    import matplotlib.figure  # noqa: F401
+    from matplotlib.backends import backend_agg  # noqa: F401
+    from workbench import plot
+    lap("plot libraries")
+    kinds.plots(ds, Path(out).with_name(Path(out).stem + "_plots"))
+    lap("plots")
+    for name, c, w in rows:
+        print(f"{name}\t{c:.4f}\t{w:.4f}")
+
+
+def _phase_table(py: list[str], tmp: str, repeat: int, hide_dask: bool) -> dict:
+    """Median CPU and wall time [s] of every phase over ``repeat`` fresh interpreters (after one
+    untimed run that fills the caches)."""
+    runs = []
+    for k in range(repeat + 1):
+        cmd = py + [__file__, "--phases-child", str(Path(tmp) / f"phases{k}.nc")] + \
+            (["--hide-dask"] if hide_dask else [])
+        _, _, text = _timed(cmd)
+        if k:
+            runs.append({n: (float(c), float(w)) for n, c, w in
+                         (line.split("\t") for line in text.strip().splitlines())})
+    import statistics
+    return {n: (statistics.median(r[n][0] for r in runs), statistics.median(r[n][1] for r in runs))
+            for n in PHASES}
+
+
+def _print_phases(py: list[str], tmp: str, repeat: int) -> None:
+    print(f"  phases of a Flores run, one after another (median of {repeat} fresh interpreters; "
+          "CPU [s] of every thread / wall [s]):")
+    dask = _phase_table(py, tmp, repeat, hide_dask=False)
+    nodask = _phase_table(py, tmp, repeat, hide_dask=True)
+    print(f"    {'phase':20s} {'CPU':>7s} {'wall':>7s}   {'CPU':>7s} {'wall':>7s}  (dask hidden)")
+    for n in PHASES:
+        print(f"    {n:20s} {dask[n][0]:7.3f} {dask[n][1]:7.3f}   {nodask[n][0]:7.3f} {nodask[n][1]:7.3f}")
+    print(f"    {'total':20s} {sum(v[0] for v in dask.values()):7.3f} {sum(v[1] for v in dask.values()):7.3f}"
+          f"   {sum(v[0] for v in nodask.values()):7.3f} {sum(v[1] for v in nodask.values()):7.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--phases-only", action="store_true", help="print only the phase table")
+    ap.add_argument("--phases-child", metavar="OUT", help=argparse.SUPPRESS)
+    ap.add_argument("--hide-dask", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.phases_child:
+        return _phases_child(args.phases_child, args.hide_dask)
     py = [sys.executable, "-W", "ignore"]
     print(f"{os.cpu_count()} cores, {args.repeat} repeats, Python {sys.version.split()[0]}")
+    if args.phases_only:
+        with tempfile.TemporaryDirectory(prefix="bench_startup_") as tmp:
+            _print_phases(py, tmp, args.repeat)
+        return
     print("  import floors (a fresh interpreter importing only these):")
     for label, code in FLOORS.items():
         _best(f"  {label}", py + ["-c", code], args.repeat)
