@@ -75,3 +75,89 @@ def test_results_written_by_h5netcdf_still_open(tmp_path):
     ds.to_netcdf(path, engine="h5netcdf")
     xr.testing.assert_identical(open_results(path), ds)
     assert is_our_dataset(path)
+
+
+# --- startup: plots through a min/max envelope, dask hidden from the command's process (begin)
+def test_the_envelope_keeps_every_extreme_of_every_pixel_column():
+    """A noisy series with one-sample spikes (up and down, in 40 different pixel columns), reduced
+    to 300 pixel columns: the global extremes, every spike, and the smallest and largest sample of
+    every run of samples survive; at
+    most two samples per column (plus both ends) are kept, in order; a short or non-finite series
+    is returned as is."""
+    from workbench.plot import envelope
+    rng = np.random.default_rng(7)
+    n, columns = 100_003, 300
+    x = np.linspace(0.0, 720.0, n)
+    y = rng.normal(size=n)
+    k = -(-n // columns)                                     # samples per run of the envelope
+    spikes = rng.choice(columns - 1, 40, replace=False) * k + rng.integers(0, k, 40)  # one per run
+    y[spikes[:20]] += 1e3
+    y[spikes[20:]] -= 1e3
+    xe, ye = envelope(x, y, columns)
+    assert len(xe) <= 2 * columns + 2 and len(xe) < n
+    assert ye.max() == y.max() and ye.min() == y.min()
+    assert set(y[spikes]) <= set(ye)                        # every spike, not only the largest
+    assert np.all(np.diff(xe) > 0) and xe[0] == x[0] and xe[-1] == x[-1] and ye[-1] == y[-1]
+    for start in range(0, n, k):                             # every run's own extremes
+        run = y[start:start + k]
+        assert run.max() in ye and run.min() in ye
+    kept = np.searchsorted(x, xe)
+    np.testing.assert_array_equal(y[kept], ye)              # samples of the series, not new values
+    short = np.arange(600.0)
+    assert envelope(short, short, columns)[1] is short
+    holes = y.copy()
+    holes[5] = np.nan
+    assert len(envelope(x, holes, columns)[1]) == n
+
+
+def test_the_command_hides_dask_and_writes_the_same_file(tmp_path):
+    """In a process of its own, every command but ``sweep`` makes dask unimportable; xarray then
+    builds and writes a dataset without importing dask, and the file holds the same data as one
+    written with dask importable (this process)."""
+    from workbench.startup import hide_dask
+    ds = _dataset("same data")
+    ref = write_dataset(ds, tmp_path / "with_dask.nc")
+    out = tmp_path / "hidden.nc"
+    code = textwrap.dedent(f"""
+        import sys
+        from workbench.startup import hide_dask
+        print(hide_dask("sweep"), "dask" in sys.modules)
+        print(hide_dask("run"), hide_dask("run"))
+        sys.path.insert(0, {str(ROOT / "tests")!r})
+        from test_startup import _dataset, write_dataset
+        ds = _dataset("same data")
+        write_dataset(ds, {str(out)!r})
+        print(",".join(m for m in sys.modules if m.split(".")[0] in ("dask", "distributed")
+                       and sys.modules[m] is not None) or "-")
+    """)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["False False", "True True", "-"]
+    xr.testing.assert_identical(open_results(out), open_results(ref))
+    assert hide_dask("sweep") is False
+
+
+def test_a_run_from_the_command_imports_no_dask(tmp_path):
+    """``python -m workbench.cli run`` (the console script's path, :func:`workbench.cli.entry`) of
+    a short Flores run leaves dask and distributed unimported, and its file holds the data of the
+    same study run from Python, where dask stays importable."""
+    import workbench
+    study = tmp_path / "flores.toml"
+    study.write_text(FLORES.read_text().replace("revolutions = 2 ", "t_end = 0.001 "))
+    out, loaded = tmp_path / "flores.nc", tmp_path / "loaded.txt"
+    code = textwrap.dedent(f"""
+        import atexit, runpy, sys
+        def report():
+            with open({str(loaded)!r}, "w") as f:
+                f.write(" ".join(m for m, mod in sys.modules.items() if mod is not None))
+        atexit.register(report)
+        sys.argv = ["workbench", "run", {str(study)!r}, "-o", {str(out)!r}, "--no-plot"]
+        runpy.run_module("workbench.cli", run_name="__main__", alter_sys=True)
+    """)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert r.returncode == 0, r.stderr
+    imported = loaded.read_text().split()
+    assert "xarray" in imported and "netCDF4" in imported
+    assert not [m for m in imported if m.split(".")[0] in ("dask", "distributed")]
+    xr.testing.assert_equal(open_results(out), workbench.run(study))
+# --- startup (end)

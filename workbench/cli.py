@@ -93,11 +93,30 @@ def _registry():
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
 @click.version_option(__version__, prog_name="workbench")
-def main():
+@click.pass_context
+def main(ctx):
     """Joint Wear Workbench: clearance, contact, friction and wear in planar mechanisms.
 
     Results and tables go to stdout; progress, notes and warnings to stderr.
     """
+    if _OWN_PROCESS:   # --- startup: every command but a sweep leaves dask unimported
+        from .startup import hide_dask
+        hide_dask(ctx.invoked_subcommand)
+
+
+# --- startup: the command's own process leaves dask unimported (begin)
+_OWN_PROCESS = False
+
+
+def entry() -> None:
+    """The ``workbench`` console script (and ``python -m workbench.cli``): :func:`main` in a process
+    of its own, the only case where a command may hide dask from the process
+    (:func:`workbench.startup.hide_dask`); ``main`` called from Python (a test's ``CliRunner``, a
+    notebook) changes nothing global."""
+    global _OWN_PROCESS
+    _OWN_PROCESS = True
+    main()
+# --- startup (end)
 
 
 @main.command()
@@ -207,7 +226,7 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
     from .outputs import check_output, input_paths
     from .study import load_study   # imports numba (through workbench.mbs) first, in this thread
     if PREFETCH:
-        _prefetch_results_libraries()
+        _prefetch_results_libraries(plots=plot)
     console = _console()
     registry = _registry()
     study = load_study(study_file, registry=registry)
@@ -235,33 +254,15 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
 
 
 # --- startup: the results libraries are imported beside the run (begin)
-#: import xarray and the netCDF engine in a background thread while ``run`` loads, checks and
-#: simulates the study (False: import them when first used, in the main thread)
+#: import xarray and the netCDF engine (and matplotlib, for the plots) in a background thread
+#: while ``run`` loads, checks and simulates the study (False: import them when first used, in the
+#: main thread); see :func:`workbench.startup.prefetch_results_libraries`
 PREFETCH = True
 
 
-def _prefetch_results_libraries() -> None:
-    """Start importing what every study kind's dataset needs (xarray, pandas, the netCDF engine,
-    and what xarray itself imports on first use: dask's array and distributed modules when dask is
-    installed) in a daemon thread.  Their import holds the GIL, but the run's longest stretches do
-    not (the compiled integrator, numba linking its cached machine code), so on a machine with a
-    free core part of the import overlaps the run.  Nothing here is needed for correctness: a
-    failure is ignored, and the run imports the module itself (Python's import locks make a
-    module the thread is still importing wait rather than load twice)."""
-    def work():
-        try:
-            import numpy as np
-            import xarray as xr
-            import netCDF4  # noqa: F401 - workbench.results.ENGINE
-            # xarray's imports on first use: its duck-array check (dask.array, if installed) and
-            # pandas' index machinery for a coordinate; the write lock (dask.distributed)
-            xr.Dataset({"v": ("x", np.zeros(2))}, coords={"x": ["a", "b"]})
-            from xarray.backends.locks import get_dask_scheduler
-            get_dask_scheduler()
-        except Exception:  # noqa: BLE001 - a prefetch only: the run imports these and reports its own errors
-            pass
-    import threading
-    threading.Thread(target=work, name="workbench-prefetch", daemon=True).start()
+def _prefetch_results_libraries(plots: bool = False) -> None:
+    from .startup import prefetch_results_libraries
+    prefetch_results_libraries(plots=plots)
 # --- startup (end)
 
 
@@ -467,4 +468,4 @@ def plugins(name: str | None, family: str | None, as_json: bool):
 
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    entry()

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .plot import PNG
+
 
 #: an own dimension longer than this (a profile over theta ...) is an x axis, not a set of panels
 PROFILE_MIN = 8
@@ -131,5 +133,5 @@ def plot_sweep(ds, outdir: str | Path) -> list[Path]:
     fig.suptitle(f"{ds.attrs.get('title', 'sweep')}"
                  + (f"  ({n_failed} of {ds['status'].size} cases failed)" if n_failed else ""), fontsize=10)
     path = outdir / "summary.png"
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, pil_kwargs=PNG)
     return [path]

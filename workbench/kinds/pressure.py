@@ -26,6 +26,7 @@ import numpy as np
 from ..errors import StudyError
 from ..fem import closed_forms as cf
 from ..fem.contact import half_angle
+from ..plot import PNG
 from ..models import BoreSection
 
 SUFFIX = ".nc"
@@ -268,7 +269,7 @@ def plots(ds, outdir) -> list[Path]:
         fig.suptitle(f"{case}: contact pressure", fontsize=10)
         fig.tight_layout()
         p = outdir / f"pressure_{case}.png"
-        fig.savefig(p, dpi=110)
+        fig.savefig(p, dpi=110, pil_kwargs=PNG)
         paths.append(p)
 
         fig = new_figure(figsize=(9, 3.4))
@@ -289,6 +290,6 @@ def plots(ds, outdir) -> list[Path]:
         fig.suptitle(f"{case}: error relative to {ds.attrs.get('baseline')}", fontsize=10)
         fig.tight_layout()
         p = outdir / f"errors_{case}.png"
-        fig.savefig(p, dpi=110)
+        fig.savefig(p, dpi=110, pil_kwargs=PNG)
         paths.append(p)
     return paths

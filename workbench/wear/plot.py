@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..plot import PNG
+
 
 def _figure(*args, figsize=None, **kwargs):
     """A figure and its axes on an Agg canvas of their own (no pyplot state, no backend switch)."""
@@ -56,7 +58,7 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
         fig.suptitle(f"joint {j}: worn profiles")
         fig.tight_layout()
         p = outdir / f"profiles_{j}.png"
-        fig.savefig(p, dpi=120); paths.append(p)
+        fig.savefig(p, dpi=120, pil_kwargs=PNG); paths.append(p)
 
     fig, ax = _figure(figsize=(7, 4.5))
     for j in ds["joint"].values:
@@ -73,7 +75,7 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
         ax.legend()
     fig.tight_layout()
     p = outdir / "wear_volume.png"
-    fig.savefig(p, dpi=120); paths.append(p)
+    fig.savefig(p, dpi=120, pil_kwargs=PNG); paths.append(p)
 
     fig, axes = _figure(3, 1, sharex=True, figsize=(7, 8))
     for j in ds["joint"].values:
@@ -89,7 +91,7 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
     fig.suptitle("degradation with wear")
     fig.tight_layout()
     p = outdir / "degradation.png"
-    fig.savefig(p, dpi=120); paths.append(p)
+    fig.savefig(p, dpi=120, pil_kwargs=PNG); paths.append(p)
     # --- translational joints (workbench.wear.guide_plot): begin
     from .guide_plot import plot_guides
     paths += plot_guides(ds, outdir, max_curves)
