@@ -162,6 +162,16 @@ def test_study_selects_moreau_jean(registry, tmp_path):
     assert ds.sizes["time"] == 121
     for v in ("eccentricity", "contact_force", "driver_load"):
         assert "units" in ds[v].attrs and "long_name" in ds[v].attrs
+    # the impacts are in the event table shared with friction events (workbench.nonsmooth.events),
+    # kind 'impact', row for row with the impact table
+    flags = dict(zip(ds["event_kind"].attrs["flag_meanings"].split(), ds["event_kind"].attrs["flag_values"]))
+    assert ds.sizes["event"] == ds.sizes["impact"] > 0
+    assert all(int(k) == flags["impact"] for k in ds["event_kind"].values)
+    np.testing.assert_array_equal(ds["event_time"].values, ds["impact_time"].values)
+    np.testing.assert_array_equal(ds["event_velocity"].values, ds["impact_velocity"].values)
+    assert list(ds["event_joint"].values) == list(ds["impact_joint"].values)
+    for v in ("event_time", "event_kind", "event_joint", "event_normal_force", "event_velocity"):
+        assert ds[v].attrs.get("units") and ds[v].attrs.get("long_name"), v
 
 
 @pytest.mark.parametrize("extra, key", [

@@ -65,16 +65,14 @@ from ..errors import SolverError
 from ..mbs.compiled import compile_mechanism
 from ..mbs.equations import element_forces
 from ..mbs.kinematics import constraints
+from .events import EV_BREAKAWAY, EV_IMPACT, EV_REVERSAL, EV_SIDE, EV_STICK, EVENT_NAMES  # noqa: F401
 from .lcp import lemke
 from .pins import PinFrictionJoint, choose_enumerated, pin_newton, pin_row
 from .support import is_set_valued
 
 STICK, SLIP_POS, SLIP_NEG = 0, 1, 2
 MODE_NAMES = ("stick", "slip_positive", "slip_negative")
-#: event kinds (the dataset's ``event_kind`` flag values)
-EV_REVERSAL, EV_STICK, EV_BREAKAWAY, EV_SIDE = 1, 2, 3, 4
-EVENT_NAMES = {EV_REVERSAL: "slip_reversal", EV_STICK: "stick_start", EV_BREAKAWAY: "stick_to_slip",
-               EV_SIDE: "side_switch"}
+#: event kinds: :data:`.events.EVENT_NAMES` (the dataset's ``event_kind`` flags, one table with the impacts)
 
 
 @dataclass(frozen=True)

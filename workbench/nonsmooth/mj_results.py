@@ -81,6 +81,8 @@ def run_study(study, *, registry, out=None):
         where = f"{study.file}: " if getattr(study, "file", None) else ""
         raise SolverError(f"{where}Moreau-Jean run failed: {exc}") from None
     ds = simulation_to_dataset(sim, study=study, registry=registry)
+    from .events import event_table
+    ds = event_table(ds)          # its impacts in the event table shared with friction events
     ds.attrs.update(solver="moreau_jean", solver_step=s.step, solver_step_units="s",
                     solver_theta=0.5, ideal_twin_status="not requested")
     from .dataset import write_result
