@@ -181,3 +181,34 @@ def test_pendulum_study_validates_and_runs_from_the_cli(tmp_path):
     assert kinds[-1] == EV_STICK and set(kinds[:-1]) == {EV_REVERSAL}
     assert set(ds["event_joint"].values) == {"pivot"}
     assert "joint_friction_moment" in ds and ds["joint_friction_moment"].attrs["units"] == "N m"
+
+
+def test_enumeration_agrees_with_the_hlcp_on_translational_joints():
+    """The enumeration of :func:`workbench.nonsmooth.pins.choose_enumerated` (modes and sides by
+    brute force, used when pins carry set-valued friction) chooses what the HLCP path of Wang, Wang
+    & Zhuang chooses on the free crank-rocker (one translational joint, stick and slip phases),
+    at states along its run and at the states of its events."""
+    from workbench.nonsmooth.phases import integrate, sample
+    from workbench.nonsmooth.pins import choose_enumerated
+    from workbench.study import load_study
+    s = System(load_study(ROOT / "studies" / "crank_rocker_free.toml").mechanism)
+    run = integrate(s, 3.5)
+    n = s.n
+    states = [(float(t), y) for t, y in zip(np.linspace(0.1, 3.4, 12),
+                                             sample(run, np.linspace(0.1, 3.4, 12))["y"])]
+    states += [(p.t0, p.sol(p.t0)) for p in run.phases[1:]]
+    assert any(EV_STICK == e[2] for e in run.events)      # the run has stick phases
+    checked = 0
+    for t, y in states:
+        q, qd = y[:n], y[n:2 * n]
+        m1, s1 = s.choose(t, q, qd)
+        scale = max(1.0, float(np.abs(qd).max()))
+        m2, s2 = choose_enumerated(s, t, q, qd, (), 1e-9 * scale)
+        assert m1 == m2, (t, m1, m2)
+        e = s.evaluate(t, q, qd, m1, s1)
+        # the side is decided where the normal force is not zero (at a side-switch event both
+        # sides solve the degenerate problem and the solver flips it, workbench.nonsmooth.phases)
+        if m1[0] != STICK and abs(e["N"][0]) > 1e-6 * np.abs(e["lam"]).max():
+            assert s1[0] == s2[0], (t, s1, s2)
+            checked += 1
+    assert checked >= 8
