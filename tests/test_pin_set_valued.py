@@ -212,3 +212,41 @@ def test_enumeration_agrees_with_the_hlcp_on_translational_joints():
             assert s1[0] == s2[0], (t, s1, s2)
             checked += 1
     assert checked >= 8
+
+
+def test_pendulum_on_an_accelerating_hub_breaks_away_where_the_friction_circle_says():
+    """Stick -> slip of a pin: the pendulum hangs from a hub (pinned, frictionless, to the ground
+    at the same point) through a pin with set-valued friction; the hub is driven from rest with a
+    constant angular acceleration ``alpha``.  While the pin sticks the rod turns with the hub,
+    ``phi = phi0 + alpha t^2 / 2``, and the pin must supply the moment ``J_O alpha + m g l cos phi``
+    (moments about the pivot) with the load ``|lambda| = m |a_c - g|`` (``a_c`` the centre of mass's
+    acceleration at ``phi' = alpha t``, ``phi'' = alpha``): it breaks away at the first ``t`` with
+    ``|J_O alpha + m g l cos phi| = mu_s r |lambda|``, and then slips backwards (the rod lags)."""
+    from scipy.optimize import brentq
+
+    from workbench.nonsmooth.event_driven import EV_BREAKAWAY, SLIP_NEG
+    alpha, phi0 = 1.0, -math.pi / 2
+    hub = Body("hub", 1.0, 0.01, angle=phi0, points={"O": (0.0, 0.0)})
+    rod = Body("rod", P.m, P.Jc, position=(0.0, -P.l), angle=phi0, points={"O": (-P.l, 0.0)})
+    joints = (RevoluteJoint("bearing", "ground", "O", "hub", "O"),
+              RevoluteJoint("pivot", "hub", "O", "rod", "O", friction=set_valued(P.mu, P.mu_s),
+                            pin_radius=P.r))
+    drv = (Driver("spin", "hub", DriverFunction(polynomial=(phi0, 0.0, 0.5 * alpha))),)
+    mech = Mechanism((hub, rod), joints, drv, (), (), {"O": (0.0, 0.0)}, (0.0, -P.g))
+
+    def margin(t):
+        phi = phi0 + 0.5 * alpha * t * t
+        need = P.JO * alpha + P.m * P.g * P.l * math.cos(phi)
+        return P.mu_s * P.r * P.load(phi, alpha * t, alpha) - abs(need)
+    assert margin(0.0) > 0.0
+    t_b = brentq(margin, 0.0, 1.0, xtol=1e-14)
+    sim, run, smp = simulate(mech, SolverSettings(t_end=t_b + 0.05, output_step=0.01, rtol=1e-11,
+                                                  atol=1e-12))
+    assert smp["mode"][0, 0] == STICK
+    (t_ev, k, kind, N), *_ = run.events
+    assert kind == EV_BREAKAWAY
+    np.testing.assert_allclose(t_ev, t_b, rtol=0, atol=1e-8)
+    assert run.phases[1].modes == [SLIP_NEG]
+    before = sim.time < t_b
+    np.testing.assert_allclose(sim.position[before, 1, 2], phi0 + 0.5 * alpha * sim.time[before] ** 2,
+                               rtol=0, atol=1e-9)
