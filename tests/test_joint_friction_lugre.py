@@ -124,20 +124,20 @@ def test_state_slots_follow_the_contact_points_and_laws_with_more_states_are_ref
 @pytest.mark.slow   # four LuGre joints: their integrator compiles (a minute cold) and the bristle
 # time constant (microseconds at 5000 rpm) makes ~1e5 steps
 def test_slider_crank_crank_moment_lugre_and_coulomb_agree_in_gross_sliding():
-    """``studies/slider_crank_joint_friction.toml`` with LuGre (``mu_s = mu_c = mu``, no viscous
-    term: its steady state is Coulomb's ``mu g sgn v``) in every joint against the regularised
-    Coulomb law of the study.  Where every joint slides grossly (slip speed above 0.05 m/s, some
+    """``studies/slider_crank_joint_friction_lugre.toml`` (LuGre with ``mu_s = mu_c = mu``, no
+    viscous term: its steady state is Coulomb's ``mu g sgn v``, in every joint) against
+    ``studies/slider_crank_joint_friction.toml`` (the regularised Coulomb law).  Where every joint slides grossly (slip speed above 0.05 m/s, some
     50 bristle time constants' worth of travel per millisecond) the crank moments agree to 0.1 % of
     the moment's range; they differ near the slider's reversals, where LuGre's bristles unload
     and reload (pre-sliding) and the regularised law creeps."""
     from pathlib import Path
 
     from workbench.study import load_study
-    study = load_study(Path(__file__).resolve().parents[1] / "studies" / "slider_crank_joint_friction.toml",
-                       registry=REG)
-    mech = study.mechanism
-    law = lugre(sigma0=1e5, sigma1=0.0, sigma2=0.0, mu_c=0.1, mu_s=0.1, v_s=1e-3)
-    mech_l = replace(mech, joints=tuple(replace(j, friction=law) for j in mech.joints))
+    root = Path(__file__).resolve().parents[1] / "studies"
+    mech = load_study(root / "slider_crank_joint_friction.toml", registry=REG).mechanism
+    mech_l = load_study(root / "slider_crank_joint_friction_lugre.toml", registry=REG).mechanism
+    assert [j.friction.name for j in mech_l.joints] == ["lugre"] * 4
+    assert [j.friction.params.mu_s for j in mech_l.joints] == [0.1] * 4
     t_end = 60.0 / 5000.0
     s = SolverSettings(t_end=t_end, output_step=1e-5, rtol=1e-9, atol=1e-12)
     c = simulate(mech, s)
