@@ -250,3 +250,32 @@ def test_pendulum_on_an_accelerating_hub_breaks_away_where_the_friction_circle_s
     before = sim.time < t_b
     np.testing.assert_allclose(sim.position[before, 1, 2], phi0 + 0.5 * alpha * sim.time[before] ** 2,
                                rtol=0, atol=1e-9)
+
+
+def test_a_pin_and_a_translational_joint_together_each_follow_their_closed_form():
+    """The stick-slip oscillator (a block dragged by a belt through a translational joint with
+    set-valued friction) and, in the same mechanism, the pendulum with pin friction: the modes and
+    sides are then chosen by the enumeration (frictional pins present), and each subsystem must
+    still follow its own solution: the oscillator's closed form (tests/reference/
+    stick_slip_oscillator.py) and the pendulum's reversals (tests/reference/pendulum_pin_friction.py)."""
+    from stick_slip_oscillator import Oscillator, solve as osc_solve
+
+    from workbench.study import load_study
+    study = load_study(ROOT / "studies" / "stick_slip_oscillator.toml")
+    g = -study.mechanism.gravity[1]
+    p = replace(P, g=g)
+    pend = pendulum(p, PHI0, set_valued(p.mu, p.mu_s))
+    m = study.mechanism
+    mech = replace(m, bodies=m.bodies + pend.bodies, joints=m.joints + pend.joints,
+                   ground_points={**m.ground_points, "P": (0.0, 0.0)})
+    mech = replace(mech, joints=tuple(replace(j, point_i="P") if j.name == "pivot" else j for j in mech.joints))
+    s = replace(study.solver, t_end=2.0)
+    sim, run, smp = simulate(mech, s)
+    assert System(mech).nt == 1 and System(mech).nf == 2
+    xr, vr, _ = osc_solve(Oscillator(), 0.0, 0.0, sim.time)
+    assert np.abs(sim.position[:, 1, 0] - xr).max() < 1e-8
+    assert np.abs(sim.velocity[:, 1, 0] - vr).max() < 1e-7
+    ref, t_rest = solve(p, PHI0, 2.0)
+    pin_events = [e for e in run.events if e[1] == 1]
+    assert len(pin_events) == len(ref) >= 2
+    np.testing.assert_allclose([e[0] for e in pin_events], [t for t, _ in ref], rtol=0, atol=1e-8)
