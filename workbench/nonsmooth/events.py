@@ -7,7 +7,11 @@ flag: :data:`EVENT_NAMES`), the joint, a normal force [N] and an approach speed 
   joint, approach speed, and peak contact force where the solver located it, else NaN);
 * ``slip_reversal``, ``stick_start``, ``stick_to_slip``, ``side_switch``: the set-valued friction
   events of an ideal joint (event-driven solver), with the joint's normal multiplier just after
-  the event (a pin: its load ``|lambda|``) and no approach speed (NaN).
+  the event (a pin: its load ``|lambda|``) and no approach speed (NaN); or of a clearance joint's
+  contact under Moreau-Jean time stepping (:func:`.moreau_jean.run`: the contact's state after
+  each step with an impulse, stick when ``u_T+ = 0``, and its changes, at the step's end; the
+  normal force is ``P_N / h``; a reversal inside one step shows as one step of stick; a contact's
+  first step sets its state without an event).
 
 The event-driven and Moreau-Jean datasets carry it.  The compiled fast path's dataset keeps its
 ``impact`` table alone: its friction laws are regularised, so it has no friction events, and its
