@@ -278,11 +278,13 @@ def test_pendulum_with_pin_friction_loses_what_friction_dissipates():
 
 # ------------------------------------------------------------------ laws that cannot apply
 def test_laws_that_cannot_apply_are_refused_with_the_joint_and_the_choices():
+    # LuGre (one internal state) now applies: its bristle state gets a slot of the integrated state
+    # (tests/test_joint_friction_lugre.py, which also checks the refusal of laws with more states)
     lugre = REG.create("friction", "lugre", {})
-    with pytest.raises(MechanismError, match="internal state.*coulomb, ambrosio, bai_zhao"):
-        compile_mechanism(replace(pin(0.1, 0.01, 1.0, 1.0),
-                                  joints=(RevoluteJoint("pin", "ground", "O", "disc", "C", friction=lugre,
-                                                        pin_radius=0.01),)))
+    cm = compile_mechanism(replace(pin(0.1, 0.01, 1.0, 1.0),
+                                   joints=(RevoluteJoint("pin", "ground", "O", "disc", "C", friction=lugre,
+                                                         pin_radius=0.01),)))
+    assert cm.n_points == 1 and cm.joint_friction[0][0, 2] == 0
 
     class SetValued:   # the marker of a set-valued law (plugins/friction/coulomb_set_valued.py)
         name = "coulomb_set_valued"
@@ -361,7 +363,19 @@ def test_validate_names_the_key_of_a_joint_friction_that_cannot_apply():
         load_study_text(bad, file="bad.toml", registry=REG)
     msg = str(exc.value)
     assert "bad.toml" in msg and "[mechanism.joints[0].pin_radius]" in msg
-    assert "[mechanism.joints[0].friction.model]" in msg and "'lugre'" in msg and "coulomb" in msg
+    # LuGre applies to ideal joints (its bristle state is integrated): no error on the model itself
+    assert "[mechanism.joints[0].friction.model]" not in msg
+    # a law that cannot apply to the joint as given: the set-valued law takes the particle slider
+    # only (the event-driven solver has no two-point contact); the key, the value and the choice
+    sv = text.replace('slider_length = 0.050   # m, contact centred on point B\n'
+                      'friction = { model = "coulomb", mu = 0.1, v_eps = 1.0e-4 }',
+                      'slider_length = 0.050\nfriction = { model = "coulomb_set_valued", mu = 0.1 }')
+    assert sv != text
+    with pytest.raises(StudyError) as exc:
+        load_study_text(sv, file="sv.toml", registry=REG)
+    msg = str(exc.value)
+    assert "sv.toml" in msg and "[mechanism.joints[2].slider_length]" in msg
+    assert "0.05" in msg and "valid: 0.0" in msg
     neg = text.replace("slider_length = 0.050", "slider_length = -0.01")
     with pytest.raises(StudyError, match=r"mechanism.joints\[2\].slider_length"):
         load_study_text(neg, file="neg.toml", registry=REG)

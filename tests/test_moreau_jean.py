@@ -96,6 +96,32 @@ def test_plastic_impact_keeps_the_contact_closed(registry):
     assert np.all(gaps[:k0] > -1e-7)
 
 
+def test_friction_events_of_a_contact(registry):
+    """The contact's friction state after each step with ``P_N > 0`` (stick: ``u_T+ = 0``; slip
+    either way) and its changes, the Moreau-Jean rows of the event table.  The journal lands
+    plastically on the bushing's wall and rolls in it: with mu = 0.5 the impact's friction
+    impulse arrests the contact point at once and it rolls without slipping (no friction event);
+    with mu = 0.05 it slides, and where the sliding reverses the scheme sees one step of stick
+    between the two slips (a stick start, then stick -> slip one step later)."""
+    from workbench.nonsmooth.events import EV_BREAKAWAY, EV_STICK
+    h = 1e-5
+    out = {}
+    for mu in (0.5, 0.05):
+        s = stepper(disc_in_bushing(registry, gravity=(0.0, -9.81), friction=mu), (0.02, 0.0), restitution=0.0)
+        out[mu] = run(s, 0.05, h)
+    closed = out[0.5]["PN"][:, 0] > 0
+    assert closed.any() and out[0.5]["friction_events"] == []
+    assert np.abs(out[0.5]["uT"][closed, 0]).max() < 1e-12
+    o = out[0.05]
+    ev = o["friction_events"]
+    assert [e[2] for e in ev] == [EV_STICK, EV_BREAKAWAY]
+    (t1, k1, _, N1), (t2, _, _, _) = ev
+    assert k1 == 0 and t2 - t1 == pytest.approx(h) and N1 > 0.0
+    i = int(round(t1 / h))
+    assert abs(o["uT"][i, 0]) < 1e-12                       # the stick step
+    assert o["uT"][i - 1, 0] * o["uT"][i + 1, 0] < 0.0      # between slips of opposite sign
+
+
 @pytest.fixture(scope="module")
 def flores():
     return load_study(FLORES)
@@ -162,6 +188,23 @@ def test_study_selects_moreau_jean(registry, tmp_path):
     assert ds.sizes["time"] == 121
     for v in ("eccentricity", "contact_force", "driver_load"):
         assert "units" in ds[v].attrs and "long_name" in ds[v].attrs
+    # the impacts are in the event table shared with friction events (workbench.nonsmooth.events),
+    # kind 'impact', row for row with the impact table; the contact's friction events (stick,
+    # stick -> slip, slip reversal, at the step where its state changed) are the other rows
+    flags = dict(zip(ds["event_kind"].attrs["flag_meanings"].split(), ds["event_kind"].attrs["flag_values"]))
+    kind = ds["event_kind"].values.astype(int)
+    imp = kind == flags["impact"]
+    assert imp.sum() == ds.sizes["impact"] > 0
+    np.testing.assert_array_equal(ds["event_time"].values[imp], ds["impact_time"].values)
+    np.testing.assert_array_equal(ds["event_velocity"].values[imp], ds["impact_velocity"].values)
+    assert list(ds["event_joint"].values[imp]) == list(ds["impact_joint"].values)
+    assert np.all(np.diff(ds["event_time"].values) >= 0.0)
+    fr = ~imp
+    assert set(kind[fr]) <= {flags["stick_start"], flags["stick_to_slip"], flags["slip_reversal"]}
+    assert np.all(ds["event_normal_force"].values[fr] > 0.0) and np.all(np.isnan(ds["event_velocity"].values[fr]))
+    print("Moreau-Jean events:", {n: int((kind == v).sum()) for n, v in flags.items()})
+    for v in ("event_time", "event_kind", "event_joint", "event_normal_force", "event_velocity"):
+        assert ds[v].attrs.get("units") and ds[v].attrs.get("long_name"), v
 
 
 @pytest.mark.parametrize("extra, key", [

@@ -48,11 +48,12 @@ def test_set_valued_law_refused_on_a_clearance_joint():
 ])
 def test_unsupported_joint_options_are_refused(edit, key):
     text = ROCKER.replace(*edit)
-    if key is None:   # a revolute joint with the set-valued law
+    if key is None:   # a revolute joint with the set-valued law but no friction circle
+        # (the law itself applies to revolute joints: tests/test_pin_set_valued.py)
         text = text.replace('name = "O"\ntype = "revolute"\nbody_i = "ground"\npoint_i = "O"\nbody_j = "rocker"\npoint_j = "O"',
                             'name = "O"\ntype = "revolute"\nbody_i = "ground"\npoint_i = "O"\nbody_j = "rocker"\n'
-                            'point_j = "O"\nfriction = { model = "coulomb_set_valued", mu = 0.1 }\npin_radius = 0.01')
-        key = "joints[0].friction.model"
+                            'point_j = "O"\nfriction = { model = "coulomb_set_valued", mu = 0.1 }')
+        key = "joints[0].pin_radius"
     with pytest.raises(StudyError) as e:
         load_study_text(text, file="rocker.toml")
     assert key in str(e.value)
@@ -164,7 +165,9 @@ def test_dataset_from_the_dynamics_kind(tmp_path, oscillator):
         assert name in ds, name
         assert ds[name].attrs.get("units") and ds[name].attrs.get("long_name"), name
     flags = dict(zip(ds["event_kind"].attrs["flag_meanings"].split(), ds["event_kind"].attrs["flag_values"]))
-    assert set(flags) == {"slip_reversal", "stick_start", "stick_to_slip", "side_switch"}
+    # one event table with the impacts (workbench.nonsmooth.events): the friction kinds and 'impact'
+    assert set(flags) == {"impact", "slip_reversal", "stick_start", "stick_to_slip", "side_switch"}
+    assert flags["impact"] not in [int(k) for k in ds["event_kind"].values]   # no clearance joint here
     kinds_found = [int(k) for k in ds["event_kind"].values]
     assert kinds_found[:2] == [flags["stick_start"], flags["stick_to_slip"]]
     assert list(ds["friction_joint"].values) == ["contact"]

@@ -26,7 +26,8 @@ STUDIES = [p for p in _ALL if p not in SWEEPS]
 RPM = 2.0 * math.pi / 60.0
 # --- nonsmooth: dynamics studies that are not the 5000 rpm slider-crank
 _NOT_SLIDER_CRANKS = {"crank_rocker_friction.toml", "crank_rocker_friction_damped.toml",
-                      "crank_rocker_free.toml", "stick_slip_oscillator.toml"}
+                      "crank_rocker_free.toml", "stick_slip_oscillator.toml",
+                      "pendulum_pin_friction.toml"}
 # --- nonsmooth: end
 
 

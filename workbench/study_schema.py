@@ -99,10 +99,11 @@ _PAIR = (
 _JOINT_FRICTION = Key(
     "friction", "table", "", "friction law acting in the ideal joint, with its reaction as the normal "
     "load (Qi, Luo & Huang (2009)): `{model = \"<name>\", <parameter> = <value>, ...}`, a memoryless "
-    "law of `workbench plugins --family friction` (e.g. coulomb, ambrosio, bai_zhao; a law with an "
-    "internal state, LuGre, is refused), or `coulomb_set_valued` (set-valued Coulomb friction on a "
-    "translational joint, run by the event-driven solver of `workbench.nonsmooth`); omit for a "
-    "frictionless joint", None)
+    "law of `workbench plugins --family friction` (e.g. coulomb, ambrosio, bai_zhao), a law with one "
+    "internal state (lugre: its bristle state is integrated with the dynamics, one per joint), or "
+    "`coulomb_set_valued` (set-valued Coulomb friction, stick and slip, on a revolute joint or a "
+    "particle slider (`slider_length = 0`), run by the event-driven solver of `workbench.nonsmooth`); "
+    "omit for a frictionless joint", None)
 REVOLUTE = Section("mechanism.joints[] (type = \"revolute\")",
                    "Ideal revolute joint: `point_i` of `body_i` coincides with `point_j` of `body_j`. "
                    "With `friction`, the friction-circle moment `r f(v, |lambda|)` acts in the joint "

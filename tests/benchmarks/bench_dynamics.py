@@ -263,5 +263,26 @@ def main():
         print(f"warm start (cache filled, new process): import {wi:.2f} s + first run {wr:.2f} s = {wi + wr:.2f} s")
 
 
+
+# --- non-smooth rows (owner: nonsmooth): begin
+def nonsmooth_lines(quick: bool) -> None:
+    """The crank-rocker (two crank revolutions, c = 0 and c = 8 N m s/rad: event-driven set-valued
+    and regularised, against the compiled fast path with the regularised joint friction) and the
+    Flores slider-crank by Moreau-Jean (against the compliant fast path), as wall-time ratios in
+    this process (tests/benchmarks/bench_nonsmooth.py's functions)."""
+    sys.path.insert(0, str(ROOT / "tests" / "benchmarks"))
+    import bench_nonsmooth as bn
+    repeat = 1 if quick else 3
+    print()
+    print("non-smooth solvers against the compiled fast path on the same mechanism (wall, best of "
+          f"{repeat}):")
+    print(bn.HEADER)
+    for name in ("crank_rocker_friction.toml", "crank_rocker_friction_damped.toml"):
+        bn.print_rows(name, bn.crank_rocker_rows(name, repeat))
+    bn.print_rows("flores_slider_crank.toml", bn.flores_rows(repeat, steps=(1e-5,) if quick else (1e-5, 5e-6)))
+# --- non-smooth rows: end
+
+
 if __name__ == "__main__":
     main()
+    nonsmooth_lines("--quick" in sys.argv)  # non-smooth rows (owner: nonsmooth)

@@ -83,7 +83,9 @@ def summary(ds) -> dict:
         names = ds["event_kind"].attrs["flag_meanings"].split()
         values = [int(v) for v in ds["event_kind"].attrs["flag_values"]]
         kinds = [int(k) for k in ds["event_kind"].values]
-        out["friction_events"] = {n: kinds.count(v) for n, v in zip(names, values)}
+        out["friction_events"] = {n: kinds.count(v) for n, v in zip(names, values) if n != "impact"}
+        if "impact" in names:   # the event table holds the impacts too (workbench.nonsmooth.events)
+            out["impacts"] = kinds.count(values[names.index("impact")])
     # --- set-valued joint friction: end
     if ds.attrs.get("solver_steps") is not None:
         out["solver"] = {"steps": int(ds.attrs["solver_steps"]),

@@ -92,6 +92,8 @@ class CompiledModel:
         """The :data:`Model` the compiled functions take."""
         pt_joint = np.array([j for j, c in enumerate(self.clr_i) for _ in range(c[4])] or [0], np.int64)
         # --- joint friction (owner: reactions): begin
+        if self.n_points > len(pt_joint):   # the ideal joints' friction-state slots: never in contact
+            pt_joint = np.concatenate([pt_joint, np.zeros(self.n_points - len(pt_joint), np.int64)])
         jf = self.joint_friction
         if jf is None:
             jf = (np.zeros((0, 4), np.int64), np.zeros((0, 2)), (kernels.no_friction(),), np.zeros((1, 1)))
@@ -195,26 +197,34 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
         clr_f=_table([r + [0] * (max(map(len, clr["f"])) - len(r)) for r in clr["f"]],
                      max(map(len, clr["f"]), default=12 + 2 * n_prof)),
         # --- end
-        n_points=clr["n_points"],
+        # joint friction (owner: reactions): the LuGre states of ideal joints after the contact points
+        n_points=clr["n_points"] + _joint_friction_states(mech),
         contact_kernels=tuple(clr["ck"]), friction_kernels=tuple(clr["fk"]),
         contact_params=kernels.pack_rows(clr["cp"]), friction_params=kernels.pack_rows(clr["fp"]),
         has_friction_state=np.array(clr["hs"] if clr["hs"] else [0], dtype=np.int64),
         driver_rows=np.array(driver_rows, dtype=np.int64),
         joint_rows=np.array(joint_rows, dtype=np.int64),
-        **_joint_friction(mech, 3 * nb, row))  # joint friction (owner: reactions)
+        **_joint_friction(mech, 3 * nb, row, clr["n_points"]))  # joint friction (owner: reactions)
 
 
 # --- joint friction (owner: reactions): begin
-def _joint_friction(mech: Mechanism, n: int, n_rows: int) -> dict:
+def _joint_friction_states(mech: Mechanism) -> int:
+    """Friction-state slots of the ideal joints' laws (LuGre), after the clearance contact points."""
+    from .joint_friction import n_friction_states
+    return n_friction_states(mech)
+
+
+def _joint_friction(mech: Mechanism, n: int, n_rows: int, first_state: int = 0) -> dict:
     """The :class:`CompiledModel` fields of joint friction: the tables of ``mech``
-    (:func:`.joint_friction.compile_tables`) and the statistics + scratch array; none when no
-    ideal joint has friction (the right-hand side then runs exactly as without it)."""
+    (:func:`.joint_friction.compile_tables`; ``first_state`` the slot of the first joint state) and
+    the statistics + scratch array; none when no ideal joint has friction (the right-hand side
+    then runs exactly as without it)."""
     from .joint_friction import compile_tables, friction_joints, scratch_size
     nf = len(friction_joints(mech))
     if not nf:
         return {}
     return {"joint_friction": compile_tables(mech, list(range(len(mech.joints))), _compiled_kernel,
-                                             _packed, friction_bound),
+                                             _packed, friction_bound, first_state),
             "joint_friction_info": np.zeros(scratch_size(nf, n, max(n_rows, 1)))}
 # --- joint friction: end
 

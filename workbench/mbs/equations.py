@@ -185,7 +185,7 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
         # --- joint friction (owner: reactions): close the reaction-friction loop: begin
         if jf_i.shape[0] > 0:
             jbad, pjf = close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar,
-                                   jinfo, m)
+                                   jinfo, m, z, zdot)
             if jbad != -1:
                 return jbad
             pf += pjf

@@ -54,8 +54,21 @@ clearance joints' causes (:mod:`.clearance`).  The run then stops with the model
 **Statistics.**  Each right-hand side with joint friction writes into the model's ``jinfo`` array
 (:data:`INFO_FIELDS`): calls, iterations, Newton calls, largest and last residual [N].
 
-Laws with internal state (LuGre) are not supported on ideal joints: their state would need slots
-in the integrated state; :func:`check_law` rejects them.  The set-valued Coulomb law
+**Laws with internal state (LuGre).**  A law with one internal state (``n_states = 1``, the
+LuGre bristle deflection ``z`` [m], Canudas de Wit et al. (1995) eqs. 2-4) gets one slot of the
+integrated state per joint, after the clearance joints' contact points (``jf_i`` column 2; the
+integrator sizes and advances the slots like the clearance joints' bristle states and puts them
+in its error norm).  One slot per joint, also for the finite-length slider's two end contacts:
+both ends slide at the one velocity ``v`` of the rigid slider, so their bristle equations
+``dz_k/dt = v - sigma0 |v| z_k / g(v)`` are the same equation from the same start ``z = 0`` and
+``z_1 = z_2`` at all times; the normalised force ``-(sigma0 z + sigma1 dz/dt + sigma2 v) N_k``
+then sums to the law at the load ``|N1| + |N2|``.  (An end whose load passes through zero
+freezes its bristles only at that instant, since ``N_k`` changes sign there: no difference.)
+The loop is unchanged: the LuGre force depends on the state ``z`` and on ``v``, both fixed within
+a right-hand side, and is linear in the load, so ``F(g)`` is the same kind of function as a
+memoryless law's; the rate ``dz/dt`` is taken from the law at the loads of the returned iterate
+(frozen, ``dz/dt = 0``, at zero load, as in the clearance joints).  Laws with more than one state
+are refused by :func:`check_law` (one slot per joint).  The set-valued Coulomb law
 (a class with ``set_valued = True``) is not a regularised law either: a study using it goes to the
 event-driven solver (:mod:`workbench.nonsmooth`).
 """
@@ -73,7 +86,8 @@ from .ldl import ldl_solve
 
 #: joint-friction table types (``jf_i`` column 0)
 JF_REV, JF_TRANS = 0, 1
-#: ``jf_i`` columns: ``[type, constraint index (row of cons_i), 0, 0]``;
+#: ``jf_i`` columns: ``[type, constraint index (row of cons_i), friction-state slot (index into
+#: the state's friction states ``z``; -1: a memoryless law), 0]``;
 #: ``jf_f`` columns: ``[pin radius r [m] (revolute) or slider length L [m] (translational),
 #: largest friction coefficient of the law [1] (inf: unbounded)]``
 JF_I_WIDTH, JF_F_WIDTH = 4, 2
@@ -166,14 +180,15 @@ def end_loads(size, l0, l1):
 
 
 @njit(cache=True)
-def _law(jkern, jpar, k, v, g, bound, tmp):
-    """Friction law ``k`` at slip velocity ``v`` and load ``g``: ``(f, cause)``, cause -1 when the
-    output passes the check of :func:`.clearance._friction_fault`."""
+def _law(jkern, jpar, k, v, g, zk, bound, tmp):
+    """Friction law ``k`` at slip velocity ``v`` [m/s], load ``g`` [N] and internal state ``zk``
+    (0 for a memoryless law): ``(f, cause)``, cause -1 when the output passes the check of
+    :func:`.clearance._friction_fault`; the state rate is left in ``tmp[0]``."""
     tmp[0] = 0.0; tmp[RAISED] = 0.0
-    f = jkern[k](v, g, 0.0, jpar[k].ctypes, tmp.ctypes)
+    f = jkern[k](v, g, zk, jpar[k].ctypes, tmp.ctypes)
     if tmp[RAISED] != 0.0:
         return f, FAULT_FRICTION_RAISED
-    if not math.isfinite(f):
+    if not (math.isfinite(f) and math.isfinite(tmp[0])):
         return f, FAULT_FRICTION_NONFINITE
     if abs(f) > bound * g * (1.0 + 1e-9) + 1e-300:
         return f, FAULT_FRICTION_BOUND
@@ -207,9 +222,11 @@ def _geometry(q, qd, cons_i, cons_f, jf_i, jf_f, G, v):
 
 
 @njit(cache=True)
-def close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar, jinfo, m):
+def close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar, jinfo, m, z, zdot):
     """Close the reaction-friction loop (module docstring) after :func:`.ldl.ldl_factor` and :func:`.ldl.ldl_solve`
     left the factorised Schur complement in ``S`` and the frictionless multipliers in ``x``.
+    ``z`` are the state's friction states [m] and ``zdot`` their rates [m/s]: a joint whose law has
+    a state reads its slot (``jf_i`` column 2) and writes its rate.
 
     On success ``x`` holds the multipliers with friction, the friction forces are added to ``Q``
     and the return is ``(-1, dissipation rate [W])``; else ``(fault code, 0.0)``."""
@@ -256,10 +273,14 @@ def close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar,
             for j in range(nf):
                 l0 += f[j] * W[j, r]; l1 += f[j] * W[j, r + 1]
             g[k], d0[k], d1[k] = normal_load(jf_i[k, 0], jf_f[k, 0], l0, l1)
-            F[k], cause = _law(jkern, jpar, k, v[k], g[k], jf_f[k, 1], tmp)
+            slot = jf_i[k, 2]
+            F[k], cause = _law(jkern, jpar, k, v[k], g[k], z[slot] if slot >= 0 else 0.0,
+                               jf_f[k, 1], tmp)
             if cause >= 0:
                 jinfo[7] += 1.0
                 return FAULT_BASE - (k * N_FAULT + cause), 0.0
+            if slot >= 0:
+                zdot[slot] = tmp[0]   # at the loads of this iterate (kept when it converges)
             if abs(f[k] - F[k]) > res:
                 res = abs(f[k] - F[k]); kbad = k
             fmax = max(fmax, abs(F[k]))
@@ -277,7 +298,9 @@ def close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar,
         # Newton step on r(f) = f - F(g(lambda(f)))
         for k in range(nf):
             h = 1e-4 * max(g[k], 1.0)   # the laws are linear in the load: no truncation error
-            Fh, cause = _law(jkern, jpar, k, v[k], g[k] + h, jf_f[k, 1], tmp)
+            slot = jf_i[k, 2]
+            Fh, cause = _law(jkern, jpar, k, v[k], g[k] + h, z[slot] if slot >= 0 else 0.0,
+                             jf_f[k, 1], tmp)
             if cause >= 0:
                 jinfo[7] += 1.0
                 return FAULT_BASE - (k * N_FAULT + cause), 0.0
@@ -313,17 +336,22 @@ def close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar,
 
 
 @njit(cache=True)
-def joint_friction_values(q, qd, lam, cons_i, cons_f, jf_i, jf_f, jkern, jpar, out):
+def joint_friction_values(q, qd, lam, cons_i, cons_f, jf_i, jf_f, jkern, jpar, out, z=None):
     """Per friction joint at a state whose multipliers ``lam`` include the friction: ``out[k] =
     (normal load g [N], slip velocity v [m/s], friction f [N], friction moment (revolute, r f
-    [N m]) or force (translational, f [N]), N1 [N], N2 [N])`` (``N1, N2``: translational only)."""
+    [N m]) or force (translational, f [N]), N1 [N], N2 [N])`` (``N1, N2``: translational only).
+    ``z``: the state's friction states [m] (needed by laws with a state; ``None``: zero)."""
     nf = jf_i.shape[0]
     G = np.empty((nf, q.shape[0])); v = np.empty(nf); tmp = np.zeros(2)
     _geometry(q, qd, cons_i, cons_f, jf_i, jf_f, G, v)
     for k in range(nf):
         r = cons_i[jf_i[k, 1], 3]
         g, _, _ = normal_load(jf_i[k, 0], jf_f[k, 0], lam[r], lam[r + 1])
-        f, _ = _law(jkern, jpar, k, v[k], g, math.inf, tmp)
+        zk = 0.0
+        if z is not None:
+            if jf_i[k, 2] >= 0:
+                zk = z[jf_i[k, 2]]
+        f, _ = _law(jkern, jpar, k, v[k], g, zk, math.inf, tmp)
         out[k, 0] = g; out[k, 1] = v[k]; out[k, 2] = f
         out[k, 3] = f * jf_f[k, 0] if jf_i[k, 0] == JF_REV else f
         out[k, 4] = 0.0; out[k, 5] = 0.0
@@ -344,20 +372,29 @@ def check_law(model, joint: str, set_valued_ok: bool = False) -> str | None:
             return None
         return (f"joint '{joint}': the friction model '{model.name}' is set-valued (stick and slip "
                 f"with events): it runs on the event-driven non-smooth solver, not on the "
-                f"regularised path of this study; valid regularised models: memoryless friction "
-                f"laws (e.g. coulomb, ambrosio, bai_zhao)")
-    if getattr(type(model), "n_states", 0) != 0:
-        return (f"joint '{joint}': the friction model '{model.name}' has an internal state "
-                f"(n_states = {type(model).n_states}), which ideal joints do not integrate; valid: "
-                f"memoryless friction laws (n_states = 0, e.g. coulomb, ambrosio, bai_zhao)")
+                f"regularised path of this study; valid regularised models: coulomb, ambrosio, "
+                f"bai_zhao, lugre")
+    if getattr(type(model), "n_states", 0) > 1:
+        return (f"joint '{joint}': the friction model '{model.name}' has "
+                f"{type(model).n_states} internal states; an ideal joint integrates one (its slot "
+                f"of the state); valid: memoryless laws (coulomb, ambrosio, bai_zhao) or one-state "
+                f"laws (lugre)")
     return None
 
 
-def compile_tables(mech, joint_cons: list[int], compiled_kernel, packed, bound):
+def n_friction_states(mech) -> int:
+    """How many friction-state slots the ideal joints of ``mech`` add to the integrated state
+    (one per joint whose law has an internal state)."""
+    return sum(1 for j in friction_joints(mech) if getattr(type(j.friction), "n_states", 0) > 0)
+
+
+def compile_tables(mech, joint_cons: list[int], compiled_kernel, packed, bound, first_state: int = 0):
     """``(jf_i, jf_f, kernels, params)`` of the ideal joints with friction of ``mech``;
     ``joint_cons[j]`` is the ``cons_i`` index of joint ``j``; ``compiled_kernel``, ``packed`` and
     ``bound`` are :mod:`.compiled`'s wrappers (kernel C function, checked parameters, largest
-    coefficient).  Raises :class:`MechanismError` for a law that cannot apply (:func:`check_law`)."""
+    coefficient); ``first_state`` the index, among the state's friction states, of the first slot
+    of the joints' laws with a state (after the clearance joints' contact points).  Raises
+    :class:`MechanismError` for a law that cannot apply (:func:`check_law`)."""
     from ..errors import MechanismError
     from . import kernels
     from .mechanism import RevoluteJoint
@@ -370,7 +407,10 @@ def compile_tables(mech, joint_cons: list[int], compiled_kernel, packed, bound):
         if why:
             raise MechanismError(why)
         rev = isinstance(j, RevoluteJoint)
-        jf_i.append([JF_REV if rev else JF_TRANS, c, 0, 0])
+        slot = -1
+        if getattr(type(fr), "n_states", 0) > 0:
+            slot = first_state; first_state += 1
+        jf_i.append([JF_REV if rev else JF_TRANS, c, slot, 0])
         jf_f.append([j.pin_radius if rev else j.slider_length, bound(fr)])
         ks.append(compiled_kernel(kernels.friction_cfunc, fr, "friction", j.name))
         ps.append(packed(fr.pack(), fr, "friction", j.name))

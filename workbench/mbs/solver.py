@@ -241,7 +241,8 @@ def _scipy_path(cm, y0, settings, out_times, deadline=math.inf):
         ev.direction = 1.0
         return ev
 
-    events = [make_event(p) for p in range(npts)]
+    # joint friction (owner: reactions): the contact points only (the ideal joints' friction states follow them)
+    events = [make_event(p) for p in range(int(cm.clr_i[:, 4].sum()) if len(cm.clr_i) else 0)]
     t, y = settings.t_start, y0.copy()
     Ys, DMs, imp = [], [], ([], [], [], [])
     pt_joint = [j for j, c in enumerate(cm.clr_i) for _ in range(c[4])]

@@ -3,10 +3,9 @@
 The dataset has the dynamics kind's variables and units where they apply (built by
 :func:`workbench.results.simulation_to_dataset` from a :class:`~workbench.mbs.solution.Simulation`
 with no clearance joints), plus the frictional joints' own variables on the dimension
-``friction_joint`` and the friction-event table on the dimension ``event``.  The impact table of
-the compliant solver (contact starts of clearance joints, indexed by their contact points) stays
-empty: friction events belong to ideal joints and have no approach speed or penetration, so they
-get their own table with an ``event_kind`` flag.
+``friction_joint`` and the event table on the dimension ``event`` (:mod:`.events`: friction
+events and impacts in one table with an ``event_kind`` flag; the event-driven solver has no
+clearance joints, so its rows are friction events and its ``impact`` table stays empty).
 """
 from __future__ import annotations
 
@@ -16,7 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import SolverError
-from .event_driven import EVENT_NAMES, MODE_NAMES, System
+from .event_driven import MODE_NAMES, System
+from .events import event_table
 from .phases import integrate, sample
 
 
@@ -76,33 +76,33 @@ def to_dataset(sim, run, smp, *, study=None, registry=None):
     s = run.system
     names = [f.name for f in s.fj]
     T = lambda a: np.asarray(a, float).T  # noqa: E731 - (time, joint) -> (joint, time)
+    pin = np.arange(s.nf) >= s.nt
+    radius = np.array([f.radius if k >= s.nt else np.nan for k, f in enumerate(s.fj)])
     ds = ds.assign_coords(friction_joint=_var(("friction_joint",), np.array(names, dtype=str), "1",
-                                              "ideal translational joint with set-valued friction"))
+                                              "ideal joint with set-valued friction"))
+    ds["friction_joint_type"] = _var(("friction_joint",),
+                                     np.where(pin, "revolute", "translational").astype(str), "1",
+                                     "type of the frictional joint (translational: guide and slider; "
+                                     "revolute: friction circle)")
     ds["joint_normal_force"] = _var(("friction_joint", "time"), T(smp["N"]), "N",
-                                    "normal multiplier lambda_N of the joint (its sign says which "
-                                    "side of the guide touches; force on the slider is -lambda_N n)")
+                                    "normal load of the joint: translational, its normal multiplier "
+                                    "lambda_N (the sign says which side of the guide touches; force "
+                                    "on the slider is -lambda_N n); revolute, |lambda|")
     ds["joint_friction_force"] = _var(("friction_joint", "time"), T(smp["F"]), "N",
-                                      "friction force on the slider along the guide axis")
+                                      "friction force: on the slider along the guide axis "
+                                      "(translational); at the pin's surface on body_j (revolute)")
+    ds["joint_friction_moment"] = _var(("friction_joint", "time"), T(smp["F"] * radius), "N m",
+                                       "friction moment on body_j of a revolute joint, pin radius "
+                                       "times friction force (NaN: translational joint)")
     ds["joint_slip_velocity"] = _var(("friction_joint", "time"), T(smp["v"]), "m/s",
-                                     "slider velocity relative to the guide, along the axis")
+                                     "slip velocity: slider relative to the guide along the axis "
+                                     "(translational); pin radius times the relative rate (revolute)")
     ds["joint_mode"] = _var(("friction_joint", "time"), T(smp["mode"]).astype(np.int8), "1",
                             "friction mode of the joint", flag_values=np.arange(3, dtype=np.int8),
                             flag_meanings=" ".join(MODE_NAMES))
-    ev = run.events
-    ds = ds.assign_coords(event=_var(("event",), np.arange(len(ev), dtype=np.int32), "1",
-                                     "friction event index (in the order of time)"))
-    ds["event_time"] = _var(("event",), np.array([e[0] for e in ev], float), "s",
-                            "time of the friction event (located by root finding)")
-    ds["event_joint"] = _var(("event",), np.array([names[e[1]] for e in ev], dtype=str), "1",
-                             "joint of the friction event")
-    kinds = sorted(EVENT_NAMES)
-    ds["event_kind"] = _var(("event",), np.array([e[2] for e in ev], np.int8), "1",
-                            "kind of friction event", flag_values=np.array(kinds, np.int8),
-                            flag_meanings=" ".join(EVENT_NAMES[k] for k in kinds))
-    ds["event_normal_force"] = _var(("event",), np.array([e[3] for e in ev], float), "N",
-                                    "normal multiplier lambda_N just after the event")
+    ds = event_table(ds, run.events, names)
     ds.attrs["solver"] = "event_driven"
-    ds.attrs["solver_events"] = len(ev)
+    ds.attrs["solver_events"] = len(run.events)
     if study is not None:
         from ..results import json_attr
         ds.attrs["friction_models"] = json_attr(

@@ -26,6 +26,23 @@ The method of Wang, Wang & Zhuang (their §2-3), on the workbench's own mechanis
   one: stick needs ``|F| <= mu_static |lambda|``, slip from rest needs the slip acceleration to
   point the way of the assumed slip (Pfeiffer & Glocker (1996) §4.3's conditions).
 
+**Revolute joints** (friction circle, Qi, Luo & Huang (2009) eq. 53 without axial contacts, as in
+:mod:`workbench.mbs.joint_friction`): the pin of radius ``r`` carries the tangential friction
+force ``F_k`` at its surface, the moment ``r F_k`` on ``body_j`` (opposite on ``body_i``), with
+``W_k = r (e_phi_j - e_phi_i)`` so the slip speed is ``v_k = r (omega_j - omega_i)``.  Stick is
+the same linear row ``W_k . q'' = 0`` with the multiplier ``F_k``, ``|F_k| <= mu_static |lambda_k|``;
+slip is ``F_k = -mu |lambda_k| s_k`` with ``|lambda_k| = sqrt(lambda_x^2 + lambda_y^2)``, which is
+not linear in the multipliers, so no side flag makes it linear and the mode decision is not a
+plain LCP.  :meth:`System.evaluate` solves a slip mode by Newton's method on the norms
+``n_k = |lambda_k|`` (one linear solve for the frictionless part and one per slipping pin; a
+small Newton system in the ``n_k``); :meth:`System.choose` enumerates the modes (stick / slip+ /
+slip-) of the joints at rest, and the sides of the translational ones, and keeps the first
+combination consistent with the set-valued law (Pfeiffer & Glocker (1996) §4.3: stick needs
+``|F| <= mu_static |lambda|``, slip from rest needs the slip acceleration along the slip).  A
+mechanism without frictional pins takes the HLCP path above unchanged.  Events of a pin: slip
+speed through zero (reversal or stick) and the needed moment reaching ``mu_static r |lambda|``
+(stick -> slip); its load ``|lambda|`` has no side.
+
 The phases are integrated by :func:`workbench.nonsmooth.phases.integrate`.  Smooth phases use
 ``solve_ivp`` (DOP853 by default): between events the right-hand side is
 smooth, the events need its dense-output root finding, and the systems are small (a Python
@@ -48,15 +65,14 @@ from ..errors import SolverError
 from ..mbs.compiled import compile_mechanism
 from ..mbs.equations import element_forces
 from ..mbs.kinematics import constraints
+from .events import EV_BREAKAWAY, EV_IMPACT, EV_REVERSAL, EV_SIDE, EV_STICK, EVENT_NAMES  # noqa: F401
 from .lcp import lemke
+from .pins import PinFrictionJoint, choose_enumerated, pin_newton, pin_row
 from .support import is_set_valued
 
 STICK, SLIP_POS, SLIP_NEG = 0, 1, 2
 MODE_NAMES = ("stick", "slip_positive", "slip_negative")
-#: event kinds (the dataset's ``event_kind`` flag values)
-EV_REVERSAL, EV_STICK, EV_BREAKAWAY, EV_SIDE = 1, 2, 3, 4
-EVENT_NAMES = {EV_REVERSAL: "slip_reversal", EV_STICK: "stick_start", EV_BREAKAWAY: "stick_to_slip",
-               EV_SIDE: "side_switch"}
+#: event kinds: :data:`.events.EVENT_NAMES` (the dataset's ``event_kind`` flags, one table with the impacts)
 
 
 @dataclass(frozen=True)
@@ -108,17 +124,24 @@ class System:
         self.alpha, self.beta = float(alpha), float(beta)
         self.v_eps = float(regularisation)
         self.n, self.m = 3 * self.cm.nb, self.cm.n_rows
-        fj = []
+        fj, pins = [], []
         for k, j in enumerate(mech.joints):
             if not is_set_valued(getattr(j, "friction", None)):
+                continue
+            if not hasattr(j, "axis"):   # a revolute joint: friction circle
+                pins.append(PinFrictionJoint(j.name, int(self.cm.joint_rows[k]), mech.body_index(j.body_i),
+                                             mech.body_index(j.body_j), float(j.pin_radius),
+                                             float(j.friction.params.mu), float(j.friction.mu_static)))
                 continue
             a = np.asarray(j.axis, float)
             fj.append(FrictionJoint(j.name, int(self.cm.joint_rows[k]), mech.body_index(j.body_i),
                                     mech.body_index(j.body_j), mech.point(j.body_i, j.point_i),
                                     mech.point(j.body_j, j.point_j), a / np.linalg.norm(a),
                                     float(j.friction.params.mu), float(j.friction.mu_static)))
-        self.fj = fj
-        self.nf = len(fj)
+        #: the translational joints first (indices ``< nt``), then the pins
+        self.nt = len(fj)
+        self.fj = fj + pins
+        self.nf = len(self.fj)
         self.fj_i = np.array([[f.row, f.bi, f.bj] for f in fj], dtype=np.int64).reshape(-1, 3)
         self.fj_f = np.array([[*f.si, *f.sj, *f.axis, f.mu, f.mu_static] for f in fj],
                              dtype=float).reshape(-1, 8)
@@ -157,6 +180,18 @@ class System:
              + a @ (-wj * wj * Aj + wi * wi * Ai))
         return W, c, float(W @ qd), a, Pj
 
+    def pin_row(self, f):
+        """``W`` of pin ``f`` (:func:`.pins.pin_row`)."""
+        return pin_row(self.n, f)
+
+    def slip_speed(self, q, qd, k) -> float:
+        """Slip speed [m/s] of friction joint ``k`` (translational: along the axis; pin: at its
+        surface)."""
+        f = self.fj[k]
+        if k < self.nt:
+            return self.slide(q, qd, f)[2]
+        return float(self.pin_row(f) @ qd)
+
     # ------------------------------------------------------------------ one evaluation
     def evaluate(self, t, q, qd, modes, sides):
         """Accelerations and forces with the joints' ``modes`` and ``sides`` held.
@@ -168,8 +203,14 @@ class System:
         """
         n, m = self.n, self.m
         A, b, kin, stick, svec, Phi, J, Phit, p_damp = self._system(t, q, qd, modes, sides)
+        slip_pins = [k for k in range(self.nt, self.nf) if modes[k] != STICK]
         try:
-            x = np.linalg.solve(A, b)
+            if slip_pins:
+                x, loads = pin_newton(self, A, b, kin, svec, slip_pins)
+                if x is None:
+                    return None
+            else:
+                x = np.linalg.solve(A, b)
         except np.linalg.LinAlgError:
             return None
         if not np.all(np.isfinite(x)):
@@ -178,10 +219,11 @@ class System:
         F = np.zeros(self.nf)
         for i, k in enumerate(stick):
             F[k] = x[n + m + i]
-        N = np.array([lam[f.row] for f in self.fj])
+        N = np.array([lam[f.row] if k < self.nt else math.hypot(lam[f.row], lam[f.row + 1])
+                      for k, f in enumerate(self.fj)])
         for k, f in enumerate(self.fj):
             if modes[k] != STICK:
-                F[k] = -f.mu * svec[k] * sides[k] * N[k]
+                F[k] = -f.mu * svec[k] * (sides[k] * N[k] if k < self.nt else loads[k])
         v = np.array([kk[2] for kk in kin])
         at = np.array([kk[0] @ qdd + kk[1] for kk in kin])
         p_drv = float(sum(lam[r] * Phit[r] for r in self.driver_rows))
@@ -189,22 +231,53 @@ class System:
                     p_fric=float(-(F @ v)), p_damp=float(p_damp), J=J, Phi=Phi, Phit=Phit)
 
     def _system(self, t, q, qd, modes, sides):
-        """The linear system ``A x = b`` of one evaluation, ``x = (q'', lambda, F_stick)``."""
+        """The linear system ``A x = b`` of one evaluation, ``x = (q'', lambda, F_stick)`` (the
+        stick rows of the translational joints, then of the pins); a slipping pin's friction is
+        not in it (:func:`.pins.pin_newton`)."""
+        nt = self.nt
+        out = self._system_t(t, q, qd, list(modes)[:nt], np.asarray(sides, float).reshape(-1)[:nt])
+        if self.nf == nt:
+            return out
+        A, b, kin, stick, svec, Phi, J, Phit, pd = out
+        n = self.n
+        kin, stick, svec = list(kin), list(stick), np.concatenate([svec, np.zeros(self.nf - nt)])
+        rows = []
+        for k in range(nt, self.nf):
+            W = self.pin_row(self.fj[k])
+            v = float(W @ qd)
+            kin.append((W, 0.0, v))
+            if modes[k] == STICK:
+                stick.append(k); rows.append((W, -2.0 * self.alpha * v))
+            else:
+                svec[k] = self._sgn(modes[k], v)
+        if rows:
+            size = A.shape[0] + len(rows)
+            A2, b2 = np.zeros((size, size)), np.zeros(size)
+            A2[:A.shape[0], :A.shape[0]] = A; b2[:A.shape[0]] = b
+            for i, (W, rhs) in enumerate(rows):
+                c = A.shape[0] + i
+                A2[:n, c] = -W; A2[c, :n] = W; b2[c] = rhs
+            A, b = A2, b2
+        return A, b, kin, stick, svec, Phi, J, Phit, pd
+
+    def _system_t(self, t, q, qd, modes, sides):
+        """:meth:`_system` of the translational joints (compiled or reference assembly)."""
         if not self.compiled:
             return self._system_reference(t, q, qd, modes, sides)
         from .kernels import build_system
         n, m, cm = self.n, self.m, self.cm
         md = np.asarray(modes, dtype=np.int64).reshape(-1)
-        stick = [k for k in range(self.nf) if md[k] == STICK]
+        nt = self.nt
+        stick = [k for k in range(nt) if md[k] == STICK]
         size = n + m + len(stick)
         A, b = np.empty((size, size)), np.zeros(size)
-        W, c, v, svec = np.zeros((self.nf, n)), np.zeros(self.nf), np.zeros(self.nf), np.zeros(self.nf)
+        W, c, v, svec = np.zeros((nt, n)), np.zeros(nt), np.zeros(nt), np.zeros(nt)
         Phi, J, Phit = np.zeros(m), np.zeros((m, n)), np.zeros(m)
         pd = build_system(float(t), q, qd, cm.mass, cm.cons_i, cm.cons_f, cm.drv_f, cm.frc_i,
                           cm.frc_f, cm.gravity, m, self.alpha, self.beta, self.fj_i, self.fj_f, md,
                           np.asarray(sides, dtype=float).reshape(-1), self.v_eps, A, b, W, c, v,
                           svec, Phi, J, Phit)
-        kin = [(W[k], c[k], v[k]) for k in range(self.nf)]
+        kin = [(W[k], c[k], v[k]) for k in range(nt)]
         return A, b, kin, stick, svec, Phi, J, Phit, pd
 
     def _system_reference(self, t, q, qd, modes, sides):
@@ -216,8 +289,9 @@ class System:
         Phi, J, gam, Phit = np.zeros(m), np.zeros((m, n)), np.zeros(m), np.zeros(m)
         if m:
             constraints(t, q, qd, cm.cons_i, cm.cons_f, cm.drv_f, Phi, J, gam, Phit)
-        kin = [self.slide(q, qd, f) for f in self.fj]
-        stick = [k for k in range(self.nf) if modes[k] == STICK]
+        ft = self.fj[:self.nt]
+        kin = [self.slide(q, qd, f) for f in ft]
+        stick = [k for k in range(self.nt) if modes[k] == STICK]
         size = n + m + len(stick)
         A = np.zeros((size, size))
         b = np.zeros(size)
@@ -231,8 +305,8 @@ class System:
             A[:n, n + m + i] = -W
             A[n + m + i, :n] = W
             b[n + m + i] = -c - 2.0 * self.alpha * v
-        svec = np.zeros(self.nf)
-        for k, f in enumerate(self.fj):
+        svec = np.zeros(self.nt)
+        for k, f in enumerate(ft):
             if modes[k] == STICK:
                 continue
             svec[k] = self._sgn(modes[k], kin[k][2])
@@ -301,6 +375,8 @@ class System:
         """
         scale = max(1.0, float(np.abs(qd).max(initial=0.0)))
         vtol = 1e-9 * scale
+        if self.nf > self.nt:
+            return choose_enumerated(self, t, q, qd, no_stick, vtol)
         if self.v_eps > 0.0:
             modes = [SLIP_POS] * self.nf
             got = self.hlcp(t, q, qd, modes)
@@ -335,3 +411,4 @@ class System:
         raise SolverError(f"t = {t:.9g} s: no stick/slip combination of the joints "
                           f"{[f.name for f in self.fj]} is consistent with Coulomb's law "
                           f"(Painleve's paradox or a jammed mechanism)")
+

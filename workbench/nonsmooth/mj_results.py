@@ -14,12 +14,15 @@ from ..errors import SolverError
 from .moreau_jean import MoreauJean, _rot, run
 
 
-def simulate(mech, settings, *, step: float, restitution=None, lcp: str = "lemke"):
+def simulate(mech, settings, *, step: float, restitution=None, lcp: str = "lemke",
+             friction_events: list | None = None):
     """Run ``mech`` by Moreau-Jean with step ``step`` [s] from ``settings.t_start`` to
     ``settings.t_end`` [s]; return a :class:`~workbench.mbs.solution.Simulation` sampled every
     ``settings.output_step`` [s] (a whole multiple of ``step``).  Contact and friction forces
     are the step's impulses over ``h`` (mean forces [N]); the impact table lists contact starts
-    (a step with ``P_N > 0`` after one without) with their approach speed ``-u_N-`` [m/s]."""
+    (a step with ``P_N > 0`` after one without) with their approach speed ``-u_N-`` [m/s].
+    ``friction_events``: a list to receive the contacts' friction events (stick start, stick ->
+    slip, slip reversal; :func:`workbench.nonsmooth.moreau_jean.run`)."""
     from ..mbs.equations import mechanical_energy
     from ..mbs.solution import Simulation
     every = int(round(settings.output_step / step))
@@ -28,6 +31,8 @@ def simulate(mech, settings, *, step: float, restitution=None, lcp: str = "lemke
                           f"solver.step = {step:g} s for solver.method = 'moreau_jean'")
     stepper = MoreauJean(mech, restitution=restitution, lcp=lcp, t0=settings.t_start)
     o = run(stepper, settings.t_end, step, t0=settings.t_start, every=every)
+    if friction_events is not None:
+        friction_events.extend(o["friction_events"])
     cm, n, nb = stepper.cm, stepper.n, stepper.cm.nb
     t, Q, V = o["time"], o["q"], o["v"]
     nt, nc = len(t), len(stepper.contacts)
@@ -75,12 +80,16 @@ def run_study(study, *, registry, out=None):
     Ctrl-C keeps the steps done, beside the output (never over it)."""
     from ..results import simulation_to_dataset
     s = study.solver
+    fr = []
     try:
-        sim = simulate(study.mechanism, s, step=s.step, restitution=s.restitution)
+        sim = simulate(study.mechanism, s, step=s.step, restitution=s.restitution, friction_events=fr)
     except SolverError as exc:
         where = f"{study.file}: " if getattr(study, "file", None) else ""
         raise SolverError(f"{where}Moreau-Jean run failed: {exc}") from None
     ds = simulation_to_dataset(sim, study=study, registry=registry)
+    from .events import event_table
+    # its impacts and its contacts' friction events in one table (workbench.nonsmooth.events)
+    ds = event_table(ds, fr, [c.name for c in study.mechanism.clearance_joints])
     ds.attrs.update(solver="moreau_jean", solver_step=s.step, solver_step_units="s",
                     solver_theta=0.5, ideal_twin_status="not requested")
     from .dataset import write_result

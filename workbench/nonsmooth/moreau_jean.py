@@ -319,6 +319,9 @@ def run(stepper: MoreauJean, t_end: float, h: float, *, t0: float = 0.0, every: 
     out["time"][0], out["q"][0], out["v"][0] = t0, q, v
     imp_t, imp_v, imp_j = [], [], []
     closed = np.zeros(nc, bool)
+    # friction events (workbench.nonsmooth.events): each frictional contact's state after a step
+    # with P_N > 0 -- stick (u_T+ = 0, |P_T| within mu P_N), slip + or - -- and its changes
+    fr_state, fr_events = np.zeros(nc, np.int8), []
     W = np.zeros(4)            # driver work, friction, contact (impact) and damper losses [J]
     status, wall, t, i = "complete", _time.perf_counter(), t0, 0
     try:
@@ -328,6 +331,7 @@ def run(stepper: MoreauJean, t_end: float, h: float, *, t0: float = 0.0, every: 
             now = s["PN"] > 0.0
             for k in np.flatnonzero(now & ~closed):
                 imp_t.append(t), imp_v.append(-float(s["uN_minus"][k])), imp_j.append(int(k))
+            _friction_events(stepper, s, now, fr_state, fr_events, t, h)
             # a joint reopens when its gap exceeds open_fraction c: a step without impulse in a
             # sliding contact (the journal lifted by h u_N ~ nm) is no new contact start
             closed = now | (closed & np.array([stepper.gap(q, c)[0] <= open_fraction * c.clearance
@@ -349,9 +353,34 @@ def run(stepper: MoreauJean, t_end: float, h: float, *, t0: float = 0.0, every: 
     done = (i if status == "complete" else i - 1) // every + 1
     out = {k: a[:done] for k, a in out.items()}
     out["impacts"] = (np.array(imp_t), np.array(imp_v), np.array(imp_j, np.int64))
+    out["friction_events"] = fr_events
     out["stats"] = {"steps": i if status == "complete" else i - 1, "rejected_steps": 0,
                     "wall_time": _time.perf_counter() - wall, "path": "moreau_jean",
                     "step": h, "lcp": stepper.lcp_solver}
     out["status"] = status
     return out
 
+
+
+#: a contact sticks after a step when its tangential velocity u_T+ is below this [m/s] (plus the
+#: same fraction of the approach's u_T-): the LCP gives u_T+ = 0 to rounding in stick
+STICK_TOL = 1e-9
+
+
+def _friction_events(stepper, s, now, state, events, t, h):
+    """Append to ``events`` the friction events of step ending at ``t`` [s] (step ``h`` [s]):
+    ``(t, contact, kind, P_N / h [N])`` with the kinds of :mod:`.events` (stick start, stick ->
+    slip, slip reversal) for each frictional contact closed over this step and the one before;
+    ``state`` holds each contact's state (0 open, 1 stick, 2 slip +, 3 slip -)."""
+    from .events import EV_BREAKAWAY, EV_REVERSAL, EV_STICK
+    for k, c in enumerate(stepper.contacts):
+        if not now[k] or c.mu <= 0.0:
+            state[k] = 0
+            continue
+        u = float(s["uT_plus"][k])
+        st = 1 if abs(u) <= STICK_TOL * (1.0 + abs(float(s["uT_minus"][k]))) else (2 if u > 0.0 else 3)
+        prev = int(state[k])
+        if prev and st != prev:
+            kind = EV_STICK if st == 1 else (EV_BREAKAWAY if prev == 1 else EV_REVERSAL)
+            events.append((t, k, kind, float(s["PN"][k]) / h))
+        state[k] = st

@@ -87,8 +87,10 @@ def integrate(system: System, t_end: float, *, t0: float = 0.0, rtol: float = 1e
                 s = 1.0 if modes[k] == SLIP_POS else -1.0
 
                 def g(tt, yy, k=k, s=s):
-                    return s * system.slide(yy[:n], yy[n:2 * n], system.fj[k])[2]
+                    return s * system.slip_speed(yy[:n], yy[n:2 * n], k)
                 events.append(g); kinds.append((k, "rest"))
+            if k >= system.nt:
+                continue   # a pin's load |lambda| has no side
 
             def gs(tt, yy, k=k):
                 return sides[k] * ev(tt, yy)["N"][k]

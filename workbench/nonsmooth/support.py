@@ -43,12 +43,8 @@ def set_valued_problems(joints, clearance, table) -> list[tuple[str, str]]:
     for j in set_valued:
         key = f"mechanism.joints[{_index(raw_j, j.name)}]"
         if not hasattr(j, "axis"):
-            out.append((f"{key}.friction.model",
-                        f"joint '{j.name}': the set-valued law '{j.friction.name}' is run by the "
-                        f"event-driven solver, which takes it on translational joints only; valid "
-                        f"choices on a revolute joint: a memoryless regularised law (coulomb, "
-                        f"ambrosio, bai_zhao)"))
-        elif j.slider_length != 0.0:
+            continue   # a revolute joint: the friction circle (workbench.nonsmooth.pins)
+        if j.slider_length != 0.0:
             out.append((f"{key}.slider_length",
                         f"joint '{j.name}': slider_length = {j.slider_length} m; the event-driven "
                         f"solver's set-valued friction takes the particle slider only (valid: 0.0)"))
