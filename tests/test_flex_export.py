@@ -23,7 +23,7 @@ IDEAL = ROOT / "studies" / "flexible_slider_crank_ideal.toml"
 
 @pytest.fixture(scope="module")
 def flexible_result(tmp_path_factory):
-    """A quarter revolution of the shipped ideal-joint flexible slider-crank (6 GPa rod), written to netCDF."""
+    """A quarter revolution of the shipped ideal-joint flexible slider-crank (2 GPa rod), written to netCDF."""
     from workbench.plugins import build_registry
     registry = build_registry()
     text = IDEAL.read_text()

@@ -242,6 +242,12 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
         _memory(wear_bytes(wear), "the contact samples of one wear update (samples_per_cycle x "
                 "nodes x cycles)", "wear", checks, probs)
         _coupled_pressure(mechanism, wear, probs)
+    # --- speed-ramp start (owner: workbench.flex.flex_ramp): begin
+    if solver is not None and getattr(solver, "ramp", 0.0):
+        from .flex.flex_ramp import ramp_problems
+        for key, msg in ramp_problems(mechanism, solver):
+            probs.add(key, msg)
+    # --- speed-ramp start: end
     # --- flexible beams (owner: workbench.flex): the flexible solver's own build and assembly: begin
     if getattr(mechanism, "beams", ()):
         if kind not in ("dynamics", "wear"):

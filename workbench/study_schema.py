@@ -287,6 +287,13 @@ SOLVER = Section("solver", "Numerical settings (`workbench.mbs.solution.SolverSe
         "joint under `method = \"moreau_jean\"`; replaces the contact laws' own `restitution` "
         "(needed for a law without one)", None, min=0.0, max=1.0),
     # --- Moreau-Jean time stepping: end
+    # --- speed-ramp start (owner: workbench.flex.flex_ramp): begin
+    Key("ramp", "number", "s", "mechanisms with flexible beams: a pre-roll over [t_start - ramp, t_start] "
+        "in which the first angle driver's speed rises smoothly from rest to its constant value "
+        "(omega (3x^2 - 2x^3)); the run then starts at t_start from that state instead of the "
+        "consistent start at full speed (a step load that rings the beams' axial modes); 0: no ramp",
+        _SD["ramp"], min=0.0),
+    # --- speed-ramp start: end
 ))
 
 OUTPUT = Section("output", "What the results dataset holds.", (
