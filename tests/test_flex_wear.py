@@ -146,3 +146,68 @@ def test_flexible_wear_resume_equals_uninterrupted(flexible_full, tmp_path):
                  "wear_volume_stderr", "wear_depth_stderr", "average_cycles", "volume_rate"):
         np.testing.assert_array_equal(res[name].values, full[name].values, err_msg=name)
     np.testing.assert_array_equal(res.cycle.values, full.cycle.values)
+
+
+def test_a_beam_end_journal_sees_the_worn_bushing_as_the_rigid_rod_does(registry):
+    """The flexible contact takes the worn profiles through the rigid path's own worn-gap kernels:
+    at the same state (rod straight along x, slider pushed off centre) the penetration at the
+    rod's end equals the rigid twin's, worn or not, and the wear opens the gap by the depth."""
+    from workbench.flex.flex_mechanism import FlexModel
+    from workbench.flex.flex_solver import assemble as flex_assemble
+    from workbench.mbs.clearance import contact_gaps
+    from workbench.mbs.compiled import compile_mechanism
+    from workbench.mbs.solver import assemble as rigid_assemble
+    from workbench.study import load_study
+    flex, rigid = load_study(FLEX, registry=registry).mechanism, load_study(RIGID, registry=registry).mechanism
+    M = 360
+    theta = 2 * np.pi * np.arange(M) / M
+    centre = np.arctan2(-0.05, -0.1)                       # the contact direction of the offset below
+    bump = 20e-6 * np.cos(np.clip(theta - centre - 2 * np.pi * np.round((theta - centre) / (2 * np.pi)),
+                                  -np.pi / 2, np.pi / 2)) ** 2
+    pen = {}
+    for worn in (False, True):
+        surfaces = {0: (bump, np.zeros(M))} if worn else None
+        fm = FlexModel(flex, surfaces=surfaces)
+        q, v = flex_assemble(fm, 0.0)
+        q[3:5] += (1e-4, 5e-5)                              # the slider (bushing) off the journal's centre
+        g_flex = fm.gaps(q, np.zeros_like(v))[0]
+        cm = compile_mechanism(rigid, surfaces=surfaces)
+        md = cm.model()
+        qr, _ = rigid_assemble(rigid, 0.0)
+        qr[3:5] += (1e-4, 5e-5)                             # the slider: bodies crank, slider, rod
+        g = np.zeros(max(cm.n_points, 1)); gd = np.zeros_like(g)
+        contact_gaps(np.concatenate([qr, np.zeros_like(qr)]), len(qr), md.clr_i, md.clr_f, g, gd)
+        np.testing.assert_allclose(g_flex, g[:cm.n_points], rtol=0, atol=1e-12)
+        pen[worn] = float(g_flex[0])
+    assert pen[False] == pytest.approx(math.hypot(1e-4, 5e-5) - 2e-4, abs=1e-12)
+    assert pen[True] == pytest.approx(pen[False] - 20e-6, abs=2e-7)     # the bump's depth (node spacing)
+
+
+def test_the_wear_loop_runs_a_flexible_mechanism_on_the_flexible_solver(registry, tmp_path, monkeypatch):
+    """One dispatch point: the ideal reference and every update's averaging cycles of a mechanism
+    with beams go to the flexible solver, the update's with the current worn surfaces."""
+    from workbench.flex import flex_solver
+    from workbench.study import load_study
+    real, calls = flex_solver.simulate, []
+
+    class Stop(Exception):
+        pass
+
+    def spy(mech, settings, **kw):
+        calls.append((mech, settings, kw))
+        if len(calls) == 1:                      # the ideal reference: run it (short: one settle + one cycle)
+            return real(mech, settings, **kw)
+        raise Stop                               # the first update: record what it was given, stop
+
+    monkeypatch.setattr(flex_solver, "simulate", spy)
+    study = load_study(FLEX, registry=registry)
+    with pytest.raises(Stop):
+        run_wear_study(study, registry=registry, out=tmp_path / "w.zarr")
+    (ideal, _, kw0), (mech, s, kw1) = calls
+    assert ideal.beams and not ideal.clearance_joints and not kw0
+    assert mech is study.mechanism
+    h_b, h_j = kw1["surfaces"][0]
+    assert h_b.shape == (study.wear.nodes,) and not h_b.any() and not h_j.any()
+    T = study.wear.cycle_period
+    assert s.t_end == pytest.approx((study.wear.settle_cycles + study.wear.average_cycles) * T)
+    assert s.output_step == pytest.approx(T / study.wear.samples_per_cycle)
