@@ -69,7 +69,10 @@ BEAM = Section("mechanism.beams[]", (
     "slope stays free); a clearance joint there takes the centre line's position and slope as the "
     "journal's frame. A mechanism with beams runs on the implicit generalised-alpha solver "
     "(`workbench.flex.flex_solver`); `solver.rtol`/`atol` are then its local error tolerances "
-    "on positions and `solver.max_step` its largest step."), (
+    "on positions and `solver.max_step` its largest step. Dynamics and wear studies (in a wear "
+    "study the averaging cycles run on it, the worn revolute joints seen at the beam points; worn "
+    "translational joints and `wear.pressure = \"dynamics\"` are rigid-only); `solver.ramp` gives a "
+    "speed-ramp start."), (
     Key("name", "text", "", "unique name (shared with the rigid bodies; not `ground`)"),
     Key("type", "text", "", "beam element", "ancf_beam", choices=("ancf_beam",)),
     Key("length", "number", "m", "reference length of the centre line", gt=0.0),
