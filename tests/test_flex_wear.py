@@ -240,3 +240,39 @@ def test_very_stiff_rod_reproduces_the_rigid_impact_wear_rate_within_its_standar
     assert int(rigid.impacts.isel(cycle=0).sel(joint="B")) > 10 and int(flex.impacts.isel(cycle=0).sel(joint="B")) > 10
     assert 0.0 < se_r < 0.05 * vr and 0.0 < se_f < 0.05 * vf     # the cycles scatter: real error bars
     assert abs(vf - vr) <= 2.0 * math.hypot(se_r, se_f)
+
+
+def _store(volume, vol_se, depth, depth_se, cycles=1.0e6):
+    import xarray as xr
+    M = len(depth)
+    d = np.zeros((2, 1, 2, M)); d[1, 0, 0] = depth
+    ds_ = np.zeros((2, 1, 2, M)); ds_[1, 0, 0] = depth_se
+    v = np.zeros((2, 1, 2)); v[1, 0, 0] = volume
+    vs = np.zeros((2, 1, 2)); vs[1, 0, 0] = vol_se
+    dims = ("cycle", "joint", "surface", "theta")
+    return xr.Dataset({"wear_depth": (dims, d), "wear_depth_stderr": (dims, ds_), "wear_volume": (dims[:3], v),
+                       "wear_volume_stderr": (dims[:3], vs), "cycle_jump": ("cycle", [cycles, 0.0])},
+                      coords={"cycle": [0.0, cycles], "joint": ["B"], "surface": ["bushing", "journal"],
+                              "theta": np.arange(M)})
+
+
+def test_comparison_of_two_wear_results_gives_differences_errors_and_significance():
+    from workbench.errors import WorkbenchError
+    from workbench.wear.flex_compare import compare, table
+    a = _store(1.0e-9, 3e-11, np.array([1e-6, 2e-6, 0.0, 0.0]), np.array([1e-7, 1e-7, 0.0, 0.0]))
+    b = _store(1.1e-9, 4e-11, np.array([1e-6, 1e-6, 3e-6, 0.0]), np.array([1e-7, 1e-7, 2e-7, 0.0]))
+    r = compare(a, b)
+    assert r["volume"]["d"] == pytest.approx(1e-10) and r["volume"]["se_d"] == pytest.approx(5e-11)
+    assert not r["volume"]["significant"]                      # 2.0 sigma: not above 2
+    assert r["deepest"]["d"] == pytest.approx(1e-6) and r["deepest"]["se_d"] == pytest.approx(math.hypot(1e-7, 2e-7))
+    assert r["deepest"]["significant"]                         # 4.5 sigma
+    d = np.array([0.0, -1e-6, 3e-6, 0.0])
+    se = np.hypot([1e-7, 1e-7, 0.0, 0.0], [1e-7, 1e-7, 2e-7, 0.0])
+    assert r["profile"]["d"] == pytest.approx(np.sqrt(np.mean(d ** 2)))
+    assert r["profile"]["se_d"] == pytest.approx(np.sqrt(np.mean(se ** 2)))
+    assert r["profile"]["significant"]
+    assert "| volume [mm^3] | 1 ± 0.03 | 1.1 ± 0.04 | +0.1 ± 0.05 | no |" in table(r)
+    with pytest.raises(WorkbenchError, match="differ in cycles"):
+        compare(a, _store(1e-9, 3e-11, np.zeros(4), np.zeros(4), cycles=5e5))
+    with pytest.raises(WorkbenchError, match="no worn joint 'A'"):
+        compare(a, b, joint="A")
