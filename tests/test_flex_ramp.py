@@ -74,7 +74,8 @@ def _axial_ringing(registry, ramp: float):
 def test_ramp_start_leaves_far_less_axial_ringing_than_the_step_start(registry):
     step, step_m, f_step = _axial_ringing(registry, 0.0)
     ramp, ramp_m, _ = _axial_ringing(registry, 0.004)
-    print(f"axial-mode strain amplitude: step {step:.3e}, ramp {ramp:.3e}; crank moment {step_m:.3g} / {ramp_m:.3g} N m")
+    print(f"axial-mode strain amplitude: step {step:.3e}, ramp {ramp:.3e}; "
+          f"crank moment {step_m:.3g} / {ramp_m:.3g} N m")
     assert 1700.0 < f_step < 2400.0            # the ringing is the axial mode (estimate 2124 Hz)
     assert step > 3e-4                          # the step start rings (undamped) ...
     assert ramp < 0.15 * step                   # ... the ramp start hardly (measured 0.054)

@@ -14,7 +14,8 @@ angle is twice continuously differentiable across ``t_start``), i.e. the angle
 
 which reaches the study's own driver ``phi(t_start) = phi_0 + omega t_start`` with its speed and
 zero acceleration at ``x = 1``.  The mechanism starts the pre-roll assembled at rest (the
-consistent start at zero speed: no step; the beams placed unstrained, as rigid bodies), and the study's run starts at ``t_start`` from the
+consistent start at zero speed: no step; the beams placed unstrained, as rigid bodies), and the
+study's run starts at ``t_start`` from the
 pre-roll's final state: the recorded window, the driver and everything after ``t_start`` are the
 study's own.  A ramp several times longer than the axial mode's period is quasi-static for that
 mode (the rod follows the slowly growing inertia load without ringing).

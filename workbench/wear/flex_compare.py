@@ -48,7 +48,8 @@ def compare(a, b, *, joint: str | None = None, surface: str = "bushing") -> dict
     cb = float(b.cycle.values[-1]) + float(b.cycle_jump.values[-1])
     if not math.isclose(ca, cb, rel_tol=1e-9) or a.sizes["theta"] != b.sizes["theta"]:
         raise WorkbenchError(f"the two wear results differ in cycles ({ca:.6g} and {cb:.6g}) or profile "
-                             f"nodes ({a.sizes['theta']} and {b.sizes['theta']}); compare runs of equal cycles and nodes")
+                             f"nodes ({a.sizes['theta']} and {b.sizes['theta']}); compare runs of equal cycles "
+                             f"and nodes")
 
     def entry(va, sa, vb, sb, units):
         d, se = vb - va, math.hypot(sa, sb)
@@ -56,9 +57,8 @@ def compare(a, b, *, joint: str | None = None, surface: str = "bushing") -> dict
                 "significant": bool(abs(d) > SIGMAS * se), "units": units}
 
     out = {"cycles": ca, "joint": joint, "surface": surface}
-    out["volume"] = entry(float(_last(a, "wear_volume", joint, surface)), float(_last(a, "wear_volume_stderr", joint, surface)),
-                          float(_last(b, "wear_volume", joint, surface)), float(_last(b, "wear_volume_stderr", joint, surface)),
-                          "m^3")
+    vol = [float(_last(ds, name, joint, surface)) for ds in (a, b) for name in ("wear_volume", "wear_volume_stderr")]
+    out["volume"] = entry(*vol, "m^3")
     ha, hb = _last(a, "wear_depth", joint, surface), _last(b, "wear_depth", joint, surface)
     sa, sb = _last(a, "wear_depth_stderr", joint, surface), _last(b, "wear_depth_stderr", joint, surface)
     ia, ib = int(np.argmax(ha)), int(np.argmax(hb))
@@ -78,7 +78,8 @@ def table(result: dict, names=("a", "b")) -> str:
             f"{names[1]} | difference | significant (abs(d) > {SIGMAS:g} sigma_d) |", "|---|---|---|---|---|"]
     for q in ("volume", "deepest", "profile"):
         e, (k, u) = result[q], scale[q]
-        rows.append(f"| {q} [{u}] | {e['a'] * k:.4g} ± {e['se_a'] * k:.2g} | {e['b'] * k:.4g} ± {e['se_b'] * k:.2g} | "
+        rows.append(f"| {q} [{u}] | {e['a'] * k:.4g} ± {e['se_a'] * k:.2g} | "
+                    f"{e['b'] * k:.4g} ± {e['se_b'] * k:.2g} | "
                     f"{e['d'] * k:+.3g} ± {e['se_d'] * k:.2g} | {'yes' if e['significant'] else 'no'} |")
     return "\n".join(rows)
 
