@@ -323,6 +323,25 @@ def plot(result: Path, out_dir: Path | None):
     _plot(ds, out_dir or result.with_name(result.stem + "_plots"), _console())
 
 
+# --- flexible beams (owner: workbench.flex.flex_export): ParaView export: begin
+@main.command()
+@click.argument("result", type=click.Path(exists=True, path_type=Path))
+@click.option("--vtu", "vtu_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="directory for the VTU time series of the deformed beams and its .pvd index "
+                   "(created if missing; existing files are never replaced)")
+@_friendly
+def export(result: Path, vtu_dir: Path):
+    """Export the deformed beams of a dynamics result for ParaView (VTU + .pvd, SI units)."""
+    from .results import open_results
+    from .flex.flex_export import export_vtu
+    try:
+        ds = open_results(result)
+    except (OSError, ValueError) as exc:
+        raise WorkbenchError(f"{result}: cannot read it as a workbench results file: {exc}") from None
+    _console().print(f"[green]export[/] {export_vtu(ds, vtu_dir)}")
+# --- flexible beams: end
+
+
 @main.command()
 @click.argument("sweep_file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-o", "--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,

@@ -242,12 +242,23 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
         _memory(wear_bytes(wear), "the contact samples of one wear update (samples_per_cycle x "
                 "nodes x cycles)", "wear", checks, probs)
         _coupled_pressure(mechanism, wear, probs)
+    # --- speed-ramp start (owner: workbench.flex.flex_ramp): begin
+    if solver is not None and getattr(solver, "ramp", 0.0):
+        from .flex.flex_ramp import ramp_problems
+        for key, msg in ramp_problems(mechanism, solver):
+            probs.add(key, msg)
+    # --- speed-ramp start: end
     # --- flexible beams (owner: workbench.flex): the flexible solver's own build and assembly: begin
     if getattr(mechanism, "beams", ()):
-        if kind != "dynamics":
-            probs.add("mechanism.beams", f"flexible beams run in dynamics studies only (this study is "
-                                         f"'{kind}'); valid: [study] kind = \"dynamics\", or rigid bodies")
-        elif models_ok and len(probs.items) == n0:
+        if kind not in ("dynamics", "wear"):
+            probs.add("mechanism.beams", f"flexible beams run in dynamics and wear studies only (this study "
+                                         f"is '{kind}'); valid: [study] kind = \"dynamics\" or \"wear\", or "
+                                         f"rigid bodies")
+        if kind == "wear":   # what the wear loop refuses with beams (workbench.wear.flex_dynamics)
+            from .wear.flex_dynamics import wear_problems
+            for key, msg in wear_problems(mechanism, wear):
+                probs.add(key, msg)
+        if kind in ("dynamics", "wear") and models_ok and len(probs.items) == n0:
             from .flex.flex_mechanism import check_flexible
             check_flexible(mechanism, solver, probs)
         return warnings

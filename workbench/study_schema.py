@@ -69,7 +69,10 @@ BEAM = Section("mechanism.beams[]", (
     "slope stays free); a clearance joint there takes the centre line's position and slope as the "
     "journal's frame. A mechanism with beams runs on the implicit generalised-alpha solver "
     "(`workbench.flex.flex_solver`); `solver.rtol`/`atol` are then its local error tolerances "
-    "on positions and `solver.max_step` its largest step."), (
+    "on positions and `solver.max_step` its largest step. Dynamics and wear studies (in a wear "
+    "study the averaging cycles run on it, the worn revolute joints seen at the beam points; worn "
+    "translational joints and `wear.pressure = \"dynamics\"` are rigid-only); `solver.ramp` gives a "
+    "speed-ramp start."), (
     Key("name", "text", "", "unique name (shared with the rigid bodies; not `ground`)"),
     Key("type", "text", "", "beam element", "ancf_beam", choices=("ancf_beam",)),
     Key("length", "number", "m", "reference length of the centre line", gt=0.0),
@@ -288,6 +291,13 @@ SOLVER = Section("solver", "Numerical settings (`workbench.mbs.solution.SolverSe
         "joint under `method = \"moreau_jean\"`; replaces the contact laws' own `restitution` "
         "(needed for a law without one)", None, min=0.0, max=1.0),
     # --- Moreau-Jean time stepping: end
+    # --- speed-ramp start (owner: workbench.flex.flex_ramp): begin
+    Key("ramp", "number", "s", "mechanisms with flexible beams: a pre-roll over [t_start - ramp, t_start] "
+        "in which the first angle driver's speed rises smoothly from rest to its constant value "
+        "(omega (3x^2 - 2x^3)); the run then starts at t_start from that state instead of the "
+        "consistent start at full speed (a step load that rings the beams' axial modes); 0: no ramp",
+        _SD["ramp"], min=0.0),
+    # --- speed-ramp start: end
 ))
 
 OUTPUT = Section("output", "What the results dataset holds.", (

@@ -259,14 +259,21 @@ class _Stepper:
 
 
 def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None = None,
-             geometries: dict | None = None) -> Simulation:
+             geometries: dict | None = None, initial=None) -> Simulation:
     """Run a mechanism with beams; return the sampled :class:`Simulation`, whose attribute
     ``flex`` holds the beams' outputs (nodal coordinates, mid-span deflection; see
-    :func:`beam_outputs`).  Errors, time limit and Ctrl-C as :func:`workbench.mbs.solver.simulate`."""
+    :func:`beam_outputs`).  Errors, time limit and Ctrl-C as :func:`workbench.mbs.solver.simulate`.
+    ``initial``: ``(q, v)`` at ``t_start`` instead of the consistent start (:func:`assemble`);
+    ``settings.ramp`` > 0 [s] finds it by the speed-ramp pre-roll (:mod:`workbench.flex.flex_ramp`)."""
     wall = _time.perf_counter()
+    # --- speed-ramp start (owner: workbench.flex.flex_ramp): begin
+    if initial is None and getattr(settings, "ramp", 0.0) > 0.0:
+        from .flex_ramp import ramped_start
+        initial = ramped_start(mech, settings, surfaces=surfaces, geometries=geometries)
+    # --- speed-ramp start: end
     fm = FlexModel(mech, surfaces=surfaces, geometries=geometries)
     t = float(settings.t_start)
-    q, v = assemble(fm, t)
+    q, v = assemble(fm, t) if initial is None else (np.array(initial[0], float), np.array(initial[1], float))
     acc, lam = _initial_acceleration(fm, q, v, t)
     a = acc.copy()
     stepper = _Stepper(fm, settings)

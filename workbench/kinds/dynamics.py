@@ -110,7 +110,12 @@ def summary_lines(ds) -> list[str]:
 
 def plots(ds, outdir: str | Path) -> list[Path]:
     from ..plot import plot_results
-    return plot_results(ds, outdir)
+    paths = plot_results(ds, outdir)
+    # --- flexible beams (owner: workbench.flex.flex_plot): the slider-acceleration spectrum: begin
+    from ..flex.flex_plot import flex_plots
+    paths += flex_plots(ds, outdir)
+    # --- flexible beams: end
+    return paths
 
 
 def recognise(ds) -> bool:

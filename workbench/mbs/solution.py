@@ -70,6 +70,11 @@ class SolverSettings:
     step: float | None = None
     restitution: float | None = None
     # --- Moreau-Jean time stepping: end
+    # --- speed-ramp start of mechanisms with beams (owner: workbench.flex.flex_ramp): begin
+    #: the first angle driver's speed rises smoothly from 0 to its constant value over this time
+    #: [s] before ``t_start`` (a pre-roll; 0: the consistent start at full speed)
+    ramp: float = 0.0
+    # --- speed-ramp start: end
 
 
 @dataclass

@@ -109,9 +109,16 @@ def _settings(study, cfg, n_average: int | None = None, tighten: float = 1.0):
                                rtol=study.solver.rtol * tighten, atol=study.solver.atol * tighten)
 
 
+# --- flexible beams (owner: workbench.wear.flex_dynamics): a mechanism with beams runs the implicit solver: begin
+def _simulator(mechanism):
+    from .flex_dynamics import simulator
+    return simulator(mechanism, simulate)
+# --- flexible beams: end
+
+
 def _ideal_output(study, cfg) -> np.ndarray:
     """The output coordinate of the ideal mechanism over one averaging cycle."""
-    sim = simulate(study.mechanism.ideal(), _settings(study, cfg, 1))
+    sim = _simulator(study.mechanism)(study.mechanism.ideal(), _settings(study, cfg, 1))
     start = cfg.settle_cycles * cfg.samples_per_cycle
     return sim.position[start:, cfg.output_body, cfg.output_coordinate].copy()
 
@@ -123,7 +130,8 @@ def _simulate(run: WearRun, n: int, tighten: float):
     geoms = ({j: w.contact_geometry() for j, w in run.worn.items()} if cfg.stiffness == "worn" else None)
     t = _time.perf_counter()
     try:
-        sim = simulate(study.mechanism, _settings(study, cfg, n, tighten), surfaces=surfaces, geometries=geoms)
+        sim = _simulator(study.mechanism)(study.mechanism, _settings(study, cfg, n, tighten), surfaces=surfaces,
+                                          geometries=geoms)
     except SolverError as exc:
         raise SolverError(f"wear update {run.update} (after {run.cycles_done:.6g} cycles): {exc}") from None
     run.timings.dynamics += _time.perf_counter() - t
