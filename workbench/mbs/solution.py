@@ -46,6 +46,14 @@ class SolverSettings:
     impact_peaks : locate each impact's peak force and largest penetration on the dense output
         (fast path; ``Simulation.impact_peak_force`` ...); False leaves them NaN and saves the
         contact evaluations this takes (one or two per step while a contact is closed).
+    specialise : run the fast path's integrator specialised to the mechanism's structure
+        (:mod:`workbench.mbs.codegen`): ``False`` (the generic compiled integrator), ``True``, or
+        ``"auto"`` (specialise when the specialised code of this structure is already compiled in
+        the cache, or the run is long: more than :data:`~workbench.mbs.solver.AUTO_SPECIALISE_SPAN`
+        crank-free simulated seconds, see there).  The first run of a new structure compiles it
+        (about 30 s on an idle core, once per structure and workbench version); it then runs each
+        right-hand side about 2x faster.  A mechanism it cannot specialise (translational
+        clearance joints, distributed contact, ideal-joint friction) runs the generic path.
     """
     t_end: float
     t_start: float = 0.0
@@ -64,6 +72,7 @@ class SolverSettings:
     max_steps: int = 20_000_000
     max_wall_time: float = math.inf
     impact_peaks: bool = True
+    specialise: bool | str = False  # see above (owner: speed)
     # --- Moreau-Jean time stepping (owner: nonsmooth/moreau_jean): begin
     #: fixed step h [s] of ``method = "moreau_jean"`` (None: not that method); Newton's
     #: restitution e_n [1] replacing the clearance joints' own (None: the contact laws')

@@ -171,15 +171,18 @@ def _fast_path(cm, y0, settings, out_times, deadline):
                  track=bool(settings.impact_peaks))
     ctl = np.zeros(N_CTL)
     args = (y0, float(settings.t_start), float(settings.t_end), out_times, s, cm.model(), ctl)
+    run, why = _integrator_for(cm, settings)
     if USE_WORKER_THREAD:
-        out, reason = run_in_worker(integrate, args, ctl, deadline)
+        out, reason = run_in_worker(run, args, ctl, deadline)
     else:
-        out, reason = integrate(*args), None
+        out, reason = run(*args), None
     if out is None:  # still compiling when Ctrl-C came: nothing integrated yet
         raise RunInterrupted("interrupted (Ctrl-C) before the integration had started")
     Y, DM, k_out, imp, imp_j, imp_p, n_imp, st, status, t_fail, fault = out
     stats = {"steps": int(st[0]), "rejected_steps": int(st[1]), "rhs_calls": int(st[2]),
-             "events": int(st[3]), "contact_probes": int(st[4])}
+             "events": int(st[3]), "contact_probes": int(st[4]), "specialised": why is None}
+    if why is not None and why != "not asked":
+        stats["specialise_skipped"] = why
     peaks = imp[:n_imp] if settings.impact_peaks else None  # None: NaN in the Simulation
     table = (imp[:n_imp, IMP_TIME], imp[:n_imp, IMP_VELOCITY], imp_j[:n_imp], imp_p[:n_imp], peaks)
     result = Y[:k_out], DM[:k_out], table, stats
@@ -197,6 +200,29 @@ def _fast_path(cm, y0, settings, out_times, deadline):
                               f"at t = {t_fail:.9g} s of {settings.t_end:g} s{done}", partial=partial)
     raise SolverError(failure_message(cm, status, t_fail, fault, k_out, len(out_times),
                                        partial=partial), partial=partial)
+
+
+#: ``specialise = "auto"`` specialises runs longer than this [s of simulated time] (and any run
+#: whose structure is compiled already): the Flores slider-crank integrates about 0.1 s of its
+#: motion per second of CPU at rtol 1e-10, so 1 s of motion is ~10 s of generic integration, where
+#: the specialised path saves ~5 s against a ~30 s one-off compile: it pays from a few such runs
+AUTO_SPECIALISE_SPAN = 1.0
+
+
+def _integrator_for(cm, settings):
+    """The compiled ``integrate`` the fast path runs: the specialised one of ``cm``'s structure
+    (:mod:`.codegen_module`) when ``settings.specialise`` asks for it and the structure allows it,
+    else the generic one.  Returns ``(integrate, None)`` when specialised, ``(integrate, reason)``
+    when not."""
+    want = settings.specialise
+    if want is False or want == "false" or want is None:
+        return integrate, "not asked"
+    from . import codegen_module
+    if want == "auto" and not (settings.t_end - settings.t_start > AUTO_SPECIALISE_SPAN
+                               or codegen_module.is_compiled(cm)):
+        return integrate, "not asked"
+    run, why = codegen_module.load(cm)
+    return (run, None) if run is not None else (integrate, why)
 
 
 class _Deadline(Exception):
