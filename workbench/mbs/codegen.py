@@ -146,8 +146,10 @@ def _forces(e, cm):
             e(f"    pd += frc_f[{k}, 1] * w{bi} * w{bi}")
 
 
-def _clearance(e, cm, kern_names):
-    """Revolute clearance joints (clearance.clearance_forces, point contact), into Q0.., pc, pf."""
+def _clearance(e, cm, kern_names, full=True, zdot=True):
+    """Revolute clearance joints (clearance.clearance_forces, point contact), into Q0.., pc, pf;
+    ``full``: the record's contact angle of circular joints too; ``zdot``: write the friction
+    states' rates into ``ydot``."""
     e("pc = 0.0; pf = 0.0")
     for j, (typ, bi, bj, p0, npt) in enumerate(cm.clr_i):
         Bb, Bj = _body(bi), _body(bj)
@@ -175,6 +177,8 @@ def _clearance(e, cm, kern_names):
         e("    hb = 0.0; hj = 0.0")
         e("    if em > 1e-300 and hbm + hjm <= 0.0:")
         e("        cp_ = ebx / em; sp_ = eby / em")
+        if full:   # worn_penetration's angle of a circular joint
+            e("        psi = math.atan2(eby, ebx)")
         e("    else:")
         e("        psi = math.atan2(eby, ebx) if em > 1e-300 else 0.0")
         e("        cp_ = math.cos(psi); sp_ = math.sin(psi)")
@@ -203,7 +207,8 @@ def _clearance(e, cm, kern_names):
         e.ind -= 1
         if fk is None:      # no friction law: ft = 0, zdot = 0 always pass the checks
             e("ft = 0.0")
-            e(f"ydot[{2 * 3 * cm.nb + p0}] = 0.0")
+            if zdot:
+                e(f"ydot[{2 * 3 * cm.nb + p0}] = 0.0")
         else:
             e("ft = 0.0; zd = 0.0; raised = False")
             e("if fn > 0.0:" if not has_z else "if True:")
@@ -217,7 +222,8 @@ def _clearance(e, cm, kern_names):
             e(f"    return {j * N_FAULT + FAULT_FRICTION_NONFINITE}")
             e(f"if abs(ft) > clr_f[{j}, {CL_FRICTION_BOUND}] * fn * (1.0 + {FRICTION_BOUND_SLACK!r}) + 1e-300:")
             e(f"    return {j * N_FAULT + FAULT_FRICTION_BOUND}")
-            e(f"ydot[{2 * 3 * cm.nb + p0}] = zd")
+            if zdot:
+                e(f"ydot[{2 * 3 * cm.nb + p0}] = zd")
         e("fx = -fn * nx - ft * ny")
         e("fy = -fn * ny + ft * nx")
         _apply(e, bj, "qjx", "qjy", "fx", "fy")
@@ -256,35 +262,31 @@ def _kernel_wrappers(cm):
     return names, src, imports
 
 
-def rhs_source(cm) -> tuple[str, dict]:
-    """Source of ``rhs`` (the signature of :func:`.equations.rhs`) specialised to the structure of
-    the compiled model ``cm`` (see the module docstring), and the kernels it imports as
-    ``{global name: (module, name)}``."""
-    from .codegen_constraints import emit_constraints
+def _prologue(e, cm):
+    """The bodies' coordinates, rates, cos and sin, the velocities and inverse masses as scalars."""
     n = 3 * cm.nb
-    npts = cm.n_points
-    names, wrappers, imports = _kernel_wrappers(cm)
-    e = _Src()
-    e.lines += wrappers
-    e.ind = 0
-    e("@njit(cache=True, inline=\"always\")")
-    e("def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):")
-    e("    return _rhs(t, y, dm, ydot, lam, rec, ws.minv, alpha, beta, model.mass, model.cons_f, "
-      "model.drv_f, model.frc_f, model.gravity, model.clr_f, model.cpar, model.fpar)")
-    e("")
-    e("")
-    e("@njit(cache=True, inline=\"always\")")
-    e("def _rhs(t, y, dm, ydot, lam, rec, minv, alpha, beta, mass, cons_f, drv_f, frc_f, gravity, "
-      "clr_f, cpar, fpar):")
-    e.ind = 1
     for b in range(cm.nb):
         e(f"x{b} = y[{3 * b}]; y{b} = y[{3 * b + 1}]; p{b} = y[{3 * b + 2}]")
         e(f"vx{b} = y[{n + 3 * b}]; vy{b} = y[{n + 3 * b + 1}]; w{b} = y[{n + 3 * b + 2}]")
         e(f"c{b} = math.cos(p{b}); s{b} = math.sin(p{b})")
     for k in range(n):
-        e(f"v_{k} = y[{n + k}]; minv_{k} = minv[{k}]")
+        e(f"v_{k} = y[{n + k}]")
+
+
+def _rhs_body(e, cm, names, name, full):
+    from .codegen_constraints import emit_constraints
+    n = 3 * cm.nb
+    npts = cm.n_points
+    e.ind = 0
+    e("@njit(cache=True, inline=\"always\")")
+    e(f"def {name}(t, y, dm, ydot, lam, rec, minv, alpha, beta, mass, cons_f, drv_f, frc_f, gravity, "
+      "clr_f, cpar, fpar):")
+    e.ind = 1
+    _prologue(e, cm)
+    for k in range(n):
+        e(f"minv_{k} = minv[{k}]")
     _forces(e, cm)
-    _clearance(e, cm, names)
+    _clearance(e, cm, names, full=full)
     if cm.n_rows > 0:
         emit_constraints(e, cm)
     else:
@@ -298,4 +300,48 @@ def rhs_source(cm) -> tuple[str, dict]:
     e(f"ydot[{2 * n + npts + 2}] = pf")
     e(f"ydot[{2 * n + npts + 3}] = pd")
     e("return -1")
+    e.ind = 0
+    e("")
+    e("")
+
+
+_ARGS = ("t, y, dm, ydot, lam, rec, ws.minv, alpha, beta, model.mass, model.cons_f, model.drv_f, "
+         "model.frc_f, model.gravity, model.clr_f, model.cpar, model.fpar")
+
+
+def rhs_source(cm) -> tuple[str, dict]:
+    """Source of the specialised functions for the structure of the compiled model ``cm`` (see the
+    module docstring), and the kernels it imports as ``{global name: (module, name)}``:
+    ``rhs`` (the signature of :func:`.equations.rhs`, for the integrator: its record without the
+    circular joints' contact angle), ``rhs_full`` (the same with the full record, for the output
+    samples) and ``probe`` (the signature of :func:`.dense.probe`: the clearance joints alone at a
+    dense-output state, for the impact table)."""
+    names, wrappers, imports = _kernel_wrappers(cm)
+    e = _Src()
+    e.lines += wrappers
+    for name, full in (("_rhs", False), ("_rhs_full", True)):
+        _rhs_body(e, cm, names, name, full)
+    e.ind = 0
+    for name in ("rhs", "rhs_full"):
+        e("@njit(cache=True, inline=\"always\")")
+        e(f"def {name}(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):")
+        e(f"    return _{name}({_ARGS})")
+        e("")
+        e("")
+    # dense.probe: the clearance records at a state of the dense output
+    e("@njit(cache=True)")
+    e("def _clearance_only(y, dm, rec, clr_f, cpar, fpar):")
+    e.ind = 1
+    _prologue(e, cm)
+    for k in range(3 * cm.nb):
+        e(f"Q{k} = 0.0")
+    _clearance(e, cm, names, full=False, zdot=False)
+    e("return -1")
+    e.ind = 0
+    e("")
+    e("")
+    e("@njit(cache=True)")
+    e("def probe(y, K, h, th, dm, model, ys, Qs, zds, recs, tmps):")
+    e("    _dense(y, K, h, th, ys)")
+    e("    return _clearance_only(ys, dm, recs, model.clr_f, model.cpar, model.fpar) == -1")
     return "\n".join(e.lines) + "\n", imports

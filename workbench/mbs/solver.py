@@ -124,10 +124,13 @@ def joint_reactions(cm, Y, LAM):
     return reac
 
 
-def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings, status="complete") -> Simulation:
+def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings, status="complete",
+                   evaluate=None) -> Simulation:
+    """The :class:`Simulation` of the samples ``Y``; ``evaluate``: the compiled function evaluating
+    them (default :func:`_evaluate_samples`; the specialised path's own, same results)."""
     mech = cm.mechanism
     n, nb, npts = 3 * cm.nb, cm.nb, cm.n_points
-    QDD, LAM, REC, KE, PE, DP, DV = _evaluate_samples(
+    QDD, LAM, REC, KE, PE, DP, DV = (evaluate or _evaluate_samples)(
         times, Y, DM, settings.baumgarte_alpha, settings.baumgarte_beta, cm.model())
     nt = len(times)
     nc = len(mech.clearance_joints)
@@ -171,7 +174,7 @@ def _fast_path(cm, y0, settings, out_times, deadline):
                  track=bool(settings.impact_peaks))
     ctl = np.zeros(N_CTL)
     args = (y0, float(settings.t_start), float(settings.t_end), out_times, s, cm.model(), ctl)
-    run, why = _integrator_for(cm, settings)
+    run, evaluate, why = _integrator_for(cm, settings)
     if USE_WORKER_THREAD:
         out, reason = run_in_worker(run, args, ctl, deadline)
     else:
@@ -187,7 +190,7 @@ def _fast_path(cm, y0, settings, out_times, deadline):
     table = (imp[:n_imp, IMP_TIME], imp[:n_imp, IMP_VELOCITY], imp_j[:n_imp], imp_p[:n_imp], peaks)
     result = Y[:k_out], DM[:k_out], table, stats
     if status == STATUS_OK:
-        return result
+        return result + (evaluate,)
     kind = {"interrupted": "interrupted", "time_limit": "time_limit"}.get(reason, "failed") \
         if status == STATUS_ABORTED else "failed"
     partial = (_to_simulation(cm, out_times[:k_out], *result, settings, status=kind)
@@ -210,19 +213,22 @@ AUTO_SPECIALISE_SPAN = 1.0
 
 
 def _integrator_for(cm, settings):
-    """The compiled ``integrate`` the fast path runs: the specialised one of ``cm``'s structure
-    (:mod:`.codegen_module`) when ``settings.specialise`` asks for it and the structure allows it,
-    else the generic one.  Returns ``(integrate, None)`` when specialised, ``(integrate, reason)``
-    when not."""
+    """The compiled ``integrate`` the fast path runs and the function evaluating its samples: the
+    specialised ones of ``cm``'s structure (:mod:`.codegen_module`) when ``settings.specialise``
+    asks for them and the structure allows it, else the generic ones.  Returns ``(integrate,
+    evaluate_samples, None)`` when specialised, ``(integrate, _evaluate_samples, reason)`` when
+    not."""
     want = settings.specialise
-    if want is False or want == "false" or want is None:
-        return integrate, "not asked"
+    if want is False or want is None:
+        return integrate, _evaluate_samples, "not asked"
     from . import codegen_module
     if want == "auto" and not (settings.t_end - settings.t_start > AUTO_SPECIALISE_SPAN
                                or codegen_module.is_compiled(cm)):
-        return integrate, "not asked"
-    run, why = codegen_module.load(cm)
-    return (run, None) if run is not None else (integrate, why)
+        return integrate, _evaluate_samples, "not asked"
+    mod, why = codegen_module.load(cm)
+    if mod is None:
+        return integrate, _evaluate_samples, why
+    return mod.integrate, mod._evaluate_samples, None
 
 
 class _Deadline(Exception):
@@ -365,11 +371,14 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
     out_times = settings.t_start + settings.output_step * np.arange(n_out)
     deadline = min(current_deadline(),
                    _time.monotonic() + settings.max_wall_time if settings.max_wall_time > 0 else math.inf)
+    if settings.specialise not in (True, False, "auto"):
+        raise SolverError(f"unknown [solver] specialise {settings.specialise!r}; valid: true, false, 'auto'")
+    evaluate = None
     if settings.path == "fast":
-        Y, DM, imp, stats = _fast_path(cm, y0, settings, out_times, deadline)
+        Y, DM, imp, stats, evaluate = _fast_path(cm, y0, settings, out_times, deadline)
     else:
         Y, DM, imp, stats = _scipy_path(cm, y0, settings, out_times, deadline)
-    sim = _to_simulation(cm, out_times[:len(Y)], Y, DM, imp, stats, settings)
+    sim = _to_simulation(cm, out_times[:len(Y)], Y, DM, imp, stats, settings, evaluate=evaluate)
     sim.stats["wall_time"] = _time.perf_counter() - wall
     sim.stats["path"] = settings.path
     # --- joint friction (owner: reactions): the reaction-friction loop's statistics: begin
