@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .codegen import GENERATOR_VERSION, rhs_source, unsupported
+from .codegen import GENERATOR_VERSION, rhs_source, unsupported  # noqa: F401 (unsupported: part of the interface)
 
 #: generated modules imported by this process, by :func:`structure`
 _LOADED: dict = {}
@@ -138,5 +138,7 @@ def is_compiled(cm) -> bool:
     (a run will load, not compile, it)."""
     if unsupported(cm) is not None:
         return False
+    if structure(cm) in _LOADED:
+        return True
     key = hashlib.sha256(module_source(cm).encode()).hexdigest()[:20]
     return any((_folder() / "__pycache__").glob(f"wb_specialised_{key}.integrate-*.nbi"))

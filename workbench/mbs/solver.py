@@ -205,11 +205,15 @@ def _fast_path(cm, y0, settings, out_times, deadline):
                                        partial=partial), partial=partial)
 
 
-#: ``specialise = "auto"`` specialises runs longer than this [s of simulated time] (and any run
-#: whose structure is compiled already): the Flores slider-crank integrates about 0.1 s of its
-#: motion per second of CPU at rtol 1e-10, so 1 s of motion is ~10 s of generic integration, where
-#: the specialised path saves ~5 s against a ~30 s one-off compile: it pays from a few such runs
+#: ``specialise = "auto"`` specialises a structure whose compiled specialised code is in the cache
+#: already, and one whose runs in this process (this run included) span more than this [s of
+#: simulated time]: the Flores slider-crank integrates about 0.4 s of its motion per CPU second at
+#: rtol 1e-10 on the generic path, so 1 s of motion is ~2.5 s of generic integration, of which the
+#: specialised path saves ~1.4 s per further second simulated, against a one-off compile of 1-4 min
+#: that stays in the on-disk cache: it pays on long runs and wear loops, and for every later study of
+#: that structure
 AUTO_SPECIALISE_SPAN = 1.0
+_SPAN_RUN: dict = {}   # simulated span [s] run so far in this process, per mechanism structure
 
 
 def _integrator_for(cm, settings):
@@ -222,9 +226,11 @@ def _integrator_for(cm, settings):
     if want is False or want is None:
         return integrate, _evaluate_samples, "not asked"
     from . import codegen_module
-    if want == "auto" and not (settings.t_end - settings.t_start > AUTO_SPECIALISE_SPAN
-                               or codegen_module.is_compiled(cm)):
-        return integrate, _evaluate_samples, "not asked"
+    if want == "auto" and codegen_module.unsupported(cm) is None:
+        shape = codegen_module.structure(cm)
+        _SPAN_RUN[shape] = _SPAN_RUN.get(shape, 0.0) + settings.t_end - settings.t_start
+        if not (_SPAN_RUN[shape] > AUTO_SPECIALISE_SPAN or codegen_module.is_compiled(cm)):
+            return integrate, _evaluate_samples, "not asked"
     mod, why = codegen_module.load(cm)
     if mod is None:
         return integrate, _evaluate_samples, why
