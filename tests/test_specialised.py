@@ -4,8 +4,9 @@ workbench.mbs.codegen) against the generic compiled path, its reference.
 The specialised right-hand side does the generic arithmetic term by term in the same order (only
 structurally zero terms are left out), so the two paths agree to round-off; today they agree to the
 last bit, which these tests do not demand (a harmless reordering would break that).  Each
-specialised structure costs a compile of minutes on a busy machine: the default suite compiles one
-(the Flores slider-crank), the five-bar (circular and worn joint) runs in the slow suite.
+specialised structure costs a compile of minutes on a busy machine (about 90 s of CPU), so the
+full runs are in the slow suite; the default suite runs the generated right-hand side's Python
+source (no compile) against the generic compiled one on states of a Flores run.
 """
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ def _agree(g, s):
     np.testing.assert_allclose(s.joint_reaction, g.joint_reaction, rtol=1e-9, atol=1e-6)
 
 
+@pytest.mark.slow
 def test_flores_specialised_agrees_with_generic(registry):
     """Flores & Ambrosio (2004) slider-crank, two crank revolutions at rtol 1e-10: 48 impacts."""
     st = load_study(ROOT / "studies" / "flores_slider_crank.toml", registry)
@@ -73,6 +75,40 @@ def test_five_bar_specialised_agrees_with_generic(registry):
     worn = {0: (2e-6 * np.exp(-((th - 1.0) / 0.3) ** 2), 1e-6 * np.exp(-((th - 4.0) / 0.5) ** 2))}
     for kw in ({}, {"surfaces": worn}):
         _agree(simulate(mech, s, **kw), simulate(mech, replace(s, specialise=True), **kw))
+
+
+def test_generated_rhs_matches_generic_on_run_states(registry):
+    """The generated right-hand side (its Python source, executed by the interpreter: no compile)
+    gives the generic compiled right-hand side's accelerations, multipliers and clearance record,
+    in and out of contact, on states of the Flores slider-crank's first impacts."""
+    from workbench.mbs.equations import workspace
+    from workbench.mbs.integrator import OPEN_MODE
+    from workbench.mbs.solver import _evaluate_samples
+    st = load_study(ROOT / "studies" / "flores_slider_crank.toml", registry)
+    s = replace(st.solver, t_end=1.5e-3, output_step=5e-6, rtol=1e-10, atol=1e-13)
+    sim = simulate(st.mechanism, s)
+    cm = _compiled(st.mechanism)
+    n, nt = 3 * cm.nb, len(sim.time)
+    Y = np.zeros((nt, 2 * n + cm.n_points + 4))
+    Y[:, :n] = sim.position.reshape(nt, -1)
+    Y[:, n:2 * n] = sim.velocity.reshape(nt, -1)
+    DM = np.where(sim.penetration[:, :1] > 0.0, 0.7, OPEN_MODE)     # impact speed [m/s]
+    assert 5 < (DM > 0).sum() < nt - 5
+    model = cm.model()
+    a, b = s.baumgarte_alpha, s.baumgarte_beta
+    QDD, LAM, REC = _evaluate_samples(sim.time, Y, DM, a, b, model)[:3]
+    mod, why = codegen_module.load(cm)
+    assert why is None
+    ws = workspace(cm.mass, cm.n_rows, cm.n_points)
+    ydot = np.zeros(Y.shape[1]); lam = np.zeros(cm.n_rows); rec = np.zeros((1, REC.shape[2]))
+    for k in range(nt):
+        code = mod._rhs_full.py_func(sim.time[k], Y[k], DM[k], ydot, lam, rec, ws.minv, a, b, *(
+            model.mass, model.cons_f, model.drv_f, model.frc_f, model.gravity, model.clr_f,
+            model.cpar, model.fpar))
+        assert code == -1
+        np.testing.assert_allclose(ydot[n:2 * n], QDD[k], rtol=1e-12, atol=1e-9)   # m/s^2, rad/s^2
+        np.testing.assert_allclose(lam, LAM[k], rtol=1e-12, atol=1e-9)
+        np.testing.assert_allclose(rec, REC[k], rtol=1e-12, atol=1e-15)
 
 
 def test_structure_not_floats_keys_the_module(registry):
