@@ -342,6 +342,6 @@ def rhs_source(cm) -> tuple[str, dict]:
     e("")
     e("@njit(cache=True)")
     e("def probe(y, K, h, th, dm, model, ys, Qs, zds, recs, tmps):")
-    e("    _dense(y, K, h, th, ys)")
+    e("    _dense_gaps(y, K, h, th, ys)   # the entries the clearance joints read")
     e("    return _clearance_only(ys, dm, recs, model.clr_f, model.cpar, model.fpar) == -1")
     return "\n".join(e.lines) + "\n", imports

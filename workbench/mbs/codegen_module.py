@@ -24,6 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .codegen_gaps import gaps_source
 from .codegen import GENERATOR_VERSION, rhs_source, unsupported  # noqa: F401 (unsupported: part of the interface)
 
 #: generated modules imported by this process, by :func:`structure`
@@ -38,7 +39,7 @@ from numba import njit
 
 from workbench.mbs import integrator as _integrator
 from workbench.mbs.clearance import worn_penetration
-from workbench.mbs.dense import BRENT_ITERS, CGOLD, TH_TOL
+from workbench.mbs.dense import BRENT_ITERS, CGOLD, P as _P, TH_TOL
 from workbench.mbs.equations import mechanical_energy
 from workbench.mbs.kinematics import constraints
 
@@ -56,6 +57,10 @@ def _integrator_source() -> str:
     parts.append("_probe = probe\n_track = track\n")
     parts += [inspect.getsource(fn.py_func) for fn in (integrator.track_peaks, integrator.trial_step,
                                                         integrator.integrate)]
+    loc = inspect.getsource(integrator.locate_event.py_func)
+    if loc.count(" _dense(") != 1:   # the bisection's dense state: only the entries the gaps read
+        raise RuntimeError("integrator.locate_event changed: update codegen_module")
+    parts.append(loc.replace(" _dense(", " _dense_gaps("))
     ev = inspect.getsource(solver._evaluate_samples.py_func)
     if ev.count(" rhs(") != 1:   # the one right-hand side call of the output samples
         raise RuntimeError("solver._evaluate_samples changed: update codegen_module")
@@ -81,7 +86,13 @@ def module_source(cm) -> str:
     rhs, imports = rhs_source(cm)
     parts = [_HEADER.format(version=GENERATOR_VERSION)]
     parts += [f"from {mod} import {name} as {alias}" for alias, (mod, name) in sorted(imports.items())]
-    parts += ["", "", rhs, "", _integrator_source()]
+    # the state's length is structure: a constant trip count lets the compiler unroll the stages
+    ny = 6 * cm.nb + cm.n_points + 4
+    steps = _integrator_source()
+    if steps.count("    ny = y.shape[0]\n") != 1:
+        raise RuntimeError("integrator.trial_step changed: update codegen_module")
+    steps = steps.replace("    ny = y.shape[0]\n", f"    ny = {ny}   # y.shape[0], the structure's\n")
+    parts += ["", "", rhs, "", gaps_source(cm), "", steps]
     return "\n".join(parts)
 
 
