@@ -77,4 +77,5 @@ def gaps_source(cm) -> str:
             f"    vbx = {vbx}; vby = {vby}",
             f"    vjx = {vjx}; vjy = {vjy}",
             f"    gd[{p0}] = (vjx - vbx) * nx + (vjy - vby) * ny"]
+    lines.append("    return")   # (a mechanism without clearance joints has no gaps)
     return "\n".join(lines) + "\n"
