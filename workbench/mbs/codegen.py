@@ -14,10 +14,11 @@ the :data:`.compiled.Model`: only the structure is baked.
 The arithmetic is that of the generic right-hand side term by term, in the same order; terms the
 generic code adds that are structurally zero (a Jacobian entry that is always 0) are left out,
 which changes nothing but the sign of a zero.  ``tests/test_specialised.py`` checks that both paths
-give the same trajectory and impacts.  Differences: the clearance record's contact angle
-``C_PSI`` is written for worn joints only (the integrator reads the force and penetration
-columns; the output samples are evaluated by the generic right-hand side), and the Work arrays
-``Q``, ``Phi``, ``J``, ``S`` ... are not filled.
+give the same trajectory, impact table and outputs (on the Flores slider-crank and the five-bar,
+circular and worn, they agree to the last bit).  Differences: ``rhs``, the integrator's, writes the
+clearance record's contact angle ``C_PSI`` of worn joints only (the integrator reads the force and
+penetration columns); ``rhs_full``, the output samples', writes it for all; neither fills the Work
+arrays ``Q``, ``Phi``, ``J``, ``S`` ...
 
 Supported: ideal revolute and translational joints, drivers, springs-dampers, constant forces
 and torques, revolute clearance joints (circular or worn, point contact).  A mechanism with a

@@ -73,7 +73,10 @@ def assemble(mech: Mechanism, t0: float = 0.0, *, tol: float = 1e-13, max_iter: 
 # ------------------------------------------------------------------------------ outputs
 @njit(cache=True)
 def _evaluate_samples(times, Y, DM, alpha, beta, model):
-    """Accelerations, multipliers, clearance records, energies and constraint drift at the samples."""
+    """Accelerations, multipliers, clearance records, energies and constraint drift at the samples.
+
+    The specialised path (:mod:`.codegen_module`) runs a copy of this source with its ``rhs``
+    call replaced by the specialised ``rhs_full``."""
     nt = times.shape[0]
     ny = Y.shape[1]
     n = model.mass.shape[0]
