@@ -284,6 +284,15 @@ SOLVER = Section("solver", "Numerical settings (`workbench.mbs.solution.SolverSe
     Key("impact_peaks", "bool", "", "locate each impact's peak force and largest penetration on "
         "the dense output (fast path; `impact_peak_force`, `impact_max_penetration`)", _SD["impact_peaks"]),
     # --- solver: wall-time limit and impact table (end)
+    # --- solver: specialised fast path (owner: speed): begin
+    Key("specialise", "text", "", "run the fast path on code generated for this mechanism's "
+        "structure (`workbench.mbs.codegen`; same results, each right-hand-side call about 2.3x "
+        "faster): `true`; `false`: the generic compiled code; `\"auto\"`: specialise when that "
+        "code is already compiled or this process's runs of the mechanism span more than 1 s of simulated time. Its first "
+        "compile takes minutes (1-4 min measured on a shared 2-core machine), once per mechanism structure and workbench version. Mechanisms "
+        "with translational clearance joints, distributed contact or ideal-joint friction run the "
+        "generic code", _SD["specialise"], choices=(False, True, "auto")),
+    # --- solver: specialised fast path: end
     # --- Moreau-Jean time stepping (owner: nonsmooth/moreau_jean): begin
     Key("step", "number", "s", "fixed time step h of `method = \"moreau_jean\"` (required there, "
         "unused otherwise); `output.step` must be a whole multiple of it", None, gt=0.0),

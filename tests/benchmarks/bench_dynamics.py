@@ -13,6 +13,10 @@ with the cache filled) are measured in subprocesses.  Also: what locating each i
 the dense output costs, and what running the integrator in a worker thread (Ctrl-C, --max-time)
 costs, as CPU-time ratios on the study's 2-revolution run.
 
+The comparison with the minimal-coordinate model is printed for both compiled paths: the generic
+one (the default) and the one specialised to the mechanism's structure (``[solver] specialise``,
+:mod:`workbench.mbs.codegen`); ``--per-call`` prints that comparison alone.
+
 On the shared 2-core machine the ratios move by 10-25 % from run to run (the load changes between
 the timed pieces of one run): quote the median of 3 runs, and compare code states measured back to
 back.
@@ -20,6 +24,7 @@ back.
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import subprocess
 import sys
@@ -123,14 +128,15 @@ def overheads(mech, base, reps):
     return {k: min(v) for k, v in t.items()}
 
 
-def against_minimal(mech, base, reps):
+def against_minimal(mech, base, reps, specialise=False):
     """CPU time of the 2-revolution run against the hand-specialised minimal-coordinate model of
     the same mechanism (tests/reference/minimal_slider_crank.py: two degrees of freedom, its own
-    Dormand-Prince), at converged tolerances: total and per right-hand-side call."""
+    Dormand-Prince), at converged tolerances: total and per right-hand-side call; ``specialise``:
+    the workbench's path specialised to the structure."""
     from reference import minimal_slider_crank as ms
     rows = []
     for rtol in (1e-10, base.rtol):
-        s = replace(base, rtol=rtol, atol=rtol * 1e-3)
+        s = replace(base, rtol=rtol, atol=rtol * 1e-3, specialise=specialise)
         bw = bm = np.inf
         for _ in range(reps):
             t0 = time.process_time(); sim = simulate(mech, s); bw = min(bw, time.process_time() - t0)
@@ -169,7 +175,23 @@ def _min_rhs_loop(times, S, reps, par, rhs_min):
     return acc
 
 
-def rhs_alone(mech, base, reps):
+def _specialised_rhs_loop(cm):
+    """:func:`_wb_rhs_loop` compiled against the specialised right-hand side of ``cm``'s structure
+    (the generated module's ``rhs``, inlined into a loop compiled here, uncached)."""
+    from workbench.mbs import codegen_module
+    mod, why = codegen_module.load(cm)
+    if mod is None:
+        raise RuntimeError(f"the benchmark mechanism cannot be specialised: {why}")
+    g = dict(vars(mod))
+    g.update(np=np, N_CREC=N_CREC, workspace=workspace)
+    # the same loop's source, its global ``rhs`` now the specialised one
+    src = "\n".join(line for line in inspect.getsource(_wb_rhs_loop.py_func).splitlines()
+                    if not line.startswith("@"))
+    exec(src, g)
+    return njit(g["_wb_rhs_loop"])
+
+
+def rhs_alone(mech, base, reps, specialise=False):
     """CPU time per right-hand-side call without the integrator: each model's right-hand side in
     a compiled loop over the sampled states of its own 2-revolution run (the minimal model's
     velocities by finite differences of its samples; contact where the run had it).  Splits the
@@ -193,10 +215,11 @@ def rhs_alone(mech, base, reps):
     S = np.column_stack([r["phi"], r["x"], np.gradient(r["phi"], r["time"]), np.gradient(r["x"], r["time"])])
     model = cm.model()
     args_wb = (sim.time, Y, DM)
-    _wb_rhs_loop(*args_wb, 1, s.baumgarte_alpha, s.baumgarte_beta, model)
+    loop = _specialised_rhs_loop(cm) if specialise else _wb_rhs_loop
+    loop(*args_wb, 1, s.baumgarte_alpha, s.baumgarte_beta, model)
     _min_rhs_loop(r["time"], S, 1, ms.PAR, ms.rhs)
     inner = 20
-    tw = cpu_best_of(lambda: _wb_rhs_loop(*args_wb, inner, s.baumgarte_alpha, s.baumgarte_beta, model), reps)
+    tw = cpu_best_of(lambda: loop(*args_wb, inner, s.baumgarte_alpha, s.baumgarte_beta, model), reps)
     tm = cpu_best_of(lambda: _min_rhs_loop(r["time"], S, inner, ms.PAR, ms.rhs), reps)
     return tw / (inner * nt), tm / (inner * len(r["time"]))
 
@@ -204,6 +227,8 @@ def rhs_alone(mech, base, reps):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer repeats, skip the cold start")
+    ap.add_argument("--per-call", action="store_true",
+                    help="only the per-call comparison with the minimal-coordinate model")
     args = ap.parse_args()
     reps = 2 if args.quick else 5
     reg = build_registry()
@@ -211,14 +236,19 @@ def main():
     mech, base = study.mechanism, study.solver
     simulate(mech, replace(base, t_end=1e-4))  # compile / load the cache
 
+    simulate(mech, replace(base, t_end=1e-4, specialise=True))  # generate / compile / load it
     print("workbench vs a hand-specialised minimal-coordinate model (CPU time, best of N):")
-    for rtol, bw, nw, bm, nm in against_minimal(mech, base, reps):
-        print(f"  rtol {rtol:g}: workbench {bw:.4f} s ({nw} rhs calls, {bw / nw * 1e9:.0f} ns/call), "
-              f"minimal {bm:.4f} s ({nm} calls, {bm / nm * 1e9:.0f} ns/call): total {bw / bm:.1f}x, "
-              f"per call {(bw / nw) / (bm / nm):.1f}x")
-    rw, rm = rhs_alone(mech, base, reps)
-    print(f"  right-hand side alone (compiled loop over the run's states, no integrator): workbench "
-          f"{rw * 1e9:.0f} ns/call, minimal {rm * 1e9:.0f} ns/call: {rw / rm:.1f}x")
+    for label, spec in (("generic (default)", False), ("specialised (specialise = true)", True)):
+        print(f" {label}:")
+        for rtol, bw, nw, bm, nm in against_minimal(mech, base, reps, specialise=spec):
+            print(f"  rtol {rtol:g}: workbench {bw:.4f} s ({nw} rhs calls, {bw / nw * 1e9:.0f} ns/call), "
+                  f"minimal {bm:.4f} s ({nm} calls, {bm / nm * 1e9:.0f} ns/call): total {bw / bm:.1f}x, "
+                  f"per call {(bw / nw) / (bm / nm):.1f}x")
+        rw, rm = rhs_alone(mech, base, reps, specialise=spec)
+        print(f"  right-hand side alone (compiled loop over the run's states, no integrator): workbench "
+              f"{rw * 1e9:.0f} ns/call, minimal {rm * 1e9:.0f} ns/call: {rw / rm:.1f}x")
+    if args.per_call:
+        return
     ref = first_peak(mech, base, rtol=1e-12, atol=1e-15)
     print(f"reference first-impact peak (fast path, rtol 1e-12): {ref:.6f} N")
     tol_fast, e_fast = loosest_tolerance(mech, base, "fast", ref)

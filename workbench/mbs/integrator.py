@@ -32,6 +32,12 @@ into the loop (``inline="always"``), so that it compiles as the one function it 
 as calls taking the named tuples the run measured 10-20 % slower (together with a slower
 right-hand side, see :func:`.equations.rhs`).
 
+Specialised path (``[solver] specialise``): :mod:`.codegen_module` copies the source of
+:func:`trial_step`, :func:`integrate`, :func:`track_peaks` and :func:`locate_event` verbatim into a
+generated module, where ``rhs``, ``contact_gaps`` and the probes are specialised to the
+mechanism's structure (it also replaces ``ny = y.shape[0]`` and the bisection's ``_dense`` call by
+name, and refuses to generate when they are not found once each).  Edits here reach both paths.
+
 Faults and aborts: a model output that fails its check (see :mod:`.clearance`) stops the run with
 ``STATUS_BAD_MODEL`` and the fault code; setting ``ctl[CTL_ABORT]`` from another thread (the
 function releases the GIL) stops it at the next step with ``STATUS_ABORTED``.  Either way the

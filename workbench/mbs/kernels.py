@@ -49,7 +49,9 @@ def contact_cfunc(kernel):
         except Exception:  # noqa: BLE001 - reported by the integrator as a model error
             out[RAISED] = 1.0
             return math.nan
-    return cached_cfunc(CONTACT_SIG, wrapper, kernel)  # house: from the on-disk cache when warm
+    res = cached_cfunc(CONTACT_SIG, wrapper, kernel)  # house: from the on-disk cache when warm
+    res._workbench_kernel = kernel  # the kernel itself, for the specialised path (codegen)
+    return res
 
 
 @functools.lru_cache(maxsize=None)
@@ -67,7 +69,9 @@ def friction_cfunc(kernel):
             out[0] = 0.0
             out[RAISED] = 1.0
             return math.nan
-    return cached_cfunc(FRICTION_SIG, wrapper, kernel)  # house: from the on-disk cache when warm
+    res = cached_cfunc(FRICTION_SIG, wrapper, kernel)  # house: from the on-disk cache when warm
+    res._workbench_kernel = kernel  # the kernel itself, for the specialised path (codegen)
+    return res
 
 
 @njit(cache=True)

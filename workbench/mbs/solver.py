@@ -73,7 +73,10 @@ def assemble(mech: Mechanism, t0: float = 0.0, *, tol: float = 1e-13, max_iter: 
 # ------------------------------------------------------------------------------ outputs
 @njit(cache=True)
 def _evaluate_samples(times, Y, DM, alpha, beta, model):
-    """Accelerations, multipliers, clearance records, energies and constraint drift at the samples."""
+    """Accelerations, multipliers, clearance records, energies and constraint drift at the samples.
+
+    The specialised path (:mod:`.codegen_module`) runs a copy of this source with its ``rhs``
+    call replaced by the specialised ``rhs_full``."""
     nt = times.shape[0]
     ny = Y.shape[1]
     n = model.mass.shape[0]
@@ -124,10 +127,13 @@ def joint_reactions(cm, Y, LAM):
     return reac
 
 
-def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings, status="complete") -> Simulation:
+def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings, status="complete",
+                   evaluate=None) -> Simulation:
+    """The :class:`Simulation` of the samples ``Y``; ``evaluate``: the compiled function evaluating
+    them (default :func:`_evaluate_samples`; the specialised path's own, same results)."""
     mech = cm.mechanism
     n, nb, npts = 3 * cm.nb, cm.nb, cm.n_points
-    QDD, LAM, REC, KE, PE, DP, DV = _evaluate_samples(
+    QDD, LAM, REC, KE, PE, DP, DV = (evaluate or _evaluate_samples)(
         times, Y, DM, settings.baumgarte_alpha, settings.baumgarte_beta, cm.model())
     nt = len(times)
     nc = len(mech.clearance_joints)
@@ -171,20 +177,23 @@ def _fast_path(cm, y0, settings, out_times, deadline):
                  track=bool(settings.impact_peaks))
     ctl = np.zeros(N_CTL)
     args = (y0, float(settings.t_start), float(settings.t_end), out_times, s, cm.model(), ctl)
+    run, evaluate, why = _integrator_for(cm, settings)
     if USE_WORKER_THREAD:
-        out, reason = run_in_worker(integrate, args, ctl, deadline)
+        out, reason = run_in_worker(run, args, ctl, deadline)
     else:
-        out, reason = integrate(*args), None
+        out, reason = run(*args), None
     if out is None:  # still compiling when Ctrl-C came: nothing integrated yet
         raise RunInterrupted("interrupted (Ctrl-C) before the integration had started")
     Y, DM, k_out, imp, imp_j, imp_p, n_imp, st, status, t_fail, fault = out
     stats = {"steps": int(st[0]), "rejected_steps": int(st[1]), "rhs_calls": int(st[2]),
-             "events": int(st[3]), "contact_probes": int(st[4])}
+             "events": int(st[3]), "contact_probes": int(st[4]), "specialised": why is None}
+    if why is not None and why != "not asked":
+        stats["specialise_skipped"] = why
     peaks = imp[:n_imp] if settings.impact_peaks else None  # None: NaN in the Simulation
     table = (imp[:n_imp, IMP_TIME], imp[:n_imp, IMP_VELOCITY], imp_j[:n_imp], imp_p[:n_imp], peaks)
     result = Y[:k_out], DM[:k_out], table, stats
     if status == STATUS_OK:
-        return result
+        return result + (evaluate,)
     kind = {"interrupted": "interrupted", "time_limit": "time_limit"}.get(reason, "failed") \
         if status == STATUS_ABORTED else "failed"
     partial = (_to_simulation(cm, out_times[:k_out], *result, settings, status=kind)
@@ -197,6 +206,38 @@ def _fast_path(cm, y0, settings, out_times, deadline):
                               f"at t = {t_fail:.9g} s of {settings.t_end:g} s{done}", partial=partial)
     raise SolverError(failure_message(cm, status, t_fail, fault, k_out, len(out_times),
                                        partial=partial), partial=partial)
+
+
+#: ``specialise = "auto"`` specialises a structure whose compiled specialised code is in the cache
+#: already, and one whose runs in this process (this run included) span more than this [s of
+#: simulated time]: the Flores slider-crank integrates about 0.4 s of its motion per CPU second at
+#: rtol 1e-10 on the generic path, so 1 s of motion is ~2.5 s of generic integration, of which the
+#: specialised path saves ~1.4 s per further second simulated, against a one-off compile of 1-4 min
+#: that stays in the on-disk cache: it pays on long runs and wear loops, and for every later study of
+#: that structure
+AUTO_SPECIALISE_SPAN = 1.0
+_SPAN_RUN: dict = {}   # simulated span [s] run so far in this process, per mechanism structure
+
+
+def _integrator_for(cm, settings):
+    """The compiled ``integrate`` the fast path runs and the function evaluating its samples: the
+    specialised ones of ``cm``'s structure (:mod:`.codegen_module`) when ``settings.specialise``
+    asks for them and the structure allows it, else the generic ones.  Returns ``(integrate,
+    evaluate_samples, None)`` when specialised, ``(integrate, _evaluate_samples, reason)`` when
+    not."""
+    want = settings.specialise
+    if want is False or want is None:
+        return integrate, _evaluate_samples, "not asked"
+    from . import codegen_module
+    if want == "auto" and codegen_module.unsupported(cm) is None:
+        shape = codegen_module.structure(cm)
+        _SPAN_RUN[shape] = _SPAN_RUN.get(shape, 0.0) + settings.t_end - settings.t_start
+        if not (_SPAN_RUN[shape] > AUTO_SPECIALISE_SPAN or codegen_module.is_compiled(cm)):
+            return integrate, _evaluate_samples, "not asked"
+    mod, why = codegen_module.load(cm)
+    if mod is None:
+        return integrate, _evaluate_samples, why
+    return mod.integrate, mod._evaluate_samples, None
 
 
 class _Deadline(Exception):
@@ -340,11 +381,14 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
     out_times = settings.t_start + settings.output_step * np.arange(n_out)
     deadline = min(current_deadline(),
                    _time.monotonic() + settings.max_wall_time if settings.max_wall_time > 0 else math.inf)
+    if settings.specialise not in (True, False, "auto"):
+        raise SolverError(f"unknown [solver] specialise {settings.specialise!r}; valid: true, false, 'auto'")
+    evaluate = None
     if settings.path == "fast":
-        Y, DM, imp, stats = _fast_path(cm, y0, settings, out_times, deadline)
+        Y, DM, imp, stats, evaluate = _fast_path(cm, y0, settings, out_times, deadline)
     else:
         Y, DM, imp, stats = _scipy_path(cm, y0, settings, out_times, deadline)
-    sim = _to_simulation(cm, out_times[:len(Y)], Y, DM, imp, stats, settings)
+    sim = _to_simulation(cm, out_times[:len(Y)], Y, DM, imp, stats, settings, evaluate=evaluate)
     sim.stats["wall_time"] = _time.perf_counter() - wall
     sim.stats["path"] = settings.path
     # --- joint friction (owner: reactions): the reaction-friction loop's statistics: begin

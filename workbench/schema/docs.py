@@ -39,7 +39,8 @@ def _fmt_default(key: Key) -> str:
 
 def _kind(k: Key) -> str:
     if k.choices and k.kind in ("text", "free_text"):
-        return " \\| ".join(f'"{c}"' for c in k.choices)
+        return " \\| ".join(("true" if c else "false") if isinstance(c, bool) else f'"{c}"'  # bool choices: speed
+                              for c in k.choices)
     return {"free_text": "text", "any": "see meaning"}.get(k.kind, k.kind)
 
 
