@@ -46,6 +46,7 @@ from ..mbs.mechanism import Mechanism
 from ..mbs.run_control import RunInterrupted, SolverTimeLimit, current_deadline
 from ..mbs.solution import Simulation, SolverSettings
 from .flex_mechanism import FlexModel
+from .flex_loop import FAILED_NEWTON
 from .flex_newton import SINGULAR, index1_kernel, newton_kernel
 from .flex_record import _Recorder, beam_outputs  # noqa: F401  (beam_outputs: part of the API)
 from .generalized_alpha import AlphaParameters
@@ -64,6 +65,14 @@ MODIFIED_NEWTON = True
 REUSE_BP = 0.1
 #: ... and every correction is at most this fraction of the one before [1]
 REUSE_RATE = 0.25
+#: step-size dead band: a proposed growth by a factor in [1, DEAD_BAND] keeps the step (and the
+#: modified Newton iteration's factors; Hairer & Wanner (1996) Section IV.8) [1]; 1: off
+DEAD_BAND = 1.0
+#: without clearance joints, the step loop between output times runs compiled
+#: (:func:`workbench.flex.flex_loop.segment_kernel`); False: the Python loop (the reference path)
+COMPILED_LOOP = True
+#: attempted steps per call of the compiled loop (between checks of the wall-time limit and Ctrl-C)
+LOOP_ATTEMPTS = 20000
 
 
 class _NewtonFailed(Exception):
@@ -154,6 +163,28 @@ class _Stepper:
         # Gx, Kx, Cx (zero without clearance joints), then G, K, C, Phi, B, Pt, A, rhs
         self.work = (np.zeros(n), np.zeros((n, n)), np.zeros((n, n)), np.zeros(n), np.zeros((n, n)),
                      np.zeros((n, n)), np.zeros(m), np.zeros((m, n)), np.zeros(m), self.A, self.rhs)
+        # the compiled loop's parameters (flex_loop.PAR_NAMES)
+        self.par = np.array([self.am, self.af, self.gamma, self.beta, self.rtol, self.atol, SAFETY,
+                             1e-3 * self.atol + 1e-12, NEWTON_FRACTION, REUSE_BP, REUSE_RATE, MAX_NEWTON,
+                             float(self.reuse), DEAD_BAND])
+        self.deadline = math.inf
+
+    def run(self, state, tt, out_times, kk, hmax, hmin, max_steps, stats, rec):
+        """Steps from ``tt[0]`` with the proposed step ``tt[1]`` through the output times
+        ``out_times[kk[0]:]``, storing the samples in ``rec``'s arrays, by the compiled loop
+        (:func:`workbench.flex.flex_loop.run_kernel`; ``state`` = ``(q, v, q'', a, lambda)`` updated in
+        place, ``stats`` counted) until the end, an error or the wall-time limit.  Returns the
+        kernel's status."""
+        from .flex_loop import run_kernel
+        w = self.work
+        cnt = np.array([stats["steps"], stats["rejected_steps"], self.newton_iterations], np.int64)
+        while True:
+            status = run_kernel(*state, tt, out_times, kk, float(hmax), float(hmin), self.par, *self.fixed, *w,
+                                self.lu_info, self.piv, cnt, int(max_steps), LOOP_ATTEMPTS, self.A1, self.rhs1,
+                                rec.Q, rec.V, rec.A, rec.L, rec.KE, rec.PE, rec.DP, rec.DV)
+            stats["steps"], stats["rejected_steps"], self.newton_iterations = int(cnt[0]), int(cnt[1]), int(cnt[2])
+            if status != 0 or _time.monotonic() >= self.deadline:
+                return status
 
     def scale(self, q):
         return self.atol + self.rtol * np.abs(q)
@@ -283,6 +314,9 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
         fm.dm[:len(g0)][g0 > 0] = np.maximum(gd0[g0 > 0], 1e-6)
     rec.sample(0, t, q, v, acc, lam)
     k_out = 1
+    compiled = COMPILED_LOOP and not fm.n_clr and stepper.reuse
+    stepper.deadline = deadline
+    q, v, acc, a, lam = (np.ascontiguousarray(x, float).copy() for x in (q, v, acc, a, lam))
     stats = {"steps": 0, "rejected_steps": 0, "events": 0}
     try:
         while k_out < n_out:
@@ -294,6 +328,15 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
                 raise SolverError(f"the flexible solver took more than max_steps = {settings.max_steps} steps "
                                   f"by t = {t:.9g} s", partial=rec.simulation(k_out, stats, "failed"))
             t_next = out_times[k_out]
+            if compiled:
+                tt, kk = np.array([t, h]), np.array([k_out], np.int64)
+                status = stepper.run((q, v, acc, a, lam), tt, out_times, kk, hmax, hmin, settings.max_steps, stats,
+                                     rec)
+                t, h, k_out = float(tt[0]), float(tt[1]), int(kk[0])
+                if status == FAILED_NEWTON:
+                    raise SolverError(f"the flexible solver's Newton iteration failed at t = {t:.9g} s with "
+                                      f"steps down to {2 * h:.3g} s", partial=rec.simulation(k_out, stats, "failed"))
+                continue
             land = h >= (t_next - t) * (1.0 - 1e-9)
             hs = (t_next - t) if land else h
             try:
@@ -335,7 +378,8 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
                 rec.sample(k_out, t, q, v, acc, lam)
                 k_out += 1
             base = max(h, hs) if land else hs    # a step cut short to land on a sample: keep the proposal
-            h = min(hmax, base * min(2.0, max(0.2, SAFETY * max(err, 1e-12) ** (-1.0 / 3.0))))
+            fac = min(2.0, max(0.2, SAFETY * max(err, 1e-12) ** (-1.0 / 3.0)))
+            h = min(hmax, base * (1.0 if 1.0 <= fac <= DEAD_BAND else fac))
     except KeyboardInterrupt:
         raise RunInterrupted(f"interrupted (Ctrl-C) at t = {t:.9g} s (the run had produced {k_out} of "
                              f"{n_out} output samples)", partial=rec.simulation(k_out, stats, "interrupted")) from None
