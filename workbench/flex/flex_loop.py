@@ -10,9 +10,9 @@ joints; the same arithmetic, tested to agree).  :func:`run_kernel` strings :func
   :meth:`workbench.flex.flex_solver._Stepper.predict`;
 * the Newton iteration (:func:`workbench.flex.flex_newton.newton_kernel`, modified Newton with the
   factors kept across steps);
-* the local error estimate ``h^2 |beta - 1/6| |q''_{n+1} - q''_n|`` scaled by ``atol + rtol |q|``
-  (Zienkiewicz & Xie (1991)) and the step-size control ``h SAFETY err^(-1/3)`` within
-  ``[0.2 h, 2 h]``; a step whose Newton iteration fails is halved.
+* the local error estimate ``h^2 |beta - 1/6| |q''_{n+1} - q''_n|`` scaled by ``atol_i + rtol |q_i|``
+  (Zienkiewicz & Xie (1991)) and the step-size control (:func:`step_length`, :func:`next_step`);
+  a step whose Newton iteration fails is halved.
 
 The loop runs the modified Newton iteration only (its LU factorisation flags a singular matrix;
 the full Newton iteration's LAPACK solve raises instead, which the Python loop catches).
@@ -39,15 +39,45 @@ FAILED_NEWTON, TOO_MANY_STEPS = -1, -2
 
 
 @njit(cache=True)
-def segment_kernel(q, v, acc, a, lam, tt, t_next, hmax, hmin, par, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind,
+def step_length(h, left):
+    """``(step, lands)``: the step [s] to take with the proposal ``h`` [s] when ``left`` [s] remain to
+    the next output time: the remainder when ``h`` reaches it; half the remainder when it lies
+    between ``h`` and ``2 h`` (two equal steps instead of one and a sliver, whose tiny error would
+    say nothing about the proposal); else ``h``."""
+    if h >= left * (1.0 - 1e-9):
+        return left, True
+    if h > 0.5 * left:
+        return 0.5 * left, False
+    return h, False
+
+
+@njit(cache=True)
+def next_step(h, hs, cut, err, safety, band, after_reject, hmax):
+    """The next proposal [s] after an accepted step ``hs`` [s] with the scaled error ``err`` [1]:
+    ``hs safety err^(-1/3)`` within ``[0.2 hs, 2 hs]``, no growth right after a rejected step
+    (Hairer, Nørsett & Wanner (1993) Section II.4), a growth by a factor within the dead band
+    ``[1, band]`` dropped; after a step ``cut`` short of the proposal ``h`` [s] by :func:`step_length`
+    the proposal stands unless the step's own error asks for less (a sliver's tiny error says
+    nothing about a full step) or allows more."""
+    fac = min(1.0 if after_reject else 2.0, max(0.2, safety * max(err, 1e-12) ** (-1.0 / 3.0)))
+    if 1.0 <= fac <= band:
+        fac = 1.0
+    if cut:
+        return min(hmax, max(h, hs * fac) if fac >= 1.0 else hs * fac)
+    return min(hmax, hs * fac)
+
+
+@njit(cache=True)
+def segment_kernel(q, v, acc, a, lam, tt, t_next, hmax, hmin, par, atol_v, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind,
                    pt_idx, pt_vec, jt, jt_f, dr, dr_f, Gx, Kx, Cx, G, K, C, Phi, B, Pt, A, rhs, lu_info, piv, cnt,
                    max_steps, max_attempts):
     """Step ``(q, v, q'', a, lambda)`` in place from ``tt[0]`` [s] with the proposed step ``tt[1]``
-    [s] until a step lands on ``t_next`` [s] (returns 1), at most ``max_attempts`` attempts
+    [s] (``tt[2]`` 1 when the last attempt was rejected) until a step lands on ``t_next`` [s] (returns 1), at most ``max_attempts`` attempts
     (returns 0: call again).  ``hmax`` / ``hmin`` [s]: largest step and the step below which a
     failed Newton iteration ends the run (returns :data:`FAILED_NEWTON`); ``cnt``: accepted steps,
     rejected steps, Newton iterations (updated), the run ending with :data:`TOO_MANY_STEPS` when
-    accepted + rejected reach ``max_steps``.  ``par``: :data:`PAR_NAMES`; the other arguments as
+    accepted + rejected reach ``max_steps``.  ``par``: :data:`PAR_NAMES`; ``atol_v`` (n,): the
+    absolute tolerance of each coordinate [m, rad, 1]; the other arguments as
     :func:`workbench.flex.flex_newton.newton_kernel` (``Gx``, ``Kx``, ``Cx`` zero)."""
     am, af, gamma, beta = par[0], par[1], par[2], par[3]
     rtol, atol, safety = par[4], par[5], par[6]
@@ -66,8 +96,9 @@ def segment_kernel(q, v, acc, a, lam, tt, t_next, hmax, hmin, par, M, g0, rpf_i,
             return TOO_MANY_STEPS
         t = tt[0]
         h = tt[1]
-        land = h >= (t_next - t) * (1.0 - 1e-9)
-        hs = (t_next - t) if land else h
+        hs, land = step_length(h, t_next - t)
+        if land:
+            hs = t_next - t
         # predictor (Arnold & Brüls (2007) eqs 9-11 with q''_{n+1} = q''_n)
         bp = (1.0 - am) / (hs * hs * beta * (1.0 - af))
         gp = gamma / (hs * beta)
@@ -76,7 +107,7 @@ def segment_kernel(q, v, acc, a, lam, tt, t_next, hmax, hmin, par, M, g0, rpf_i,
             q1[i] = q[i] + hs * v[i] + hs * hs * (0.5 - beta) * a[i] + hs * hs * beta * a_new
             v1[i] = v[i] + hs * (1.0 - gamma) * a[i] + hs * gamma * a_new
             acc1[i] = acc[i]
-            sc[i] = atol + rtol * abs(q[i])
+            sc[i] = atol_v[i] + rtol * abs(q[i])
         for i in range(m):
             lam1[i] = lam[i]
         status = newton_kernel(q1, v1, acc1, lam1, t + hs, bp, gp, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx,
@@ -85,17 +116,19 @@ def segment_kernel(q, v, acc, a, lam, tt, t_next, hmax, hmin, par, M, g0, rpf_i,
         cnt[2] += max_iter if (status == 0 or status == SINGULAR) else abs(status)
         if status <= 0:
             cnt[1] += 1
+            tt[2] = 1.0
             tt[1] = 0.5 * hs
             if tt[1] < hmin:
                 return FAILED_NEWTON
             continue
         err = 0.0
         for i in range(n):
-            e = hs * hs * cerr * abs(acc1[i] - acc[i]) / max(sc[i], atol + rtol * abs(q1[i]))
+            e = hs * hs * cerr * abs(acc1[i] - acc[i]) / max(sc[i], atol_v[i] + rtol * abs(q1[i]))
             if e > err:
                 err = e
         if err > 1.0 and hs > 16.0 * hmin:
             cnt[1] += 1
+            tt[2] = 1.0
             tt[1] = hs * max(0.2, safety * err ** (-1.0 / 3.0))
             continue
         for i in range(n):
@@ -107,11 +140,8 @@ def segment_kernel(q, v, acc, a, lam, tt, t_next, hmax, hmin, par, M, g0, rpf_i,
             lam[i] = lam1[i]
         tt[0] = t_next if land else t + hs
         cnt[0] += 1
-        base = max(h, hs) if land else hs    # a step cut short to land on a sample: keep the proposal
-        fac = min(2.0, max(0.2, safety * max(err, 1e-12) ** (-1.0 / 3.0)))
-        if 1.0 <= fac <= band:
-            fac = 1.0
-        tt[1] = min(hmax, base * fac)
+        tt[1] = next_step(h, hs, hs < h, err, safety, band, tt[2] != 0.0, hmax)
+        tt[2] = 0.0
         if land:
             return 1
     return 0
@@ -162,7 +192,7 @@ def sample_kernel(k, t, q, v, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx, 
 
 
 @njit(cache=True)
-def run_kernel(q, v, acc, a, lam, tt, out_times, kk, hmax, hmin, par, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind,
+def run_kernel(q, v, acc, a, lam, tt, out_times, kk, hmax, hmin, par, atol_v, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind,
                pt_idx, pt_vec, jt, jt_f, dr, dr_f, Gx, Kx, Cx, G, K, C, Phi, B, Pt, A, rhs, lu_info, piv, cnt,
                max_steps, max_attempts, A1, rhs1, SQ, SV, SA, SL, KE, PE, DP, DV):
     """:func:`segment_kernel` from one output time to the next, storing each sample
@@ -174,7 +204,7 @@ def run_kernel(q, v, acc, a, lam, tt, out_times, kk, hmax, hmin, par, M, g0, rpf
         left = max_attempts - (cnt[0] + cnt[1] - start)
         if left <= 0:
             return 0
-        status = segment_kernel(q, v, acc, a, lam, tt, out_times[kk[0]], hmax, hmin, par, M, g0, rpf_i, rpf_f,
+        status = segment_kernel(q, v, acc, a, lam, tt, out_times[kk[0]], hmax, hmin, par, atol_v, M, g0, rpf_i, rpf_f,
                                 bm_i, bm_f, pt_kind, pt_idx, pt_vec, jt, jt_f, dr, dr_f, Gx, Kx, Cx, G, K, C, Phi,
                                 B, Pt, A, rhs, lu_info, piv, cnt, max_steps, left)
         if status != 1:

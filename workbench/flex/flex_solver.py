@@ -46,7 +46,7 @@ from ..mbs.mechanism import Mechanism
 from ..mbs.run_control import RunInterrupted, SolverTimeLimit, current_deadline
 from ..mbs.solution import Simulation, SolverSettings
 from .flex_mechanism import FlexModel
-from .flex_loop import FAILED_NEWTON
+from .flex_loop import FAILED_NEWTON, next_step, step_length
 from .flex_newton import SINGULAR, index1_kernel, newton_kernel
 from .flex_record import _Recorder, beam_outputs  # noqa: F401  (beam_outputs: part of the API)
 from .generalized_alpha import AlphaParameters
@@ -68,6 +68,8 @@ REUSE_RATE = 0.25
 #: step-size dead band: a proposed growth by a factor in [1, DEAD_BAND] keeps the step (and the
 #: modified Newton iteration's factors; Hairer & Wanner (1996) Section IV.8) [1]; 1: off
 DEAD_BAND = 1.0
+#: the beams' slope coordinates get the absolute tolerance atol / l_e (False: atol, as positions)
+SLOPE_WEIGHT = True
 #: without clearance joints, the step loop between output times runs compiled
 #: (:func:`workbench.flex.flex_loop.segment_kernel`); False: the Python loop (the reference path)
 COMPILED_LOOP = True
@@ -168,6 +170,13 @@ class _Stepper:
                              1e-3 * self.atol + 1e-12, NEWTON_FRACTION, REUSE_BP, REUSE_RATE, MAX_NEWTON,
                              float(self.reuse), DEAD_BAND])
         self.deadline = math.inf
+        # absolute tolerance per coordinate: atol [m, rad] on positions and angles; on the beams'
+        # slopes [1] atol / l_e, the slope error whose position error across an element is atol
+        self.atol_v = np.full(n, self.atol)
+        if SLOPE_WEIGHT:
+            for _, cb, o in fm.beams:
+                for k in range(cb.n_el + 1):
+                    self.atol_v[o + 4 * k + 2:o + 4 * k + 4] = self.atol / cb.le
 
     def run(self, state, tt, out_times, kk, hmax, hmin, max_steps, stats, rec):
         """Steps from ``tt[0]`` with the proposed step ``tt[1]`` through the output times
@@ -179,7 +188,8 @@ class _Stepper:
         w = self.work
         cnt = np.array([stats["steps"], stats["rejected_steps"], self.newton_iterations], np.int64)
         while True:
-            status = run_kernel(*state, tt, out_times, kk, float(hmax), float(hmin), self.par, *self.fixed, *w,
+            status = run_kernel(*state, tt, out_times, kk, float(hmax), float(hmin), self.par, self.atol_v, *self.fixed,
+                                *w,
                                 self.lu_info, self.piv, cnt, int(max_steps), LOOP_ATTEMPTS, self.A1, self.rhs1,
                                 rec.Q, rec.V, rec.A, rec.L, rec.KE, rec.PE, rec.DP, rec.DV)
             stats["steps"], stats["rejected_steps"], self.newton_iterations = int(cnt[0]), int(cnt[1]), int(cnt[2])
@@ -187,7 +197,8 @@ class _Stepper:
                 return status
 
     def scale(self, q):
-        return self.atol + self.rtol * np.abs(q)
+        """``atol_i + rtol |q_i|``: the error scale of each coordinate."""
+        return self.atol_v + self.rtol * np.abs(q)
 
     def predict(self, q, v, acc, a, t, h):
         """The generalised-alpha predictor (Arnold & Bruls (2007) eqs 9-11 with q''_{n+1} = q''_n):
@@ -315,6 +326,7 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
     rec.sample(0, t, q, v, acc, lam)
     k_out = 1
     compiled = COMPILED_LOOP and not fm.n_clr and stepper.reuse
+    after_reject = False
     stepper.deadline = deadline
     q, v, acc, a, lam = (np.ascontiguousarray(x, float).copy() for x in (q, v, acc, a, lam))
     stats = {"steps": 0, "rejected_steps": 0, "events": 0}
@@ -329,20 +341,23 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
                                   f"by t = {t:.9g} s", partial=rec.simulation(k_out, stats, "failed"))
             t_next = out_times[k_out]
             if compiled:
-                tt, kk = np.array([t, h]), np.array([k_out], np.int64)
+                tt, kk = np.array([t, h, float(after_reject)]), np.array([k_out], np.int64)
                 status = stepper.run((q, v, acc, a, lam), tt, out_times, kk, hmax, hmin, settings.max_steps, stats,
                                      rec)
-                t, h, k_out = float(tt[0]), float(tt[1]), int(kk[0])
+                t, h, k_out, after_reject = float(tt[0]), float(tt[1]), int(kk[0]), bool(tt[2])
                 if status == FAILED_NEWTON:
                     raise SolverError(f"the flexible solver's Newton iteration failed at t = {t:.9g} s with "
                                       f"steps down to {2 * h:.3g} s", partial=rec.simulation(k_out, stats, "failed"))
                 continue
-            land = h >= (t_next - t) * (1.0 - 1e-9)
-            hs = (t_next - t) if land else h
+            hs, land = step_length(h, t_next - t)
+            if land:
+                hs = t_next - t
+            cut = hs < h
             try:
                 q1, v1, acc1, a1, lam1, err = stepper.step(q, v, acc, a, lam, t, hs)
             except (_NewtonFailed, FloatingPointError):
                 stats["rejected_steps"] += 1
+                after_reject = True
                 h = 0.5 * hs
                 if h < hmin:
                     raise SolverError(f"the flexible solver's Newton iteration failed at t = {t:.9g} s with "
@@ -350,6 +365,7 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
                 continue
             if err > 1.0 and hs > 16 * hmin:
                 stats["rejected_steps"] += 1
+                after_reject = True
                 h = hs * max(0.2, SAFETY * err ** (-1.0 / 3.0))
                 continue
             # contact starts inside the step: locate them
@@ -361,7 +377,7 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
                     out = _locate(stepper, fm, q, v, acc, a, lam, t, hs, g_old, settings)
                     if out is not None:
                         hs, (q1, v1, acc1, a1, lam1, err) = out
-                        land = False
+                        land = cut = False
                         g_new, gd_new = fm.gaps(q1, v1)
                         new = (g_old <= 0.0) & (g_new > 0.0)
                 for p in np.flatnonzero(new):
@@ -377,9 +393,8 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
             if land:
                 rec.sample(k_out, t, q, v, acc, lam)
                 k_out += 1
-            base = max(h, hs) if land else hs    # a step cut short to land on a sample: keep the proposal
-            fac = min(2.0, max(0.2, SAFETY * max(err, 1e-12) ** (-1.0 / 3.0)))
-            h = min(hmax, base * (1.0 if 1.0 <= fac <= DEAD_BAND else fac))
+            h = next_step(h, hs, cut, err, SAFETY, DEAD_BAND, after_reject, hmax)
+            after_reject = False
     except KeyboardInterrupt:
         raise RunInterrupted(f"interrupted (Ctrl-C) at t = {t:.9g} s (the run had produced {k_out} of "
                              f"{n_out} output samples)", partial=rec.simulation(k_out, stats, "interrupted")) from None
