@@ -10,7 +10,9 @@ import pytest
 from workbench.flex import flex_solver
 from workbench.flex.flex_loop import next_step, step_length
 from workbench.mbs.solution import SolverSettings
+from workbench.study import load_study
 
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))
 from test_flexible_mechanism import _sliding_pendulum, slider_crank  # noqa: E402
 
@@ -42,6 +44,22 @@ def test_compiled_loop_agrees_with_the_python_loop(case, monkeypatch):
     for beam in fast.flex:
         np.testing.assert_allclose(fast.flex[beam]["midspan_deflection"], ref.flex[beam]["midspan_deflection"],
                                    rtol=1e-9, atol=1e-15)
+
+
+def test_compiled_clearance_newton_agrees_with_the_python_iteration(monkeypatch, registry):
+    # the 207 GPa study with C = 0.2 mm in both joints over its first impacts: the Newton iteration
+    # with the clearance forces and their finite-difference tangent compiled
+    # (flex_clearance.newton_clearance_kernel) against the Python iteration (the same arithmetic
+    # up to the summation order of J^T dQ J)
+    mech = load_study(ROOT / "studies" / "flexible_slider_crank_c020.toml", registry=registry).mechanism
+    fast, ref = _both(mech, SolverSettings(t_end=1.5e-3, output_step=1e-5, rtol=1e-6, atol=1e-9), monkeypatch)
+    assert ref.stats["events"] >= 1
+    for key in ("steps", "rejected_steps", "events", "newton_iterations"):
+        assert fast.stats[key] == ref.stats[key], key
+    for name in ("position", "driver_load", "contact_force", "penetration"):
+        a, b = getattr(fast, name), getattr(ref, name)
+        np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-7 * max(np.abs(b).max(), 1e-30), err_msg=name)
+    np.testing.assert_allclose(fast.impact_time, ref.impact_time, rtol=0, atol=1e-12)
 
 
 def test_step_size_rules():

@@ -109,14 +109,12 @@ def time_at_error(fr, err):
     return None
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="fewer steps and tolerances, one repetition")
-    ap.add_argument("--repeat", type=int, default=3, help="timed repetitions (median reported)")
-    args = ap.parse_args()
-    repeat = 1 if args.quick else max(1, args.repeat)
-    exu_steps = EXU_STEPS[:3] if args.quick else EXU_STEPS
-    wb_rtols = WB_RTOLS[:3] if args.quick else WB_RTOLS
+def run(quick: bool = False, repeat: int = 3):
+    """Print the work-precision tables and the ratios at equal error (module docstring); returns the
+    compared rows ``(E [Pa], rtol, error, workbench time [s], Exudyn time at that error [s])``."""
+    repeat = 1 if quick else max(1, repeat)
+    exu_steps = EXU_STEPS[:3] if quick else EXU_STEPS
+    wb_rtols = WB_RTOLS[:3] if quick else WB_RTOLS
 
     def timed(run):
         walls, out = [], None
@@ -164,6 +162,15 @@ def main():
     print("\n== at equal crank-moment-peak error: workbench time / Exudyn time (below 1: the workbench is faster) ==")
     for E, rtol, err, wall, t_e in summary:
         print(f"  E = {E / 1e9:3g} GPa, rtol {rtol:5.0e}, error {err:.1e}: {wall:.3f} s vs {t_e:.3f} s = {wall / t_e:.2f}")
+    return summary
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="fewer steps and tolerances, one repetition")
+    ap.add_argument("--repeat", type=int, default=3, help="timed repetitions (median reported)")
+    args = ap.parse_args()
+    run(args.quick, args.repeat)
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ from ..mbs.mechanism import Mechanism
 from ..mbs.run_control import RunInterrupted, SolverTimeLimit, current_deadline
 from ..mbs.solution import Simulation, SolverSettings
 from .flex_mechanism import FlexModel
+from .flex_clearance import BAD_CONTACT, newton_clearance_kernel
 from .flex_loop import FAILED_NEWTON, next_step, step_length
 from .flex_newton import SINGULAR, index1_kernel, newton_kernel
 from .flex_record import _Recorder, beam_outputs  # noqa: F401  (beam_outputs: part of the API)
@@ -71,7 +72,9 @@ DEAD_BAND = 1.0
 #: the beams' slope coordinates get the absolute tolerance atol / l_e (False: atol, as positions)
 SLOPE_WEIGHT = True
 #: without clearance joints, the step loop between output times runs compiled
-#: (:func:`workbench.flex.flex_loop.segment_kernel`); False: the Python loop (the reference path)
+#: (:func:`workbench.flex.flex_loop.run_kernel`), with them the Newton iteration
+#: (:func:`workbench.flex.flex_clearance.newton_clearance_kernel`); False: the Python loops (the
+#: reference path)
 COMPILED_LOOP = True
 #: attempted steps per call of the compiled loop (between checks of the wall-time limit and Ctrl-C)
 LOOP_ATTEMPTS = 20000
@@ -225,6 +228,16 @@ class _Stepper:
                                        phi_tol, NEWTON_FRACTION, MAX_NEWTON, *w[3:], int(self.reuse), REUSE_BP,
                                        REUSE_RATE, self.lu_info, self.piv)
                 self.newton_iterations += MAX_NEWTON if status in (0, SINGULAR) else abs(status)
+            elif COMPILED_LOOP:
+                # the clearance forces (plugins' kernels through proxy bodies) and their tangent
+                # evaluated every iteration, compiled (flex_clearance.newton_clearance_kernel)
+                out = np.zeros(2, np.int64)
+                status = newton_clearance_kernel(q1, v1, acc1, lam1, t1, bp, gp, *self.fixed, sc, phi_tol,
+                                                 NEWTON_FRACTION, MAX_NEWTON, *w[3:], self.lu_info, self.piv,
+                                                 *fm.clearance_args(), out)
+                self.newton_iterations += int(out[0])
+                if status == BAD_CONTACT:
+                    raise fm.fault(int(out[1]))
             else:
                 # the clearance forces (plugins' kernels through proxy bodies) held fixed per iteration
                 for _ in range(MAX_NEWTON):
