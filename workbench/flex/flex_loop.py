@@ -28,7 +28,10 @@ import numpy as np
 from numba import njit
 
 from .beam_forces import beam_energy
-from .flex_newton import SINGULAR, index1_kernel, newton_kernel
+from ..mbs.kinematics import driver_value
+from .beam_forces import beam_forces
+from .flex_assembly import constraint_kernel
+from .flex_newton import SINGULAR, newton_kernel, point_force_moments
 
 #: layout of the ``par`` array of :func:`segment_kernel`
 PAR_NAMES = ("am", "af", "gamma", "beta", "rtol", "atol", "safety", "phi_tol", "newton_fraction",
@@ -148,11 +151,48 @@ def segment_kernel(q, v, acc, a, lam, tt, t_next, hmax, hmin, par, atol_v, M, g0
 
 
 @njit(cache=True)
+def index1_schur(q, v, t, M, Minv, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx, pt_vec, jt, jt_f, dr, dr_f, Gx,
+                 eps, G, K, C, Phi, B, Pt, sol):
+    """The index-1 accelerations and multipliers of :func:`workbench.flex.flex_newton.index1_kernel`
+    (same arguments, the solution into ``sol``) by the Schur complement of the constant mass
+    matrix, whose inverse ``Minv`` is computed once: ``(B M^-1 B^T) lambda = B a_0 - c``,
+    ``q'' = a_0 - M^-1 B^T lambda`` with ``a_0 = -M^-1 g`` -- an m x m solve per sample instead of
+    an (n + m) x (n + m) one (Golub & Van Loan (2013) Section 4.2 for the Schur complement of a
+    symmetric positive definite block)."""
+    n = q.shape[0]
+    m = Phi.shape[0]
+    for i in range(n):
+        G[i] = g0[i] + Gx[i]
+    point_force_moments(q, rpf_i, rpf_f, G, K, False)
+    for k in range(bm_i.shape[0]):
+        beam_forces(q, v, bm_i[k, 0], bm_i[k, 1], bm_f[k, 0], bm_f[k, 1], bm_f[k, 2], bm_f[k, 3], G, K, C, False)
+    a0 = -(Minv @ G)
+    if m == 0:
+        sol[:n] = a0
+        return
+    constraint_kernel(q + eps * v, t, pt_kind, pt_idx, pt_vec, jt, jt_f, dr, dr_f, Phi, B, Pt)
+    conv = B @ v
+    constraint_kernel(q - eps * v, t, pt_kind, pt_idx, pt_vec, jt, jt_f, dr, dr_f, Phi, B, Pt)
+    conv = (conv - B @ v) / (2.0 * eps)
+    constraint_kernel(q, t, pt_kind, pt_idx, pt_vec, jt, jt_f, dr, dr_f, Phi, B, Pt)
+    # B q'' = -conv + Phi_tt terms of the drivers (index1_kernel's right-hand side)
+    bl = B @ a0 + conv
+    for k in range(dr.shape[0]):
+        bl[dr[k, 2]] -= driver_value(dr_f[k], t)[2]
+    W = B @ Minv
+    S = W @ B.T
+    lam = np.linalg.solve(S, bl)
+    acc = a0 - W.T @ lam
+    sol[:n] = acc
+    sol[n:] = lam
+
+
+@njit(cache=True)
 def sample_kernel(k, t, q, v, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx, pt_vec, jt, jt_f, dr, dr_f, Gx,
-                  G, K, C, Phi, B, Pt, A1, rhs1, SQ, SV, SA, SL, KE, PE, DP, DV):
+                  G, K, C, Phi, B, Pt, Minv, rhs1, SQ, SV, SA, SL, KE, PE, DP, DV):
     """Store sample ``k`` at ``(q, v, t)`` as :meth:`workbench.flex.flex_record._Recorder.sample`
-    does: the state, the index-1 accelerations and multipliers
-    (:func:`workbench.flex.flex_newton.index1_kernel`), the kinetic and potential energy [J]
+    does: the state, the index-1 accelerations and multipliers (:func:`index1_schur`, ``Minv`` the
+    inverse mass matrix, ``rhs1`` (n + m) work), the kinetic and potential energy [J]
     (gravity, constant forces and strain, :func:`workbench.flex.beam_forces.beam_energy`) and the
     constraint drift on positions [m] and velocities [m/s]."""
     n = q.shape[0]
@@ -160,8 +200,9 @@ def sample_kernel(k, t, q, v, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx, 
     qmax = 0.0
     for i in range(n):
         qmax = max(qmax, abs(q[i]))
-    sol = index1_kernel(q, v, t, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx, pt_vec, jt, jt_f, dr, dr_f,
-                        Gx, 1e-7 * max(1.0, qmax), G, K, C, Phi, B, Pt, A1, rhs1)
+    sol = rhs1
+    index1_schur(q, v, t, M, Minv, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx, pt_vec, jt, jt_f, dr, dr_f, Gx,
+                 1e-7 * max(1.0, qmax), G, K, C, Phi, B, Pt, sol)
     ke = 0.0
     pe = 0.0
     for i in range(n):
@@ -194,7 +235,7 @@ def sample_kernel(k, t, q, v, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx, 
 @njit(cache=True)
 def run_kernel(q, v, acc, a, lam, tt, out_times, kk, hmax, hmin, par, atol_v, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind,
                pt_idx, pt_vec, jt, jt_f, dr, dr_f, Gx, Kx, Cx, G, K, C, Phi, B, Pt, A, rhs, lu_info, piv, cnt,
-               max_steps, max_attempts, A1, rhs1, SQ, SV, SA, SL, KE, PE, DP, DV):
+               max_steps, max_attempts, Minv, rhs1, SQ, SV, SA, SL, KE, PE, DP, DV):
     """:func:`segment_kernel` from one output time to the next, storing each sample
     (:func:`sample_kernel`) into ``SQ`` ... ``DV`` (the recorder's arrays, sample ``kk[0]`` next),
     until the last output time (returns 1), an error (the :func:`segment_kernel` codes) or
@@ -210,6 +251,6 @@ def run_kernel(q, v, acc, a, lam, tt, out_times, kk, hmax, hmin, par, atol_v, M,
         if status != 1:
             return status
         sample_kernel(kk[0], tt[0], q, v, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx, pt_vec, jt, jt_f, dr,
-                      dr_f, Gx, G, K, C, Phi, B, Pt, A1, rhs1, SQ, SV, SA, SL, KE, PE, DP, DV)
+                      dr_f, Gx, G, K, C, Phi, B, Pt, Minv, rhs1, SQ, SV, SA, SL, KE, PE, DP, DV)
         kk[0] += 1
     return 1

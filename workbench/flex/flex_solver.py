@@ -21,11 +21,18 @@ every iteration.
 Step-size control: the local error of the positions is estimated by
 ``h^2 (beta - 1/6) (q''_{n+1} - q''_n)`` (Zienkiewicz & Xie (1991): the difference of the
 scheme's position update from a third-order Taylor step), scaled per coordinate by
-``atol + rtol |q|``; a step is accepted when the largest scaled error is <= 1 and the next step is
-``h SAFETY err^(-1/3)`` within ``[0.2 h, 2 h]`` (``SAFETY`` = 0.9; at 0.8 a sixth instead of a
-quarter of the flexible slider-crank's steps are rejected, for a few per cent of speed, but the
-crank moment of a 2070 GPa rod, which carries EA times the position errors, moved by 5 N m).  A
-step whose Newton iteration fails is halved.
+``atol_i + rtol |q_i|`` (``atol_i`` = ``atol`` [m, rad] on positions and angles, ``atol / l_e`` on
+the beams' slopes [1]: the slope error whose position error across an element is ``atol``); a
+step is accepted when the largest scaled error is <= 1 and the next step is ``h SAFETY
+err^(-1/3)`` within ``[0.2 h, 2 h]`` (``SAFETY`` = 0.9), with the rules of
+:func:`workbench.flex.flex_loop.step_length` and :func:`~workbench.flex.flex_loop.next_step`: no
+sliver step before an output time, a step cut short to land there keeps its proposal, no growth
+right after a rejection (without them a quarter of the 207 GPa slider-crank's steps were rejected
+and the crank-moment peak's error grew as rtol tightened).  A step whose Newton iteration fails is
+halved.  Without clearance joints the whole step loop and the output samples run compiled
+(:func:`workbench.flex.flex_loop.run_kernel`), with them the Newton iteration
+(:func:`workbench.flex.flex_clearance.newton_clearance_kernel`); :data:`COMPILED_LOOP` False runs
+the Python loops, the reference path.
 
 Event location: when a contact point's penetration passes zero inside a step, the step is redone
 with shorter lengths (regula falsi with bisection safeguards on the step length) until the
@@ -173,6 +180,11 @@ class _Stepper:
                              1e-3 * self.atol + 1e-12, NEWTON_FRACTION, REUSE_BP, REUSE_RATE, MAX_NEWTON,
                              float(self.reuse), DEAD_BAND])
         self.deadline = math.inf
+        # the compiled samples' index-1 solve uses the inverse of the constant mass matrix
+        try:
+            self.Minv = np.linalg.inv(fm.M)
+        except np.linalg.LinAlgError:
+            self.Minv = None        # (a body without mass or inertia) the Python loop's index-1 solve
         # absolute tolerance per coordinate: atol [m, rad] on positions and angles; on the beams'
         # slopes [1] atol / l_e, the slope error whose position error across an element is atol
         self.atol_v = np.full(n, self.atol)
@@ -193,7 +205,7 @@ class _Stepper:
         while True:
             status = run_kernel(*state, tt, out_times, kk, float(hmax), float(hmin), self.par, self.atol_v, *self.fixed,
                                 *w,
-                                self.lu_info, self.piv, cnt, int(max_steps), LOOP_ATTEMPTS, self.A1, self.rhs1,
+                                self.lu_info, self.piv, cnt, int(max_steps), LOOP_ATTEMPTS, self.Minv, self.rhs1,
                                 rec.Q, rec.V, rec.A, rec.L, rec.KE, rec.PE, rec.DP, rec.DV)
             stats["steps"], stats["rejected_steps"], self.newton_iterations = int(cnt[0]), int(cnt[1]), int(cnt[2])
             if status != 0 or _time.monotonic() >= self.deadline:
@@ -338,7 +350,7 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
         fm.dm[:len(g0)][g0 > 0] = np.maximum(gd0[g0 > 0], 1e-6)
     rec.sample(0, t, q, v, acc, lam)
     k_out = 1
-    compiled = COMPILED_LOOP and not fm.n_clr and stepper.reuse
+    compiled = COMPILED_LOOP and not fm.n_clr and stepper.reuse and stepper.Minv is not None
     after_reject = False
     stepper.deadline = deadline
     q, v, acc, a, lam = (np.ascontiguousarray(x, float).copy() for x in (q, v, acc, a, lam))
