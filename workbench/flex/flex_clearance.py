@@ -107,24 +107,13 @@ class ClearanceProxy:
 
     def proxy_state(self, q, v):
         """Positions, velocities and the Jacobian ``J = d(proxy coordinates)/dq`` of the proxy
-        rigid mechanism (its velocities are ``J v``; its generalised forces map back as ``J^T``)."""
+        rigid mechanism (its velocities are ``J v``; its generalised forces map back as ``J^T``):
+        compiled (:func:`proxy_kernel`)."""
         qp = np.zeros(self.np_)
+        vp = np.zeros(self.np_)
         J = np.zeros((self.np_, self.n))
-        n3 = 3 * self.nb
-        qp[:n3] = q[:n3]
-        J[:n3, :n3] = np.eye(n3)
-        for p, k in self.proxies:
-            c = p[1]
-            e = q[c:c + 8]
-            sh, ds = p[2], p[3]
-            r1 = np.array([ds @ e[0::2], ds @ e[1::2]])
-            qp[3 * k:3 * k + 3] = (sh @ e[0::2], sh @ e[1::2], math.atan2(r1[1], r1[0]))
-            g2 = r1 @ r1
-            J[3 * k, c:c + 8:2] = sh
-            J[3 * k + 1, c + 1:c + 8:2] = sh
-            J[3 * k + 2, c:c + 8:2] = -r1[1] / g2 * ds
-            J[3 * k + 2, c + 1:c + 8:2] = r1[0] / g2 * ds
-        return qp, J @ v, J
+        proxy_kernel(q, v, self.nb, self.pr_i, self.pr_f, qp, vp, J)
+        return qp, vp, J
 
     def _entry(self, disp, args):
         """The compiled entry point of numba function ``disp`` for ``args``' types, looked up once:
@@ -132,8 +121,8 @@ class ClearanceProxy:
         call for the plugin kernels' function-pointer tuples."""
         key = disp.__name__
         if key not in self._entries:
-            disp(*args)
             types = tuple(disp.typeof_pyval(a) for a in args)
+            disp.compile(types)           # compiled (or loaded from the cache), not run
             self._entries[key] = disp.overloads[types].entry_point
         return self._entries[key]
 

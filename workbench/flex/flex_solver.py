@@ -244,9 +244,10 @@ class _Stepper:
                 # the clearance forces (plugins' kernels through proxy bodies) and their tangent
                 # evaluated every iteration, compiled (flex_clearance.newton_clearance_kernel)
                 out = np.zeros(2, np.int64)
-                status = newton_clearance_kernel(q1, v1, acc1, lam1, t1, bp, gp, *self.fixed, sc, phi_tol,
-                                                 NEWTON_FRACTION, MAX_NEWTON, *w[3:], self.lu_info, self.piv,
-                                                 *fm.clearance_args(), out)
+                args = (q1, v1, acc1, lam1, t1, bp, gp, *self.fixed, sc, phi_tol, NEWTON_FRACTION, MAX_NEWTON,
+                        *w[3:], self.lu_info, self.piv, *fm.clearance_args(), out)
+                # the compiled entry point (flex_clearance.ClearanceProxy._entry): no type resolution
+                status = fm._entry(newton_clearance_kernel, args)(*args)
                 self.newton_iterations += int(out[0])
                 if status == BAD_CONTACT:
                     raise fm.fault(int(out[1]))
