@@ -157,8 +157,7 @@ def index1_schur(q, v, t, M, Minv, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx
     (same arguments, the solution into ``sol``) by the Schur complement of the constant mass
     matrix, whose inverse ``Minv`` is computed once: ``(B M^-1 B^T) lambda = B a_0 - c``,
     ``q'' = a_0 - M^-1 B^T lambda`` with ``a_0 = -M^-1 g`` -- an m x m solve per sample instead of
-    an (n + m) x (n + m) one (Golub & Van Loan (2013) Section 4.2 for the Schur complement of a
-    symmetric positive definite block)."""
+    an (n + m) x (n + m) one."""
     n = q.shape[0]
     m = Phi.shape[0]
     for i in range(n):
