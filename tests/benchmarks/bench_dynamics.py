@@ -316,3 +316,17 @@ def nonsmooth_lines(quick: bool) -> None:
 if __name__ == "__main__":
     main()
     nonsmooth_lines("--quick" in sys.argv)  # non-smooth rows (owner: nonsmooth)
+
+
+# ---- flexible links (begin): the flexible slider-crank at matched accuracy ----------------------
+# Wang, Chen, Ma & Sun (2016) with a 6-element ANCF rod, 2 revolutions, E = 207 and 6 GPa, the
+# studies' protocol (5 % damping of the rod's axial mode): the workbench's generalised-alpha
+# against Exudyn's on the same model at equal error of the last revolution's crank-moment peak,
+# and the rigid mechanism (tests/benchmarks/bench_flex.py, which runs the same on its own).
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench_flex  # noqa: E402
+
+    print("\n== flexible slider-crank (bench_flex.py) ==")
+    bench_flex.run(quick="--quick" in sys.argv)
+# ---- flexible links (end) -----------------------------------------------------------------------

@@ -13,7 +13,10 @@ Model (Wang, Chen, Ma & Sun (2016) Tables 1-2):
   with E a parameter (2 ... 207 GPa);
 * slider 0.14 kg (``NodePoint2D`` + ``ObjectMassPoint2D``: it does not rotate), on the in-line
   guide y = 0, pinned to the rod's end (the rod's end node and the slider share x and y);
-* gravity 9.81 m/s^2 along -y.
+* gravity 9.81 m/s^2 along -y;
+* optional Kelvin-Voigt damping of the rod, time constant ``rod_damping`` = beta [s]: Exudyn's axial
+  and bending damping coefficients ``beta EA`` and ``beta EI`` (virtual work of the strain and
+  curvature rates), the flexible studies' structural damping.
 The rod starts straight along +x at crank angle 0 with the rigid mechanism's velocities (a node
 at s moves with (0, r w (1 - s/l)), its slope with (0, -r w / l)): the undeformed start at full
 speed excites the rod's axial mode, the "step load" of the flexible study protocol.
@@ -42,6 +45,7 @@ class FlexibleSliderCrank:
     rod_young: float = 2.0e9          # Pa
     crank_speed: float = 5000.0 * 2.0 * math.pi / 60.0
     gravity: float = 9.81
+    rod_damping: float = 0.0          # s, Kelvin-Voigt time constant beta (0: undamped)
 
     @property
     def rod_area(self) -> float:
@@ -99,6 +103,8 @@ def simulate(d: FlexibleSliderCrank, *, n_el: int = 6, step_size: float = 1e-6, 
     for k in range(n_el):
         c = mbs.AddObject(ei.ObjectANCFCable2D(length=le, massPerLength=rho_a,
                                                bendingStiffness=eI, axialStiffness=ea,
+                                               bendingDamping=d.rod_damping * eI,
+                                               axialDamping=d.rod_damping * ea,
                                                nodeNumbers=[nodes[k], nodes[k + 1]]))
         cables.append(c)
         mbs.AddLoad(ei.LoadMassProportional(markerNumber=mbs.AddMarker(ei.MarkerBodyMass(bodyNumber=c)),

@@ -41,10 +41,12 @@ def element_damping(e, ea, ei, le, beta):
 
 
 @njit(cache=True)
-def element_kernel(e, ea, ei, le, beta, Q, K, D, tangent=True):
+def element_kernel(e, ea, ei, le, beta, Q, K, D, tangent=True, ve=None):
     """Fast path of one element: adds the elastic forces to ``Q``, their exact tangent to ``K``
-    (when ``tangent``: a modified Newton iteration needs the forces only) and the damping matrix
-    to ``D`` (``beta > 0``).  The same quantities as
+    and the damping matrix to ``D`` (``beta > 0``) when ``tangent`` (a modified Newton iteration
+    needs the forces only), and with the element velocities ``ve`` the damping forces ``D(e) ve``
+    to ``Q`` (as ``w beta (EA eps_e (eps_e . ve) + EI kappa_e (kappa_e . ve))`` per Gauss point,
+    without the matrix).  The same quantities as
     :func:`workbench.flex.ancf_cable.element_forces` and :func:`element_damping` (the reference
     path, tested to agree), written out in scalars: the interpolation matrices are ``s_a I``
     blocks, so every product is a sum over the four shape functions, without temporary arrays."""
@@ -75,7 +77,15 @@ def element_kernel(e, ea, ei, le, beta, Q, K, D, tangent=True):
             # dg = 2 nr deps
             dkap[i] = dc[i] / g15 - 3.0 * c / g25 * nr * deps[i]
             Q[i] += w * (ea * eps * deps[i] + ei * kap * dkap[i])
-        if not tangent and beta <= 0.0:
+        if ve is not None and beta > 0.0:
+            de = 0.0
+            dk = 0.0
+            for i in range(8):
+                de += deps[i] * ve[i]
+                dk += dkap[i] * ve[i]
+            for i in range(8):
+                Q[i] += w * beta * (ea * deps[i] * de + ei * dkap[i] * dk)
+        if not tangent:
             continue
         for a in range(4):
             for b in range(4):
@@ -93,41 +103,37 @@ def element_kernel(e, ea, ei, le, beta, Q, K, D, tangent=True):
                             ddc = -xab
                         else:
                             ddc = 0.0
-                        if tangent:
-                            dgi = 2.0 * nr * deps[I]
-                            dgj = 2.0 * nr * deps[J]
-                            ddkap = (ddc / g15 - 1.5 / g25 * (dc[I] * dgj + dgi * dc[J])
-                                     - 3.0 * c / g25 * dij + 3.75 * c / g35 * dgi * dgj)
-                            K[I, J] += w * (ea * (deps[I] * deps[J] + eps * ddeps)
-                                            + ei * (dkap[I] * dkap[J] + kap * ddkap))
+                        dgi = 2.0 * nr * deps[I]
+                        dgj = 2.0 * nr * deps[J]
+                        ddkap = (ddc / g15 - 1.5 / g25 * (dc[I] * dgj + dgi * dc[J])
+                                 - 3.0 * c / g25 * dij + 3.75 * c / g35 * dgi * dgj)
+                        K[I, J] += w * (ea * (deps[I] * deps[J] + eps * ddeps)
+                                        + ei * (dkap[I] * dkap[J] + kap * ddkap))
                         if beta > 0.0:
                             D[I, J] += w * beta * (ea * deps[I] * deps[J] + ei * dkap[I] * dkap[J])
 
 
 @njit(cache=True)
 def beam_forces(q, v, off, n_el, le, ea, ei, beta, G, K, C, tangent=True):
-    """Add one beam's elastic and damping forces to ``G`` (internal forces, [N]) and their
-    tangents to ``K`` (d/dq, when ``tangent``) and ``C`` (d/dv); the beam's coordinates start at
-    ``off``."""
+    """Add one beam's elastic and damping forces to ``G`` (internal forces, [N]) and, when
+    ``tangent``, their derivatives to ``K`` (d/dq) and ``C`` (d/dv); the beam's coordinates start
+    at ``off``."""
     Q = np.empty(8)
-    Ke = np.empty((8, 8))
-    D = np.empty((8, 8))
+    Ke = np.zeros((8, 8))
+    D = np.zeros((8, 8))
     for k in range(n_el):
         a = off + 4 * k
         Q[:] = 0.0
-        Ke[:, :] = 0.0
-        D[:, :] = 0.0
-        element_kernel(q[a:a + 8], ea, ei, le, beta, Q, Ke, D, tangent)
+        if tangent:
+            Ke[:, :] = 0.0
+            D[:, :] = 0.0
+        element_kernel(q[a:a + 8], ea, ei, le, beta, Q, Ke, D, tangent, v[a:a + 8])
         for i in range(8):
-            qd = 0.0
-            if beta > 0.0:
+            G[a + i] += Q[i]
+            if tangent:
                 for j in range(8):
-                    qd += D[i, j] * v[a + j]
-            G[a + i] += Q[i] + qd
-            for j in range(8):
-                if tangent:
                     K[a + i, a + j] += Ke[i, j]
-                C[a + i, a + j] += D[i, j]
+                    C[a + i, a + j] += D[i, j]
 
 
 @njit(cache=True)

@@ -8,6 +8,9 @@ mechanism (the rigid bodies plus the proxies, with the clearance joints only) is
 generalised forces ``(F, M)`` go back to the beam as ``J^T (F, M)`` with ``J`` the Jacobian of the
 proxy coordinates (``S`` for the position, ``dtheta/de`` for the angle).  The forces' tangent is
 taken by forward finite differences over the proxy coordinates (the kernels give no derivatives).
+The Newton iteration with clearance joints runs compiled (:func:`newton_clearance_kernel`: the
+proxy state, the forces, their tangent and the iteration, without a Python round-trip per
+iteration); the Python methods are its reference path.
 """
 from __future__ import annotations
 
@@ -18,8 +21,9 @@ import numpy as np
 from numba import njit
 
 from ..errors import MechanismError
-from ..mbs.clearance import clearance_forces
+from ..mbs.clearance import C_FN, clearance_forces
 from ..mbs.mechanism import GROUND, Body, Mechanism, RevoluteClearanceJoint
+from .flex_newton import newton_kernel
 
 
 class ClearanceProxy:
@@ -80,27 +84,36 @@ class ClearanceProxy:
                 if b != GROUND:
                     pbodies.add([x.name for x in bodies].index(b))
         self.clr_pcols = np.array(sorted(3 * b + i for b in pbodies for i in range(3)), dtype=int)
+        # the compiled path's arrays (clearance_kernel, newton_clearance_kernel)
+        self.pr_i = np.array([(k, p[1]) for p, k in self.proxies], np.int64).reshape(-1, 2)
+        self.pr_f = np.array([np.concatenate([p[2], p[3]]) for p, k in self.proxies], float).reshape(-1, 8)
+        npx, n = self.np_, self.n
+        self._cwork = (np.zeros_like(self.rec), np.zeros_like(self.rec), self._tmp, np.zeros(npx), np.zeros(npx),
+                       np.zeros((npx, n)), np.zeros(npx), np.zeros((npx, npx)), np.zeros((npx, npx)),
+                       np.zeros(n), np.zeros((n, n)), np.zeros((n, n)))
+
+    def clearance_args(self):
+        """The arguments of :func:`newton_clearance_kernel` from ``nb`` to ``Cx``."""
+        md = self.cmodel
+        return (self.nb, self.pr_i, self.pr_f, self._z, self.dm, self._zdot, md.clr_i, md.clr_f, md.ckern, md.fkern,
+                md.cpar, md.fpar, md.has_z, self.clr_pcols, *self._cwork)
+
+    def fault(self, code):
+        """The error a clearance kernel's fault code stands for."""
+        from ..mbs.clearance import N_FAULT
+        c = self.mech.clearance_joints[code // N_FAULT]
+        return FloatingPointError(f"clearance joint '{c.name}': its contact or friction model gave "
+                                  f"a bad value (cause {code % N_FAULT})")
 
     def proxy_state(self, q, v):
         """Positions, velocities and the Jacobian ``J = d(proxy coordinates)/dq`` of the proxy
-        rigid mechanism (its velocities are ``J v``; its generalised forces map back as ``J^T``)."""
+        rigid mechanism (its velocities are ``J v``; its generalised forces map back as ``J^T``):
+        compiled (:func:`proxy_kernel`)."""
         qp = np.zeros(self.np_)
+        vp = np.zeros(self.np_)
         J = np.zeros((self.np_, self.n))
-        n3 = 3 * self.nb
-        qp[:n3] = q[:n3]
-        J[:n3, :n3] = np.eye(n3)
-        for p, k in self.proxies:
-            c = p[1]
-            e = q[c:c + 8]
-            sh, ds = p[2], p[3]
-            r1 = np.array([ds @ e[0::2], ds @ e[1::2]])
-            qp[3 * k:3 * k + 3] = (sh @ e[0::2], sh @ e[1::2], math.atan2(r1[1], r1[0]))
-            g2 = r1 @ r1
-            J[3 * k, c:c + 8:2] = sh
-            J[3 * k + 1, c + 1:c + 8:2] = sh
-            J[3 * k + 2, c:c + 8:2] = -r1[1] / g2 * ds
-            J[3 * k + 2, c + 1:c + 8:2] = r1[0] / g2 * ds
-        return qp, J @ v, J
+        proxy_kernel(q, v, self.nb, self.pr_i, self.pr_f, qp, vp, J)
+        return qp, vp, J
 
     def _entry(self, disp, args):
         """The compiled entry point of numba function ``disp`` for ``args``' types, looked up once:
@@ -108,8 +121,8 @@ class ClearanceProxy:
         call for the plugin kernels' function-pointer tuples."""
         key = disp.__name__
         if key not in self._entries:
-            disp(*args)
             types = tuple(disp.typeof_pyval(a) for a in args)
+            disp.compile(types)           # compiled (or loaded from the cache), not run
             self._entries[key] = disp.overloads[types].entry_point
         return self._entries[key]
 
@@ -182,3 +195,118 @@ def proxy_tangent(qp, vp, z, dm, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar, h
         dv[:, c] = (Q - Q0) / hv
 
 
+
+
+@njit(cache=True)
+def proxy_kernel(q, v, nb, pr_i, pr_f, qp, vp, J):
+    """Compiled :meth:`ClearanceProxy.proxy_state` into ``qp``, ``vp``, ``J``: ``pr_i`` (k, 2) each
+    proxy's body index and its element's first coordinate, ``pr_f`` (k, 8) the shape functions and
+    their x-derivatives [1, m | 1/m, 1] at the beam point."""
+    J[:, :] = 0.0
+    for i in range(3 * nb):
+        qp[i] = q[i]
+        vp[i] = v[i]
+        J[i, i] = 1.0
+    for p in range(pr_i.shape[0]):
+        k = pr_i[p, 0]
+        c = pr_i[p, 1]
+        x = y = r1x = r1y = 0.0
+        for a in range(4):
+            x += pr_f[p, a] * q[c + 2 * a]
+            y += pr_f[p, a] * q[c + 2 * a + 1]
+            r1x += pr_f[p, 4 + a] * q[c + 2 * a]
+            r1y += pr_f[p, 4 + a] * q[c + 2 * a + 1]
+        g2 = r1x * r1x + r1y * r1y
+        qp[3 * k] = x
+        qp[3 * k + 1] = y
+        qp[3 * k + 2] = math.atan2(r1y, r1x)
+        for a in range(4):
+            J[3 * k, c + 2 * a] = pr_f[p, a]
+            J[3 * k + 1, c + 2 * a + 1] = pr_f[p, a]
+            J[3 * k + 2, c + 2 * a] = -r1y / g2 * pr_f[p, 4 + a]
+            J[3 * k + 2, c + 2 * a + 1] = r1x / g2 * pr_f[p, 4 + a]
+        for r in range(3 * k, 3 * k + 3):
+            s = 0.0
+            for j in range(c, c + 8):
+                s += J[r, j] * v[j]
+            vp[r] = s
+
+
+@njit(cache=True)
+def clearance_kernel(q, v, nb, pr_i, pr_f, z, dm, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z, cols, rec,
+                     rec2, tmp, qp, vp, J, Qp, dq, dv, Gx, Kx, Cx):
+    """Compiled :meth:`ClearanceProxy.clearance` and :meth:`ClearanceProxy.clearance_tangent`: the
+    internal-force part ``Gx = -J^T Q_p`` [N] of the clearance forces, and where a contact point is
+    loaded their tangents ``Kx = -J^T dQ_p/dq_p J``, ``Cx = -J^T dQ_p/dv_p J`` (else zero).  Returns
+    the plugins' fault code (``>= 0``: joint ``fault // N_FAULT`` gave a bad value) or -1."""
+    n = q.shape[0]
+    npx = qp.shape[0]
+    proxy_kernel(q, v, nb, pr_i, pr_f, qp, vp, J)
+    Qp[:] = 0.0
+    rec[:, :] = 0.0
+    _, _, bad = clearance_forces(qp, vp, z, dm, Qp, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z, rec, tmp)
+    if bad >= 0:
+        return bad
+    active = False
+    for j in range(rec.shape[0]):
+        if rec[j, C_FN] > 0.0:
+            active = True
+    for i in range(n):
+        s = 0.0
+        for r in range(npx):
+            s += J[r, i] * Qp[r]
+        Gx[i] = -s
+    Kx[:, :] = 0.0
+    Cx[:, :] = 0.0
+    if not active:
+        return -1
+    dq[:, :] = 0.0
+    dv[:, :] = 0.0
+    proxy_tangent(qp, vp, z, dm, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z, cols, Qp, dq, dv, rec2, tmp)
+    # J^T (dq, dv) J over the proxy columns differenced (the others are zero)
+    for r in range(npx):
+        for c in cols:
+            a = dq[r, c]
+            b = dv[r, c]
+            if a == 0.0 and b == 0.0:
+                continue
+            for i in range(n):
+                if J[r, i] == 0.0:
+                    continue
+                for j in range(n):
+                    if J[c, j] != 0.0:
+                        Kx[i, j] -= J[r, i] * a * J[c, j]
+                        Cx[i, j] -= J[r, i] * b * J[c, j]
+    return -1
+
+
+#: :func:`newton_clearance_kernel`: a contact or friction model gave a bad value
+BAD_CONTACT = -2000000
+
+
+@njit(cache=True)
+def newton_clearance_kernel(q1, v1, acc1, lam1, t1, bp, gp, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx, pt_vec,
+                            jt, jt_f, dr, dr_f, sc, phi_tol, frac, max_iter, G, K, C, Phi, B, Pt, A, rhs, lu_info, piv,
+                            nb, pr_i, pr_f, z, dm, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z, cols, rec,
+                            rec2, tmp, qp, vp, J, Qp, dq, dv, Gx, Kx, Cx, out):
+    """The Newton iteration of a step with clearance joints, compiled: every iteration evaluates the
+    clearance forces and their tangent (:func:`clearance_kernel`) and runs one full Newton iteration
+    (:func:`workbench.flex.flex_newton.newton_kernel`, arguments as there) -- the Python loop of
+    :meth:`workbench.flex.flex_solver._Stepper.step` without a round-trip per iteration.  Returns
+    :func:`newton_kernel`'s status (:data:`BAD_CONTACT` with the fault code in ``out[1]``);
+    ``out[0]``: the iterations done."""
+    for it in range(max_iter):
+        bad = clearance_kernel(q1, v1, nb, pr_i, pr_f, z, dm, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z,
+                               cols, rec, rec2, tmp, qp, vp, J, Qp, dq, dv, Gx, Kx, Cx)
+        if bad >= 0:
+            out[0] = it
+            out[1] = bad
+            return BAD_CONTACT
+        status = newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx,
+                               pt_vec, jt, jt_f, dr, dr_f, Gx, Kx, Cx, sc, phi_tol, frac, 1, G, K, C, Phi, B, Pt, A,
+                               rhs, 0, 0.0, 0.0, lu_info, piv)
+        if status != 0:
+            out[0] = it + 1
+            return status
+    out[0] = max_iter
+    return 0

@@ -332,14 +332,21 @@ class FlexModel(ClearanceProxy):
             pe += beam_energy(q, o, cb.n_el, cb.le, cb.ea, cb.ei)
         return ke, pe
 
-    def midspan_deflection(self, q, bi: int) -> float:
+    def midspan_deflection(self, q, bi: int):
         """Mid-span deflection [m] of beam ``bi``: the centre line at ``s = L/2`` from the chord of
-        its ends (positive to the left of the chord)."""
+        its ends (positive to the left of the chord); ``q`` one state (a float returned) or a
+        (samples, n) array of states (an array returned)."""
         bm, cb, o = self.beams[bi]
-        a = q[o:o + 2]; b = q[o + cb.n - 4:o + cb.n - 2]
-        mid = cb.position(q[o:o + cb.n], 0.5 * cb.L)
+        Q = np.atleast_2d(q)
+        a = Q[:, o:o + 2]
+        b = Q[:, o + cb.n - 4:o + cb.n - 2]
+        k = min(int(0.5 * cb.L / cb.le), cb.n_el - 1)
+        sh, _, _ = hermite((0.5 * cb.L - k * cb.le) / cb.le, cb.le)
+        e = Q[:, o + 4 * k:o + 4 * k + 8]
+        mid = np.stack([e[:, 0::2] @ sh, e[:, 1::2] @ sh], axis=1)
         d = b - a
-        return float((d[0] * (mid[1] - a[1]) - d[1] * (mid[0] - a[0])) / np.hypot(*d))
+        out = (d[:, 0] * (mid[:, 1] - a[:, 1]) - d[:, 1] * (mid[:, 0] - a[:, 0])) / np.hypot(d[:, 0], d[:, 1])
+        return float(out[0]) if np.ndim(q) == 1 else out
 
 
 def check_flexible(mechanism: Mechanism, solver, probs) -> None:

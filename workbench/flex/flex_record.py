@@ -120,7 +120,7 @@ def beam_outputs(fm: FlexModel, Q, V, A) -> dict:
             "coordinates": Q[:, sl].reshape(len(Q), nodes, 4).copy(),
             "velocities": V[:, sl].reshape(len(Q), nodes, 4).copy(),
             "accelerations": A[:, sl].reshape(len(Q), nodes, 4).copy(),
-            "midspan_deflection": np.array([fm.midspan_deflection(qq, bi) for qq in Q]),
+            "midspan_deflection": fm.midspan_deflection(Q, bi) if len(Q) else np.zeros(0),
             "node_s": np.arange(nodes) * cb.le,
         }
     return out

@@ -21,11 +21,18 @@ every iteration.
 Step-size control: the local error of the positions is estimated by
 ``h^2 (beta - 1/6) (q''_{n+1} - q''_n)`` (Zienkiewicz & Xie (1991): the difference of the
 scheme's position update from a third-order Taylor step), scaled per coordinate by
-``atol + rtol |q|``; a step is accepted when the largest scaled error is <= 1 and the next step is
-``h SAFETY err^(-1/3)`` within ``[0.2 h, 2 h]`` (``SAFETY`` = 0.9; at 0.8 a sixth instead of a
-quarter of the flexible slider-crank's steps are rejected, for a few per cent of speed, but the
-crank moment of a 2070 GPa rod, which carries EA times the position errors, moved by 5 N m).  A
-step whose Newton iteration fails is halved.
+``atol_i + rtol |q_i|`` (``atol_i`` = ``atol`` [m, rad] on positions and angles, ``atol / l_e`` on
+the beams' slopes [1]: the slope error whose position error across an element is ``atol``); a
+step is accepted when the largest scaled error is <= 1 and the next step is ``h SAFETY
+err^(-1/3)`` within ``[0.2 h, 2 h]`` (``SAFETY`` = 0.9), with the rules of
+:func:`workbench.flex.flex_loop.step_length` and :func:`~workbench.flex.flex_loop.next_step`: no
+sliver step before an output time, a step cut short to land there keeps its proposal, no growth
+right after a rejection (without them a quarter of the 207 GPa slider-crank's steps were rejected
+and the crank-moment peak's error grew as rtol tightened).  A step whose Newton iteration fails is
+halved.  Without clearance joints the whole step loop and the output samples run compiled
+(:func:`workbench.flex.flex_loop.run_kernel`), with them the Newton iteration
+(:func:`workbench.flex.flex_clearance.newton_clearance_kernel`); :data:`COMPILED_LOOP` False runs
+the Python loops, the reference path.
 
 Event location: when a contact point's penetration passes zero inside a step, the step is redone
 with shorter lengths (regula falsi with bisection safeguards on the step length) until the
@@ -46,6 +53,8 @@ from ..mbs.mechanism import Mechanism
 from ..mbs.run_control import RunInterrupted, SolverTimeLimit, current_deadline
 from ..mbs.solution import Simulation, SolverSettings
 from .flex_mechanism import FlexModel
+from .flex_clearance import BAD_CONTACT, newton_clearance_kernel
+from .flex_loop import FAILED_NEWTON, next_step, step_length
 from .flex_newton import SINGULAR, index1_kernel, newton_kernel
 from .flex_record import _Recorder, beam_outputs  # noqa: F401  (beam_outputs: part of the API)
 from .generalized_alpha import AlphaParameters
@@ -64,6 +73,18 @@ MODIFIED_NEWTON = True
 REUSE_BP = 0.1
 #: ... and every correction is at most this fraction of the one before [1]
 REUSE_RATE = 0.25
+#: step-size dead band: a proposed growth by a factor in [1, DEAD_BAND] keeps the step (and the
+#: modified Newton iteration's factors; Hairer & Wanner (1996) Section IV.8) [1]; 1: off
+DEAD_BAND = 1.0
+#: the beams' slope coordinates get the absolute tolerance atol / l_e (False: atol, as positions)
+SLOPE_WEIGHT = True
+#: without clearance joints, the step loop between output times runs compiled
+#: (:func:`workbench.flex.flex_loop.run_kernel`), with them the Newton iteration
+#: (:func:`workbench.flex.flex_clearance.newton_clearance_kernel`); False: the Python loops (the
+#: reference path)
+COMPILED_LOOP = True
+#: attempted steps per call of the compiled loop (between checks of the wall-time limit and Ctrl-C)
+LOOP_ATTEMPTS = 20000
 
 
 class _NewtonFailed(Exception):
@@ -154,9 +175,45 @@ class _Stepper:
         # Gx, Kx, Cx (zero without clearance joints), then G, K, C, Phi, B, Pt, A, rhs
         self.work = (np.zeros(n), np.zeros((n, n)), np.zeros((n, n)), np.zeros(n), np.zeros((n, n)),
                      np.zeros((n, n)), np.zeros(m), np.zeros((m, n)), np.zeros(m), self.A, self.rhs)
+        # the compiled loop's parameters (flex_loop.PAR_NAMES)
+        self.par = np.array([self.am, self.af, self.gamma, self.beta, self.rtol, self.atol, SAFETY,
+                             1e-3 * self.atol + 1e-12, NEWTON_FRACTION, REUSE_BP, REUSE_RATE, MAX_NEWTON,
+                             float(self.reuse), DEAD_BAND])
+        self.deadline = math.inf
+        # the compiled samples' index-1 solve uses the inverse of the constant mass matrix
+        try:
+            self.Minv = np.linalg.inv(fm.M)
+        except np.linalg.LinAlgError:
+            self.Minv = None        # (a body without mass or inertia) the Python loop's index-1 solve
+        # absolute tolerance per coordinate: atol [m, rad] on positions and angles; on the beams'
+        # slopes [1] atol / l_e, the slope error whose position error across an element is atol
+        self.atol_v = np.full(n, self.atol)
+        if SLOPE_WEIGHT:
+            for _, cb, o in fm.beams:
+                for k in range(cb.n_el + 1):
+                    self.atol_v[o + 4 * k + 2:o + 4 * k + 4] = self.atol / cb.le
+
+    def run(self, state, tt, out_times, kk, hmax, hmin, max_steps, stats, rec):
+        """Steps from ``tt[0]`` with the proposed step ``tt[1]`` through the output times
+        ``out_times[kk[0]:]``, storing the samples in ``rec``'s arrays, by the compiled loop
+        (:func:`workbench.flex.flex_loop.run_kernel`; ``state`` = ``(q, v, q'', a, lambda)`` updated in
+        place, ``stats`` counted) until the end, an error or the wall-time limit.  Returns the
+        kernel's status."""
+        from .flex_loop import run_kernel
+        w = self.work
+        cnt = np.array([stats["steps"], stats["rejected_steps"], self.newton_iterations], np.int64)
+        while True:
+            status = run_kernel(*state, tt, out_times, kk, float(hmax), float(hmin), self.par, self.atol_v, *self.fixed,
+                                *w,
+                                self.lu_info, self.piv, cnt, int(max_steps), LOOP_ATTEMPTS, self.Minv, self.rhs1,
+                                rec.Q, rec.V, rec.A, rec.L, rec.KE, rec.PE, rec.DP, rec.DV)
+            stats["steps"], stats["rejected_steps"], self.newton_iterations = int(cnt[0]), int(cnt[1]), int(cnt[2])
+            if status != 0 or _time.monotonic() >= self.deadline:
+                return status
 
     def scale(self, q):
-        return self.atol + self.rtol * np.abs(q)
+        """``atol_i + rtol |q_i|``: the error scale of each coordinate."""
+        return self.atol_v + self.rtol * np.abs(q)
 
     def predict(self, q, v, acc, a, t, h):
         """The generalised-alpha predictor (Arnold & Bruls (2007) eqs 9-11 with q''_{n+1} = q''_n):
@@ -183,6 +240,17 @@ class _Stepper:
                                        phi_tol, NEWTON_FRACTION, MAX_NEWTON, *w[3:], int(self.reuse), REUSE_BP,
                                        REUSE_RATE, self.lu_info, self.piv)
                 self.newton_iterations += MAX_NEWTON if status in (0, SINGULAR) else abs(status)
+            elif COMPILED_LOOP:
+                # the clearance forces (plugins' kernels through proxy bodies) and their tangent
+                # evaluated every iteration, compiled (flex_clearance.newton_clearance_kernel)
+                out = np.zeros(2, np.int64)
+                args = (q1, v1, acc1, lam1, t1, bp, gp, *self.fixed, sc, phi_tol, NEWTON_FRACTION, MAX_NEWTON,
+                        *w[3:], self.lu_info, self.piv, *fm.clearance_args(), out)
+                # the compiled entry point (flex_clearance.ClearanceProxy._entry): no type resolution
+                status = fm._entry(newton_clearance_kernel, args)(*args)
+                self.newton_iterations += int(out[0])
+                if status == BAD_CONTACT:
+                    raise fm.fault(int(out[1]))
             else:
                 # the clearance forces (plugins' kernels through proxy bodies) held fixed per iteration
                 for _ in range(MAX_NEWTON):
@@ -290,6 +358,10 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
         fm.dm[:len(g0)][g0 > 0] = np.maximum(gd0[g0 > 0], 1e-6)
     rec.sample(0, t, q, v, acc, lam)
     k_out = 1
+    compiled = COMPILED_LOOP and not fm.n_clr and stepper.reuse and stepper.Minv is not None
+    after_reject = False
+    stepper.deadline = deadline
+    q, v, acc, a, lam = (np.ascontiguousarray(x, float).copy() for x in (q, v, acc, a, lam))
     stats = {"steps": 0, "rejected_steps": 0, "events": 0}
     try:
         while k_out < n_out:
@@ -301,12 +373,24 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
                 raise SolverError(f"the flexible solver took more than max_steps = {settings.max_steps} steps "
                                   f"by t = {t:.9g} s", partial=rec.simulation(k_out, stats, "failed"))
             t_next = out_times[k_out]
-            land = h >= (t_next - t) * (1.0 - 1e-9)
-            hs = (t_next - t) if land else h
+            if compiled:
+                tt, kk = np.array([t, h, float(after_reject)]), np.array([k_out], np.int64)
+                status = stepper.run((q, v, acc, a, lam), tt, out_times, kk, hmax, hmin, settings.max_steps, stats,
+                                     rec)
+                t, h, k_out, after_reject = float(tt[0]), float(tt[1]), int(kk[0]), bool(tt[2])
+                if status == FAILED_NEWTON:
+                    raise SolverError(f"the flexible solver's Newton iteration failed at t = {t:.9g} s with "
+                                      f"steps down to {2 * h:.3g} s", partial=rec.simulation(k_out, stats, "failed"))
+                continue
+            hs, land = step_length(h, t_next - t)
+            if land:
+                hs = t_next - t
+            cut = hs < h
             try:
                 q1, v1, acc1, a1, lam1, err = stepper.step(q, v, acc, a, lam, t, hs)
             except (_NewtonFailed, FloatingPointError):
                 stats["rejected_steps"] += 1
+                after_reject = True
                 h = 0.5 * hs
                 if h < hmin:
                     raise SolverError(f"the flexible solver's Newton iteration failed at t = {t:.9g} s with "
@@ -314,6 +398,7 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
                 continue
             if err > 1.0 and hs > 16 * hmin:
                 stats["rejected_steps"] += 1
+                after_reject = True
                 h = hs * max(0.2, SAFETY * err ** (-1.0 / 3.0))
                 continue
             # contact starts inside the step: locate them
@@ -325,7 +410,7 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
                     out = _locate(stepper, fm, q, v, acc, a, lam, t, hs, g_old, settings)
                     if out is not None:
                         hs, (q1, v1, acc1, a1, lam1, err) = out
-                        land = False
+                        land = cut = False
                         g_new, gd_new = fm.gaps(q1, v1)
                         new = (g_old <= 0.0) & (g_new > 0.0)
                 for p in np.flatnonzero(new):
@@ -341,8 +426,8 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
             if land:
                 rec.sample(k_out, t, q, v, acc, lam)
                 k_out += 1
-            base = max(h, hs) if land else hs    # a step cut short to land on a sample: keep the proposal
-            h = min(hmax, base * min(2.0, max(0.2, SAFETY * max(err, 1e-12) ** (-1.0 / 3.0))))
+            h = next_step(h, hs, cut, err, SAFETY, DEAD_BAND, after_reject, hmax)
+            after_reject = False
     except KeyboardInterrupt:
         raise RunInterrupted(f"interrupted (Ctrl-C) at t = {t:.9g} s (the run had produced {k_out} of "
                              f"{n_out} output samples)", partial=rec.simulation(k_out, stats, "interrupted")) from None
