@@ -290,8 +290,17 @@ def _engine_missing() -> str | None:
     return None
 
 
+# Studies whose first run compiles an integrator of their own: the slider-crank with friction in its
+# four ideal joints (about 55-65 s on a cold cache; a tuple of four friction kernels is a type of its
+# own) runs with the slow suite; the friction loop inside the integrator stays covered on one joint
+# by tests/test_joint_friction.py and tests/test_joint_friction_lugre.py.
+_COMPILES_ITS_OWN = {"slider_crank_joint_friction.toml", "slider_crank_joint_friction_lugre.toml"}
+_STUDY_PARAMS = [pytest.param(p, marks=pytest.mark.slow) if p.name in _COMPILES_ITS_OWN else p
+                 for p in STUDIES]
+
+
 @pytest.mark.skipif(_engine_missing() is not None, reason=str(_engine_missing()))
-@pytest.mark.parametrize("path", STUDIES, ids=[p.name for p in STUDIES])
+@pytest.mark.parametrize("path", _STUDY_PARAMS, ids=[p.name for p in STUDIES])
 def test_every_dynamics_study_runs_briefly(path, tmp_path):
     """Each dynamics study runs 0.3 ms (about 9 deg of crank) through run_study.  Physical check:
     the slider-crank studies start at top dead centre, crank and rod along +x, so the assembled
