@@ -36,7 +36,8 @@ roots.  As ``u = 0`` at the moving ends, the resultant is C1 in the state.  Cont
 ``max u`` crosses 0 (:func:`distributed_gap`, used by the event detection).
 
 Fast path: :func:`distributed_contact` (numba, called from :func:`.clearance.clearance_forces` through
-:mod:`.distributed_joint`).
+:mod:`.distributed_joint`); the window's node data come from one pass (:mod:`.distributed_nodes`)
+and a segment whose overlap bound is <= 0 is not searched (the results are those of searching it).
 Reference path: :func:`.distributed_reference.reference_contact` (numpy, a fine trapezoid grid
 over the whole bore); ``tests/test_distributed_contact.py`` checks that they agree.
 """
