@@ -157,24 +157,21 @@ def swept_pressures(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, 
         acc[:] = bins
         n_ok = 1
         # the interval CENTRED on the sample, [t_s - dt/2, t_s + dt/2]: each half turns at the rate
-        # towards its neighbour (where that one is open or beyond the record, at the other half's:
-        # the direction of a contact that ends is not the free journal's), so the mean field's
+        # towards its neighbour (at the ends of the record, the other half's), so the mean field's
         # resultant keeps the sample's direction (a one-sided interval turned it by half the
         # sample's turn: 13 deg on a 100-um pocket, beyond the loop's 10-deg load check)
         tn = 0.0; dpn = 0.0; tp = 0.0; dpp = 0.0
-        nxt = s + 1 < ns and dms[s + 1] >= 0.0 and force[s + 1] > 0.0
-        prv = s > 0 and dms[s - 1] >= 0.0 and force[s - 1] > 0.0
-        if nxt:
+        if s + 1 < ns:
             nbx, nby, _a, _b, nphb, nphj, _c, _d = bushing_frame(pos[s + 1], vel[s + 1], bi, bj, row)
             tn = math.atan2(ebx * nby - eby * nbx, ebx * nbx + eby * nby)
             dpn = (nphj - nphb) - (phj - phb)
-        if prv:
+        if s > 0:
             pbx, pby, _a, _b, pphb, pphj, _c, _d = bushing_frame(pos[s - 1], vel[s - 1], bi, bj, row)
             tp = math.atan2(pbx * eby - pby * ebx, pbx * ebx + pby * eby)
             dpp = (phj - phb) - (pphj - pphb)
-        if not nxt:
+        if s + 1 >= ns:
             tn = tp; dpn = dpp
-        if not prv:
+        if s == 0:
             tp = tn; dpp = dpn
         n_sub = int(math.ceil(max(abs(tp), abs(tn)) / step))
         if n_sub > max_sub:
