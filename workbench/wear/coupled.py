@@ -9,18 +9,16 @@ the integrator.  Each Gauss point's normal force is shared linearly between the 
 nodes, so the nodal pressure ``p_k = F_k / (R_b b dtheta)`` carries the sample's load: the sum of
 the nodal forces is the dynamics' exactly, their resultant differs from it by O(dtheta^2).
 
-The contact SWEEPS between samples.  The wear loop's rectangle rule gives sample ``s`` an interval
-``dt`` (its force times its slip ``|v_t| dt``), here the one centred on it, but a patch a few degrees wide whose
+The contact SWEEPS between samples.  The wear loop's rectangle rule gives sample ``s`` the interval
+``[t_s, t_(s+1))`` (its force times its slip ``|v_t| dt``), but a patch a few degrees wide whose
 direction turns by more than its width per sample leaves, at the instants alone, a comb of
 painted and unpainted nodes; as the machine cycle repeats, every averaging cycle paints the same
 teeth, so more cycles do not fill them (five-bar study: the contact turns by a median 2.2 deg and
 up to 16 deg per sample, the unworn patch is 2 deg wide, and the first update left 7 um teeth on
 a 10 um scar).  :func:`swept_pressures` therefore gives sample ``s`` the mean field over its
 interval, the rectangle rule's own assumption applied to the direction too: the load keeps the
-sample's magnitude and its eccentricity turns at a uniform rate from halfway between samples
-``s-1`` and ``s`` to halfway between ``s`` and ``s+1`` (centred, so the mean field's resultant
-keeps the sample's direction: a one-sided interval turned it by half the sample's turn, 13 deg in
-one sample of the deep-wear study on a 100-um pocket, and failed the loop's load check), evaluated every :data:`SWEEP_STEP` of arc (at most :data:`MAX_SUBSAMPLES` per
+sample's magnitude and its eccentricity turns at a uniform rate from sample ``s``'s direction to
+sample ``s+1``'s, evaluated every :data:`SWEEP_STEP` of arc (at most :data:`MAX_SUBSAMPLES` per
 sample) on the worn surfaces themselves (the eccentricity rescaled until the field carries the
 sample's force).  :func:`sample_pressures` is the field at the instants alone.
 
@@ -156,45 +154,22 @@ def swept_pressures(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, 
                             scale, fk, fp.ctypes, 0.0, tmp, res, bins)
         acc[:] = bins
         n_ok = 1
-        # the interval CENTRED on the sample, [t_s - dt/2, t_s + dt/2]: each half turns at the rate
-        # towards its neighbour (at the ends of the record, the other half's), so the mean field's
-        # resultant keeps the sample's direction (a one-sided interval turned it by half the
-        # sample's turn: 13 deg on a 100-um pocket, beyond the loop's 10-deg load check)
-        tn = 0.0; dpn = 0.0; tp = 0.0; dpp = 0.0
         if s + 1 < ns:
             nbx, nby, _a, _b, nphb, nphj, _c, _d = bushing_frame(pos[s + 1], vel[s + 1], bi, bj, row)
-            tn = math.atan2(ebx * nby - eby * nbx, ebx * nbx + eby * nby)
-            dpn = (nphj - nphb) - (phj - phb)
-        if s > 0:
-            pbx, pby, _a, _b, pphb, pphj, _c, _d = bushing_frame(pos[s - 1], vel[s - 1], bi, bj, row)
-            tp = math.atan2(pbx * eby - pby * ebx, pbx * ebx + pby * eby)
-            dpp = (phj - phb) - (pphj - pphb)
-        if s + 1 >= ns:
-            tn = tp; dpn = dpp
-        if s == 0:
-            tp = tn; dpp = dpn
-        n_sub = int(math.ceil(max(abs(tp), abs(tn)) / step))
-        if n_sub > max_sub:
-            n_sub = max_sub
-        if n_sub > 1:
-            delta0, _p, _q = distributed_gap(row, ebx, eby, phj - phb)
-            acc[:] = 0.0
-            n_ok = 0
-            for j in range(n_sub):
-                x = (j + 0.5) / n_sub - 0.5      # time within the interval, in units of dt
-                beta = x * (tn if x >= 0.0 else tp)
-                dph = x * (dpn if x >= 0.0 else dpp)
-                if _rotated_field(row, cp, ebx, eby, edx, edy, phj - phb + dph, wj - wb, vrx,
-                                  vry, wrel, dms[s], scale, fk, fp.ctypes, tmp, res, bins,
-                                  beta, force[s], delta0):
-                    acc += bins
-                    n_ok += 1
-            if n_ok == 0:   # no sub-sample carried a field: the instant's
-                bins[:] = 0.0
-                distributed_contact(row, cp, ebx, eby, edx, edy, phj - phb, wj - wb, vrx, vry, wrel,
-                                    dms[s], scale, fk, fp.ctypes, 0.0, tmp, res, bins)
-                acc[:] = bins
-                n_ok = 1
+            turn = math.atan2(ebx * nby - eby * nbx, ebx * nbx + eby * nby)
+            n_sub = int(math.ceil(abs(turn) / step))
+            if n_sub > max_sub:
+                n_sub = max_sub
+            if n_sub > 1:
+                delta0, _p, _q = distributed_gap(row, ebx, eby, phj - phb)
+                dphi = (nphj - nphb) - (phj - phb)
+                for j in range(1, n_sub):
+                    tau = j / n_sub
+                    if _rotated_field(row, cp, ebx, eby, edx, edy, phj - phb + tau * dphi, wj - wb, vrx,
+                                      vry, wrel, dms[s], scale, fk, fp.ctypes, tmp, res, bins,
+                                      tau * turn, force[s], delta0):
+                        acc += bins
+                        n_ok += 1
         for k in range(nodes):
             out[s, k] = acc[k] / (n_ok * cell)
     return out
