@@ -287,6 +287,31 @@ def test_fast_path_agrees_with_the_numpy_reference():
         assert gap == pytest.approx(res[D.R_DELTA], abs=1e-15)
 
 
+def test_node_pass_equals_the_per_node_spline_data_and_the_bound_holds():
+    """The fast node pass (one control point per node, one set of journal basis weights for the
+    whole window) gives the per-node spline data of ``_node`` to rounding, over a window that wraps
+    past node 0; and the segment bound (largest e.n minus the Hermite cubic's lowest reach,
+    de Boor (2001) ch. XII for the splines) is >= the overlap sampled at 50 points of every segment,
+    so the screen that skips segments with a bound <= 0 skips no contact."""
+    from workbench.mbs.distributed_nodes import bound, nodes
+    rng = np.random.default_rng(3)
+    hb, hj = _worn_pair(rng)
+    row = profile_row(RB, RJ, hb, hj)
+    dth = 2 * math.pi / M
+    for phi, (k_lo, k_hi) in ((0.3, (-40, 35)), (-7.1, (M - 20, M + 30)), (2.0, (100, 180))):
+        e = _polar(C0 + 20e-6, (k_lo + k_hi) / 2 * dth)
+        nd, umax = nodes(row, M, k_lo, k_hi, phi, C0, True, e[0], e[1])
+        for i, k in enumerate(range(k_lo, k_hi + 1)):
+            np.testing.assert_allclose(nd[i, :4], D._node(row, M, k, phi, C0, True), rtol=1e-11, atol=1e-15)
+        t = np.linspace(0.0, 1.0, 50)
+        em = math.hypot(*e)
+        for i in range(k_hi - k_lo):
+            a1, s1, _, _ = nd[i, :4]; a2, s2, _, _ = nd[i + 1, :4]
+            u = np.array([D._u(x, dth, nd[i, 4], nd[i, 5], a1, s1 * dth, a2, s2 * dth)[0] for x in t])
+            assert bound(nd, i, dth, math.cos(dth), math.sin(dth), em) >= u.max() - 1e-18
+        assert umax == pytest.approx(max(nd[i, 4] - nd[i, 0] for i in range(k_hi - k_lo)), abs=0)
+
+
 def test_turned_profiles_give_the_turned_force():
     """Rotation invariance: bushing and journal profiles turned by m nodes, the eccentricity turned
     by the same angle and phi_rel kept: the resultant turns by that angle, its magnitude, the torque

@@ -201,8 +201,8 @@ def test_wear_study_is_the_dynamics_twin_with_a_wear_table():
 def test_distributed_variant_differs_only_in_the_contact_and_the_pressure():
     """studies/five_bar_wear_distributed.toml is studies/five_bar_wear.toml with the distributed
     Winkler contact at B (Persson-calibrated at the twin's mean contact force, 130 N) and the
-    dynamics' own pressure for the wear law; everything else (mechanism, loop settings, wear law)
-    is the same, so the two runs compare the contact models only."""
+    dynamics' own pressure for the wear law, and the integrator's tolerance; everything else
+    (mechanism, loop settings, wear law) is the same, so the two runs compare the contact models."""
     base = tomllib.loads(WEAR.read_text(encoding="utf-8"))
     dist = tomllib.loads((WEAR.parent / "five_bar_wear_distributed.toml").read_text(encoding="utf-8"))
     jb, jd = base["mechanism"]["clearance_joints"][0], dist["mechanism"]["clearance_joints"][0]
@@ -215,4 +215,7 @@ def test_distributed_variant_differs_only_in_the_contact_and_the_pressure():
     assert wd.pop("pressure") == {"model": "dynamics"} and wd.pop("stiffness") == "nominal"
     wb.pop("pressure")
     assert wd == wb
-    assert dist["solver"] == base["solver"]
+    # the one other difference: the tolerance, 1e-8 where the point contact keeps 1e-10 (the
+    # distributed joint's wear rate is converged there; the measurements are in the study's comment)
+    assert {**dist["solver"], "rtol": base["solver"]["rtol"], "atol": base["solver"]["atol"]} == base["solver"]
+    assert (dist["solver"]["rtol"], dist["solver"]["atol"]) == (1e-8, 1e-10)

@@ -36,7 +36,8 @@ roots.  As ``u = 0`` at the moving ends, the resultant is C1 in the state.  Cont
 ``max u`` crosses 0 (:func:`distributed_gap`, used by the event detection).
 
 Fast path: :func:`distributed_contact` (numba, called from :func:`.clearance.clearance_forces` through
-:mod:`.distributed_joint`).
+:mod:`.distributed_joint`); the window's node data come from one pass (:mod:`.distributed_nodes`)
+and a segment whose overlap bound is <= 0 is not searched (the results are those of searching it).
 Reference path: :func:`.distributed_reference.reference_contact` (numpy, a fine trapezoid grid
 over the whole bore); ``tests/test_distributed_contact.py`` checks that they agree.
 """
@@ -48,6 +49,7 @@ import numpy as np
 from numba import njit
 
 from .compiled import REV_DIST_FLOOR, REV_HB_MAX, REV_HJ_MAX, REV_NODES, REV_PROFILE
+from .distributed_nodes import bound as _bound, nodes as _nodes
 from .kernels import RAISED
 
 TWO_PI = 2.0 * math.pi
@@ -298,15 +300,20 @@ def distributed_gap(row, ebx, eby, phi_rel):
     dth = TWO_PI / M
     crit = np.zeros(2)
     best = -1e300; psi_b = alpha; cph_b = 0.0
-    a1, s1, p1, q1 = _node(row, M, k_lo, phi_rel, c0, journal_worn)
-    for k in range(k_lo, k_hi):
-        a2, s2, p2, q2 = _node(row, M, k + 1, phi_rel, c0, journal_worn)
-        th0 = k * dth
-        c0_ = math.cos(th0); s0_ = math.sin(th0)
-        A = ebx * c0_ + eby * s0_; B = eby * c0_ - ebx * s0_
+    # segment screen: a segment whose overlap bound is below the largest nodal overlap cannot hold
+    # the maximum (on a worn bore the window spans ~40 segments, the patch a few)
+    nd, umax = _nodes(row, M, k_lo, k_hi, phi_rel, c0, journal_worn, ebx, eby)
+    cd = math.cos(dth); sd = math.sin(dth)
+    for i in range(k_hi - k_lo):
+        a1 = nd[i, 0]; s1 = nd[i, 1]; p1 = nd[i, 2]; q1 = nd[i, 3]
+        A = nd[i, 4]; B = nd[i, 5]
+        th0 = (k_lo + i) * dth
         u0 = A - a1
         if u0 > best:
             best = u0; psi_b = th0; cph_b = p1
+        if _bound(nd, i, dth, cd, sd, em) <= umax:
+            continue
+        a2 = nd[i + 1, 0]; s2 = nd[i + 1, 1]; p2 = nd[i + 1, 2]; q2 = nd[i + 1, 3]
         nc = _critical(dth, A, B, a1, s1 * dth, a2, s2 * dth, crit)
         for ic in range(nc):
             t = crit[ic]
@@ -314,7 +321,7 @@ def distributed_gap(row, ebx, eby, phi_rel):
             if u > best and dd < 0.0:
                 best = u; psi_b = th0 + t * dth
                 cph_b, _, _ = _hermite(t, p1, q1 * dth, p2, q2 * dth)
-        a1 = a2; s1 = s2; p1 = p2; q1 = q2
+    a1 = nd[k_hi - k_lo, 0]; p1 = nd[k_hi - k_lo, 2]
     th = k_hi * dth
     u = ebx * math.cos(th) + eby * math.sin(th) - a1
     if u > best:
@@ -411,12 +418,20 @@ def distributed_contact(row, cp, ebx, eby, edx, edy, phi_rel, phd, vrx, vry, wre
     bp = np.zeros(4); ub = np.zeros(4)
     best = -1e300; psi_b = alpha
     n_up = 0; any_pos = False
-    a1, s1, p1, q1 = _node(row, M, k_lo, phi_rel, c0, journal_worn)
-    for k in range(k_lo, k_hi):
-        a2, s2, p2, q2 = _node(row, M, k + 1, phi_rel, c0, journal_worn)
-        th0 = k * dth
-        c0_ = math.cos(th0); s0_ = math.sin(th0)
-        A = ebx * c0_ + eby * s0_; B = eby * c0_ - ebx * s0_
+    # segment screen: a segment whose overlap bound is <= 0 carries no pressure, and when it is also
+    # below the largest nodal overlap it cannot hold the largest overlap either (the results are
+    # those of evaluating every segment; on a worn bore the window spans ~40 segments, the patch
+    # a few)
+    nd, umax = _nodes(row, M, k_lo, k_hi, phi_rel, c0, journal_worn, ebx, eby)
+    cd = math.cos(dth); sd = math.sin(dth)
+    skip_below = umax if umax < 0.0 else 0.0
+    for i in range(k_hi - k_lo):
+        if _bound(nd, i, dth, cd, sd, em) <= skip_below:
+            continue
+        a1 = nd[i, 0]; s1 = nd[i, 1]; p1 = nd[i, 2]; q1 = nd[i, 3]
+        a2 = nd[i + 1, 0]; s2 = nd[i + 1, 1]; p2 = nd[i + 1, 2]; q2 = nd[i + 1, 3]
+        A = nd[i, 4]; B = nd[i, 5]; c0_ = nd[i, 6]; s0_ = nd[i, 7]
+        th0 = (k_lo + i) * dth
         m1 = s1 * dth; m2 = s2 * dth; r1 = q1 * dth; r2 = q2 * dth
         nc = _critical(dth, A, B, a1, m1, a2, m2, crit)
         nb = 0
@@ -444,7 +459,6 @@ def distributed_contact(row, cp, ebx, eby, edx, edy, phi_rel, phd, vrx, vry, wre
                                            p1, r1, p2, r2, cp, v_minus, scale, vrx, vry, wrel, fk,
                                            fp, z, tmp, res, bins):
                 return False
-        a1 = a2; s1 = s2; p1 = p2; q1 = q2
     res[R_DELTA] = best
     res[R_PSI] = (psi_b + math.pi) % TWO_PI - math.pi
     res[R_PATCHES] = n_up if n_up > 0 else (1.0 if any_pos else 0.0)

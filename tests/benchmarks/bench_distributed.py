@@ -1,0 +1,128 @@
+"""Benchmark: the distributed contact's cost per call on a worn bore (not a timed test).
+
+    python tests/benchmarks/bench_distributed.py [--repeat 3]
+
+A worn five-bar-like bore (720 nodes, a 10 um scar on the bushing and an 8 um one on the journal,
+both with node-scale roughness) is pressed by a journal at 2000 eccentricities round the scar.  It
+prints, each as the median of ``--repeat`` runs measured in this process:
+
+* the node data of the contact window: the node pass :func:`workbench.mbs.distributed_nodes.nodes`
+  against the per-node spline evaluation ``_node`` (the reference it replaced): the ratio;
+* one full contact call (:func:`workbench.mbs.distributed.distributed_contact`, no friction) on the
+  worn bore against the same call on the unworn bore at the same load direction: the ratio (the
+  cost of the wear), and the segments of the window against those the overlap bound lets through.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+
+import numpy as np
+from numba import njit
+
+from workbench.mbs import distributed as D, kernels
+from workbench.mbs.distributed_nodes import bound, nodes
+from workbench.mbs.distributed_reference import profile_row
+
+RB, RJ, M = 0.0105, 0.0100, 720
+C0 = RB - RJ
+
+
+def worn_bore(seed=0):
+    """Bushing and journal profiles [m]: Gaussian scars with 5 % node-scale roughness."""
+    rng = np.random.default_rng(seed)
+    psi = np.arange(M) * 2 * math.pi / M
+    hb = 10e-6 * np.exp(-((psi - 1.0) / 0.15) ** 2) * (1 + 0.05 * rng.standard_normal(M))
+    hj = 8e-6 * np.exp(-((psi - 2.5) / 0.2) ** 2) * (1 + 0.05 * rng.standard_normal(M))
+    return np.maximum(hb, 0.0), np.maximum(hj, 0.0)
+
+
+@njit(cache=True)
+def _per_node(row, ecc, phis, reps):
+    acc = 0.0
+    for r in range(reps):
+        for s in range(ecc.shape[0]):
+            M_, c0, k_lo, k_hi, em, alpha, empty = D._window(row, ecc[s, 0], ecc[s, 1])
+            for k in range(k_lo, k_hi + 1):
+                acc += D._node(row, M_, k, phis[s], c0, True)[0]
+    return acc
+
+
+@njit(cache=True)
+def _pass(row, ecc, phis, reps):
+    acc = 0.0
+    for r in range(reps):
+        for s in range(ecc.shape[0]):
+            M_, c0, k_lo, k_hi, em, alpha, empty = D._window(row, ecc[s, 0], ecc[s, 1])
+            nd, umax = nodes(row, M_, k_lo, k_hi, phis[s], c0, True, ecc[s, 0], ecc[s, 1])
+            acc += nd[0, 0]
+    return acc
+
+
+@njit(cache=True)
+def _contact(row, cp, ecc, phis, fk, fp, reps):
+    res = np.zeros(D.N_RES); tmp = np.zeros(2); acc = 0.0
+    for r in range(reps):
+        for s in range(ecc.shape[0]):
+            D.distributed_contact(row, cp, ecc[s, 0], ecc[s, 1], 0.01, 0.0, phis[s], 50.0, 0.0, 0.5, 0.5,
+                                  0.1, RB * cp[D.P_LEN], fk, fp.ctypes, 0.0, tmp, res, np.zeros(0))
+            acc += res[D.R_FBX]
+    return acc
+
+
+@njit(cache=True)
+def _screen(row, ecc, phis):
+    n_win = 0; n_pass = 0
+    for s in range(ecc.shape[0]):
+        M_, c0, k_lo, k_hi, em, alpha, empty = D._window(row, ecc[s, 0], ecc[s, 1])
+        if empty:
+            continue
+        nd, umax = nodes(row, M_, k_lo, k_hi, phis[s], c0, True, ecc[s, 0], ecc[s, 1])
+        dth = 2 * math.pi / M_
+        for i in range(k_hi - k_lo):
+            n_win += 1
+            if bound(nd, i, dth, math.cos(dth), math.sin(dth), em) > min(umax, 0.0):
+                n_pass += 1
+    return n_win, n_pass
+
+
+def _time(f, *args, reps):
+    f(*args, 1)
+    t = time.perf_counter(); f(*args, reps); return time.perf_counter() - t
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each measurement (the median is printed)")
+    a = ap.parse_args(argv)
+    hb, hj = worn_bore()
+    worn = profile_row(RB, RJ, hb, hj)
+    fresh = profile_row(RB, RJ, np.zeros(M), np.zeros(M))
+    rng = np.random.default_rng(1)
+    n = 2000
+    ang = 1.0 + 0.3 * rng.standard_normal(n)
+    ecc = np.column_stack([np.cos(ang), np.sin(ang)]) * (C0 + rng.uniform(0.5e-6, 12e-6, n))[:, None]
+    phis = rng.uniform(-math.pi, math.pi, n)
+    cp = np.array([1e13, 0.01, 0.75 * (1 - 0.81), 1e-4, 4.0, 4.0])
+    fk = kernels.no_friction(); fp = np.zeros(1)
+    reps = 20
+    r_nodes, r_wear = [], []
+    for _ in range(a.repeat):
+        t_ref = _time(_per_node, worn, ecc, phis, reps=reps)
+        t_new = _time(_pass, worn, ecc, phis, reps=reps)
+        t_worn = _time(lambda *x: _contact(worn, cp, ecc, phis, fk, fp, x[-1]), None, reps=reps)
+        t_fresh = _time(lambda *x: _contact(fresh, cp, ecc, phis, fk, fp, x[-1]), None, reps=reps)
+        r_nodes.append(t_new / t_ref); r_wear.append(t_worn / t_fresh)
+        print(f"node data: pass {1e6 * t_new / (n * reps):.2f} us, per node {1e6 * t_ref / (n * reps):.2f} us per call;"
+              f" contact call worn {1e6 * t_worn / (n * reps):.2f} us, unworn {1e6 * t_fresh / (n * reps):.2f} us")
+    n_win, n_pass = _screen(worn, ecc, phis)
+    print(f"node pass / per-node reference: {statistics.median(r_nodes):.3f} (median of {a.repeat})")
+    print(f"worn / unworn contact call: {statistics.median(r_wear):.2f} (median of {a.repeat})")
+    print(f"window segments per call {n_win / n:.1f}, through the overlap bound {n_pass / n:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
