@@ -63,6 +63,10 @@ def test_flexible_study_dataset_has_the_per_revolution_statistics(registry):
     assert float(ds["crank_moment_peak_revolution_max"]) == pytest.approx(float(peak.max()))
     assert ds["crank_moment_peak_revolution_se"].attrs["units"] == "N m"
     assert any("crank-moment peak per revolution" in line for line in summary_lines(ds))
+    from workbench.reducers import REDUCERS
+    assert float(REDUCERS["crank_moment_peak_mean"](ds)) == float(ds["crank_moment_peak_revolution_mean"])
+    assert float(REDUCERS["crank_moment_peak_se"](ds)) == float(ds["crank_moment_peak_revolution_se"])
+    assert math.isnan(float(REDUCERS["crank_moment_peak_mean"](ds.drop_vars("crank_moment_peak_revolution_mean"))))
 
 
 

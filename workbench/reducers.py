@@ -234,10 +234,9 @@ def crank_moment_peak(ds):
 
 # --- flexible beams, per-revolution statistics (owner: workbench.flex.flex_results): begin
 def _per_revolution(ds, variable):
-    if variable not in ds:
-        raise WorkbenchError("the result has no per-revolution statistics (a flexible dynamics study "
-                             "driven at constant crank speed over at least 2 revolutions has them)")
-    return xr.DataArray(float(ds[variable]))
+    """NaN when the result has no per-revolution statistics (only a flexible dynamics study driven
+    at constant crank speed over at least 2 revolutions has them)."""
+    return xr.DataArray(float(ds[variable]) if variable in ds else float("nan"))
 
 
 @reducer("crank_moment_peak_mean", kind="dynamics", units="N m",
