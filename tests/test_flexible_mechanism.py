@@ -80,8 +80,8 @@ def test_flexible_slider_crank_follows_exudyn_over_the_first_milliseconds():
     assert dM < 0.03 and da < 0.03 and dd < 0.03
 
 
-@pytest.mark.slow
 def test_flexible_slider_crank_follows_exudyn_over_a_revolution():
+    # default suite: 0.6 s warm, and it compiles nothing the first-milliseconds test above does not
     # one crank revolution (12 ms), undamped.  Measured: crank moment 4.1 %, slider acceleration
     # 3.4 %, mid-span deflection 2.7 % of the peaks at rtol 1e-6 (3.1 % and 2.8 % at rtol 1e-7);
     # Exudyn itself moves by 0.8 % when its step is halved from 1 us: the rest is the rod's
@@ -90,7 +90,7 @@ def test_flexible_slider_crank_follows_exudyn_over_a_revolution():
     assert dM < 0.05 and da < 0.05 and dd < 0.05
 
 
-@pytest.mark.slow
+@pytest.mark.slow   # measured 69-118 s warm on the shared 2-core machine: it stays slow
 def test_stiff_rod_recovers_the_rigid_slider_crank():
     # Rigid twin: the rod as a rigid body of the same mass and inertia m l^2 / 12 (the beam's own),
     # on the explicit fast path.  With Kelvin-Voigt damping 1e-5 s the start-up ringing of the

@@ -34,6 +34,8 @@ max_contact_force            N      largest normal force of each joint
 energy_dissipated            J      contact hysteresis + friction + damper losses
 contact_energy_loss          J      contact hysteresis loss alone
 crank_moment_peak            N m    largest magnitude of the crank driver's moment
+crank_moment_peak_mean       N m    mean over revolutions of the per-revolution crank-moment peak
+crank_moment_peak_se         N m    its standard error (std / sqrt(n))
 ===========================  =====  ==========================================================
 """
 from __future__ import annotations
@@ -228,6 +230,26 @@ def crank_moment_peak(ds):
     if name is None:
         raise WorkbenchError("the mechanism has no angle driver (crank), so no crank moment")
     return xr.DataArray(float(np.max(np.abs(ds["driver_load"].sel(driver=name).values))))
+
+
+# --- flexible beams, per-revolution statistics (owner: workbench.flex.flex_results): begin
+def _per_revolution(ds, variable):
+    """NaN when the result has no per-revolution statistics (only a flexible dynamics study driven
+    at constant crank speed over at least 2 revolutions has them)."""
+    return xr.DataArray(float(ds[variable]) if variable in ds else float("nan"))
+
+
+@reducer("crank_moment_peak_mean", kind="dynamics", units="N m",
+         long_name="mean over the revolutions after the start-up one of the per-revolution crank-moment peak")
+def crank_moment_peak_mean(ds):
+    return _per_revolution(ds, "crank_moment_peak_revolution_mean")
+
+
+@reducer("crank_moment_peak_se", kind="dynamics", units="N m",
+         long_name="standard error of the mean per-revolution crank-moment peak (std / sqrt(n))")
+def crank_moment_peak_se(ds):
+    return _per_revolution(ds, "crank_moment_peak_revolution_se")
+# --- flexible beams, per-revolution statistics: end
 
 
 # --------------------------------------------------------------------------------------------

@@ -101,6 +101,10 @@ def summary_lines(ds) -> list[str]:
     if "driver" in s:
         d = s["driver"]
         lines.append(f"  driver {d['name']}: peak |load| {d['peak_load']:.4g} {d['peak_load_units']}")
+    # --- flexible beams, per-revolution statistics (owner: workbench.flex.flex_results): begin
+    if "per_revolution_summary" in ds.attrs:
+        lines.append("  " + ds.attrs["per_revolution_summary"])
+    # --- flexible beams, per-revolution statistics: end
     if "friction_events" in s:   # --- set-valued joint friction (nonsmooth)
         lines.append("  friction events: " + ", ".join(f"{n} {c}" for n, c in s["friction_events"].items()))
     if "solver" in s:
