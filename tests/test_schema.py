@@ -107,6 +107,20 @@ def test_declared_exclusive_bound_names_file_key_value_and_range(registry):
     assert "must be a finite number > 0 N/m^n, got 0.0" in str(e)
 
 
+@pytest.mark.parametrize("value", ["1", '"yes"', "0.0"])
+def test_a_boolean_choice_takes_toml_booleans_only(registry, value):
+    """``[solver] specialise`` takes ``false``, ``true`` or ``"auto"``: ``1`` equals ``True`` in
+    Python but is not a TOML boolean, and the error lists the choices as a study file writes them."""
+    text = FLORES.read_text().replace("[solver]", f"[solver]\nspecialise = {value}", 1)
+    with pytest.raises(StudyError) as info:
+        load_study_text(text, file="f.toml", registry=registry)
+    msg = _problems(info.value)["solver.specialise"]
+    assert "Valid choices: 'auto', 'false', 'true'" in msg
+    ok = load_study_text(FLORES.read_text().replace("[solver]", "[solver]\nspecialise = true", 1),
+                         file="f.toml", registry=registry)
+    assert ok.solver.specialise is True
+
+
 def test_every_bad_parameter_of_a_model_is_reported(registry):
     with pytest.raises(StudyError) as info:
         registry.create("contact", "hertz", {"exponent": 4.0, "stiffness": -1.0, "stifness": 1.0},

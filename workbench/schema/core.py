@@ -173,10 +173,20 @@ def _number(v: Any, key: Key, path: str, probs: Problems) -> Any:
     return v
 
 
+def _toml_text(c: Any) -> str:
+    """A choice as a study file writes it (``true``/``false`` for booleans)."""
+    return ("true" if c else "false") if isinstance(c, bool) else str(c)
+
+
+def _in_choices(v: Any, choices) -> bool:
+    """``v in choices``, where a boolean matches only a boolean (``1 == True`` in Python, not in TOML)."""
+    return any(v == c and isinstance(v, bool) == isinstance(c, bool) for c in choices)
+
+
 def _choice(v: Any, key: Key, path: str, probs: Problems) -> Any:
-    if v in key.choices:
+    if _in_choices(v, key.choices):
         return v
-    names = [str(c) for c in key.choices]
+    names = [_toml_text(c) for c in key.choices]
     probs.add(path, f"{v!r} is not valid.{did_you_mean(str(v), names)} Valid choices: {choices_text(names)}")
     return BAD
 
@@ -205,12 +215,12 @@ def check_value(v: Any, key: Key, path: str, probs: Problems) -> Any:
             return BAD
         return v if key.choices is None else _choice(v, key, path, probs)
     if k == "text":
-        if key.choices is not None and v in key.choices:
-            return v
+        if key.choices is not None:
+            return _choice(v, key, path, probs)
         if not isinstance(v, str) or not v.strip():
             probs.add(path, f"expected a non-empty text, got {v!r}")
             return BAD
-        return v if key.choices is None else _choice(v, key, path, probs)
+        return v
     if k == "vec2":
         if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(_is_number(x) for x in v):
             probs.add(path, f"expected two numbers [x, y] [{key.unit}], got {v!r}")
@@ -370,7 +380,7 @@ def check_parameters(infos, values: dict, path: str, probs: Problems, what: str)
             continue
         key = parameter_key(by[k])
         if key.kind == "any":
-            if key.choices is not None and v not in key.choices:
+            if key.choices is not None and not _in_choices(v, key.choices):
                 _choice(v, key, where, probs)
                 ok = False
                 continue
