@@ -121,6 +121,14 @@ def _jac_dot(B, r, kind, i, a, ax, ay, sign, vx, vy):
 
 
 @njit(cache=True)
+def _body_frame(q, b):
+    """``cos, sin`` of rigid body ``b``'s angle and its position [m]; the ground's frame for ``b < 0``."""
+    if b < 0:
+        return 1.0, 0.0, 0.0, 0.0
+    return math.cos(q[3 * b + 2]), math.sin(q[3 * b + 2]), q[3 * b], q[3 * b + 1]
+
+
+@njit(cache=True)
 def constraint_kernel(q, t, pt_kind, pt_idx, pt_vec, jt, jt_f, dr, dr_f, Phi, B, Pt):
     """Fill ``Phi`` [m, rad], ``B = Phi_q`` and ``Pt = Phi_t`` at ``(q, t)`` (zeroed here)."""
     Phi[:] = 0.0
@@ -143,11 +151,7 @@ def constraint_kernel(q, t, pt_kind, pt_idx, pt_vec, jt, jt_f, dr, dr_f, Phi, B,
             bi = jt[k, 4]
             bj = jt[k, 5]
             npx, npy, phi0 = jt_f[k, 0], jt_f[k, 1], jt_f[k, 2]
-            if bi >= 0:
-                c, s = math.cos(q[3 * bi + 2]), math.sin(q[3 * bi + 2])
-                rx, ry = q[3 * bi], q[3 * bi + 1]
-            else:
-                c, s, rx, ry = 1.0, 0.0, 0.0, 0.0
+            c, s, rx, ry = _body_frame(q, bi)
             nx = c * npx - s * npy
             ny = s * npx + c * npy
             Phi[r] = nx * (xj - rx) + ny * (yj - ry) - (npx * ai[0] + npy * ai[1])
@@ -203,11 +207,7 @@ def hessian_kernel(q, lam, pt_kind, pt_idx, pt_vec, jt, jt_f, H):
             bj = jt[k, 5]
             l1 = lam[r]
             npx, npy = jt_f[k, 0], jt_f[k, 1]
-            if bi >= 0:
-                c, s = math.cos(q[3 * bi + 2]), math.sin(q[3 * bi + 2])
-                rx, ry = q[3 * bi], q[3 * bi + 1]
-            else:
-                c, s, rx, ry = 1.0, 0.0, 0.0, 0.0
+            c, s, rx, ry = _body_frame(q, bi)
             nx = c * npx - s * npy
             ny = s * npx + c * npy
             dnx, dny = -ny, nx

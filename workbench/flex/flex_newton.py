@@ -85,6 +85,19 @@ SINGULAR = -1000000
 
 
 @njit(cache=True)
+def saddle_blocks(A, B, n, m):
+    """The constraint blocks of the saddle-point matrix ``[[., B^T], [B, 0]]``: ``B`` (``m x n``,
+    the constraint Jacobian) below and its transpose beside the ``n x n`` block of ``A``, zeros in
+    the ``m x m`` corner."""
+    for i in range(m):
+        for j in range(n):
+            A[n + i, j] = B[i, j]
+            A[j, n + i] = B[i, j]
+        for j in range(m):
+            A[n + i, n + j] = 0.0
+
+
+@njit(cache=True)
 def point_force_moments(q, rpf_i, rpf_f, G, K, tangent):
     """Add the moments of the rigid bodies' point forces (body point ``rpf_f[k, 0:2]`` [m], force
     ``rpf_f[k, 2:4]`` [N] in the global frame) to ``G``, and with ``tangent`` their derivative with
@@ -158,12 +171,7 @@ def newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, M, g0, rpf_i, rpf_f, bm_i, bm_
                 for i in range(n):
                     for j in range(n):
                         A[i, j] = M[i, j] + (C[i, j] * gp + K[i, j]) * ib
-                for i in range(m):
-                    for j in range(n):
-                        A[n + i, j] = B[i, j]
-                        A[j, n + i] = B[i, j]
-                    for j in range(m):
-                        A[n + i, n + j] = 0.0
+                saddle_blocks(A, B, n, m)
             else:
                 for i in range(n):
                     for j in range(n):
@@ -235,12 +243,8 @@ def index1_kernel(q, v, t, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx, pt_
         for j in range(n):
             A[i, j] = M[i, j]
         rhs[i] = -G[i]
+    saddle_blocks(A, B, n, m)
     for i in range(m):
-        for j in range(n):
-            A[n + i, j] = B[i, j]
-            A[j, n + i] = B[i, j]
-        for j in range(m):
-            A[n + i, n + j] = 0.0
         rhs[n + i] = -conv[i]
     for k in range(dr.shape[0]):
         rhs[n + dr[k, 2]] += driver_value(dr_f[k], t)[2]
