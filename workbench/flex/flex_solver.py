@@ -52,6 +52,7 @@ from ..errors import SolverError
 from ..mbs.mechanism import Mechanism
 from ..mbs.run_control import RunInterrupted, SolverTimeLimit, current_deadline
 from ..mbs.solution import Simulation, SolverSettings
+from ..mbs.solver import assemble_positions
 from .flex_mechanism import FlexModel
 from .flex_clearance import BAD_CONTACT, newton_clearance_kernel
 from .flex_loop import FAILED_NEWTON, next_step, step_length
@@ -102,15 +103,8 @@ def assemble(fm: FlexModel, t0: float = 0.0, tol: float = 1e-13, max_iter: int =
         v0[3 * i:3 * i + 3] = (*b.velocity, b.angular_velocity)
     if fm.m == 0:
         return q, v0
-    for _ in range(max_iter):
-        Phi, B, _ = fm.constraints(q, t0)
-        if np.linalg.norm(Phi) < tol:
-            break
-        q -= np.linalg.lstsq(B, Phi, rcond=None)[0]
-    else:
-        raise SolverError(f"could not assemble the mechanism at t = {t0} s: constraint violation "
-                          f"{np.linalg.norm(Phi):.3e} m after {max_iter} Newton iterations; check the body "
-                          "and beam positions/angles and the joint points")
+    assemble_positions(lambda x: fm.constraints(x, t0)[:2], q, t0, tol, max_iter,
+                       "body and beam positions/angles and the joint points")
     Phi, B, Pt = fm.constraints(q, t0)
     W = fm.M.copy()
     _, K, _ = fm.forces(q, np.zeros(fm.n), t0, with_tangent=False)

@@ -43,6 +43,20 @@ def _constraint_arrays(cm: CompiledModel, t, q, qd):
     return Phi, J, gam, Phit
 
 
+def assemble_positions(constraints, q, t0: float, tol: float, max_iter: int, check: str) -> np.ndarray:
+    """Positions on the constraint manifold by Gauss-Newton from the guess ``q`` (minimum-norm
+    corrections): ``constraints(q) -> (Phi, Phi_q)``, ``tol`` [m] on ``|Phi|``; a failure names
+    ``t0`` [s], the violation left and what to ``check``.  ``q`` is updated in place and returned."""
+    for _ in range(max_iter):
+        Phi, J = constraints(q)
+        if np.linalg.norm(Phi) < tol:
+            return q
+        q -= np.linalg.lstsq(J, Phi, rcond=None)[0]
+    raise SolverError(f"could not assemble the mechanism at t = {t0} s: constraint violation "
+                      f"{np.linalg.norm(Phi):.3e} after {max_iter} Newton iterations; check the "
+                      f"{check}")
+
+
 def assemble(mech: Mechanism, t0: float = 0.0, *, tol: float = 1e-13, max_iter: int = 50):
     """Consistent initial positions and velocities of ``mech`` at ``t0``.
 
@@ -56,15 +70,8 @@ def assemble(mech: Mechanism, t0: float = 0.0, *, tol: float = 1e-13, max_iter: 
     qd = np.array([c for b in mech.bodies for c in (*b.velocity, b.angular_velocity)], float)
     if ideal.n_rows == 0:
         return q, qd
-    for _ in range(max_iter):
-        Phi, J, _, _ = _constraint_arrays(ideal, t0, q, qd)
-        if np.linalg.norm(Phi) < tol:
-            break
-        q -= np.linalg.lstsq(J, Phi, rcond=None)[0]
-    else:
-        raise SolverError(f"could not assemble the mechanism at t = {t0} s: constraint violation "
-                          f"{np.linalg.norm(Phi):.3e} after {max_iter} Newton iterations; check the "
-                          "body position/angle guesses and the joint points")
+    q = assemble_positions(lambda x: _constraint_arrays(ideal, t0, x, qd)[:2], q, t0, tol, max_iter,
+                           "body position/angle guesses and the joint points")
     Phi, J, _, Phit = _constraint_arrays(ideal, t0, q, qd)
     qd = qd - np.linalg.lstsq(J, J @ qd + Phit, rcond=None)[0]
     return q, qd
