@@ -109,9 +109,6 @@ class DistributedWinkler(ContactLaw):
                                  f"true or false", key="smooth_profile")
             for key, lo, hi in (("gauss_points", 1, dist.MAX_GAUSS), ("unworn_pieces", 1, 64)):
                 v = getattr(self, key)
-                if isinstance(v, float) and v.is_integer():   # the study reader gives numbers as floats
-                    v = int(v)
-                    object.__setattr__(self, key, v)
                 if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
                     raise StudyError(f"distributed_winkler: {key} = {v!r} must be an integer in "
                                      f"[{lo}, {hi}]", key=key)

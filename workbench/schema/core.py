@@ -353,7 +353,9 @@ def parameter_key(info) -> Key:
         kind = "text" if all(isinstance(c, str) for c in info.choices) else "any"
     elif isinstance(d, bool):
         kind = "bool"
-    elif isinstance(d, (int, float)) or d is None and info.unit != "text":
+    elif isinstance(d, int):   # a count (an int default): checked and handed over as an int
+        kind = "int"
+    elif isinstance(d, float) or d is None and info.unit != "text":
         kind = "number"
     elif isinstance(d, str) or d is None:
         kind = "free_text"
