@@ -49,7 +49,9 @@ import numpy as np
 from numba import njit
 
 from .compiled import REV_DIST_FLOOR, REV_HB_MAX, REV_HJ_MAX, REV_NODES, REV_PROFILE
-from .distributed_nodes import bound as _bound, nodes as _nodes
+from .distributed_nodes import _cp, journal_basis as _journal_basis, node_step as _node_step
+from .distributed_nodes import segment_bound as _segment_bound
+from .distributed_segment import _cs, _hermite, _u, cubic, cubic_critical, cubic_max, cubic_root
 from .kernels import RAISED
 
 TWO_PI = 2.0 * math.pi
@@ -59,6 +61,9 @@ TWO_PI = 2.0 * math.pi
 P_K, P_LEN, P_CHI, P_VFLOOR, P_NGAUSS, P_PIECES = range(6)
 N_PARAM = 6
 MAX_GAUSS = 8
+#: factor on the bound ``|e| dth^4 / 384`` of the overlap's departure from its nodal cubic
+#: (:mod:`.distributed_segment`): room for rounding, which is ~1e-19 m against the bound's ~1e-14 m
+ERR_SAFETY = 1.01
 _GL_X = np.zeros((MAX_GAUSS + 1, MAX_GAUSS))
 _GL_W = np.zeros((MAX_GAUSS + 1, MAX_GAUSS))
 for _n in range(1, MAX_GAUSS + 1):
@@ -165,105 +170,6 @@ def _node(row, M, k, phi_rel, c0, journal_worn):
     return c, s, cph, sph
 
 
-@njit(cache=True, inline="always")
-def _hermite(t, a1, m1, a2, m2):
-    """Cubic Hermite on [0, 1] (tangents per unit t): value, d/dt, d2/dt2."""
-    t2 = t * t; t3 = t2 * t
-    v = (2 * t3 - 3 * t2 + 1) * a1 + (t3 - 2 * t2 + t) * m1 + (-2 * t3 + 3 * t2) * a2 + (t3 - t2) * m2
-    d = (6 * t2 - 6 * t) * a1 + (3 * t2 - 4 * t + 1) * m1 + (-6 * t2 + 6 * t) * a2 + (3 * t2 - 2 * t) * m2
-    dd = (12 * t - 6) * a1 + (6 * t - 4) * m1 + (-12 * t + 6) * a2 + (6 * t - 2) * m2
-    return v, d, dd
-
-
-@njit(cache=True, inline="always")
-def _cs(x):
-    """``(cos x, sin x)``: Taylor series for |x| <= 0.05 (a segment; error < 1e-17), else libm."""
-    if abs(x) > 0.05:
-        return math.cos(x), math.sin(x)
-    x2 = x * x
-    return (1.0 - x2 * (0.5 - x2 * (1.0 / 24.0 - x2 / 720.0)),
-            x * (1.0 - x2 * (1.0 / 6.0 - x2 * (1.0 / 120.0 - x2 / 5040.0))))
-
-
-@njit(cache=True, inline="always")
-def _u(t, dth, A, B, a1, m1, a2, m2):
-    """Overlap u, du/dt, d2u/dt2 on a segment at parameter ``t``; ``A = e . n(theta_0)`` and
-    ``B = e . t(theta_0)`` at the segment start (so no trigonometry of the absolute angle)."""
-    cx, sx = _cs(t * dth)
-    v, d, dd = _hermite(t, a1, m1, a2, m2)
-    en = A * cx + B * sx
-    return en - v, dth * (B * cx - A * sx) - d, -dth * dth * en - dd
-
-
-@njit(cache=True)
-def _root(ta, tb, ua, dth, A, B, a1, m1, a2, m2):
-    """Root of u on [ta, tb] (u monotone there, opposite signs at the ends): Newton kept inside
-    the bracket, bisection when it leaves it."""
-    lo = ta; hi = tb; ulo = ua
-    t = 0.5 * (lo + hi)
-    for _ in range(60):
-        u, d, _dd = _u(t, dth, A, B, a1, m1, a2, m2)
-        if (u > 0.0) == (ulo > 0.0):
-            lo = t; ulo = u
-        else:
-            hi = t
-        if hi - lo < 1e-15:
-            break
-        tn = t - u / d if d != 0.0 else 0.5 * (lo + hi)
-        if not (lo < tn < hi):
-            tn = 0.5 * (lo + hi)
-        if abs(tn - t) < 1e-16:
-            t = tn
-            break
-        t = tn
-    return t
-
-
-@njit(cache=True)
-def _critical(dth, A, B, a1, m1, a2, m2, out):
-    """Critical points of u in (0, 1), sorted, into ``out``; returns how many (<= 2).  ``u'`` is
-    fitted by the quadratic through t = 0, 1/2, 1 and its roots polished by Newton."""
-    _, d0, _ = _u(0.0, dth, A, B, a1, m1, a2, m2)
-    _, dh, _ = _u(0.5, dth, A, B, a1, m1, a2, m2)
-    _, d1, _ = _u(1.0, dth, A, B, a1, m1, a2, m2)
-    qa = d0; qb = -3.0 * d0 + 4.0 * dh - d1; qc = 2.0 * d0 - 4.0 * dh + 2.0 * d1
-    n = 0
-    r1 = -1.0; r2 = -1.0
-    scale = abs(qa) + abs(qb) + abs(qc)
-    if abs(qc) > 1e-12 * scale:
-        disc = qb * qb - 4.0 * qa * qc
-        if disc >= 0.0:
-            sq = math.sqrt(disc)
-            q = -0.5 * (qb + (sq if qb >= 0.0 else -sq))
-            x1 = q / qc
-            x2 = qa / q if q != 0.0 else x1
-            r1 = min(x1, x2); r2 = max(x1, x2); n = 2
-    elif qb != 0.0:
-        r1 = -qa / qb; n = 1
-    m = 0
-    for ir in range(n):
-        t = r1 if ir == 0 else r2
-        if not (0.0 < t < 1.0):
-            continue
-        for _ in range(6):
-            _, d, dd = _u(t, dth, A, B, a1, m1, a2, m2)
-            if dd == 0.0:
-                break
-            tn = t - d / dd
-            if not (0.0 < tn < 1.0):
-                break
-            if abs(tn - t) < 1e-15:
-                t = tn
-                break
-            t = tn
-        if m == 1 and abs(t - out[0]) < 1e-12:
-            continue
-        out[m] = t; m += 1
-    if m == 2 and out[1] < out[0]:
-        x = out[0]; out[0] = out[1]; out[1] = x
-    return m
-
-
 @njit(cache=True)
 def _window(row, ebx, eby):
     """``(M, c0, k_lo, k_hi, em, alpha, empty)``: the bushing segments where u can be > 0."""
@@ -298,34 +204,41 @@ def distributed_gap(row, ebx, eby, phi_rel):
         return em - (c0 + row[REV_DIST_FLOOR]), alpha, 0.0
     journal_worn = row[REV_HJ_MAX] > 0.0
     dth = TWO_PI / M
-    crit = np.zeros(2)
     best = -1e300; psi_b = alpha; cph_b = 0.0
-    # segment screen: a segment whose overlap bound is below the largest nodal overlap cannot hold
-    # the maximum (on a worn bore the window spans ~40 segments, the patch a few)
-    nd, umax = _nodes(row, M, k_lo, k_hi, phi_rel, c0, journal_worn, ebx, eby)
+    # one walk over the window's nodes (distributed_nodes); a segment whose overlap bound is below
+    # the largest overlap found so far cannot hold the maximum and is not searched
+    err = ERR_SAFETY * em * dth ** 4 / 384.0   # |u - p| (distributed_segment)
+    i0, w, jm, jc, jn = _journal_basis(row, M, k_lo, phi_rel, journal_worn)
+    bm = _cp(row, REV_PROFILE, M, k_lo - 1); bc = _cp(row, REV_PROFILE, M, k_lo)
     cd = math.cos(dth); sd = math.sin(dth)
+    co = math.cos(k_lo * dth); si = math.sin(k_lo * dth)
+    a1, s1, p1, q1, bm, bc, jm, jc, jn = _node_step(row, M, k_lo, 0, c0, journal_worn, i0, w, bm, bc, jm, jc, jn)
+    A1 = ebx * co + eby * si; B1 = eby * co - ebx * si
     for i in range(k_hi - k_lo):
-        a1 = nd[i, 0]; s1 = nd[i, 1]; p1 = nd[i, 2]; q1 = nd[i, 3]
-        A = nd[i, 4]; B = nd[i, 5]
+        co, si = co * cd - si * sd, si * cd + co * sd
+        a2, s2, p2, q2, bm, bc, jm, jc, jn = _node_step(row, M, k_lo + i + 1, i + 1, c0, journal_worn, i0,
+                                                        w, bm, bc, jm, jc, jn)
+        A2 = ebx * co + eby * si; B2 = eby * co - ebx * si
         th0 = (k_lo + i) * dth
-        u0 = A - a1
+        u0 = A1 - a1
         if u0 > best:
             best = u0; psi_b = th0; cph_b = p1
-        if _bound(nd, i, dth, cd, sd, em) <= umax:
-            continue
-        a2 = nd[i + 1, 0]; s2 = nd[i + 1, 1]; p2 = nd[i + 1, 2]; q2 = nd[i + 1, 3]
-        nc = _critical(dth, A, B, a1, s1 * dth, a2, s2 * dth, crit)
-        for ic in range(nc):
-            t = crit[ic]
-            u, d, dd = _u(t, dth, A, B, a1, s1 * dth, a2, s2 * dth)
-            if u > best and dd < 0.0:
-                best = u; psi_b = th0 + t * dth
-                cph_b, _, _ = _hermite(t, p1, q1 * dth, p2, q2 * dth)
-    a1 = nd[k_hi - k_lo, 0]; p1 = nd[k_hi - k_lo, 2]
-    th = k_hi * dth
-    u = ebx * math.cos(th) + eby * math.sin(th) - a1
-    if u > best:
-        best = u; psi_b = th; cph_b = p1
+        u2 = A2 - a2   # the next node's overlap: the segment's maximum must beat it too
+        if _segment_bound(a1, s1, A1, B1, a2, s2, A2, B2, dth, em) > max(best, u2):
+            m1 = s1 * dth; m2 = s2 * dth
+            d0 = dth * B1 - m1
+            c2, c3 = cubic(u0, d0, u2, dth * B2 - m2)
+            nc, t1, t2 = cubic_critical(d0, c2, c3)
+            if nc > 0 and cubic_max(u0, d0, c2, c3, u2, nc, t1, t2) + err > max(best, u2):
+                for ic in range(nc):
+                    t = t1 if ic == 0 else t2
+                    u, d, dd = _u(t, dth, A1, B1, a1, m1, a2, m2)
+                    if u > best and dd < 0.0:
+                        best = u; psi_b = th0 + t * dth
+                        cph_b, _, _ = _hermite(t, p1, q1 * dth, p2, q2 * dth)
+        a1 = a2; s1 = s2; p1 = p2; q1 = q2; A1 = A2; B1 = B2
+    if A1 - a1 > best:
+        best = A1 - a1; psi_b = k_hi * dth; cph_b = p1
     return best, (psi_b + math.pi) % TWO_PI - math.pi, cph_b
 
 
@@ -414,52 +327,64 @@ def distributed_contact(row, cp, ebx, eby, edx, edy, phi_rel, phd, vrx, vry, wre
         return True
     journal_worn = row[REV_HJ_MAX] > 0.0
     dth = TWO_PI / M
-    crit = np.zeros(2)
-    bp = np.zeros(4); ub = np.zeros(4)
     best = -1e300; psi_b = alpha
     n_up = 0; any_pos = False
-    # segment screen: a segment whose overlap bound is <= 0 carries no pressure, and when it is also
-    # below the largest nodal overlap it cannot hold the largest overlap either (the results are
-    # those of evaluating every segment; on a worn bore the window spans ~40 segments, the patch
-    # a few)
-    nd, umax = _nodes(row, M, k_lo, k_hi, phi_rel, c0, journal_worn, ebx, eby)
+    # one walk over the window's nodes (distributed_nodes, no stored node table); a segment whose
+    # overlap bound is <= 0 carries no pressure and is not searched (on a worn bore the window
+    # spans ~40 segments, the patch a few)
+    err = ERR_SAFETY * em * dth ** 4 / 384.0   # |u - p| (distributed_segment)
+    i0, w, jm, jc, jn = _journal_basis(row, M, k_lo, phi_rel, journal_worn)
+    bm = _cp(row, REV_PROFILE, M, k_lo - 1); bc = _cp(row, REV_PROFILE, M, k_lo)
     cd = math.cos(dth); sd = math.sin(dth)
-    skip_below = umax if umax < 0.0 else 0.0
+    co = math.cos(k_lo * dth); si = math.sin(k_lo * dth)
+    a1, s1, p1, q1, bm, bc, jm, jc, jn = _node_step(row, M, k_lo, 0, c0, journal_worn, i0, w, bm, bc, jm, jc, jn)
+    A1 = ebx * co + eby * si; B1 = eby * co - ebx * si
     for i in range(k_hi - k_lo):
-        if _bound(nd, i, dth, cd, sd, em) <= skip_below:
-            continue
-        a1 = nd[i, 0]; s1 = nd[i, 1]; p1 = nd[i, 2]; q1 = nd[i, 3]
-        a2 = nd[i + 1, 0]; s2 = nd[i + 1, 1]; p2 = nd[i + 1, 2]; q2 = nd[i + 1, 3]
-        A = nd[i, 4]; B = nd[i, 5]; c0_ = nd[i, 6]; s0_ = nd[i, 7]
-        th0 = (k_lo + i) * dth
-        m1 = s1 * dth; m2 = s2 * dth; r1 = q1 * dth; r2 = q2 * dth
-        nc = _critical(dth, A, B, a1, m1, a2, m2, crit)
-        nb = 0
-        bp[0] = 0.0; nb = 1
-        for ic in range(nc):
-            bp[nb] = crit[ic]; nb += 1
-        bp[nb] = 1.0; nb += 1
-        for ib in range(nb):
-            ub[ib], _, _ = _u(bp[ib], dth, A, B, a1, m1, a2, m2)
-            if ub[ib] > best and ib < nb - 1:
-                best = ub[ib]; psi_b = th0 + bp[ib] * dth
-        for ib in range(nb - 1):
-            ta = bp[ib]; tb = bp[ib + 1]; ua = ub[ib]; uc = ub[ib + 1]
-            if ua > 0.0 and uc > 0.0:
-                lo = ta; hi = tb
-            elif ua > 0.0 and uc <= 0.0:
-                lo = ta; hi = _root(ta, tb, ua, dth, A, B, a1, m1, a2, m2)
-            elif ua <= 0.0 and uc > 0.0:
-                lo = _root(ta, tb, ua, dth, A, B, a1, m1, a2, m2); hi = tb
-                n_up += 1
-            else:
-                continue
-            any_pos = True
-            if hi > lo and not _accumulate(lo, hi, th0, dth, c0_, s0_, ebx, eby, edx, edy, phd, a1, m1, a2, m2,
-                                           p1, r1, p2, r2, cp, v_minus, scale, vrx, vry, wrel, fk,
-                                           fp, z, tmp, res, bins):
-                return False
-    res[R_DELTA] = best
-    res[R_PSI] = (psi_b + math.pi) % TWO_PI - math.pi
+        co2 = co * cd - si * sd; si2 = si * cd + co * sd
+        a2, s2, p2, q2, bm, bc, jm, jc, jn = _node_step(row, M, k_lo + i + 1, i + 1, c0, journal_worn, i0,
+                                                        w, bm, bc, jm, jc, jn)
+        A2 = ebx * co2 + eby * si2; B2 = eby * co2 - ebx * si2
+        if _segment_bound(a1, s1, A1, B1, a2, s2, A2, B2, dth, em) > 0.0:
+            th0 = (k_lo + i) * dth
+            m1 = s1 * dth; m2 = s2 * dth; r1 = q1 * dth; r2 = q2 * dth
+            u1 = A1 - a1; u2 = A2 - a2; d0 = dth * B1 - m1
+            c2, c3 = cubic(u1, d0, u2, dth * B2 - m2)
+            nc, t1, t2 = cubic_critical(d0, c2, c3)
+            if cubic_max(u1, d0, c2, c3, u2, nc, t1, t2) + err > 0.0:
+                # pieces between the breakpoints 0, the critical points, 1 (p monotone on each): the
+                # roots end the runs where u > 0, each run one Gauss-Legendre interval (u is smooth
+                # inside a segment, the kinks of u+ are at the roots)
+                ta = 0.0; ua = u1; lo = 0.0
+                for ib in range(nc + 1):
+                    if ib == nc:
+                        tb = 1.0; uc = u2
+                    else:
+                        tb = t1 if ib == 0 else t2
+                        uc, _, _ = _u(tb, dth, A1, B1, a1, m1, a2, m2)
+                    if ua > best:
+                        best = ua; psi_b = th0 + ta * dth
+                    hi = -1.0
+                    if ua > 0.0 and uc <= 0.0:
+                        hi = cubic_root(ta, tb, ua, uc, u1, d0, c2, c3, dth, A1, B1, a1, m1, a2, m2)
+                    elif ua <= 0.0 and uc > 0.0:
+                        lo = cubic_root(ta, tb, ua, uc, u1, d0, c2, c3, dth, A1, B1, a1, m1, a2, m2)
+                        n_up += 1
+                        if ib == nc:
+                            hi = 1.0
+                    elif ua > 0.0 and ib == nc:
+                        hi = 1.0
+                    if ua > 0.0 or uc > 0.0:
+                        any_pos = True
+                    if hi > lo and not _accumulate(lo, hi, th0, dth, co, si, ebx, eby, edx, edy, phd, a1, m1,
+                                                   a2, m2, p1, r1, p2, r2, cp, v_minus, scale, vrx, vry,
+                                                   wrel, fk, fp, z, tmp, res, bins):
+                        return False
+                    ta = tb; ua = uc
+        a1 = a2; s1 = s2; p1 = p2; q1 = q2; A1 = A2; B1 = B2; co = co2; si = si2
+    if any_pos:
+        res[R_DELTA] = best
+        res[R_PSI] = (psi_b + math.pi) % TWO_PI - math.pi
+    else:   # the largest overlap (negative): the search of distributed_gap, another walk
+        res[R_DELTA], res[R_PSI], _ = distributed_gap(row, ebx, eby, phi_rel)
     res[R_PATCHES] = n_up if n_up > 0 else (1.0 if any_pos else 0.0)
     return True

@@ -51,57 +51,86 @@ def _cp(row, off, M, i):
     return (8.0 * row[off + im] - a - c) / 6.0
 
 
+@njit(cache=True, inline="always")
+def journal_basis(row, M, k_lo, phi_rel, journal_worn):
+    """Start of a walk over the bore nodes from ``k_lo``: the journal's knot span ``i0`` at
+    ``k_lo h - phi_rel``, the twelve basis weights (value, slope [1/rad], curvature [1/rad^2]) that
+    hold at every node of the walk, and the journal control points ``i0 - 1 .. i0 + 1`` (all zero
+    when the journal is unworn)."""
+    h = TWO_PI / M
+    if not journal_worn:
+        return 0, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0), 0.0, 0.0, 0.0
+    u = ((k_lo * h - phi_rel) % TWO_PI) / h
+    i0 = int(u)
+    if i0 >= M:
+        i0 = M - 1
+    t = u - i0
+    s = 1.0 - t; t2 = t * t; t3 = t2 * t
+    w = (s * s * s / 6.0, (3 * t3 - 6 * t2 + 4) / 6.0, (-3 * t3 + 3 * t2 + 3 * t + 1) / 6.0, t3 / 6.0,
+         -3 * s * s / (6.0 * h), (9 * t2 - 12 * t) / (6.0 * h), (-9 * t2 + 6 * t + 3) / (6.0 * h),
+         3 * t2 / (6.0 * h),
+         6 * s / (6.0 * h * h), (18 * t - 12) / (6.0 * h * h), (-18 * t + 6) / (6.0 * h * h),
+         6 * t / (6.0 * h * h))
+    off = REV_PROFILE + M
+    return i0, w, _cp(row, off, M, i0 - 1), _cp(row, off, M, i0), _cp(row, off, M, i0 + 1)
+
+
+@njit(cache=True, inline="always")
+def node_step(row, M, k, m, c0, journal_worn, i0, w, bm, bc, jm, jc, jn):
+    """Clearance data at bore node ``k``, the ``m``-th node of a walk started by
+    :func:`journal_basis`: ``(C [m], dC/dpsi [m/rad], dC/dphi_rel [m/rad], d(dC/dpsi)/dphi_rel
+    [m/rad^2])``, then the rolled control points ``(bm, bc, jm, jc, jn)`` for node ``k + 1``
+    (bushing ``k - 1, k`` on entry; each control point computed once per walk)."""
+    h = TWO_PI / M
+    bq = _cp(row, REV_PROFILE, M, k + 1)
+    c = c0 + (bm + 4.0 * bc + bq) / 6.0
+    sl = (bq - bm) / (2.0 * h)
+    cph = 0.0; sph = 0.0
+    if journal_worn:
+        jq = _cp(row, REV_PROFILE + M, M, i0 + m + 2)
+        c += w[0] * jm + w[1] * jc + w[2] * jn + w[3] * jq
+        d = w[4] * jm + w[5] * jc + w[6] * jn + w[7] * jq
+        sl += d; cph = -d
+        sph = -(w[8] * jm + w[9] * jc + w[10] * jn + w[11] * jq)
+        jm = jc; jc = jn; jn = jq
+    return c, sl, cph, sph, bc, bq, jm, jc, jn
+
+
+@njit(cache=True, inline="always")
+def segment_bound(a1, s1, A1, B1, a2, s2, A2, B2, dth, em):
+    """Upper bound [m] of the overlap over the segment between two nodes with clearance values
+    ``a``, slopes ``s`` and ``A = e . n``, ``B = e . t`` (:func:`bound` on the walk's scalars)."""
+    if B1 > 0.0 and B2 < 0.0:
+        en = em
+    else:
+        en = A1 if A1 > A2 else A2
+    return en - (min(a1, a2) - (4.0 / 27.0) * dth * (abs(s1) + abs(s2)))
+
+
 @njit(cache=True)
 def nodes(row, M, k_lo, k_hi, phi_rel, c0, journal_worn, ebx, eby):
     """Node pass over bore nodes ``k_lo .. k_hi`` (any integers): rows ``(C [m], dC/dpsi [m/rad],
     dC/dphi_rel [m/rad], d(dC/dpsi)/dphi_rel [m/rad^2], A = e . n [m], B = e . t [m], cos psi_k,
     sin psi_k)``, and the largest nodal overlap ``A - C`` [m] over ``k_lo .. k_hi - 1`` (a lower bound of
-    the window's largest overlap)."""
+    the window's largest overlap).  The walk of the kernels (:func:`journal_basis`,
+    :func:`node_step`, the node angles' cosines and sines by rotation from ``k_lo``), stored."""
     h = TWO_PI / M
     n = k_hi - k_lo + 1
     nd = np.empty((n, 8))
     umax = -1e300
-    # bushing: C = c0 + (c_(k-1) + 4 c_k + c_(k+1)) / 6, slope (c_(k+1) - c_(k-1)) / (2 h)
+    i0, w, jm, jc, jn = journal_basis(row, M, k_lo, phi_rel, journal_worn)
     bm = _cp(row, REV_PROFILE, M, k_lo - 1); bc = _cp(row, REV_PROFILE, M, k_lo)
-    # journal at x_k = k h - phi_rel: knot span i_k = i_0 + (k - k_lo), the same parameter t
-    jw0 = jw1 = jw2 = jw3 = jd0 = jd1 = jd2 = jd3 = jdd0 = jdd1 = jdd2 = jdd3 = 0.0
-    jm = jc = jn = 0.0; i0 = 0
-    if journal_worn:
-        u = ((k_lo * h - phi_rel) % TWO_PI) / h
-        i0 = int(u)
-        if i0 >= M:
-            i0 = M - 1
-        t = u - i0
-        s = 1.0 - t; t2 = t * t; t3 = t2 * t
-        jw0 = s * s * s / 6.0; jw1 = (3 * t3 - 6 * t2 + 4) / 6.0
-        jw2 = (-3 * t3 + 3 * t2 + 3 * t + 1) / 6.0; jw3 = t3 / 6.0
-        jd0 = -3 * s * s / (6.0 * h); jd1 = (9 * t2 - 12 * t) / (6.0 * h)
-        jd2 = (-9 * t2 + 6 * t + 3) / (6.0 * h); jd3 = 3 * t2 / (6.0 * h)
-        jdd0 = 6 * s / (6.0 * h * h); jdd1 = (18 * t - 12) / (6.0 * h * h)
-        jdd2 = (-18 * t + 6) / (6.0 * h * h); jdd3 = 6 * t / (6.0 * h * h)
-        jm = _cp(row, REV_PROFILE + M, M, i0 - 1); jc = _cp(row, REV_PROFILE + M, M, i0)
-        jn = _cp(row, REV_PROFILE + M, M, i0 + 1)
+    cd = math.cos(h); sd = math.sin(h)
+    co = math.cos(k_lo * h); si = math.sin(k_lo * h)
     for m in range(n):
-        k = k_lo + m
-        bq = _cp(row, REV_PROFILE, M, k + 1)
-        c = c0 + (bm + 4.0 * bc + bq) / 6.0
-        sl = (bq - bm) / (2.0 * h)
-        cph = 0.0; sph = 0.0
-        if journal_worn:
-            jq = _cp(row, REV_PROFILE + M, M, i0 + m + 2)
-            c += jw0 * jm + jw1 * jc + jw2 * jn + jw3 * jq
-            d = jd0 * jm + jd1 * jc + jd2 * jn + jd3 * jq
-            sl += d; cph = -d
-            sph = -(jdd0 * jm + jdd1 * jc + jdd2 * jn + jdd3 * jq)
-            jm = jc; jc = jn; jn = jq
-        bm = bc; bc = bq
-        th = k * h
-        co = math.cos(th); si = math.sin(th)
+        c, sl, cph, sph, bm, bc, jm, jc, jn = node_step(row, M, k_lo + m, m, c0, journal_worn, i0, w,
+                                                        bm, bc, jm, jc, jn)
         A = ebx * co + eby * si
         nd[m, 0] = c; nd[m, 1] = sl; nd[m, 2] = cph; nd[m, 3] = sph
         nd[m, 4] = A; nd[m, 5] = eby * co - ebx * si; nd[m, 6] = co; nd[m, 7] = si
         if m < n - 1 and A - c > umax:
             umax = A - c
+        co, si = co * cd - si * sd, si * cd + co * sd
     return nd, umax
 
 
