@@ -312,6 +312,47 @@ def test_node_pass_equals_the_per_node_spline_data_and_the_bound_holds():
         assert umax == pytest.approx(max(nd[i, 4] - nd[i, 0] for i in range(k_hi - k_lo)), abs=0)
 
 
+def test_the_nodal_cubic_of_the_overlap_stays_within_its_hermite_error_bound():
+    """The patch search runs on ``p``, the cubic Hermite of the overlap through its nodal values
+    and slopes (workbench.mbs.distributed_segment): on every segment of a window of a rough worn
+    pair (node-scale roughness), sampled at 200 points, ``|u - p| <= |e| dth^4 / 384`` (the error
+    term of cubic Hermite interpolation, Burden & Faires (2011) §3.4, with ``|d^4 (e.n)/dt^4| <=
+    |e| dth^4``) and the bound is not slack by more than a factor 100 (it is the trigonometric
+    part alone); the closed-form critical points of ``p`` are stationary points of ``p``, and the
+    cubic's largest value plus the bound is >= the sampled overlap (the screen skips no contact)."""
+    from workbench.mbs import distributed_segment as S
+    from workbench.mbs.distributed_nodes import nodes
+    rng = np.random.default_rng(11)
+    hb, hj = _worn_pair(rng)
+    hb = hb + 2e-6 * rng.random(M)
+    row = profile_row(RB, RJ, hb, hj)
+    dth = 2 * math.pi / M
+    t = np.linspace(0.0, 1.0, 200)
+    worst = 0.0
+    for phi, (k_lo, k_hi) in ((0.3, (-40, 35)), (2.0, (100, 180))):
+        e = _polar(C0 + 20e-6, (k_lo + k_hi) / 2 * dth)
+        em = math.hypot(*e)
+        err = em * dth ** 4 / 384.0
+        nd, _ = nodes(row, M, k_lo, k_hi, phi, C0, True, e[0], e[1])
+        for i in range(k_hi - k_lo):
+            a1, s1, a2, s2 = nd[i, 0], nd[i, 1], nd[i + 1, 0], nd[i + 1, 1]
+            A1, B1, A2, B2 = nd[i, 4], nd[i, 5], nd[i + 1, 4], nd[i + 1, 5]
+            u1, u2 = A1 - a1, A2 - a2
+            d0, d1 = dth * (B1 - s1), dth * (B2 - s2)
+            c2, c3 = S.cubic(u1, d0, u2, d1)
+            p = u1 + t * (d0 + t * (c2 + t * c3))
+            u = np.array([S._u(x, dth, A1, B1, a1, s1 * dth, a2, s2 * dth)[0] for x in t])
+            gap = np.max(np.abs(u - p))
+            assert gap <= err * (1 + 1e-6) + 1e-19
+            worst = max(worst, gap)
+            nc, t1, t2 = S.cubic_critical(d0, c2, c3)
+            for tc in (t1, t2)[:nc]:
+                assert 0.0 < tc < 1.0
+                assert abs(d0 + tc * (2 * c2 + 3 * tc * c3)) <= 1e-9 * (abs(d0) + abs(c2) + abs(c3))
+            assert S.cubic_max(u1, d0, c2, c3, u2, nc, t1, t2) + err >= u.max()
+    assert worst > err / 100.0
+
+
 def test_turned_profiles_give_the_turned_force():
     """Rotation invariance: bushing and journal profiles turned by m nodes, the eccentricity turned
     by the same angle and phi_rel kept: the resultant turns by that angle, its magnitude, the torque

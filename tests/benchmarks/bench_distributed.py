@@ -1,6 +1,6 @@
 """Benchmark: the distributed contact's cost per call on a worn bore (not a timed test).
 
-    python tests/benchmarks/bench_distributed.py [--repeat 3]
+    python tests/benchmarks/bench_distributed.py [--repeat 3] [--no-cycle]
 
 A worn five-bar-like bore (720 nodes, a 10 um scar on the bushing and an 8 um one on the journal,
 both with node-scale roughness) is pressed by a journal at 2000 eccentricities round the scar.  It
@@ -10,11 +10,19 @@ prints, each as the median of ``--repeat`` runs measured in this process:
   against the per-node spline evaluation ``_node`` (the reference it replaced): the ratio;
 * one full contact call (:func:`workbench.mbs.distributed.distributed_contact`, no friction) on the
   worn bore against the same call on the unworn bore at the same load direction: the ratio (the
-  cost of the wear), and the segments of the window against those the overlap bound lets through.
+  cost of the wear), and the segments of the window against those the overlap bound lets through;
+* (unless ``--no-cycle``) the worn five-bar cycle (:mod:`bench_distributed_cycle`): the surfaces of
+  studies/five_bar_wear_distributed.toml after its first wear update, one settle and one measured
+  cycle against the same on the unworn joint (CPU time, steps, rejected steps, right-hand sides),
+  and on that cycle's states the contact call and the largest-overlap search of the current
+  kernels against the previous ones (frozen in :mod:`distributed_previous`), with their largest
+  difference.
 """
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import math
 import statistics
 import time
@@ -22,9 +30,11 @@ import time
 import numpy as np
 from numba import njit
 
-from workbench.mbs import distributed as D, kernels
-from workbench.mbs.distributed_nodes import bound, nodes
-from workbench.mbs.distributed_reference import profile_row
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # bench_distributed_cycle, distributed_previous
+
+from workbench.mbs import distributed as D, kernels  # noqa: E402
+from workbench.mbs.distributed_nodes import bound, nodes  # noqa: E402
+from workbench.mbs.distributed_reference import profile_row  # noqa: E402
 
 RB, RJ, M = 0.0105, 0.0100, 720
 C0 = RB - RJ
@@ -96,6 +106,7 @@ def _time(f, *args, reps):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=3, help="runs of each measurement (the median is printed)")
+    ap.add_argument("--no-cycle", action="store_true", help="skip the worn five-bar cycle")
     a = ap.parse_args(argv)
     hb, hj = worn_bore()
     worn = profile_row(RB, RJ, hb, hj)
@@ -121,6 +132,9 @@ def main(argv=None) -> int:
     print(f"node pass / per-node reference: {statistics.median(r_nodes):.3f} (median of {a.repeat})")
     print(f"worn / unworn contact call: {statistics.median(r_wear):.2f} (median of {a.repeat})")
     print(f"window segments per call {n_win / n:.1f}, through the overlap bound {n_pass / n:.1f}")
+    if not a.no_cycle:
+        import bench_distributed_cycle
+        bench_distributed_cycle.main(a.repeat)
     return 0
 
 

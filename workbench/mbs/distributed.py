@@ -30,14 +30,17 @@ quasi-interpolant of its nodes (:func:`control_points`: local, no system to solv
 cubics, so it differs from the nodal depths by O(dth^4)); over each
 bushing segment the clearance is the cubic Hermite through the exact spline values and slopes
 at the segment's ends (C1 in ``psi``, its nodal data C2 in ``phi_rel``).  The contact patches
-(any number) are found segment by segment: the critical points of ``u`` (Newton), then the roots
-of ``u`` on each monotone piece; each patch piece is integrated by Gauss-Legendre between its
-roots.  As ``u = 0`` at the moving ends, the resultant is C1 in the state.  Contact starts where
-``max u`` crosses 0 (:func:`distributed_gap`, used by the event detection).
+(any number) are found segment by segment (:mod:`.distributed_segment`): the critical points and
+roots of the cubic through the overlap's exact nodal values and slopes, which differs from ``u``
+by at most ``|e| dth^4 / 384`` (each root then polished by one Newton step on ``u``); each run of
+a segment where ``u > 0`` is integrated by Gauss-Legendre between its ends.  As ``u = 0`` at the
+moving ends, the resultant is C1 in the state.  Contact starts where ``max u`` crosses 0
+(:func:`distributed_gap`, used by the event detection).
 
 Fast path: :func:`distributed_contact` (numba, called from :func:`.clearance.clearance_forces` through
-:mod:`.distributed_joint`); the window's node data come from one pass (:mod:`.distributed_nodes`)
-and a segment whose overlap bound is <= 0 is not searched (the results are those of searching it).
+:mod:`.distributed_joint`); one walk over the window's nodes (:mod:`.distributed_nodes`: each
+control point once, the node angles by rotation, nothing stored) and a segment whose overlap bound
+is <= 0 is not searched (the results are those of searching it).
 Reference path: :func:`.distributed_reference.reference_contact` (numpy, a fine trapezoid grid
 over the whole bore); ``tests/test_distributed_contact.py`` checks that they agree.
 """

@@ -5,14 +5,17 @@ On a worn bore the window ``|psi - alpha| <= acos(c_min / |e|)`` spans some 40 s
 720-node profile while the contact patch covers a few (five-bar study, 10 um of wear: 42 segments,
 3 nodes overlapping).  Two things make that cheap:
 
-* :func:`nodes` walks the window once, each control point of the B-spline quasi-interpolants
-  computed once (a rolling window of three, not 28 integer divisions per node), and the journal's
-  spline evaluated at ``psi_k - phi_rel`` with ONE set of basis weights: the journal nodes and the
-  bushing nodes share the spacing ``dth``, so the parameter within the journal's knot span is the
-  same at every bushing node.  :func:`.distributed._node` is the same data node by node (the
-  reference of ``tests/test_distributed_contact.py``).
-* :func:`bound` bounds the overlap over a segment from its end data, so that the Newton search of
-  its critical points and roots runs only where some overlap is possible.
+* the kernels walk the window once (:func:`journal_basis`, then :func:`node_step` node after
+  node), each control point of the B-spline quasi-interpolants computed once (a rolling window of
+  three, not 28 integer divisions per node), the journal's spline evaluated at ``psi_k - phi_rel``
+  with ONE set of basis weights (the journal nodes and the bushing nodes share the spacing
+  ``dth``, so the parameter within the journal's knot span is the same at every bushing node),
+  and the node angles' cosines and sines by rotation through ``dth``; nothing is stored.
+  :func:`nodes` is that walk with its data stored (tests, benchmark), :func:`.distributed._node`
+  the same data node by node (the reference of ``tests/test_distributed_contact.py``).
+* :func:`segment_bound` (:func:`bound` on a stored walk) bounds the overlap over a segment from its
+  end data, so that the search of its critical points and roots runs only where some overlap is
+  possible.
 """
 from __future__ import annotations
 

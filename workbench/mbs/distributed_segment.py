@@ -8,8 +8,8 @@ and ``H`` the cubic Hermite of the clearance through its nodal values and slopes
 The patch search (critical points, roots, the screen of segments that cannot overlap) runs on
 ``p(t)``, the cubic Hermite of ``u`` itself through its exact nodal values ``u_k = A_k - C_k`` and
 slopes ``dth (B_k - C'_k)``: as ``H`` is a cubic, ``u - p`` is the Hermite remainder of
-``e . n`` alone, ``|u - p| <= max|d^4(e . n)/dt^4| / 384 = |e| dth^4 / 384`` (the cubic Hermite
-error bound, e.g. Burden & Faires (2011) Thm. 3.9): 7.5e-15 m on a 720-node bore of 0.5 mm
+``e . n`` alone, ``|u - p| <= max|d^4(e . n)/dt^4| / 384 = |e| dth^4 / 384`` (the error term of
+cubic Hermite interpolation, Burden & Faires (2011) §3.4): 7.5e-15 m on a 720-node bore of 0.5 mm
 clearance.  So ``max p + |e| dth^4 / 384`` bounds the overlap of a segment (a segment below zero
 carries no pressure and is skipped), the critical points of ``p`` are closed-form (those of ``u``
 to ~1e-12 of a segment, where ``u`` is flat: the largest overlap moves by ~1e-24 m), and a root of
