@@ -353,6 +353,26 @@ def test_the_nodal_cubic_of_the_overlap_stays_within_its_hermite_error_bound():
     assert worst > err / 100.0
 
 
+def test_out_of_contact_the_largest_overlap_is_the_gap_searchs():
+    """A worn journal near, but clear of, its bushing (inside the search window): no force, no
+    patch, and the largest overlap the contact call records (negative) is the event detection's
+    (distributed_gap), which the numpy reference's grid maximum approaches from below."""
+    rng = np.random.default_rng(5)
+    hb, hj = _worn_pair(rng)
+    row = profile_row(RB, RJ, hb, hj)
+    for a, phi in ((0.45, 0.3), (2.0, -1.0)):
+        e0 = _polar(1.0, a)
+        ref0 = reference_contact(hb, hj, RB, RJ, _cp(), C0 * e0, (0.0, 0.0), phi)
+        r = C0 - ref0["delta"] - 3e-6   # the largest overlap about -3 um (it grows with |e| at ~1 m/m)
+        res = _fast(row, _cp(), r * e0, phi=phi)
+        gap, psi, _ = D.distributed_gap(row, *(r * e0), phi)
+        ref = reference_contact(hb, hj, RB, RJ, _cp(), r * e0, (0.0, 0.0), phi)
+        assert res[D.R_FBX] == res[D.R_FBY] == res[D.R_PATCHES] == 0.0
+        assert -5e-6 < gap < -1e-6
+        assert res[D.R_DELTA] == gap and res[D.R_PSI] == psi
+        assert ref["delta"] <= gap + 1e-15 and ref["delta"] == pytest.approx(gap, abs=1e-10)
+
+
 def test_turned_profiles_give_the_turned_force():
     """Rotation invariance: bushing and journal profiles turned by m nodes, the eccentricity turned
     by the same angle and phi_rel kept: the resultant turns by that angle, its magnitude, the torque
