@@ -10,7 +10,8 @@ prints, each as the median of ``--repeat`` runs measured in this process:
   against the per-node spline evaluation ``_node`` (the reference it replaced): the ratio;
 * one full contact call (:func:`workbench.mbs.distributed.distributed_contact`, no friction) on the
   worn bore against the same call on the unworn bore at the same load direction: the ratio (the
-  cost of the wear), and the segments of the window against those the overlap bound lets through;
+  cost of the wear), the worn call against the previous kernels (:mod:`distributed_previous`), and
+  the segments of the window against those the overlap bound lets through;
 * (unless ``--no-cycle``) the worn five-bar cycle (:mod:`bench_distributed_cycle`): the surfaces of
   studies/five_bar_wear_distributed.toml after its first wear update, one settle and one measured
   cycle against the same on the unworn joint (CPU time, steps, rejected steps, right-hand sides),
@@ -32,6 +33,7 @@ from numba import njit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # bench_distributed_cycle, distributed_previous
 
+import distributed_previous as previous  # noqa: E402
 from workbench.mbs import distributed as D, kernels  # noqa: E402
 from workbench.mbs.distributed_nodes import bound, nodes  # noqa: E402
 from workbench.mbs.distributed_reference import profile_row  # noqa: E402
@@ -83,6 +85,17 @@ def _contact(row, cp, ecc, phis, fk, fp, reps):
 
 
 @njit(cache=True)
+def _contact_previous(row, cp, ecc, phis, fk, fp, reps):
+    res = np.zeros(D.N_RES); tmp = np.zeros(2); acc = 0.0
+    for r in range(reps):
+        for s in range(ecc.shape[0]):
+            previous.distributed_contact(row, cp, ecc[s, 0], ecc[s, 1], 0.01, 0.0, phis[s], 50.0, 0.0, 0.5,
+                                         0.5, 0.1, RB * cp[D.P_LEN], fk, fp.ctypes, 0.0, tmp, res, np.zeros(0))
+            acc += res[D.R_FBX]
+    return acc
+
+
+@njit(cache=True)
 def _screen(row, ecc, phis):
     n_win = 0; n_pass = 0
     for s in range(ecc.shape[0]):
@@ -99,8 +112,9 @@ def _screen(row, ecc, phis):
 
 
 def _time(f, *args, reps):
+    """CPU time [s] of this thread (the machine is shared: wall time counts the waits)."""
     f(*args, 1)
-    t = time.perf_counter(); f(*args, reps); return time.perf_counter() - t
+    t = time.thread_time(); f(*args, reps); return time.thread_time() - t
 
 
 def main(argv=None) -> int:
@@ -119,18 +133,21 @@ def main(argv=None) -> int:
     cp = np.array([1e13, 0.01, 0.75 * (1 - 0.81), 1e-4, 4.0, 4.0])
     fk = kernels.no_friction(); fp = np.zeros(1)
     reps = 20
-    r_nodes, r_wear = [], []
+    r_nodes, r_wear, r_prev = [], [], []
     for _ in range(a.repeat):
         t_ref = _time(_per_node, worn, ecc, phis, reps=reps)
         t_new = _time(_pass, worn, ecc, phis, reps=reps)
         t_worn = _time(lambda *x: _contact(worn, cp, ecc, phis, fk, fp, x[-1]), None, reps=reps)
         t_fresh = _time(lambda *x: _contact(fresh, cp, ecc, phis, fk, fp, x[-1]), None, reps=reps)
-        r_nodes.append(t_new / t_ref); r_wear.append(t_worn / t_fresh)
+        t_prev = _time(lambda *x: _contact_previous(worn, cp, ecc, phis, fk, fp, x[-1]), None, reps=reps)
+        r_nodes.append(t_new / t_ref); r_wear.append(t_worn / t_fresh); r_prev.append(t_worn / t_prev)
         print(f"node data: pass {1e6 * t_new / (n * reps):.2f} us, per node {1e6 * t_ref / (n * reps):.2f} us per call;"
-              f" contact call worn {1e6 * t_worn / (n * reps):.2f} us, unworn {1e6 * t_fresh / (n * reps):.2f} us")
+              f" contact call worn {1e6 * t_worn / (n * reps):.2f} us (previous kernels {1e6 * t_prev / (n * reps):.2f} us),"
+              f" unworn {1e6 * t_fresh / (n * reps):.2f} us")
     n_win, n_pass = _screen(worn, ecc, phis)
     print(f"node pass / per-node reference: {statistics.median(r_nodes):.3f} (median of {a.repeat})")
     print(f"worn / unworn contact call: {statistics.median(r_wear):.2f} (median of {a.repeat})")
+    print(f"worn contact call, current / previous kernels: {statistics.median(r_prev):.3f} (median of {a.repeat})")
     print(f"window segments per call {n_win / n:.1f}, through the overlap bound {n_pass / n:.1f}")
     if not a.no_cycle:
         import bench_distributed_cycle
