@@ -224,7 +224,9 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
     # --- kinds: one dispatcher on the study kind (workbench.kinds) (begin)
     from . import kinds
     from .outputs import check_output, input_paths
-    from .study import load_study   # imports numba (through workbench.mbs) first, in this thread
+    from .jit import load as load_numba
+    from .study import load_study
+    load_numba()   # numba first, in this thread: a run needs it, and the study's checks then run compiled
     if PREFETCH:
         _prefetch_results_libraries(plots=plot)
     console = _console()
