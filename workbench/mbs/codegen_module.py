@@ -35,7 +35,7 @@ and the integrator specialised to one mechanism structure.  Do not edit; delete 
 import math
 
 import numpy as np
-from ..jit import njit  # house: numba is imported when a compiled function is first needed
+from numba import njit
 
 from workbench.mbs import integrator as _integrator
 from workbench.mbs.clearance import worn_penetration
