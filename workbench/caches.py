@@ -21,9 +21,9 @@ environment are left alone, so a user's own ``cache=True`` functions go where nu
 ``NUMBA_CACHE_DIR`` set by the user, or ``WORKBENCH_NUMBA_CACHE=default``, keeps numba's own rule
 for ours too.
 
-:func:`use_numba_cache` installs the locator; the compiled packages call it when first imported
-(``workbench.mbs``, ``workbench.fem``, ``workbench_plugins``), before their first ``cache=True`` function is
-defined, since numba picks a function's cache folder when it is decorated.  It also prunes the
+:func:`use_numba_cache` installs the locator; :func:`workbench.jit.load` calls it before the first
+compiled function of ours is made (``workbench.jit.njit`` makes numba's dispatchers on first use),
+since numba picks a function's cache folder when its dispatcher is created.  It also prunes the
 root: folders ``numba-*`` of other source states unused for a week, then the least recently used
 entries until the root is under ``$WORKBENCH_CACHE_MAX_GB`` (default 2 GB).  Only our own entries
 (``numba-*`` folders, ``compliance-*.npy`` files) are ever removed, never anything else in the root.
