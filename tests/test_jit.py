@@ -175,3 +175,20 @@ def test_validate_imports_no_numba_once_the_cache_is_warm():
         assert r.stdout.splitlines()[0].startswith(f"ok {FLORES}: dynamics study")
     if caches._numba_target() is not None:
         assert runs[1].stdout.splitlines()[-1] == "False exit: 0"
+
+
+def test_no_module_of_ours_imports_numba_when_it_is_imported():
+    """Every compiled function of the workbench and its built-in plugins is made through
+    ``workbench.jit`` (numba imported on first use, the cache locator installed before the first
+    dispatcher); a module-level ``import numba`` would put numba back into ``validate`` and, made
+    before the locator, send its functions' cache beside the sources."""
+    import ast
+    offenders = []
+    for folder in (ROOT / "workbench", ROOT / "plugins"):
+        for path in sorted(folder.rglob("*.py")):
+            for node in ast.parse(path.read_text(), str(path)).body:   # module level only
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                         [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+                if any(n == "numba" or n.startswith("numba.") for n in names):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not offenders, offenders
