@@ -32,7 +32,7 @@ from .mechanism import Mechanism
 def constraints(*args):
     """:func:`workbench.mbs.kinematics.constraints`, compiled when numba is already imported (a
     run), else its Python version, the reference path (``validate`` imports no numba);
-    ``tests/test_startup.py`` checks that both find the same problems."""
+    ``tests/test_jit.py`` checks that both find the same problems."""
     from ..jit import loaded, python_path
     if loaded():
         return _compiled_constraints(*args)
