@@ -5,8 +5,6 @@ Each module holds one model and one ``hookimpl`` that registers it; the modules 
 uses.  The host package ``workbench`` never imports this package directly.
 """
 # --- house: numba's cache of this package's compiled functions goes to the source-keyed folder of
-# workbench.caches; it must be set before the first cache=True function is defined
-from workbench.caches import use_numba_cache as _use_numba_cache
-
-_use_numba_cache()
+# workbench.caches: workbench.jit.load sets it before the first dispatcher is made (the functions
+# are decorated with workbench.jit.njit, which makes them on first use)
 # --- house (end)

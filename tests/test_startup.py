@@ -161,3 +161,43 @@ def test_a_run_from_the_command_imports_no_dask(tmp_path):
     assert not [m for m in imported if m.split(".")[0] in ("dask", "distributed")]
     xr.testing.assert_equal(open_results(out), workbench.run(study))
 # --- startup (end)
+
+
+# --- startup: the end of a command's process (begin)
+def test_a_command_ends_its_process_with_its_status_and_atexit_functions_run(tmp_path):
+    """``exit_now``: the exit status of the command (0, or 2 for a bad study), its output flushed,
+    and the ``atexit`` functions run (a coverage tool's, a user's) before the process ends."""
+    marker = tmp_path / "atexit.txt"
+    code = textwrap.dedent(f"""
+        import atexit, runpy, sys
+        atexit.register(lambda: open({str(marker)!r}, "a").write(sys.argv[2] + "\\n"))
+        runpy.run_module("workbench.cli", run_name="__main__", alter_sys=True)
+    """)
+    ok = subprocess.run([sys.executable, "-c", code, "validate", str(FLORES)], capture_output=True,
+                        text=True, cwd=ROOT, timeout=600)
+    bad = subprocess.run([sys.executable, "-c", code, "validate", str(tmp_path / "missing.toml")],
+                         capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert ok.returncode == 0 and ok.stdout.startswith(f"ok {FLORES}: dynamics study"), ok.stderr
+    assert bad.returncode == 2 and "missing.toml" in bad.stderr and "cannot read" in bad.stderr
+    assert marker.read_text().split() == [str(FLORES), str(tmp_path / "missing.toml")]
+
+
+def test_exit_now_leaves_a_sweep_a_living_thread_or_the_opt_out_to_python(monkeypatch):
+    """The cases where the process must end the normal way: ``exit_now`` returns (the caller
+    then raises its ``SystemExit``)."""
+    import threading
+
+    from workbench.startup import FAST_EXIT_ENV, exit_now
+    assert exit_now(0, "sweep") is None                    # a sweep's cluster
+    monkeypatch.setenv(FAST_EXIT_ENV, "0")
+    assert exit_now(0, "run") is None                      # the opt-out
+    monkeypatch.delenv(FAST_EXIT_ENV)
+    stop = threading.Event()
+    worker = threading.Thread(target=stop.wait, daemon=False)
+    worker.start()
+    try:
+        assert exit_now(0, "run") is None                  # a non-daemon thread still working
+    finally:
+        stop.set()
+        worker.join()
+# --- startup (end)

@@ -62,6 +62,8 @@ def run(study, out: str | Path | None = None, *, registry=None, progress=None, o
     ``resume``, ``max_updates``, ``note``).
     """
     from . import kinds
+    from .jit import load as load_numba
+    load_numba()   # a run needs numba: with it loaded, the study's checks run compiled too
     reg = registry if registry is not None else get_registry()
     study = load_study(study, registry=reg)
     if out is not None:

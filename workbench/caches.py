@@ -21,9 +21,9 @@ environment are left alone, so a user's own ``cache=True`` functions go where nu
 ``NUMBA_CACHE_DIR`` set by the user, or ``WORKBENCH_NUMBA_CACHE=default``, keeps numba's own rule
 for ours too.
 
-:func:`use_numba_cache` installs the locator; the compiled packages call it when first imported
-(``workbench.mbs``, ``workbench.fem``, ``workbench_plugins``), before their first ``cache=True`` function is
-defined, since numba picks a function's cache folder when it is decorated.  It also prunes the
+:func:`use_numba_cache` installs the locator; :func:`workbench.jit.load` calls it before the first
+compiled function of ours is made (``workbench.jit.njit`` makes numba's dispatchers on first use),
+since numba picks a function's cache folder when its dispatcher is created.  It also prunes the
 root: folders ``numba-*`` of other source states unused for a week, then the least recently used
 entries until the root is under ``$WORKBENCH_CACHE_MAX_GB`` (default 2 GB).  Only our own entries
 (``numba-*`` folders, ``compliance-*.npy`` files) are ever removed, never anything else in the root.
@@ -210,6 +210,20 @@ def holds_compiled(pattern: str = "mbs_*/integrator.*.nbi") -> bool:
     return d is not None and any(d.glob(pattern))
 
 
+def _numba_target(dirs: list[Path] | None = None) -> tuple[Path, list[Path]] | None:
+    """``(folder, source dirs)`` of the source-keyed numba cache, or ``None`` when numba's own rule
+    applies; without importing numba; for the default ``dirs`` computed once per process."""
+    if dirs is None and "target" in _state:
+        return _state["target"]
+    target = None
+    if not (os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("WORKBENCH_NUMBA_CACHE") == "default"):
+        found = [Path(d).resolve() for d in (package_dirs() if dirs is None else dirs)]
+        target = (cache_root() / f"numba-{source_hash(found)}", found)
+    if dirs is None:
+        _state["target"] = target
+    return target
+
+
 def use_numba_cache(dirs: list[Path] | None = None) -> Path | None:
     """Send numba's cache of the functions defined under ``dirs`` (default: the imported
     ``workbench`` and ``workbench_plugins`` packages) to ``<root>/numba-<source hash>``, and prune the root.
@@ -220,12 +234,12 @@ def use_numba_cache(dirs: list[Path] | None = None) -> Path | None:
     if "numba_dir" in _state:
         return _state["numba_dir"]
     _state["numba_dir"] = None
-    if os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("WORKBENCH_NUMBA_CACHE") == "default":
+    found = _numba_target(dirs)
+    if found is None:
         return None
-    dirs = [Path(d).resolve() for d in (package_dirs() if dirs is None else dirs)]
+    target, dirs = found
     try:
-        root = cache_root()
-        target = root / f"numba-{source_hash(dirs)}"
+        root = target.parent
         target.mkdir(parents=True, exist_ok=True)
         os.utime(target)   # the modification time marks its last use, for pruning
     except OSError:  # read-only home or sources: numba's own rule
@@ -303,7 +317,13 @@ def _install_light_load(caching) -> None:
 
 # ------------------------------------------------------------------- C-callable wrappers of kernels
 def cached_cfunc(sig, wrapper, kernel):
-    """``numba.cfunc(sig)(wrapper)``, taken from the on-disk cache when it holds it.
+    """``numba.cfunc(sig)(wrapper)``, taken from the on-disk cache when it holds it; ``sig`` is a
+    numba signature or a function returning one (numba is imported only when it is needed).
+
+    A wrapper this source state has compiled before (a marker file, :func:`_verified_marker`) is
+    returned as a :class:`LazyCFunc`, made when the solver first takes its address: ``validate``
+    then checks the kernel without importing numba; any other wrapper is compiled here, so that a
+    kernel that does not compile with the solver's signature fails where it did.
 
     ``wrapper`` is a closure calling the njit function ``kernel``.  numba's own ``cache=True`` keys
     a closure by a pickle of its cells, which holds the kernel dispatcher's per-process id: a miss
@@ -313,17 +333,82 @@ def cached_cfunc(sig, wrapper, kernel):
     calls from another file of ours is a new cache folder, see :func:`use_numba_cache`).  A kernel
     that is itself a closure, or has no source file, is compiled every time, as numba would.
     """
+    ident = _kernel_identity(kernel)
+    marker = _verified_marker(wrapper, ident)
+    if marker is not None and marker.exists():
+        return LazyCFunc(lambda: _make_cfunc(sig, wrapper, ident, None))
+    return _make_cfunc(sig, wrapper, ident, marker)
+
+
+def _make_cfunc(sig, wrapper, ident: str | None, marker: Path | None):
     from numba.core import sigutils
     from numba.core.ccallback import CFunc
-    res = CFunc(wrapper, sigutils.normalize_signature(sig), locals={}, options={})
-    ident = _kernel_identity(kernel)
+
+    from .jit import load
+    load()   # numba imported, our cache locator installed
+    res = CFunc(wrapper, sigutils.normalize_signature(sig() if callable(sig) else sig), locals={},
+                options={})
     if ident is not None:
         try:
             res._cache = _wrapper_cache_class()(wrapper, ident)
         except Exception:  # noqa: BLE001 - no usable cache location: compile, as numba would
             pass
     res.compile()
+    if marker is not None:
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.touch()
+        except OSError:   # no marker: the next process compiles (loads) it eagerly again
+            pass
     return res
+
+
+def _verified_marker(wrapper, ident: str | None) -> Path | None:
+    """The file marking that this source state compiled ``wrapper`` around the kernel ``ident``
+    (:func:`_kernel_identity`): ``<numba cache>/verified/<hash>``; ``None`` without a
+    source-keyed cache or a kernel identity."""
+    found = _numba_target()
+    if ident is None or found is None:
+        return None
+    h = hashlib.sha256(f"{wrapper.__module__}.{wrapper.__qualname__}\0{ident}".encode())
+    h.update(wrapper.__code__.co_code)
+    return found[0] / "verified" / h.hexdigest()[:32]
+
+
+class LazyCFunc:
+    """A kernel's C-callable wrapper made on first use (see :func:`cached_cfunc`): numba types it
+    as the wrapper (``_numba_type_``), takes its address through ``__wrapper_address__``, and
+    any other attribute (``address``, ``ctypes`` ...) comes from the real ``numba.cfunc``."""
+
+    def __init__(self, make):
+        self._make = make
+        self._cfunc = None
+
+    def cfunc(self):
+        """The real ``numba.cfunc`` object (made, or loaded from the cache, on the first call)."""
+        if self._cfunc is None:
+            from .jit import _LOCK
+            with _LOCK:
+                if self._cfunc is None:
+                    self._cfunc = self._make()
+        return self._cfunc
+
+    @property
+    def _numba_type_(self):
+        from numba import typeof
+        return typeof(self.cfunc())
+
+    def __wrapper_address__(self, sig=None) -> int:
+        return self.cfunc().address
+
+    def __call__(self, *args):
+        return self.cfunc()(*args)
+
+    def __getattr__(self, name: str):
+        # as workbench.jit.LazyDispatcher: only a public attribute makes the wrapper
+        if name.startswith("__") or name in ("_make", "_cfunc") or (name.startswith("_") and self._cfunc is None):
+            raise AttributeError(name)
+        return getattr(self.cfunc(), name)
 
 
 def _kernel_identity(kernel) -> str | None:

@@ -102,20 +102,27 @@ def main(ctx):
     if _OWN_PROCESS:   # --- startup: every command but a sweep leaves dask unimported
         from .startup import hide_dask
         hide_dask(ctx.invoked_subcommand)
+        _COMMAND[0] = ctx.invoked_subcommand
 
 
 # --- startup: the command's own process leaves dask unimported (begin)
 _OWN_PROCESS = False
+_COMMAND: list = [None]   # the command this process runs (None: --help, --version)
 
 
 def entry() -> None:
     """The ``workbench`` console script (and ``python -m workbench.cli``): :func:`main` in a process
     of its own, the only case where a command may hide dask from the process
-    (:func:`workbench.startup.hide_dask`); ``main`` called from Python (a test's ``CliRunner``, a
-    notebook) changes nothing global."""
+    (:func:`workbench.startup.hide_dask`) and end it without the interpreter's tear-down
+    (:func:`workbench.startup.exit_now`); ``main`` called from Python changes nothing global."""
     global _OWN_PROCESS
     _OWN_PROCESS = True
-    main()
+    try:
+        main()
+    except SystemExit as exc:   # click ends every command so, 0 included
+        from .startup import exit_now
+        exit_now(exc.code, _COMMAND[0])
+        raise
 # --- startup (end)
 
 
@@ -224,7 +231,9 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
     # --- kinds: one dispatcher on the study kind (workbench.kinds) (begin)
     from . import kinds
     from .outputs import check_output, input_paths
-    from .study import load_study   # imports numba (through workbench.mbs) first, in this thread
+    from .jit import load as load_numba
+    from .study import load_study
+    load_numba()   # numba first, in this thread: a run needs it, and the study's checks then run compiled
     if PREFETCH:
         _prefetch_results_libraries(plots=plot)
     console = _console()

@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import xarray as xr
 
 from . import __version__
 from .errors import WorkbenchError
@@ -54,11 +53,15 @@ _MOTION = {
 }
 
 
+# --- startup: xarray is imported where it is used, so that a run's simulation does not wait for
+# the background import of the results libraries (workbench.startup.prefetch_results_libraries)
 def _var(dims, data, units: str, long_name: str, **extra) -> xr.Variable:
+    import xarray as xr
     return xr.Variable(dims, np.asarray(data), attrs={"units": units, "long_name": long_name, **extra})
 
 
 def _load_var(dims, data, units: list[str], long_name: str) -> xr.Variable:
+    import xarray as xr
     """A driver-load variable: one ``units`` when every driver agrees (angle drivers: N m, linear
     drivers: N); with both kinds, no combined unit string: the per-driver units are the
     ``driver_unit`` coordinate, named by the attribute ``units_variable``."""
@@ -178,6 +181,7 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
     study : the :class:`~workbench.study.Study` (text, file, mechanism, output options).
     registry : the model registry, for the plugin provenance.
     """
+    import xarray as xr
     t = np.asarray(sim.time, dtype=float)
     mech = study.mechanism if study is not None else None
     out_opts = study.output if study is not None else None
@@ -461,6 +465,7 @@ def run_dynamics(study, *, registry, out: str | Path | None = None) -> xr.Datase
 
 def open_results(path: str | Path) -> xr.Dataset:
     """Read a results file (netCDF) or a wear store (zarr directory) fully into memory."""
+    import xarray as xr
     if Path(path).is_dir():
         from .wear.store import open_store
         return open_store(path)

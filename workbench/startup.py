@@ -10,8 +10,12 @@ prints each phase.  Two things here cut or hide that time; neither changes a res
 * :func:`prefetch_results_libraries`: ``run`` imports xarray, the netCDF engine and matplotlib in a
   background thread while the study is loaded and simulated.
 
-Only :func:`workbench.cli.entry` (the console script) calls :func:`hide_dask`: a library never
-changes a process it does not own.
+* :func:`exit_now`: once a command has finished, its process ends without tearing down the
+  interpreter (0.2-0.3 s of CPU with numba, xarray and netCDF4 loaded: freeing every module's
+  objects, which the operating system reclaims at once anyway).
+
+Only :func:`workbench.cli.entry` (the console script) calls :func:`hide_dask` and
+:func:`exit_now`: a library never changes a process it does not own.
 """
 from __future__ import annotations
 
@@ -74,3 +78,44 @@ def prefetch_results_libraries(plots: bool = False) -> threading.Thread:
     thread = threading.Thread(target=work, name="workbench-prefetch", daemon=True)
     thread.start()
     return thread
+
+
+# --- startup: the end of a command's process (begin)
+#: the commands whose process may end without the interpreter's tear-down (:func:`exit_now`):
+#: they start no process or thread that outlives them (not ``sweep``: its cluster)
+FAST_EXIT = ("run", "validate", "plot", "plugins", "schema", None)
+#: environment variable: ``0`` ends every command with the interpreter's normal tear-down
+FAST_EXIT_ENV = "WORKBENCH_FAST_EXIT"
+
+
+def exit_now(code, command: str | None) -> None:
+    """End this process with exit status ``code`` (``SystemExit.code``: None, an int or a message)
+    after the command ``command`` returned: run the ``atexit`` functions, flush stdout and
+    stderr, then ``os._exit``, skipping the interpreter's tear-down of every module, which costs
+    0.2-0.3 s of CPU after a run (numba's and llvmlite's objects, xarray, netCDF4) and changes
+    nothing on disk: every file the workbench writes is closed before its command returns.
+    Returns without doing anything (the caller then exits normally) for a command not in
+    :data:`FAST_EXIT`, with ``$WORKBENCH_FAST_EXIT`` = ``0``, or while another non-daemon thread
+    is alive (its end would be cut short).  mypy ends its command line the same way."""
+    if command not in FAST_EXIT or os.environ.get(FAST_EXIT_ENV) == "0":
+        return
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        return
+    if code is None:
+        status = 0
+    elif isinstance(code, int):
+        status = code
+    else:   # sys.exit("message"): Python prints it to stderr and exits with 1
+        print(code, file=sys.stderr)
+        status = 1
+    import atexit
+    try:
+        atexit._run_exitfuncs()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # noqa: BLE001 - a closed pipe: nothing left to write to
+                pass
+        os._exit(status)
+# --- startup (end)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import math
 
 import numpy as np
-from numba import njit
+from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
 from workbench.errors import StudyError
 from workbench.models import ContactGeometry, parameter

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
 from workbench.hookspecs import hookimpl
 from workbench.models import ContactGeometry, ContactLaw

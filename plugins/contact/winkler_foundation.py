@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
 from workbench_plugins.pressure.winkler import layer_modulus
 from workbench.errors import StudyError, choices_text

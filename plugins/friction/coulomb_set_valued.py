@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from numba import njit
+from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
 from workbench.errors import StudyError
 from workbench.hookspecs import hookimpl

@@ -33,7 +33,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
 from workbench.hookspecs import hookimpl
 from workbench.models import FrictionLaw, parameter

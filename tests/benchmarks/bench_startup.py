@@ -9,19 +9,22 @@ shared machine the wall time of a busy moment says little: compare CPU times, or
 is quiet.
 
 * the import floors: a fresh interpreter that only imports the libraries a command cannot do
-  without (numpy and numba for ``validate``, which compiles the mechanism; xarray, pandas and the
+  without (numpy for ``validate``, which builds the mechanism's arrays and runs its assembly check
+  in Python; numba for ``run``; xarray, pandas and the
   netCDF engine besides for ``run``; matplotlib for its plots; dask's array and distributed
   modules, which xarray imports whenever dask is importable), so that a goal below its floor shows;
 * ``import workbench`` and ``import workbench.cli``: no side effects, nothing heavy;
-* ``workbench --help``, ``workbench validate studies/flores_slider_crank.toml`` (compiles the
-  mechanism and packs every model: the compiled kernels come from numba's on-disk cache),
+* ``workbench --help``, ``workbench validate studies/flores_slider_crank.toml`` (builds the
+  mechanism and packs every model; warm, it imports no numba: ``workbench.jit``),
   ``workbench run studies/flores_slider_crank.toml`` with ``--no-plot`` and with its four plots
-  (0.024 s of motion, and the ideal-joint twin), end to end;
-* the phases of that run (import, registry, parse/validate, results libraries, compile-load,
-  solve, dataset, write, plot libraries, plots), timed one after another in one interpreter
+  (0.024 s of motion, and the ideal-joint twin), end to end, and the ``--no-plot`` run once more
+  with the interpreter's tear-down at exit (``WORKBENCH_FAST_EXIT=0``, see
+  ``workbench.startup.exit_now``);
+* the phases of that run (import, numba, registry, parse/validate, results libraries,
+  compile-load, solve, dataset, write, plot libraries, plots), timed one after another in one interpreter
   without the background import thread, so that each phase carries its own imports;
   compile-load is the first ``simulate`` (it loads the cached kernels) less a second one;
-* the ten slowest imports of ``validate`` (``python -X importtime``).
+* the heavy libraries ``validate`` imports and its ten slowest imports (``python -X importtime``).
 
 ``--before DIR``: a source tree of an earlier state (``git worktree add DIR <commit>``, with the
 ``studies/`` folder) measured the same way, its commands and phases beside this checkout's.  The
@@ -30,6 +33,14 @@ the one imported (the installed ``workbench_plugins`` are shared).
 
 The commands run with ``PYTHONDONTWRITEBYTECODE`` removed from their environment, so that the
 ``.pyc`` files of the sources are written once and reused, as in any ordinary installation.
+
+Measured with ``--repeat 3`` on 2 shared cores at a load average of 6 (CPU s, medians; the wall
+times were about twice as long): floors numpy 0.15, numpy + numba 0.39, + xarray and netCDF4 0.96;
+``validate`` 0.29 (no numba: ``workbench.jit``; 0.54-0.68 before), ``run --no-plot`` 1.26 (1.69
+with the interpreter's tear-down at exit; 1.80 before), with its plots 2.01.  Phases of that run
+(CPU s): import 0.18, numba 0.26, registry 0.05, parse/validate 0.08, results libraries 0.42,
+compile-load 0.15, solve 0.12, dataset 0.01, write 0.12; the run end to end (1.26) is now below
+the sum of its phases (1.39): the results libraries are imported while the solver runs.
 """
 from __future__ import annotations
 
@@ -61,10 +72,10 @@ FLOORS = {
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _timed(cmd: list[str], cwd: Path = ROOT) -> tuple[float, float, str]:
+def _timed(cmd: list[str], cwd: Path = ROOT, env: dict | None = None) -> tuple[float, float, str]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=ENV)
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=ENV if env is None else env)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
@@ -73,15 +84,15 @@ def _timed(cmd: list[str], cwd: Path = ROOT) -> tuple[float, float, str]:
     return wall, cpu, proc.stdout
 
 
-def _best(label: str, cmd: list[str], repeat: int, cwd: Path = ROOT, fresh=None) -> str:
+def _best(label: str, cmd: list[str], repeat: int, cwd: Path = ROOT, fresh=None, env: dict | None = None) -> str:
     """Print the median wall and CPU time of ``cmd`` over ``repeat`` runs after an untimed one;
     ``fresh()`` appends a new output path to every run.  Returns the last run's stdout."""
     extra = (lambda: [fresh()]) if fresh else (lambda: [])  # noqa: E731
-    _timed(cmd + extra(), cwd)   # fills the caches
+    _timed(cmd + extra(), cwd, env)   # fills the caches
     runs = []
     load0 = os.getloadavg()[0]
     for _ in range(repeat):
-        wall, cpu, text = _timed(cmd + extra(), cwd)
+        wall, cpu, text = _timed(cmd + extra(), cwd, env)
         runs.append((wall, cpu))
     import statistics
     wall, cpu = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
@@ -93,7 +104,7 @@ def _best(label: str, cmd: list[str], repeat: int, cwd: Path = ROOT, fresh=None)
 # ------------------------------------------------------------------ phases of one Flores run
 #: the phases of ``workbench run`` on the Flores study, timed one after another in one fresh
 #: interpreter (no background import thread, so that each phase carries its own imports)
-PHASES = ("import", "registry", "parse/validate", "results libraries", "compile-load", "solve",
+PHASES = ("import", "numba", "registry", "parse/validate", "results libraries", "compile-load", "solve",
           "dataset", "write", "plot libraries", "plots")
 
 
@@ -115,6 +126,13 @@ def _phases_child(out: str, hide_dask: bool, root: Path = ROOT) -> None:
     from workbench import kinds, outputs  # noqa: F401
     from workbench.study import load_study
     lap("import")
+    try:   # numba and the source-keyed cache, loaded first as `run` does (workbench.jit.load)
+        from workbench.jit import load
+    except ImportError:   # a tree before workbench.jit: its modules import numba themselves
+        import numba  # noqa: F401
+    else:
+        load()
+    lap("numba")
     from workbench.plugins import build_registry
     registry = build_registry()
     lap("registry")
@@ -199,6 +217,9 @@ def _commands(py: list[str], tmp: str, repeat: int, root: Path, label: str) -> N
     text = _best("workbench run (Flores, --no-plot)", cli + ["run", study, "--no-plot", "-o"], repeat,
                  root, out)
     _best("workbench run (Flores, with its 4 plots)", cli + ["run", study, "-o"], repeat, root, out)
+    if (root / "workbench" / "startup.py").read_text().count("def exit_now"):
+        _best("run --no-plot, interpreter tear-down at exit", cli + ["run", study, "--no-plot", "-o"],
+              repeat, root, out, env=dict(ENV, WORKBENCH_FAST_EXIT="0"))
     solver = next((line.strip() for line in text.splitlines() if "solver:" in line), "")
     print(f"    ({solver})")
 
@@ -241,6 +262,9 @@ def main() -> None:
         parts = line.split("|")
         if len(parts) == 3 and parts[1].strip().isdigit() and not parts[2].startswith("  "):  # top level
             rows.append((int(parts[1]), parts[2].strip()))
+    loaded = sorted({line.split("|")[2].strip().split(".")[0] for line in proc.stderr.splitlines()
+                     if line.count("|") == 2} & set(HEAVY))
+    print(f"  heavy libraries validate imports: {', '.join(loaded) or 'none'}")
     print("  slowest top-level imports of validate (cumulative, ms):")
     for us, name in sorted(rows, reverse=True)[:10]:
         print(f"    {us / 1000:8.1f}  {name}")

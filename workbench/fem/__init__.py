@@ -49,10 +49,8 @@ _RENAMED = {"compliance_cache_dir": ("compliance", "cache_dir")}
 __all__ = sorted([*_API, *_RENAMED])
 
 # --- house: numba's cache of this package's compiled functions goes to the source-keyed folder of
-# workbench.caches; it must be set before the first cache=True function is defined
-from ..caches import use_numba_cache as _use_numba_cache
-
-_use_numba_cache()
+# workbench.caches: workbench.jit.load sets it before the first dispatcher is made (the functions
+# are decorated with workbench.jit.njit, which makes them on first use)
 # --- house (end)
 
 

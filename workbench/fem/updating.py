@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from .kernels import approach_from_active_set, cho_solve_inplace as _solve, switch_active_set
 

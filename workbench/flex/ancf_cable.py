@@ -24,7 +24,7 @@ about 8 times its depth.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 GAUSS_X, GAUSS_W = np.polynomial.legendre.leggauss(5)
 GAUSS_X = 0.5 * (GAUSS_X + 1.0)   # on [0, 1]

@@ -13,7 +13,7 @@ the tangent (it is of order ``beta`` times the strain rate).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from .ancf_cable import GAUSS_W, GAUSS_X, _matrix, element_forces, hermite
 

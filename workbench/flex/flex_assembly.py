@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from ..mbs.kinematics import driver_value
 

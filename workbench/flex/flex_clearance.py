@@ -18,7 +18,7 @@ import dataclasses
 import math
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from ..errors import MechanismError
 from ..mbs.clearance import C_FN, clearance_forces

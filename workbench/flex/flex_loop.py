@@ -25,7 +25,7 @@ behaviour).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from .beam_forces import beam_energy
 from ..mbs.kinematics import driver_value

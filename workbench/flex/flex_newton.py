@@ -19,7 +19,7 @@ held fixed over the call: with clearance joints the solver calls it one iteratio
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from .beam_forces import beam_forces
 from ..mbs.kinematics import driver_value

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from .compiled import CL_FRICTION_BOUND, CL_REV, REV_HB_MAX, REV_HJ_MAX, REV_NODES, REV_PROFILE
 from .compiled import REV_DISTRIBUTED

@@ -24,8 +24,21 @@ from dataclasses import replace
 import numpy as np
 
 from .compiled import compile_mechanism
-from .kinematics import constraints
+from .kinematics import constraints as _compiled_constraints
 from .mechanism import Mechanism
+
+
+# --- start-up: the check runs compiled only when numba is loaded anyway (begin)
+def constraints(*args):
+    """:func:`workbench.mbs.kinematics.constraints`, compiled when numba is already imported (a
+    run), else its Python version, the reference path (``validate`` imports no numba);
+    ``tests/test_jit.py`` checks that both find the same problems."""
+    from ..jit import loaded, python_path
+    if loaded():
+        return _compiled_constraints(*args)
+    with python_path():
+        return _compiled_constraints(*args)
+# --- start-up (end)
 
 #: smallest accepted ratio of the scaled Jacobian's extreme singular values
 SINGULAR_RATIO = 1e-7

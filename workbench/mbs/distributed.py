@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from .compiled import REV_DIST_FLOOR, REV_HB_MAX, REV_HJ_MAX, REV_NODES, REV_PROFILE
 from .distributed_nodes import _cp, journal_basis as _journal_basis, node_step as _node_step

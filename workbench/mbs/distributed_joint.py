@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from .distributed import (N_RES, P_LEN, R_DELTA, R_FBX, R_FBY, R_FNSUM, R_FT, R_FTX, R_FTY, R_PC, R_PF,
                           R_PSI, R_TORQUE, distributed_contact, distributed_gap)

@@ -15,7 +15,7 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from .clearance import clearance_forces
 from .compiled import DRV_PHI, FORCE, REV, SPRING, TORQUE, TRANS

@@ -49,7 +49,7 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from .clearance import C_FN, C_PEN, N_CREC, contact_gaps
 from .dense import dense as _dense, probe as _probe, track as _track

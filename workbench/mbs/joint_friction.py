@@ -77,7 +77,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from .clearance import FAULT_FRICTION_BOUND, FAULT_FRICTION_NONFINITE, FAULT_FRICTION_RAISED, N_FAULT
 from .kernels import RAISED

@@ -10,24 +10,41 @@ from __future__ import annotations
 
 import functools
 import math
-import warnings
 
 import numpy as np
-from numba import njit, types
-from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from ..caches import cached_cfunc  # house: the C wrappers come from the on-disk cache when warm
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
+
+# --- start-up: the C signatures are numba types, made when first needed (begin)
 # first-class function types are what makes per-joint laws cheap; the feature is stable for
-# the plain C signatures used here
-warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+# the plain C signatures used here (workbench.jit.load silences numba's experimental warning)
+@functools.lru_cache(maxsize=None)
+def contact_sig():
+    """F_n = contact(delta, delta_dot, delta_dot_minus, p, out) with out[RAISED] = 1.0 when the
+    kernel raised (the numba signature :data:`CONTACT_SIG`)."""
+    from numba import types
+    return types.float64(types.float64, types.float64, types.float64, types.CPointer(types.float64),
+                         types.CPointer(types.float64))
 
-#: F_n = contact(delta, delta_dot, delta_dot_minus, p, out) with out[RAISED] = 1.0 when the kernel raised
-CONTACT_SIG = types.float64(types.float64, types.float64, types.float64, types.CPointer(types.float64),
-                            types.CPointer(types.float64))
-#: f_t = friction(v_t, f_n, z, p, out) with out[0] = z_dot, out[RAISED] = 1.0 when the kernel raised
-FRICTION_SIG = types.float64(types.float64, types.float64, types.float64,
-                             types.CPointer(types.float64), types.CPointer(types.float64))
+
+@functools.lru_cache(maxsize=None)
+def friction_sig():
+    """f_t = friction(v_t, f_n, z, p, out) with out[0] = z_dot, out[RAISED] = 1.0 when the kernel
+    raised (the numba signature :data:`FRICTION_SIG`)."""
+    from numba import types
+    return types.float64(types.float64, types.float64, types.float64,
+                         types.CPointer(types.float64), types.CPointer(types.float64))
+
+
+def __getattr__(name: str):
+    if name == "CONTACT_SIG":
+        return contact_sig()
+    if name == "FRICTION_SIG":
+        return friction_sig()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# --- start-up (end)
 #: slot of the wrappers' ``out`` array flagging an exception raised inside the kernel
 RAISED = 1
 #: length of the ``out`` array the wrappers write
@@ -49,7 +66,7 @@ def contact_cfunc(kernel):
         except Exception:  # noqa: BLE001 - reported by the integrator as a model error
             out[RAISED] = 1.0
             return math.nan
-    res = cached_cfunc(CONTACT_SIG, wrapper, kernel)  # house: from the on-disk cache when warm
+    res = cached_cfunc(contact_sig, wrapper, kernel)  # house: from the on-disk cache when warm
     res._workbench_kernel = kernel  # the kernel itself, for the specialised path (codegen)
     return res
 
@@ -69,7 +86,7 @@ def friction_cfunc(kernel):
             out[0] = 0.0
             out[RAISED] = 1.0
             return math.nan
-    res = cached_cfunc(FRICTION_SIG, wrapper, kernel)  # house: from the on-disk cache when warm
+    res = cached_cfunc(friction_sig, wrapper, kernel)  # house: from the on-disk cache when warm
     res._workbench_kernel = kernel  # the kernel itself, for the specialised path (codegen)
     return res
 

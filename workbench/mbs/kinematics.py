@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from .compiled import DRV_PHI, DRV_X, MAX_POLY, REV, TRANS
 

@@ -4,7 +4,7 @@ for the multipliers, and solved again with the same factors for each friction jo
 :mod:`.joint_friction` (its reaction-friction loop)."""
 from __future__ import annotations
 
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 
 @njit(cache=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from .guide_profile import TR_DS, TR_NODES, TR_PROFILE, TR_REACH, TR_S0, TR_WORN
 from .kinematics import material_velocity, point_position, rotate

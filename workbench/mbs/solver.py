@@ -11,7 +11,7 @@ import math
 import time as _time
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from ..errors import SolverError
 from .compiled import CompiledModel, TRANS, compile_mechanism

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from ..errors import WorkbenchError
 from ..mbs import kernels

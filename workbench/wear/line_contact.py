@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from ..mbs.slider_guide import guide_depth
 from ..mbs.guide_profile import TR_DS, TR_NODES, TR_REACH, TR_S0

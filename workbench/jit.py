@@ -1,0 +1,167 @@
+"""The house decorator for compiled functions: :func:`njit`, numba's ``njit`` created on first use.
+
+Importing numba costs 0.3-0.45 s, most of a warm ``workbench validate``, which checks a study
+(schema, models, the mechanism's arrays, its assembly along the drivers) but runs no compiled code.
+So the workbench's own modules and the built-in plugins decorate their compiled functions with
+``workbench.jit.njit`` instead of ``numba.njit``: the decorator takes the same options
+(``cache=True``, ``fastmath``, ``inline``, ``nogil`` ...) and returns a :class:`LazyDispatcher`,
+a stand-in that imports numba and makes the real ``numba.njit`` dispatcher the first time it is
+needed: called from Python, asked for a dispatcher attribute (``signatures``, ``overloads``,
+``compile`` ...), or met by numba's typing in a function being compiled.  ``py_func`` (the plain
+Python function, the reference path) is there without numba.
+
+The stand-in is what module globals, class attributes (a model's ``kernel``) and closures hold;
+it carries the numba type of its dispatcher (``_numba_type_``, numba's hook for foreign objects),
+so a compiled function calling another one, a kernel captured by a C-callable wrapper or passed
+as an argument, all compile as with ``numba.njit`` and load from the same on-disk cache
+(``cache=True`` keys a function by its own source file, unchanged).  Each dispatcher is made on
+demand, so a run creates only the dispatchers it uses.
+
+Third-party plugins may keep ``numba.njit``: everything that accepts a compiled kernel takes
+either (:func:`is_compiled`); they simply import numba when their module is imported.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib
+import sys
+import threading
+
+_LOCK = threading.RLock()
+_STATE = {"loaded": False}
+
+
+def loaded() -> bool:
+    """Whether numba is imported in this process (by :func:`load` or by anyone else): then a
+    compiled function costs no import, only its cache load."""
+    return _STATE["loaded"] or "numba" in sys.modules
+
+
+def load() -> None:
+    """Import numba and send the workbench's compiled functions to their source-keyed cache
+    (:func:`workbench.caches.use_numba_cache`); idempotent.  Called before the first dispatcher
+    is made, since numba picks a function's cache folder when the dispatcher is created."""
+    if _STATE["loaded"]:
+        return
+    with _LOCK:
+        if _STATE["loaded"]:
+            return
+        import warnings
+
+        import numba.experimental.function_type  # noqa: F401 - types the kernels' C wrappers
+        from numba.core.errors import NumbaExperimentalFeatureWarning
+
+        from .caches import use_numba_cache
+        use_numba_cache()
+        # first-class function types (the kernels' C wrappers handed to the integrator) are
+        # stable for the plain C signatures the solver uses
+        warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+        _STATE["loaded"] = True
+
+
+_LOCAL = threading.local()
+
+
+@contextlib.contextmanager
+def python_path():
+    """Inside this block (in this thread), a compiled function called from Python runs its Python
+    version (``py_func``, the reference path) instead of importing numba and loading its machine
+    code, and so does every function it calls: for a short check (``validate``'s assembly along
+    the drivers) whose compiled version would cost more to load than to run."""
+    before = getattr(_LOCAL, "python", False)
+    _LOCAL.python = True
+    try:
+        yield
+    finally:
+        _LOCAL.python = before
+
+
+class LazyDispatcher:
+    """A compiled function not made yet: ``numba.njit(**options)(py_func)`` on first use.
+
+    Called, it calls the dispatcher; any attribute it does not hold itself comes from the
+    dispatcher; numba types it as the dispatcher (``_numba_type_``).  ``py_func`` is the Python
+    function (the reference path), available without numba."""
+
+    def __init__(self, py_func, options: dict):
+        self.py_func = py_func
+        self._options = dict(options)
+        self._dispatcher = None
+        functools.update_wrapper(self, py_func)
+
+    def dispatcher(self):
+        """The real numba dispatcher (made, with numba imported, on the first call)."""
+        d = self._dispatcher
+        if d is None:
+            with _LOCK:
+                if self._dispatcher is None:
+                    load()
+                    import numba
+                    self._dispatcher = numba.njit(**self._options)(self.py_func)
+                d = self._dispatcher
+        return d
+
+    def __call__(self, *args, **kwargs):
+        if getattr(_LOCAL, "python", False):
+            return self.py_func(*args, **kwargs)   # inside python_path(): the reference path
+        return self.dispatcher()(*args, **kwargs)
+
+    @property
+    def _numba_type_(self):
+        from numba.core import types
+        return types.Dispatcher(self.dispatcher())
+
+    def __getattr__(self, name: str):
+        # a public attribute makes the dispatcher; a private one (a tool probing for its own
+        # marker, ``_pytestfixturefunction`` ...) is looked up only on a dispatcher already made
+        if name.startswith("__") or name in ("_dispatcher", "_options", "py_func") \
+                or (name.startswith("_") and self._dispatcher is None):
+            raise AttributeError(name)
+        return getattr(self.dispatcher(), name)
+
+    def __reduce__(self):
+        mod, qual = getattr(self, "__module__", None), getattr(self, "__qualname__", "")
+        try:
+            if _by_name(mod, qual) is self:
+                return _by_name, (mod, qual)
+        except Exception:  # noqa: BLE001 - not importable by name: pickle the function itself
+            pass
+        return LazyDispatcher, (self.py_func, self._options)
+
+    def __repr__(self) -> str:
+        state = "compiled" if self._dispatcher is not None else "not made yet"
+        return f"<workbench.jit.njit {getattr(self, '__qualname__', '?')} ({state})>"
+
+
+def _by_name(module: str, qualname: str):
+    obj = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def njit(*args, **options):
+    """``numba.njit`` made on first use (:class:`LazyDispatcher`): ``@njit``, ``@njit(cache=True,
+    ...)`` with numba's own options.  A signature (``njit("f8(f8)")``, eager compilation) is
+    passed on to numba when the dispatcher is made."""
+    if len(args) == 1 and callable(args[0]) and not options:
+        return LazyDispatcher(args[0], {})
+    if args:
+        options = dict(options, signature_or_function=args[0])
+
+    def decorate(func):
+        return LazyDispatcher(func, options)
+    return decorate
+
+
+def dispatcher(func):
+    """The numba dispatcher behind ``func`` (a :class:`LazyDispatcher` is made now); anything
+    else is returned as it is."""
+    return func.dispatcher() if isinstance(func, LazyDispatcher) else func
+
+
+def is_compiled(func) -> bool:
+    """Whether ``func`` is a compiled function the solver can call: a ``numba.njit`` dispatcher
+    or a :class:`LazyDispatcher` (both carry the Python function as ``py_func``)."""
+    return isinstance(func, LazyDispatcher) or (hasattr(func, "py_func") and hasattr(func, "signatures"))
