@@ -232,6 +232,41 @@ def test_serial_and_distributed_results_agree(two_ways):
     assert len(set(dist["worker"].values.ravel())) == 2
 
 
+def test_case_files_written_by_the_workers_hold_the_serial_run_s_values(two_ways):
+    # each worker writes its case's full results itself (under a process-local lock, see the
+    # next test): every variable and coordinate equals the serial run's, value for value
+    sw, dist, serial, tmp = two_ways
+    ok = dist["status"].values.ravel() == "ok"
+    assert ok.sum() == 4
+    for fd, fs in zip(dist["case_file"].values.ravel()[ok], serial["case_file"].values.ravel()[ok]):
+        assert Path(fd).parent == tmp / "dist.cases" and Path(fs).parent == tmp / "serial.cases"
+        a, b = open_results(fd), open_results(fs)
+        assert set(a.data_vars) == set(b.data_vars) and a["contact_force"].size > 0
+        xr.testing.assert_equal(a, b)   # exact: no tolerance
+
+
+def _scheduler_xarray_sees(local: bool) -> str:
+    from xarray.backends.locks import get_dask_scheduler
+    from workbench.sweep_dask import local_locks
+    if not local:
+        return get_dask_scheduler()
+    with local_locks():
+        return get_dask_scheduler()
+
+
+def test_on_a_dask_worker_a_case_s_file_writes_take_a_local_lock():
+    # xarray guards each netCDF write with a lock of the dask scheduler it finds: on a worker, a
+    # dask.distributed.Lock (a round trip to the scheduler per acquire and per release); inside
+    # local_locks it is a threading lock
+    import logging
+    from dask.distributed import Client, LocalCluster
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None,
+                      silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+        seen = client.submit(_scheduler_xarray_sees, False, pure=False).result()
+        local = client.submit(_scheduler_xarray_sees, True, pure=False).result()
+    assert seen == "distributed" and local == "threaded"
+
+
 # --------------------------------------------------------------------------------------------
 # the command line, the plot, the comparison study
 # --------------------------------------------------------------------------------------------
