@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import threading
 import time
 import uuid
 
@@ -46,16 +47,31 @@ LEAN_CONFIG = {
 }
 
 
+_locks = {"users": 0, "set": None}
+_locks_guard = threading.Lock()
+
+
 @contextlib.contextmanager
 def local_locks():
     """While it is active, xarray takes process-local locks for its file writes, not a
     ``dask.distributed.Lock`` of the worker's scheduler: dask's scheduler is ``synchronous``.
 
-    dask's configuration is process-wide: use this only in a process that runs one case at a
-    time (a sweep's worker process, one thread)."""
+    dask's configuration is process-wide, so the setting is counted: the first case of a process
+    to enter sets it, the last to leave restores the worker's own (a worker of a cluster given by
+    address may run several cases at a time in its threads)."""
     import dask
-    with dask.config.set(scheduler="synchronous"):
+    with _locks_guard:
+        if _locks["users"] == 0:
+            _locks["set"] = dask.config.set(scheduler="synchronous")
+        _locks["users"] += 1
+    try:
         yield
+    finally:
+        with _locks_guard:
+            _locks["users"] -= 1
+            if _locks["users"] == 0:
+                _locks["set"].__exit__(None, None, None)
+                _locks["set"] = None
 
 
 def run_on_worker(task):
