@@ -32,14 +32,18 @@ Where the cases run
   same plugins installed and must see the output folder (a shared file system);
 * ``serial=True``: one case after another in this process (no dask), the reference path.
 
-Every worker is warmed once before the cases start: it builds the plugin registry (kept for the
-life of the worker process) and runs the first case for two output steps, which loads the
-numba-compiled kernels from their on-disk cache (``cache=True``).  When that cache is cold (a
-new install, edited kernels) the sweep's own process first does the same before it starts a
-local cluster, so the kernels are compiled once, not once per worker at the same time; when it
-is warm, the sweep's process skips it (:func:`workbench.caches.holds_compiled`).  FE
+Every worker is warmed once before the cases start (:func:`warm_worker`): it builds the plugin
+registry (kept for the life of the worker process) and runs the first case cut short (two output
+steps, or one wear update) into a temporary folder and reduces it, which loads the numba-compiled
+kernels from their on-disk cache (``cache=True``), the result writers and the reducers.  When that
+cache is cold (a new install, edited kernels) the sweep's own process first does the same before
+it starts a local cluster, so the kernels are compiled once, not once per worker at the same time;
+when it is warm, the sweep's process skips it (:func:`workbench.caches.holds_compiled`).  FE
 compliances are memoised per worker process and cached on disk by :mod:`workbench.fem.compliance`
 (written atomically, so workers never see a partial file).
+
+How the local cluster is kept lean, and why a case's files are written under a process-local
+lock on a worker, is told in :mod:`workbench.sweep_dask`.
 
 Scheduling: the cases go to the workers longest first, as measured by earlier sweeps over the
 same settings (:mod:`workbench.sweep_costs`; never measured ones first), each case writes its own
@@ -54,7 +58,6 @@ import os
 import socket
 import time
 import traceback
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,17 +214,35 @@ def _warm(args: tuple, timeout: float | None) -> str:
     return value if how == "ok" else f"warm-up {how}"
 
 
-def warm_worker(base_doc: dict, base_file: str, settings=(), unset=()) -> str:
-    """Build this process's registry and load the compiled kernels: a two-output-step run of the
-    study ``base_doc`` with ``settings`` applied (the first case's)."""
+def warm_worker(base_doc: dict, base_file: str, settings=(), unset=(), summary=()) -> str:
+    """Build this process's registry and load what a case needs (the compiled kernels, the
+    result writers, the ``summary`` reducers): the case ``base_doc`` with ``settings`` applied (the
+    first case's), cut short -- a dynamics study to two output steps, a wear study to one update --
+    run into a temporary folder of its own (removed after) and reduced."""
     try:
-        from .study import load_study_text
+        from .study import load_study_text, run_study
         registry = _process_registry()
         study = load_study_text(case_text(base_doc, settings, unset), file=base_file, registry=registry)
+        if study.kind not in ("dynamics", "wear"):
+            return "ok"
+        options = {}
         if study.kind == "dynamics":
-            from .mbs.solver import simulate
             s = study.solver
-            simulate(study.mechanism, dataclasses.replace(s, t_end=s.t_start + 2.0 * s.output_step))
+            study = dataclasses.replace(study, solver=dataclasses.replace(
+                s, t_end=s.t_start + 2.0 * s.output_step))
+        else:
+            options["max_updates"] = 1
+        import tempfile
+        with tempfile.TemporaryDirectory(prefix="workbench-warm-") as tmp:
+            out = Path(tmp) / ("warm" + CASE_SUFFIX.get(study.kind, ".nc"))
+            ds = run_study(study, registry=registry, out=out, **options)
+            for name in summary:
+                try:
+                    REDUCERS[name](ds)
+                except Exception:  # noqa: BLE001 - a summary of a cut-short run may not exist
+                    pass
+            if hasattr(ds, "close"):
+                ds.close()
     except Exception as exc:  # noqa: BLE001 - the cases will report the problem themselves
         return f"warm-up failed: {_error_text(exc)}"
     return "ok"
@@ -249,7 +270,8 @@ def tasks(sweep: Sweep, out: str | Path, **options) -> list[CaseTask]:
 
 
 def _warm_args(sweep: Sweep) -> tuple:
-    return (sweep.base_doc, str(sweep.base_file.resolve()), sweep.cases[0].settings, sweep.unset)
+    return (sweep.base_doc, str(sweep.base_file.resolve()), sweep.cases[0].settings, sweep.unset,
+            sweep.summary)
 
 
 def _run_serial(todo: list[CaseTask], sweep: Sweep, registry, on_result):
@@ -264,61 +286,8 @@ def _run_serial(todo: list[CaseTask], sweep: Sweep, registry, on_result):
 
 def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
                      workers: int | None, on_result):
-    try:
-        from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError as exc:  # the optional extra 'sweep'
-        raise WorkbenchError(f"sweeps need dask.distributed ({exc}); pip install -e '.[sweep]' (or 'dask[distributed]') "
-                             "or run with --serial") from None
-    cluster, t0 = None, time.perf_counter()
-    timeout = todo[0].timeout if todo else None
-    if scheduler is None:
-        n = int(workers or os.cpu_count() or 1)
-        if n < 1:
-            raise WorkbenchError(f"--workers must be >= 1, got {n}")
-        # fill the on-disk numba cache here first: with a cold cache (new install, edited
-        # kernels) the workers would otherwise each compile the same kernels at the same time;
-        # with a warm one this process needs no kernel at all (house: off the critical path)
-        from .caches import holds_compiled
-        if not holds_compiled():
-            _warm(_warm_args(sweep), timeout)
-        # no dashboard; the scheduler's small HTTP server (health, metrics) on loopback, any port
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR,
-                               scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
-        client = Client(cluster)
-        where = {"executor": "dask LocalCluster", "workers": n}
-    else:
-        try:
-            client = Client(scheduler, timeout="15s")
-        except (OSError, ValueError, TypeError) as exc:   # unreachable, timed out, bad address
-            raise WorkbenchError(f"cannot connect to the dask scheduler at {scheduler}: {exc}") from None
-        where = {"executor": f"dask scheduler {scheduler}",
-                 "workers": len(client.scheduler_info().get("workers", {}))}
-    try:
-        if timeout is None:   # with a timeout every case runs in a child process: nothing to warm here
-            client.run(warm_worker, *_warm_args(sweep))
-        t1 = time.perf_counter()
-        tag = uuid.uuid4().hex[:8]   # task keys unique per sweep: a shared cluster may run several
-        # longest first (house): dask runs the higher priority first
-        from .sweep_costs import order
-        ordered = order(todo)
-        futures = [client.submit(run_case, t, pure=False, key=f"sweep-{tag}-case-{t.index}",
-                                 priority=len(ordered) - rank) for rank, t in enumerate(ordered)]
-        index_of = {f.key: t.index for f, t in zip(futures, ordered)}
-        for fut in as_completed(futures):
-            try:
-                res = fut.result()
-            except Exception as exc:  # noqa: BLE001 - e.g. a worker died running the case
-                res = CaseResult(index=index_of[fut.key], status=STATUS_FAILED,
-                                 error=f"the case's worker failed: {_error_text(exc)}")
-            on_result(res)
-            fut.release()
-        where.update(startup_time=t1 - t0, cases_time=time.perf_counter() - t1)
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-    return where
+    from .sweep_dask import run_distributed   # dask is imported only by a parallel sweep
+    return run_distributed(todo, sweep, scheduler, workers, on_result)
 
 
 def check_outputs(sweep: Sweep, out: str | Path, todo: list[CaseTask], *, overwrite: bool = False) -> None:
