@@ -22,14 +22,15 @@ Each update ``k`` (surfaces after ``N_k`` machine cycles):
    output deviation from the ideal mechanism, and the averaging-cycle dynamics when selected);
 6. jump ``dN`` cycles: the largest number keeping the deepest increment below ``depth_step``
    times the radial clearance, the systematic change of the rate profile over the jump below
-   ``jump_tolerance`` (:func:`.statistics.jump_limit`), and the cycles left; wear the surfaces by
+   ``jump_tolerance`` (:func:`.statistics.jump_limit`, or with ``jump_control = "history"``
+   :func:`.statistics.trend_jump_limit` over the last updates), and the cycles left; wear the surfaces by
    ``dN`` times the rate.  The increment's standard error is ``dN`` times the rate's.  The stored
    cumulative errors add the updates' variances, which treats the estimates of different updates
    as independent: each comes from its own simulation on other surfaces, and the chaotic contact
    decorrelates them (an assumption, not a proof).
 
 Every update restarts the dynamics from the assembled state, so an update depends only on the
-surfaces (and, for the jump controller, on the previous row): a resumed run
+surfaces (and, for the jump controller, on the previous rows): a resumed run
 (:func:`run_wear_study` with ``resume=True``) continues from the last complete row of the store and
 ends with the same result as an uninterrupted one.
 """
@@ -96,6 +97,7 @@ class WearRun:
     previous: dict = field(default_factory=dict)  # joint -> (rate profile, its stderr) of the last update
     previous_jump: float = 0.0                     # dN of the last update [cycles]
     previous_cycles: int = 0                       # averaging cycles of the last update
+    history: dict = field(default_factory=dict)    # joint -> [(cycles done [1], rate profile, stderr)], oldest first
     validity: ValidityLog = field(default_factory=ValidityLog)
     guides: dict = field(default_factory=dict)     # translational: joint index -> guide_loop.GuideWear
 
@@ -245,9 +247,21 @@ def _context(run: WearRun, worn: WornJoint):
                              f"(after {run.cycles_done:.6g} cycles)") from None
 
 
+def _control_limit(run: WearRun, j: int, r) -> float:
+    """The jump error control's limit [cycles] for joint ``j`` with this update's rate ``r``."""
+    cfg = run.cfg
+    if j not in run.previous:
+        return math.inf
+    if cfg.jump_control == "history":
+        hist = run.history.get(j, [])
+        return st.trend_jump_limit([h[0] for h in hist] + [run.cycles_done], [h[1] for h in hist] + [r.profile],
+                                   [h[2] for h in hist] + [r.profile_stderr], run.previous_jump, cfg.jump_tolerance)
+    return st.jump_limit(r.profile, r.profile_stderr, *run.previous[j], run.previous_jump, cfg.jump_tolerance)
+
+
 def choose_jump(run: WearRun, meas: Measurement) -> float:
     """The cycle jump ``dN`` [cycles] of this update (0 when the run is complete): bounded by the
-    depth step, by the jump error control (:func:`.statistics.jump_limit`) and the cycles left."""
+    depth step, by the jump error control (:func:`_control_limit`) and the cycles left."""
     cfg = run.cfg
     left = cfg.cycles - run.cycles_done
     if left <= 0:
@@ -257,15 +271,33 @@ def choose_jump(run: WearRun, meas: Measurement) -> float:
         allowed = cfg.depth_step * guide_loop.clearance(run, j)
         if r.deepest > 0.0:
             dN = min(dN, max(1.0, math.floor(allowed / r.deepest)))
-        if j in run.previous:
-            lim = st.jump_limit(r.profile, r.profile_stderr, *run.previous[j], run.previous_jump,
-                                cfg.jump_tolerance)
-            if math.isfinite(lim):
-                dN = min(dN, max(1.0, math.floor(lim)))
+        lim = _control_limit(run, j, r)
+        if math.isfinite(lim):
+            dN = min(dN, max(1.0, math.floor(lim)))
     return float(min(dN, cfg.max_cycle_jump, left))
 
 
 # ------------------------------------------------------------------------------ driver
+def _remember(run: WearRun, cycles_done: float) -> None:
+    """Append every joint's last rate profile (``run.previous``), measured after ``cycles_done``
+    cycles, to the history the trend jump control reads (the last updates before the current)."""
+    keep = st.HISTORY_UPDATES - 1
+    for j, (profile, se) in run.previous.items():
+        h = run.history.setdefault(j, [])
+        h.append((cycles_done, profile, se))
+        del h[:-keep]
+
+
+def _restore_history(run: WearRun, ds: xr.Dataset) -> None:
+    """Set ``run`` to the state after the last row of ``ds``, with the history of the rows before:
+    the rows are restored in order through the same code (bit-identical to an uninterrupted run)."""
+    n = ds.sizes["cycle"]
+    for k in range(max(0, n - (st.HISTORY_UPDATES - 1)), n):
+        part = ds.isel(cycle=slice(0, k + 1))
+        _restore(run, part)
+        _remember(run, float(part.cycle.values[-1]))
+
+
 def _restore(run: WearRun, ds: xr.Dataset) -> None:
     """Set ``run`` to the state after the last complete row of ``ds``."""
     last = ds.isel(cycle=-1)
@@ -330,7 +362,7 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
         if ds.attrs.get("study_text") != study.text:
             raise WorkbenchError(f"cannot resume {out}: it was made by a different study text "
                                  f"(study file {ds.attrs.get('study_file') or '?'})")
-        _restore(run, ds)
+        _restore_history(run, ds)
         done = float(ds.cycle_jump.values[-1]) == 0.0
     for j, w in run.worn.items():
         run.variance.setdefault(j, (np.zeros(2), np.zeros((2, cfg.nodes))))
@@ -378,6 +410,7 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
                                np.sqrt(depth_var) ** 2 + np.array([se_b, se_j]) ** 2)
             run.previous[j] = (meas.rates[j].profile, meas.rates[j].profile_stderr)
         guide_loop.apply(run, meas, dN, ginc)    # translational joints
+        _remember(run, run.cycles_done)
         run.previous_jump = dN
         run.previous_cycles = meas.n_cycles
         run.cycles_done += dN
