@@ -17,11 +17,14 @@ Oracles:
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from workbench.study import load_study, load_study_text
 from workbench.wear import statistics as st
+from workbench.wear.loop import run_wear_study
 
 M = 200
 THETA = np.linspace(0.0, 2.0 * np.pi, M, endpoint=False)
@@ -130,3 +133,67 @@ def test_a_trend_within_the_scatter_does_not_limit_but_a_significant_one_does():
     g2 = (1.5e-5) ** 2 * float(np.sum(MU ** 2))
     noise = float(np.sum((0.005 * MU) ** 2)) * sum(x ** 2 for x in (-2e4, -1e4, 0, 1e4, 2e4)) / 1e9 ** 2
     assert lim == pytest.approx(0.1 * np.linalg.norm(MU * 1.6) / math.sqrt(g2 - noise), rel=1e-9)
+
+
+# ------------------------------------------------------------------------------ in the wear loop
+ROOT = Path(__file__).resolve().parents[1]
+RIG = ROOT / "studies" / "journal_wear_constant_load.toml"
+FIVE_BAR = ROOT / "studies" / "five_bar_wear_distributed.toml"
+
+
+def _study(path: Path, registry, **replace):
+    text = path.read_text()
+    for old, new in replace.items():
+        assert old in text, old
+        text = text.replace(old, new)
+    return load_study_text(text, file=path, registry=registry)
+
+
+def test_history_control_follows_the_rig_and_resumes_bit_identical(registry, tmp_path):
+    """The constant-load rig (a steady contact: its rate drifts only as the bore conforms) with a
+    1 % depth step and jump_tolerance 0.003, where the control limits the jumps: the trend control
+    jumps as the last-update control does (47-48 cycles after the first, measured; asserted within
+    5 %), and reading the last 5 rows, a run stopped after 3 updates and resumed ends with the same
+    jumps and depths as an uninterrupted one."""
+    rig = {"depth_step = 0.05 ": 'depth_step = 0.01\njump_tolerance = 0.003\njump_control = "history"\n#'}
+    st_ = _study(RIG, registry, **rig)
+    assert st_.wear.jump_control == "history"
+    full = run_wear_study(st_, registry=registry, out=tmp_path / "full.zarr", max_updates=7)
+    last = run_wear_study(_study(RIG, registry, **{k: v.replace("history", "last_update") for k, v in rig.items()}),
+                          registry=registry, out=tmp_path / "last.zarr", max_updates=7)
+    limited = ~_capped(full, st_.wear.depth_step, st_.mechanism.clearance_joints[0].clearance, st_.wear.cycles)
+    assert limited.sum() >= 3                                   # the control acts
+    np.testing.assert_allclose(full.cycle_jump.values, last.cycle_jump.values, rtol=0.05)
+    part = run_wear_study(st_, registry=registry, out=tmp_path / "part.zarr", max_updates=3)
+    res = run_wear_study(st_, registry=registry, out=tmp_path / "part.zarr", resume=True, max_updates=4)
+    assert part.sizes["cycle"] == 3 and res.sizes["cycle"] == full.sizes["cycle"] == 7
+    for name in ("cycle_jump", "wear_depth", "wear_volume", "wear_volume_stderr"):
+        np.testing.assert_array_equal(res[name].values, full[name].values, err_msg=name)
+
+
+def _capped(ds, depth_step: float, clearance: float, cycles: float) -> np.ndarray:
+    """Per update: True where the jump is the depth-step cap [1 of clearance [m]] or ends the run
+    at ``cycles``."""
+    deepest = ds.wear_rate.values[:, 0].max(axis=(1, 2))
+    cap = np.floor(depth_step * clearance / deepest)
+    jump = ds.cycle_jump.values
+    end = jump + ds.cycle.values >= cycles                     # the jump that ends the run, and the final row
+    return (jump >= cap) | end
+
+
+@pytest.mark.slow
+def test_five_bar_distributed_reaches_1e6_cycles(registry, tmp_path):
+    """studies/five_bar_wear_distributed.toml as shipped, 10^6 cycles: the run completes, no update
+    penetrates beyond the study's penetration_limit (the loop would have re-sampled and then
+    stopped), and the jumps do not collapse: at most 2 updates (the first comparison, unworn
+    against worn, has no scatter estimate yet) jump less than the depth-step cap."""
+    st_ = load_study(FIVE_BAR, registry=registry)
+    cfg = st_.wear
+    ds = run_wear_study(st_, registry=registry, out=tmp_path / "f.zarr")
+    clearance = st_.mechanism.clearance_joints[cfg.joints[0]].clearance
+    capped = _capped(ds, cfg.depth_step, clearance, cfg.cycles)
+    print(f"updates {ds.sizes['cycle']}, jumps {ds.cycle_jump.values.astype(int).tolist()}, "
+          f"largest penetration {float(ds.max_penetration_ratio.max()):.4f} of the clearance")
+    assert ds.attrs["run_status"] == "complete" and float(ds.cycle.values[-1]) == cfg.cycles
+    assert float(ds.max_penetration_ratio.max()) <= cfg.penetration_limit
+    assert int(np.sum(~capped[:-1])) <= 2
