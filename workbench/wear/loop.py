@@ -97,7 +97,7 @@ class WearRun:
     previous: dict = field(default_factory=dict)  # joint -> (rate profile, its stderr) of the last update
     previous_jump: float = 0.0                     # dN of the last update [cycles]
     previous_cycles: int = 0                       # averaging cycles of the last update
-    history: dict = field(default_factory=dict)    # joint -> [(cycles done [1], rate profile, stderr)], oldest first
+    history: dict = field(default_factory=dict)    # joint -> [(cycles done [1], rate profile, stderr, volume rate)], oldest first
     validity: ValidityLog = field(default_factory=ValidityLog)
     guides: dict = field(default_factory=dict)     # translational: joint index -> guide_loop.GuideWear
 
@@ -278,13 +278,14 @@ def choose_jump(run: WearRun, meas: Measurement) -> float:
 
 
 # ------------------------------------------------------------------------------ driver
-def _remember(run: WearRun, cycles_done: float) -> None:
-    """Append every joint's last rate profile (``run.previous``), measured after ``cycles_done``
-    cycles, to the history the trend jump control reads (the last updates before the current)."""
+def _remember(run: WearRun, cycles_done: float, volumes: dict) -> None:
+    """Append every joint's last rate profile (``run.previous``) and volume rate (``volumes``,
+    revolute joints [m^3/cycle]), measured after ``cycles_done`` cycles, to the history the trend
+    jump control reads (the last updates before the current)."""
     keep = st.HISTORY_UPDATES - 1
     for j, (profile, se) in run.previous.items():
         h = run.history.setdefault(j, [])
-        h.append((cycles_done, profile, se))
+        h.append((cycles_done, profile, se, volumes.get(j)))
         del h[:-keep]
 
 
@@ -295,7 +296,43 @@ def _restore_history(run: WearRun, ds: xr.Dataset) -> None:
     for k in range(max(0, n - (st.HISTORY_UPDATES - 1)), n):
         part = ds.isel(cycle=slice(0, k + 1))
         _restore(run, part)
-        _remember(run, float(part.cycle.values[-1]))
+        vol = part["volume_rate"].values[-1]
+        _remember(run, float(part.cycle.values[-1]),
+                  {j: np.asarray(vol[i], float) for i, j in enumerate(sorted(run.worn))})
+
+
+def with_scatter(run: WearRun, meas: Measurement) -> None:
+    """``jump_control = "history"``: widen each revolute joint's rate standard errors to the
+    scatter of the rates between updates (:func:`.statistics.scatter_factor`), in place.
+
+    The standard error of an update is that of its averaging cycles' mean.  When updates land in
+    different dynamic regimes (one per update), the rate at a wear state scatters between updates
+    by more than that (the worn five-bar: volume rates with a 14 % standard deviation between
+    updates against 4 % within), and summing the updates' within-update variances
+    understates the error of the worn volume and depth.  The residual mean square of the last
+    updates' rates about their straight line in the cycle count (:func:`.statistics.rate_trend`)
+    estimates the whole scatter of one update's rate (within and between); the update's errors are
+    scaled up to it (never down), the profile's by one factor (pooled over the nodes) and the
+    volume rate's by its own.  The residuals also hold the curvature of the trend over the window
+    (second order in the change per jump, which the control keeps below ``jump_tolerance``): a
+    smoothly drifting rate gets errors of that size, on the safe side.  Everything downstream (stored rate errors, the increments' errors,
+    the cumulative errors) carries the widened errors.  Needs 3 updates (2 before this one).
+    """
+    if run.cfg.jump_control != "history":
+        return
+    for j, r in meas.rates.items():
+        hist = run.history.get(j, [])
+        if j not in run.worn or len(hist) < 2:
+            continue
+        N = [h[0] for h in hist] + [run.cycles_done]
+        prof = st.rate_trend(N, [h[1] for h in hist] + [r.profile], np.zeros((len(N), r.profile.size)))
+        vol = st.rate_trend(N, [h[3] for h in hist] + [r.volume], np.zeros((len(N), r.volume.size)))
+        if prof is None or vol is None:
+            continue
+        fp = st.scatter_factor(prof.scatter2, r.profile_stderr)
+        r.stderr_bushing = r.stderr_bushing * fp
+        r.stderr_journal = r.stderr_journal * fp
+        r.volume_stderr = r.volume_stderr * st.scatter_factor(vol.scatter2, r.volume_stderr)
 
 
 def _restore(run: WearRun, ds: xr.Dataset) -> None:
@@ -369,6 +406,7 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
     new = 0
     while not done:
         meas = measure(run, ideal)
+        with_scatter(run, meas)    # jump_control = "history": errors widened to the scatter between updates
         ratios = {j: run.validity.pressure_ratio(w.joint, meas.rates[j].peak_pressure, cfg.hardness_limit,
                                                  run.update, run.cycles_done) for j, w in run.worn.items()}
         dN = choose_jump(run, meas)
@@ -410,7 +448,7 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
                                np.sqrt(depth_var) ** 2 + np.array([se_b, se_j]) ** 2)
             run.previous[j] = (meas.rates[j].profile, meas.rates[j].profile_stderr)
         guide_loop.apply(run, meas, dN, ginc)    # translational joints
-        _remember(run, run.cycles_done)
+        _remember(run, run.cycles_done, {j: meas.rates[j].volume for j in run.worn})
         run.previous_jump = dN
         run.previous_cycles = meas.n_cycles
         run.cycles_done += dN

@@ -211,6 +211,16 @@ def rate_trend(cycles, rates, stderrs) -> Trend | None:
     return Trend(g, noise, s2, m - 2)
 
 
+def scatter_factor(scatter2: float, stderr) -> float:
+    """``max(1, sqrt(scatter2) / ||stderr||_2)`` [1]: the factor that widens a standard error to the
+    scatter ``scatter2`` (a squared L2 norm in the same unit squared; 1 when it is not finite or
+    the error is 0)."""
+    se = float(np.linalg.norm(stderr))
+    if not math.isfinite(scatter2) or se == 0.0 or not math.isfinite(se):
+        return 1.0
+    return max(1.0, math.sqrt(scatter2) / se)
+
+
 def t_quantile(dof: int, p: float = SIGNIFICANCE) -> float:
     """Quantile ``p`` [1] of Student's t with ``dof`` degrees of freedom (``inf`` for ``dof <= 0``:
     nothing is significant without an estimate of the scatter)."""
