@@ -50,6 +50,7 @@ import xarray as xr
 from ..errors import SolverError, WorkbenchError
 from ..mbs.solver import simulate
 from . import coupled, guide_loop, records, statistics as st   # guide_loop: translational joints
+from .history import control_limit, remember, with_scatter   # jump control over the last updates
 from .increment import (ContactSamples, ModelOutputError, WearRate, cycle_rates, estimate, join_cycles,
                         jump_increment, wear_rate)
 from .store import WearStore, guarded
@@ -247,21 +248,9 @@ def _context(run: WearRun, worn: WornJoint):
                              f"(after {run.cycles_done:.6g} cycles)") from None
 
 
-def _control_limit(run: WearRun, j: int, r) -> float:
-    """The jump error control's limit [cycles] for joint ``j`` with this update's rate ``r``."""
-    cfg = run.cfg
-    if j not in run.previous:
-        return math.inf
-    if cfg.jump_control == "history":
-        hist = run.history.get(j, [])
-        return st.trend_jump_limit([h[0] for h in hist] + [run.cycles_done], [h[1] for h in hist] + [r.profile],
-                                   [h[2] for h in hist] + [r.profile_stderr], run.previous_jump, cfg.jump_tolerance)
-    return st.jump_limit(r.profile, r.profile_stderr, *run.previous[j], run.previous_jump, cfg.jump_tolerance)
-
-
 def choose_jump(run: WearRun, meas: Measurement) -> float:
     """The cycle jump ``dN`` [cycles] of this update (0 when the run is complete): bounded by the
-    depth step, by the jump error control (:func:`_control_limit`) and the cycles left."""
+    depth step, by the jump error control (:func:`.history.control_limit`) and the cycles left."""
     cfg = run.cfg
     left = cfg.cycles - run.cycles_done
     if left <= 0:
@@ -271,24 +260,13 @@ def choose_jump(run: WearRun, meas: Measurement) -> float:
         allowed = cfg.depth_step * guide_loop.clearance(run, j)
         if r.deepest > 0.0:
             dN = min(dN, max(1.0, math.floor(allowed / r.deepest)))
-        lim = _control_limit(run, j, r)
+        lim = control_limit(run, j, r)
         if math.isfinite(lim):
             dN = min(dN, max(1.0, math.floor(lim)))
     return float(min(dN, cfg.max_cycle_jump, left))
 
 
 # ------------------------------------------------------------------------------ driver
-def _remember(run: WearRun, cycles_done: float, volumes: dict) -> None:
-    """Append every joint's last rate profile (``run.previous``) and volume rate (``volumes``,
-    revolute joints [m^3/cycle]), measured after ``cycles_done`` cycles, to the history the trend
-    jump control reads (the last updates before the current)."""
-    keep = st.HISTORY_UPDATES - 1
-    for j, (profile, se) in run.previous.items():
-        h = run.history.setdefault(j, [])
-        h.append((cycles_done, profile, se, volumes.get(j)))
-        del h[:-keep]
-
-
 def _restore_history(run: WearRun, ds: xr.Dataset) -> None:
     """Set ``run`` to the state after the last row of ``ds``, with the history of the rows before:
     the rows are restored in order through the same code (bit-identical to an uninterrupted run)."""
@@ -297,42 +275,8 @@ def _restore_history(run: WearRun, ds: xr.Dataset) -> None:
         part = ds.isel(cycle=slice(0, k + 1))
         _restore(run, part)
         vol = part["volume_rate"].values[-1]
-        _remember(run, float(part.cycle.values[-1]),
+        remember(run, float(part.cycle.values[-1]),
                   {j: np.asarray(vol[i], float) for i, j in enumerate(sorted(run.worn))})
-
-
-def with_scatter(run: WearRun, meas: Measurement) -> None:
-    """``jump_control = "history"``: widen each revolute joint's rate standard errors to the
-    scatter of the rates between updates (:func:`.statistics.scatter_factor`), in place.
-
-    The standard error of an update is that of its averaging cycles' mean.  When updates land in
-    different dynamic regimes (one per update), the rate at a wear state scatters between updates
-    by more than that (the worn five-bar: volume rates with a 14 % standard deviation between
-    updates against 4 % within), and summing the updates' within-update variances
-    understates the error of the worn volume and depth.  The residual mean square of the last
-    updates' rates about their straight line in the cycle count (:func:`.statistics.rate_trend`)
-    estimates the whole scatter of one update's rate (within and between); the update's errors are
-    scaled up to it (never down), the profile's by one factor (pooled over the nodes) and the
-    volume rate's by its own.  The residuals also hold the curvature of the trend over the window
-    (second order in the change per jump, which the control keeps below ``jump_tolerance``): a
-    smoothly drifting rate gets errors of that size, on the safe side.  Everything downstream (stored rate errors, the increments' errors,
-    the cumulative errors) carries the widened errors.  Needs 3 updates (2 before this one).
-    """
-    if run.cfg.jump_control != "history":
-        return
-    for j, r in meas.rates.items():
-        hist = run.history.get(j, [])
-        if j not in run.worn or len(hist) < 2:
-            continue
-        N = [h[0] for h in hist] + [run.cycles_done]
-        prof = st.rate_trend(N, [h[1] for h in hist] + [r.profile], np.zeros((len(N), r.profile.size)))
-        vol = st.rate_trend(N, [h[3] for h in hist] + [r.volume], np.zeros((len(N), r.volume.size)))
-        if prof is None or vol is None:
-            continue
-        fp = st.scatter_factor(prof.scatter2, r.profile_stderr)
-        r.stderr_bushing = r.stderr_bushing * fp
-        r.stderr_journal = r.stderr_journal * fp
-        r.volume_stderr = r.volume_stderr * st.scatter_factor(vol.scatter2, r.volume_stderr)
 
 
 def _restore(run: WearRun, ds: xr.Dataset) -> None:
@@ -448,7 +392,7 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
                                np.sqrt(depth_var) ** 2 + np.array([se_b, se_j]) ** 2)
             run.previous[j] = (meas.rates[j].profile, meas.rates[j].profile_stderr)
         guide_loop.apply(run, meas, dN, ginc)    # translational joints
-        _remember(run, run.cycles_done, {j: meas.rates[j].volume for j in run.worn})
+        remember(run, run.cycles_done, {j: meas.rates[j].volume for j in run.worn})
         run.previous_jump = dN
         run.previous_cycles = meas.n_cycles
         run.cycles_done += dN
