@@ -344,7 +344,8 @@ WEAR = Section("wear", "The wear loop (Wang & Liu (2015) §4, Fig. 14) of a `kin
         "'last_update' compares the last two updates with their within-update standard errors; "
         "'history' fits a line in the cycle count to the last 5 updates and also counts the scatter "
         "about it as noise (a joint whose updates land in different dynamic regimes), and limits "
-        "the jump only by a trend significant against that scatter", "last_update",
+        "the jump only by a trend significant against that scatter; each update's rate errors are "
+        "then widened to that scatter (never narrowed)", "last_update",
         choices=("last_update", "history")),
     # --- jump control: end
     Key("penetration_limit", "number", "1", "largest penetration of a sampled cycle as a fraction of "
