@@ -339,6 +339,15 @@ WEAR = Section("wear", "The wear loop (Wang & Liu (2015) §4, Fig. 14) of a `kin
     Key("jump_tolerance", "number", "1", "largest relative change (L2 norm, beyond the statistical "
         "noise) of the wear-rate profile over one cycle jump; a larger change shrinks the next jump",
         0.1, gt=0.0),
+    # --- jump control over the last updates (workbench.wear.statistics.trend_jump_limit): begin
+    Key("jump_control", "text", "", "what the change of the rate profile is measured against: "
+        "'last_update' compares the last two updates with their within-update standard errors; "
+        "'history' fits a line in the cycle count to the last 5 updates and also counts the scatter "
+        "about it as noise (a joint whose updates land in different dynamic regimes), and limits "
+        "the jump only by a trend significant against that scatter; each update's rate errors are "
+        "then widened to that scatter (never narrowed)", "last_update",
+        choices=("last_update", "history")),
+    # --- jump control: end
     Key("penetration_limit", "number", "1", "largest penetration of a sampled cycle as a fraction of "
         "the radial clearance; beyond it the update is re-sampled at rtol/100 once, then the run stops",
         0.5, gt=0.0),

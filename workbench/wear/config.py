@@ -28,6 +28,8 @@ class WearConfig:
     rate_tolerance, profile_tolerance : largest relative standard error of the volume rate and of
         the rate profile (L2 norms) of an update [1].
     jump_tolerance : largest systematic relative change of the rate profile over a jump [1].
+    jump_control : ``"last_update"`` (change over the last jump against the within-update errors)
+        or ``"history"`` (trend over the last updates against the scatter about it).
     penetration_limit : largest penetration per cycle / radial clearance [1].
     outlier_k : robust outlier limit median + k MAD [1].
     hardness_limit : peak pressure / hardness that stops the run [1].
@@ -64,6 +66,7 @@ class WearConfig:
     penetration_limit: float = 0.5
     outlier_k: float = 10.0
     hardness_limit: float = 10.0
+    jump_control: str = "last_update"   # jump control over the last updates (workbench.wear.statistics)
     guides: tuple[int, ...] = ()   # translational: indices of the worn translational clearance joints
 
     @property
@@ -148,4 +151,5 @@ def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Probl
         max_average_cycles=v["max_average_cycles"],
         rate_tolerance=v["rate_tolerance"], profile_tolerance=v["profile_tolerance"],
         jump_tolerance=v["jump_tolerance"], penetration_limit=v["penetration_limit"],
-        outlier_k=v["outlier_k"], hardness_limit=v["hardness_limit"], guides=tuple(guides))
+        outlier_k=v["outlier_k"], hardness_limit=v["hardness_limit"], guides=tuple(guides),
+        jump_control=v["jump_control"])

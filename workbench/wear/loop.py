@@ -22,14 +22,15 @@ Each update ``k`` (surfaces after ``N_k`` machine cycles):
    output deviation from the ideal mechanism, and the averaging-cycle dynamics when selected);
 6. jump ``dN`` cycles: the largest number keeping the deepest increment below ``depth_step``
    times the radial clearance, the systematic change of the rate profile over the jump below
-   ``jump_tolerance`` (:func:`.statistics.jump_limit`), and the cycles left; wear the surfaces by
+   ``jump_tolerance`` (:func:`.statistics.jump_limit`, or with ``jump_control = "history"``
+   :func:`.statistics.trend_jump_limit` over the last updates), and the cycles left; wear the surfaces by
    ``dN`` times the rate.  The increment's standard error is ``dN`` times the rate's.  The stored
    cumulative errors add the updates' variances, which treats the estimates of different updates
    as independent: each comes from its own simulation on other surfaces, and the chaotic contact
    decorrelates them (an assumption, not a proof).
 
 Every update restarts the dynamics from the assembled state, so an update depends only on the
-surfaces (and, for the jump controller, on the previous row): a resumed run
+surfaces (and, for the jump controller, on the previous rows): a resumed run
 (:func:`run_wear_study` with ``resume=True``) continues from the last complete row of the store and
 ends with the same result as an uninterrupted one.
 """
@@ -49,6 +50,7 @@ import xarray as xr
 from ..errors import SolverError, WorkbenchError
 from ..mbs.solver import simulate
 from . import coupled, guide_loop, records, statistics as st   # guide_loop: translational joints
+from .history import control_limit, remember, with_scatter   # jump control over the last updates
 from .increment import (ContactSamples, ModelOutputError, WearRate, cycle_rates, estimate, join_cycles,
                         jump_increment, wear_rate)
 from .store import WearStore, guarded
@@ -96,6 +98,7 @@ class WearRun:
     previous: dict = field(default_factory=dict)  # joint -> (rate profile, its stderr) of the last update
     previous_jump: float = 0.0                     # dN of the last update [cycles]
     previous_cycles: int = 0                       # averaging cycles of the last update
+    history: dict = field(default_factory=dict)    # joint -> [(cycles done [1], rate profile, stderr, volume rate)], oldest first
     validity: ValidityLog = field(default_factory=ValidityLog)
     guides: dict = field(default_factory=dict)     # translational: joint index -> guide_loop.GuideWear
 
@@ -247,7 +250,7 @@ def _context(run: WearRun, worn: WornJoint):
 
 def choose_jump(run: WearRun, meas: Measurement) -> float:
     """The cycle jump ``dN`` [cycles] of this update (0 when the run is complete): bounded by the
-    depth step, by the jump error control (:func:`.statistics.jump_limit`) and the cycles left."""
+    depth step, by the jump error control (:func:`.history.control_limit`) and the cycles left."""
     cfg = run.cfg
     left = cfg.cycles - run.cycles_done
     if left <= 0:
@@ -257,15 +260,25 @@ def choose_jump(run: WearRun, meas: Measurement) -> float:
         allowed = cfg.depth_step * guide_loop.clearance(run, j)
         if r.deepest > 0.0:
             dN = min(dN, max(1.0, math.floor(allowed / r.deepest)))
-        if j in run.previous:
-            lim = st.jump_limit(r.profile, r.profile_stderr, *run.previous[j], run.previous_jump,
-                                cfg.jump_tolerance)
-            if math.isfinite(lim):
-                dN = min(dN, max(1.0, math.floor(lim)))
+        lim = control_limit(run, j, r)
+        if math.isfinite(lim):
+            dN = min(dN, max(1.0, math.floor(lim)))
     return float(min(dN, cfg.max_cycle_jump, left))
 
 
 # ------------------------------------------------------------------------------ driver
+def _restore_history(run: WearRun, ds: xr.Dataset) -> None:
+    """Set ``run`` to the state after the last row of ``ds``, with the history of the rows before:
+    the rows are restored in order through the same code (bit-identical to an uninterrupted run)."""
+    n = ds.sizes["cycle"]
+    for k in range(max(0, n - (st.HISTORY_UPDATES - 1)), n):
+        part = ds.isel(cycle=slice(0, k + 1))
+        _restore(run, part)
+        vol = part["volume_rate"].values[-1]
+        remember(run, float(part.cycle.values[-1]),
+                  {j: np.asarray(vol[i], float) for i, j in enumerate(sorted(run.worn))})
+
+
 def _restore(run: WearRun, ds: xr.Dataset) -> None:
     """Set ``run`` to the state after the last complete row of ``ds``."""
     last = ds.isel(cycle=-1)
@@ -330,13 +343,14 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
         if ds.attrs.get("study_text") != study.text:
             raise WorkbenchError(f"cannot resume {out}: it was made by a different study text "
                                  f"(study file {ds.attrs.get('study_file') or '?'})")
-        _restore(run, ds)
+        _restore_history(run, ds)
         done = float(ds.cycle_jump.values[-1]) == 0.0
     for j, w in run.worn.items():
         run.variance.setdefault(j, (np.zeros(2), np.zeros((2, cfg.nodes))))
     new = 0
     while not done:
         meas = measure(run, ideal)
+        with_scatter(run, meas)    # jump_control = "history": errors widened to the scatter between updates
         ratios = {j: run.validity.pressure_ratio(w.joint, meas.rates[j].peak_pressure, cfg.hardness_limit,
                                                  run.update, run.cycles_done) for j, w in run.worn.items()}
         dN = choose_jump(run, meas)
@@ -378,6 +392,7 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
                                np.sqrt(depth_var) ** 2 + np.array([se_b, se_j]) ** 2)
             run.previous[j] = (meas.rates[j].profile, meas.rates[j].profile_stderr)
         guide_loop.apply(run, meas, dN, ginc)    # translational joints
+        remember(run, run.cycles_done, {j: meas.rates[j].volume for j in run.worn})
         run.previous_jump = dN
         run.previous_cycles = meas.n_cycles
         run.cycles_done += dN

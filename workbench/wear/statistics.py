@@ -34,6 +34,10 @@ and the MAD of a few cycles can be that of one mode only -- with 4 cycles a 19 k
 among 6 kN impact-free ones was flagged without it.  So a cycle is an outlier only above
 ``(1 + k)`` times the median at least (k = 10: an order of magnitude), and a steady contact
 (MAD = rounding noise) is never flagged by its last bits.
+
+**Jump control.**  :func:`jump_limit` compares the last two updates against their within-update
+standard errors; :func:`trend_jump_limit` (``jump_control = "history"``) fits a trend to the last
+updates and takes the scatter about it as noise too (see its docstring for why).
 """
 from __future__ import annotations
 
@@ -146,3 +150,132 @@ def jump_limit(rate, rate_se, prev_rate, prev_se, prev_jump: float, tolerance: f
         return math.inf
     e = math.sqrt(max(change2 - noise2, 0.0)) / norm
     return math.inf if e == 0.0 else tolerance * prev_jump / e
+
+
+# ------------------------------------------------------------------------------ history jump control
+HISTORY_UPDATES = 5     # updates (this one included) in the trend window of trend_jump_limit
+SIGNIFICANCE = 0.975    # one-sided quantile of Student's t a trend must pass to limit the jump
+
+
+@dataclass(frozen=True)
+class Trend:
+    """Linear trend of the rate profile over the last updates (see :func:`rate_trend`).
+
+    slope : d(rate)/dN per node [rate unit / cycle].
+    slope_noise2 : expected ||noise of slope||^2 [(rate unit / cycle)^2].
+    scatter2 : ||rate - trend||^2 per update, residual mean square [(rate unit)^2] (``nan`` below
+        3 updates: no degree of freedom left).
+    dof : degrees of freedom of ``scatter2`` (updates - 2).
+    """
+    slope: np.ndarray
+    slope_noise2: float
+    scatter2: float
+    dof: int
+
+    @property
+    def t2(self) -> float:
+        """Squared signal-to-noise ratio ``||slope||^2 / slope_noise2`` of the trend [1]."""
+        g2 = float(np.sum(self.slope ** 2))
+        if self.slope_noise2 == 0.0:
+            return math.inf if g2 > 0.0 else 0.0
+        return g2 / self.slope_noise2
+
+
+def rate_trend(cycles, rates, stderrs) -> Trend | None:
+    """Least-squares line through the rate profiles ``rates[i]`` measured at ``cycles[i]``.
+
+    cycles [cycles] (m values, m >= 2, not all equal); rates, stderrs: m rows of node values
+    [m/cycle].  The noise of the slope is the larger of the within-update part,
+    ``sum_i x_i^2 ||se_i||^2 / Sxx^2`` (``x_i`` = cycles about their mean, ``Sxx = sum x_i^2``),
+    and, from 3 updates on, the between-update part ``s^2 / Sxx`` with ``s^2`` the residual mean
+    square ``sum_i ||r_i - fit_i||^2 / (m - 2)`` (straight-line least squares, Draper & Smith
+    (1998) ch. 1).  ``None`` when the cycles do not spread.
+    """
+    N = np.asarray(cycles, float)
+    r = np.asarray(rates, float)
+    se = np.asarray(stderrs, float)
+    m = len(N)
+    x = N - N.mean()
+    sxx = float(np.dot(x, x))
+    if m < 2 or sxx == 0.0:
+        return None
+    rbar = r.mean(axis=0)
+    g = (x @ (r - rbar)) / sxx
+    within = float(np.dot(x ** 2, np.sum(se ** 2, axis=1))) / sxx ** 2
+    if m >= 3:
+        resid = r - rbar - np.outer(x, g)
+        s2 = float(np.sum(resid ** 2)) / (m - 2)
+        noise = max(within, s2 / sxx)
+    else:
+        s2, noise = math.nan, within
+    return Trend(g, noise, s2, m - 2)
+
+
+def scatter_factor(scatter2: float, stderr) -> float:
+    """``max(1, sqrt(scatter2) / ||stderr||_2)`` [1]: the factor that widens a standard error to the
+    scatter ``scatter2`` (a squared L2 norm in the same unit squared; 1 when it is not finite or
+    the error is 0)."""
+    se = float(np.linalg.norm(stderr))
+    if not math.isfinite(scatter2) or se == 0.0 or not math.isfinite(se):
+        return 1.0
+    return max(1.0, math.sqrt(scatter2) / se)
+
+
+def t_quantile(dof: int, p: float = SIGNIFICANCE) -> float:
+    """Quantile ``p`` [1] of Student's t with ``dof`` degrees of freedom (``inf`` for ``dof <= 0``:
+    nothing is significant without an estimate of the scatter)."""
+    if dof <= 0:
+        return math.inf
+    from scipy.special import stdtrit
+    return float(stdtrit(dof, p))
+
+
+def trend_jump_limit(cycles, rates, stderrs, prev_jump: float, tolerance: float) -> float:
+    """Largest next cycle jump [cycles] allowed by the trend of the rate profile over the last updates.
+
+    cycles [cycles]: the cycle count of each update in the window, oldest first, this update last;
+    rates, stderrs [m/cycle]: their rate profiles and within-update standard errors (one row per
+    update); prev_jump [cycles]: the last jump; tolerance [1]: largest systematic relative change
+    of the profile over the next jump.
+
+    **Why.**  :func:`jump_limit` takes the within-update standard errors as the only noise.  A
+    joint with several dynamic regimes on the same surfaces (the worn five-bar: about 17 or about
+    130 impacts per cycle, chaotically chosen by each update's start) stays in one regime over an
+    update's averaging cycles, so its standard error is small while consecutive updates differ by
+    the regime switch.  That difference does not grow with the jump, but the controller assumes it
+    does (``dN <= tolerance * prev_jump / e``): with ``e`` fixed by the regimes, every update
+    shrinks the jump by ``e / tolerance`` (6 086 -> 495 -> 139 cycles measured), and the run never
+    ends.
+
+    **What.**  With two updates in the window this is :func:`jump_limit` (nothing else is known).
+    From three on, the profiles are fitted by a straight line in the cycle count
+    (:func:`rate_trend`), which a steady drift of the rate (the wear the jump is meant to follow)
+    obeys and a switch between regimes does not: the residual mean square ``s^2`` is the scatter
+    between updates, the noise of the slope is the larger of it and the within-update errors
+    (``/Sxx``), and
+
+    * the slope limits the jump only when it is significant: ``||g||^2 > t^2 * noise`` with ``t``
+      the 97.5 % quantile of Student's t with ``m - 2`` degrees of freedom (the residuals of ``m``
+      updates about a line; pooled over nodes that move together, the conservative count).  A
+      trend the scatter could have drawn leaves the jump to the depth step, which bounds the
+      explicit-Euler error in the depth on its own (the geometry moves by at most the depth step);
+    * a significant slope gives ``dN <= tolerance * ||r_k|| / sqrt(||g||^2 - noise)``: the noise is
+      subtracted as in :func:`jump_limit`, and the change of the rate over the next jump is
+      ``dN ||g||`` (a slope per cycle does not need the linear-growth assumption).
+
+    A steady drift with small within-update errors leaves residuals of rounding size: it is
+    significant at once, and with two updates on a line the limit equals :func:`jump_limit`'s.
+    """
+    N = np.asarray(cycles, float)
+    if len(N) < 2:
+        return math.inf
+    if len(N) == 2:
+        return jump_limit(rates[1], stderrs[1], rates[0], stderrs[0], prev_jump, tolerance)
+    trend = rate_trend(N, rates, stderrs)
+    norm = float(np.linalg.norm(np.asarray(rates, float)[-1]))
+    if trend is None or norm == 0.0 or not math.isfinite(trend.slope_noise2):
+        return math.inf
+    if trend.t2 <= t_quantile(trend.dof) ** 2:
+        return math.inf
+    g2 = float(np.sum(trend.slope ** 2)) - trend.slope_noise2
+    return math.inf if g2 <= 0.0 else tolerance * norm / math.sqrt(g2)
