@@ -81,23 +81,18 @@ def cycle_statistics(run, meas) -> dict:
 
 def weighted_slope(x, y, se) -> tuple[float, float, float, float]:
     """Weighted least-squares line ``y = a + b x`` with weights ``1/se^2`` (Bevington & Robinson
-    (2003) eq. 6.12, 6.21); returns ``(b, se_b, a, chi2_reduced)``.  The slope's variance is scaled
-    by ``max(1, chi2_reduced)`` (Birge (1932)).  Rows with a non-finite value or a standard error
-    <= 0 are left out; fewer than 3 rows give NaN.  Units: ``b`` in units of y per unit of x."""
+    (2003) eq. 6.12, 6.21; :func:`numpy.polyfit`); returns ``(b, se_b, a, chi2_reduced)``.  The
+    slope's variance is scaled by ``max(1, chi2_reduced)`` (Birge (1932)).  Rows with a
+    non-finite value or a standard error <= 0 are left out; fewer than 3 rows, or one abscissa,
+    give NaN.  Units: ``b`` and ``se_b`` in units of y per unit of x, ``a`` in units of y."""
     x, y, se = (np.asarray(v, float) for v in (x, y, se))
     ok = np.isfinite(x) & np.isfinite(y) & np.isfinite(se) & (se > 0.0)
-    x, y, w = x[ok], y[ok], 1.0 / se[ok] ** 2
-    if len(x) < 3:
+    x, y, se = x[ok], y[ok], se[ok]
+    if len(x) < 3 or np.ptp(x) == 0.0:
         return math.nan, math.nan, math.nan, math.nan
-    S, Sx, Sy = w.sum(), (w * x).sum(), (w * y).sum()
-    Sxx, Sxy = (w * x * x).sum(), (w * x * y).sum()
-    D = S * Sxx - Sx * Sx
-    if not D > 0.0:
-        return math.nan, math.nan, math.nan, math.nan
-    b = (S * Sxy - Sx * Sy) / D
-    a = (Sxx * Sy - Sx * Sxy) / D
-    chi2 = float(np.sum(w * (y - a - b * x) ** 2) / (len(x) - 2))
-    return float(b), float(math.sqrt(S / D * max(1.0, chi2))), float(a), chi2
+    (b, a), cov = np.polyfit(x, y, 1, w=1.0 / se, cov="unscaled")
+    chi2 = float(np.sum(((y - a - b * x) / se) ** 2) / (len(x) - 2))
+    return float(b), float(math.sqrt(cov[0, 0] * max(1.0, chi2))), float(a), chi2
 
 
 def _per_update(ds: xr.Dataset, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -146,7 +141,8 @@ def trends(ds: xr.Dataset) -> xr.Dataset:
                             f"1 when the slopes of peak force, impacts and volume rate on the deepest wear are all "
                             f"positive beyond {SIGMAS:g} standard errors")
     out = xr.Dataset({k: xr.DataArray(x) for k, x in v.items()},
-                     coords={"cycle": ds["cycle"], "joint": ds["joint"]})
+                     coords={"cycle": ("cycle", ds["cycle"].values, {"units": "1", "long_name": "machine cycles done"}),
+                             "joint": ("joint", ds["joint"].values, {"units": "1", "long_name": "worn clearance joint"})})
     out.attrs = {"title": f"deep-wear trends of: {ds.attrs.get('title', '?')}",
                  "fit": "weighted least squares on the deepest wear, weights 1/stderr^2 (Bevington & Robinson "
                         "(2003) eq. 6.12, 6.21), slope variance scaled by max(1, reduced chi-square) (Birge (1932))"}
