@@ -394,3 +394,17 @@ def test_a_smooth_interval_on_a_worn_bore_is_still_swept(reg):
     ok_res = np.linalg.norm(got - res[0]) / F[0] <= share * LOAD_TOLERANCE
     cosang = got @ res[0] / (np.linalg.norm(got) * F[0])
     assert ok_res or cosang >= math.cos(share * LOAD_ANGLE)
+
+
+def test_load_patches_count_the_runs_that_carry_a_share_of_the_load():
+    """Runs of loaded nodes round the bore (one across the 0/2 pi seam counts once); a sliver
+    below the share is not a patch."""
+    b = np.zeros(12)
+    assert coupled.load_patches(b, 0.05) == 0
+    b[[11, 0, 1]] = 1.0                       # across the seam
+    assert coupled.load_patches(b, 0.05) == 1
+    b[5:7] = 1.0
+    assert coupled.load_patches(b, 0.05) == 2
+    b[9] = 0.01                               # 0.2 % of the load
+    assert coupled.load_patches(b, 0.05) == 2 and coupled.load_patches(b, 0.0) == 3
+    assert coupled.load_patches(np.ones(12), 0.05) == 1

@@ -114,3 +114,64 @@ def test_cycle_statistics_count_the_impacts_of_each_averaging_cycle():
     assert float(out["peak_contact_force_stderr"].values[0]) == pytest.approx(peaks.std(ddof=1) / 2)
     for v in out.values():
         assert v.attrs["units"] and v.attrs["long_name"]
+
+
+#: the wear stages of the slow test: uniform bushing wear as a fraction of the radial clearance
+STAGES = (0.0, 0.2, 0.4, 0.6)
+
+
+@pytest.mark.slow
+def test_deep_study_shows_the_chain_over_four_wear_stages():
+    """The deep-wear study (studies/slider_crank_wear_deep.toml) measured as its wear loop measures
+    an update -- its solver, sampling and distributed contact, 12 averaging cycles after its settle
+    cycle, outlier screening off so that every stage is sampled alike -- at four stages of a
+    uniformly worn bushing (0, 0.2, 0.4, 0.6 of the 0.5 mm clearance: a uniform depth is a larger
+    radial clearance), each written as the store row the loop writes (workbench.wear.records).
+    This is the fraction of the study that fits a test: the whole run to 10^6 cycles takes hours.
+    The chain (Flores & Ambrósio (2004): impact peaks grow with the clearance; Archard's volume
+    k_d int F ds, Wang & Liu (2015) eq. 14): the slopes of the peak force, the impacts per cycle
+    and the volume rate on the deepest wear are each positive beyond 2 standard errors, and no
+    stage penetrates beyond the study's penetration_limit (0.25 of the clearance)."""
+    import dataclasses
+    from pathlib import Path
+
+    from workbench.study import load_study
+    from workbench.wear import loop as L, records
+    from workbench.wear.surfaces import WornJoint
+
+    st = load_study(Path(__file__).resolve().parents[1] / "studies" / "slider_crank_wear_deep.toml")
+    cfg = dataclasses.replace(st.wear, average_cycles=12, max_average_cycles=12, outlier_k=1e9)
+    joint = st.mechanism.clearance_joints[0]
+    c = joint.bushing_radius - joint.journal_radius
+    ideal = L._ideal_output(st, cfg)
+    rows = []
+    for k, frac in enumerate(STAGES):
+        run = L.WearRun(st, cfg, worn={0: WornJoint.fresh(joint, cfg.nodes)})
+        run.worn[0].h_bushing = np.full(cfg.nodes, frac * c)
+        run.cycles_done = float(k)           # the stage index stands in for the machine cycles
+        run.variance[0] = (np.zeros(2), np.zeros((2, cfg.nodes)))
+        meas = L.measure(run, ideal)
+        zero = np.zeros(cfg.nodes)
+        row = records.row(run, meas, 0.0, {0: (zero, zero, zero, zero, zero)}, {0: math.nan})
+        rows.append(xr.merge([records.static(run, ideal, meas)[["nominal_radius"]], row]))
+    tr = T.trends(xr.concat(rows, dim="cycle", data_vars="minimal", coords="minimal", compat="override"))
+    print(T.table(tr))
+    assert np.all(tr.max_penetration_ratio.values <= cfg.penetration_limit)
+    for name in ("peak_contact_force", "impacts_per_cycle", "volume_rate"):
+        b, sb = float(tr[name + "_slope"][0]), float(tr[name + "_slope_stderr"][0])
+        assert b > 2.0 * sb, (name, b, sb)
+    assert int(tr.chain_shown[0]) == 1
+
+
+def test_trends_plot_and_command_line(tmp_path, capsys):
+    """The figure is written (by the wear plots too) and ``python -m workbench.wear.trends``
+    prints the table of a stored result."""
+    x = np.array([0.0, 50e-6, 100e-6])
+    ds = _result([1e4, 2e4, 3e4], [1e3] * 3, [1, 2, 3], [0.5] * 3, np.column_stack([[1e-14, 2e-14, 3e-14], [0] * 3]),
+                 np.column_stack([[1e-15] * 3, [0] * 3]), np.column_stack([x, 0 * x]))
+    paths = T.plot_if_recorded(ds, tmp_path)
+    assert [p.name for p in paths] == ["wear_trends.png"] and paths[0].stat().st_size > 1000
+    assert T.plot_if_recorded(ds.isel(cycle=slice(0, 2)), tmp_path / "two") == []
+    ds.assign_attrs(updates_completed=3).to_zarr(tmp_path / "r.zarr", zarr_format=2, consolidated=False)
+    assert T.main([str(tmp_path / "r.zarr")]) == 0
+    assert "chain shown (all slopes > 2 SE): True" in capsys.readouterr().out

@@ -45,7 +45,7 @@ from numba import njit
 
 from ..errors import WorkbenchError
 from ..mbs import kernels
-from ..mbs.distributed import (N_RES, P_LEN, R_FBX, R_FBY, R_PATCHES, distributed_contact, distributed_gap,
+from ..mbs.distributed import (N_RES, P_LEN, R_FBX, R_FBY, distributed_contact, distributed_gap,
                                seen_profiles)
 from ..mbs.distributed_joint import bushing_frame
 from ..mbs.distributed_reference import profile_row
@@ -109,6 +109,10 @@ MAX_SUBSAMPLES = 64
 #: a sample interval whose two ends' recorded normal forces differ by more than this factor is a
 #: jump (a contact closing or opening, a patch engaging): it is not swept
 JUMP_FORCE_RATIO = 2.0
+#: a patch counts in the jump test when it carries at least this share of the sample's normal
+#: force (nodal forces of :func:`distributed_contact`): a sliver at a scar's rim that comes and
+#: goes between samples does not change the field, a land that takes a twentieth of the load does
+PATCH_SHARE = 0.05
 #: share of the wear loop's load tolerances (:data:`.increment.LOAD_TOLERANCE`, ``LOAD_ANGLE``) a
 #: swept field must meet against its sample's own resultant, else the interval is a jump (the
 #: margin keeps the loop's check, made against the recorded force, from failing on a swept field)
@@ -171,11 +175,39 @@ def _carries(bins, ct, sn, fx, fy, tol, cos_max):
 
 
 @njit(cache=True)
+def load_patches(bins, share):
+    """Patches [1] of the nodal normal forces ``bins`` [N] (runs of loaded nodes round the bore)
+    that carry at least ``share`` [1] of their sum."""
+    n = bins.shape[0]
+    total = 0.0
+    start = -1
+    for k in range(n):
+        total += bins[k]
+        if start < 0 and not bins[k] > 0.0 and bins[k - 1] > 0.0:
+            start = k   # an unloaded node after a loaded one: a run ends here
+    if not total > 0.0:
+        return 0
+    if start < 0:
+        return 1        # loaded all round
+    count = 0
+    run = 0.0
+    for i in range(1, n + 1):
+        k = (start + i) % n
+        if bins[k] > 0.0:
+            run += bins[k]
+        elif run > 0.0:
+            if run >= share * total:
+                count += 1
+            run = 0.0
+    return count     # the loop ends on the unloaded node ``start``: every run was closed
+
+
+@njit(cache=True)
 def swept_fields(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, max_sub, guard, tol, cos_max, flags):
     """Pressure [Pa] on ``nodes`` bushing nodes, each sample's mean over its interval (module
     docstring), and in ``flags`` (ns,) what was done with each interval (:data:`OPEN` ...
     :data:`JUMP_LOAD`).  An interval is never swept across a jump: when the two ends' patch counts
-    differ, a sub-sample's patch count differs from the sample's, the recorded forces differ by
+    (:func:`load_patches`, patches with :data:`PATCH_SHARE` of the load) differ, a sub-sample's patch count differs from the sample's, the recorded forces differ by
     more than :data:`JUMP_FORCE_RATIO`, or the swept field would not carry the sample's own
     resultant to ``tol`` [1] / ``cos_max`` [1], the sample keeps its own field (the rectangle
     rule's state at ``t_s``), which carries its load exactly.  ``guard`` False sweeps every
@@ -201,7 +233,7 @@ def swept_fields(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, max
         inst[:] = 0.0
         distributed_contact(row, cp, ebx, eby, edx, edy, phj - phb, wj - wb, vrx, vry, wrel, dms[s],
                             scale, fk, fp.ctypes, 0.0, tmp, res, inst)
-        patches = res[R_PATCHES]
+        patches = load_patches(inst, PATCH_SHARE)
         fx = res[R_FBX]; fy = res[R_FBY]
         acc[:] = inst
         n_ok = 1
@@ -223,7 +255,7 @@ def swept_fields(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, max
                         distributed_contact(row, cp, nbx, nby, nvx + nwb * nby, nvy - nwb * nbx, nphj - nphb,
                                             nwj - nwb, nvx, nvy, nwj * row[5] - nwb * row[4], dms[s + 1], scale,
                                             fk, fp.ctypes, 0.0, tmp, res, bins)
-                        if res[R_PATCHES] != patches:
+                        if load_patches(bins, PATCH_SHARE) != patches:
                             verdict = JUMP_PATCHES
                 if verdict == SWEPT:
                     delta0, _p, _q = distributed_gap(row, ebx, eby, phj - phb)
@@ -233,7 +265,7 @@ def swept_fields(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, max
                         if _rotated_field(row, cp, ebx, eby, edx, edy, phj - phb + tau * dphi, wj - wb, vrx,
                                           vry, wrel, dms[s], scale, fk, fp.ctypes, tmp, res, bins,
                                           tau * turn, force[s], delta0):
-                            if guard and res[R_PATCHES] != patches:
+                            if guard and load_patches(bins, PATCH_SHARE) != patches:
                                 verdict = JUMP_PATCHES
                                 break
                             acc += bins

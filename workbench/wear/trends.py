@@ -169,33 +169,42 @@ def table(tr: xr.Dataset, joint: int = 0) -> str:
 
 
 def plot(tr: xr.Dataset, path, joint: int = 0) -> None:
-    """``wear_trends.png``: the three quantities against the deepest wear, error bars of one
+    """``wear_trends.png``: the three quantities against the deepest wear [um], error bars of one
     standard error, and the fitted lines."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from ..plot import PNG, new_figure
     t = tr.isel(joint=joint)
     x = t.deepest_wear.values * 1e6
-    fig, axes = plt.subplots(3, 1, figsize=(6.5, 8.0), sharex=True)
+    fig = new_figure(figsize=(6.5, 8.0))
+    axes = fig.subplots(3, 1, sharex=True)
     for ax, (name, unit, _), s, lab in zip(axes, QUANTITIES, (1e-3, 1.0, 1e14),
-                                           ("peak force [kN]", "impacts per cycle [1]", "volume rate [1e-14 m^3/cycle]")):
-        ax.errorbar(x, t[name].values * s, yerr=t[name + "_stderr"].values * s, fmt="o", ms=3, capsize=2)
-        b, sb = float(t[name + "_slope"]), float(t[name + "_slope_stderr"])
+                                           ("peak force [kN]", "impacts per cycle [1]",
+                                            "volume rate [1e-14 m^3/cycle]")):
+        y, se = t[name].values, t[name + "_stderr"].values
+        ax.errorbar(x, y * s, yerr=se * s, fmt="o", ms=3, capsize=2)
+        b, sb, a, _ = weighted_slope(t.deepest_wear.values, y, se)
         if math.isfinite(b):
-            y, se = t[name].values, t[name + "_stderr"].values
-            _, _, a, _ = weighted_slope(t.deepest_wear.values, y, se)
-            xx = np.linspace(np.nanmin(x), np.nanmax(x), 2)
+            xx = np.array([np.nanmin(x), np.nanmax(x)])
             ax.plot(xx, (a + b * xx * 1e-6) * s, "-", lw=1,
                     label=f"slope {b * s * 1e-6:.3g} +- {sb * s * 1e-6:.2g} per um")
             ax.legend(fontsize=8)
         ax.set_ylabel(lab)
         ax.grid(alpha=0.3)
     axes[-1].set_xlabel("deepest wear [um]")
-    fig.suptitle(f"deep-wear trends, joint {str(t.joint.values)} (mean +- standard error over the averaging cycles)",
+    fig.suptitle(f"deep-wear trends, joint {t.joint.values} (mean +- standard error over the averaging cycles)",
                  fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    fig.savefig(path, dpi=120, pil_kwargs=PNG)
+
+
+def plot_if_recorded(ds: xr.Dataset, outdir) -> list:
+    """``wear_trends.png`` in ``outdir`` for a wear result with the per-cycle statistics and at
+    least 3 updates (the wear plots call it); returns the paths written."""
+    from pathlib import Path
+    if "peak_contact_force" not in ds or ds.sizes.get("cycle", 0) < 3:
+        return []
+    p = Path(outdir) / "wear_trends.png"
+    plot(trends(ds), p)
+    return [p]
 
 
 def main(argv=None) -> int:
