@@ -397,14 +397,18 @@ def test_a_smooth_interval_on_a_worn_bore_is_still_swept(reg):
 
 
 def test_load_patches_count_the_runs_that_carry_a_share_of_the_load():
-    """Runs of loaded nodes round the bore (one across the 0/2 pi seam counts once); a sliver
-    below the share is not a patch."""
-    b = np.zeros(12)
-    assert coupled.load_patches(b, 0.05) == 0
-    b[[11, 0, 1]] = 1.0                       # across the seam
-    assert coupled.load_patches(b, 0.05) == 1
-    b[5:7] = 1.0
-    assert coupled.load_patches(b, 0.05) == 2
-    b[9] = 0.01                               # 0.2 % of the load
-    assert coupled.load_patches(b, 0.05) == 2 and coupled.load_patches(b, 0.0) == 3
-    assert coupled.load_patches(np.ones(12), 0.05) == 1
+    """Runs of loaded nodes round the bore (one across the 0/2 pi seam counts once); runs closer
+    than the gap are one patch; a sliver below the share is not a patch."""
+    b = np.zeros(24)
+    assert coupled.load_patches(b, 0.05, 2) == 0
+    b[[23, 0, 1]] = 1.0                       # across the seam
+    assert coupled.load_patches(b, 0.05, 2) == 1
+    b[8:10] = 1.0
+    assert coupled.load_patches(b, 0.05, 2) == 2
+    b[3] = 1.0                                # one empty node from the first run: joined
+    assert coupled.load_patches(b, 0.05, 2) == 2 and coupled.load_patches(b, 0.05, 1) == 3
+    b[15] = 0.01                              # 0.2 % of the load
+    assert coupled.load_patches(b, 0.05, 2) == 2 and coupled.load_patches(b, 0.0, 2) == 3
+    assert coupled.load_patches(np.ones(24), 0.05, 2) == 1
+    c = np.zeros(24); c[::2] = 1.0            # every other node: one patch at gap 2, twelve at gap 1
+    assert coupled.load_patches(c, 0.05, 2) == 1 and coupled.load_patches(c, 0.05, 1) == 12

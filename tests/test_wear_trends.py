@@ -117,7 +117,7 @@ def test_cycle_statistics_count_the_impacts_of_each_averaging_cycle():
 
 
 #: the wear stages of the slow test: uniform bushing wear as a fraction of the radial clearance
-STAGES = (0.0, 0.2, 0.4, 0.6)
+STAGES = (0.0, 0.15, 0.3, 0.45, 0.6, 0.75)
 
 
 @pytest.mark.slow

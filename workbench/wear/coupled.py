@@ -113,6 +113,10 @@ JUMP_FORCE_RATIO = 2.0
 #: force (nodal forces of :func:`distributed_contact`): a sliver at a scar's rim that comes and
 #: goes between samples does not change the field, a land that takes a twentieth of the load does
 PATCH_SHARE = 0.05
+#: loaded runs closer than this arc [rad] are one patch (the unworn contact's Gauss points lie up to
+#: a third of a piece apart: 1.7 deg on a 20-deg patch of 4 pieces); lands either side of a groove
+#: are farther apart
+PATCH_GAP = math.radians(3.0)
 #: share of the wear loop's load tolerances (:data:`.increment.LOAD_TOLERANCE`, ``LOAD_ANGLE``) a
 #: swept field must meet against its sample's own resultant, else the interval is a jump (the
 #: margin keeps the loop's check, made against the recorded force, from failing on a swept field)
@@ -175,31 +179,46 @@ def _carries(bins, ct, sn, fx, fy, tol, cos_max):
 
 
 @njit(cache=True)
-def load_patches(bins, share):
-    """Patches [1] of the nodal normal forces ``bins`` [N] (runs of loaded nodes round the bore)
-    that carry at least ``share`` [1] of their sum."""
+def load_patches(bins, share, gap):
+    """Patches [1] of the nodal normal forces ``bins`` [N]: runs of loaded nodes round the bore,
+    runs apart by fewer than ``gap`` unloaded nodes joined (the unworn contact's quadrature points
+    can lie more than a node apart on a wide patch), that carry at least ``share`` [1] of the sum."""
     n = bins.shape[0]
     total = 0.0
-    start = -1
     for k in range(n):
         total += bins[k]
-        if start < 0 and not bins[k] > 0.0 and bins[k - 1] > 0.0:
-            start = k   # an unloaded node after a loaded one: a run ends here
     if not total > 0.0:
         return 0
+    # start after the widest-enough gap: the first unloaded stretch of >= gap nodes
+    start = -1
+    empty = 0
+    for k in range(2 * n):
+        if bins[k % n] > 0.0:
+            empty = 0
+        else:
+            empty += 1
+            if empty >= gap:
+                start = k % n
+                break
     if start < 0:
-        return 1        # loaded all round
+        return 1        # no gap of ``gap`` nodes anywhere: one patch all round
     count = 0
     run = 0.0
+    empty = 0
     for i in range(1, n + 1):
         k = (start + i) % n
         if bins[k] > 0.0:
             run += bins[k]
-        elif run > 0.0:
-            if run >= share * total:
-                count += 1
-            run = 0.0
-    return count     # the loop ends on the unloaded node ``start``: every run was closed
+            empty = 0
+        else:
+            empty += 1
+            if empty >= gap and run > 0.0:
+                if run >= share * total:
+                    count += 1
+                run = 0.0
+    if run > 0.0 and run >= share * total:   # a run still open at the end ends in the starting gap
+        count += 1
+    return count
 
 
 @njit(cache=True)
@@ -207,7 +226,7 @@ def swept_fields(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, max
     """Pressure [Pa] on ``nodes`` bushing nodes, each sample's mean over its interval (module
     docstring), and in ``flags`` (ns,) what was done with each interval (:data:`OPEN` ...
     :data:`JUMP_LOAD`).  An interval is never swept across a jump: when the two ends' patch counts
-    (:func:`load_patches`, patches with :data:`PATCH_SHARE` of the load) differ, a sub-sample's patch count differs from the sample's, the recorded forces differ by
+    (:func:`load_patches`: patches with :data:`PATCH_SHARE` of the load, :data:`PATCH_GAP` apart) differ, a sub-sample's patch count differs from the sample's, the recorded forces differ by
     more than :data:`JUMP_FORCE_RATIO`, or the swept field would not carry the sample's own
     resultant to ``tol`` [1] / ``cos_max`` [1], the sample keeps its own field (the rectangle
     rule's state at ``t_s``), which carries its load exactly.  ``guard`` False sweeps every
@@ -223,6 +242,7 @@ def swept_fields(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, max
     sn = np.sin(np.arange(nodes) * (2.0 * math.pi / nodes))
     scale = row[4] * cp[P_LEN]
     cell = scale * 2.0 * math.pi / nodes
+    gap = max(1, int(math.ceil(PATCH_GAP / (2.0 * math.pi / nodes))))
     for s in range(ns):
         flags[s] = OPEN
         if dms[s] < 0.0 or not force[s] > 0.0:
@@ -233,7 +253,7 @@ def swept_fields(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, max
         inst[:] = 0.0
         distributed_contact(row, cp, ebx, eby, edx, edy, phj - phb, wj - wb, vrx, vry, wrel, dms[s],
                             scale, fk, fp.ctypes, 0.0, tmp, res, inst)
-        patches = load_patches(inst, PATCH_SHARE)
+        patches = load_patches(inst, PATCH_SHARE, gap)
         fx = res[R_FBX]; fy = res[R_FBY]
         acc[:] = inst
         n_ok = 1
@@ -255,7 +275,7 @@ def swept_fields(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, max
                         distributed_contact(row, cp, nbx, nby, nvx + nwb * nby, nvy - nwb * nbx, nphj - nphb,
                                             nwj - nwb, nvx, nvy, nwj * row[5] - nwb * row[4], dms[s + 1], scale,
                                             fk, fp.ctypes, 0.0, tmp, res, bins)
-                        if load_patches(bins, PATCH_SHARE) != patches:
+                        if load_patches(bins, PATCH_SHARE, gap) != patches:
                             verdict = JUMP_PATCHES
                 if verdict == SWEPT:
                     delta0, _p, _q = distributed_gap(row, ebx, eby, phj - phb)
@@ -265,7 +285,7 @@ def swept_fields(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, max
                         if _rotated_field(row, cp, ebx, eby, edx, edy, phj - phb + tau * dphi, wj - wb, vrx,
                                           vry, wrel, dms[s], scale, fk, fp.ctypes, tmp, res, bins,
                                           tau * turn, force[s], delta0):
-                            if guard and load_patches(bins, PATCH_SHARE) != patches:
+                            if guard and load_patches(bins, PATCH_SHARE, gap) != patches:
                                 verdict = JUMP_PATCHES
                                 break
                             acc += bins
