@@ -285,3 +285,130 @@ def test_deep_wear_chain_a_wider_clearance_hits_harder_and_wears_faster(reg):
     for key in ("impacts", "peak_force", "volume"):
         (a, sa), (b, sb) = fresh[key], worn[key]
         assert b - a > 2.0 * math.hypot(sa, sb), (key, fresh[key], worn[key])
+
+
+def _jump_interval(reg, h, e0, e1):
+    """Two contact samples of a journal (body 0) in a grounded bushing worn by ``h`` [m] at the
+    eccentricities ``e0``, ``e1`` [m] (bushing frame, at rest, impact speed 0.05 m/s): the row,
+    the packed contact, (pos, vel, dms), the instantaneous fields [Pa] and their resultants [N]."""
+    from workbench.mbs import kernels
+    from workbench.mbs.distributed import seen_profiles
+    from workbench.mbs.distributed_reference import profile_row
+    from workbench.models import ContactGeometry, Material
+    contact = reg.create("contact", "distributed_winkler", {"calibrate": "persson", "calibration_load": 1000.0,
+                                                            "restitution": 0.9})
+    steel = Material(E=207e9, nu=0.3)
+    cp = np.asarray(contact.pack(ContactGeometry("cylindrical", 0.010, 0.0105, 0.01, steel, steel)), float)
+    row = profile_row(0.0105, 0.010, *seen_profiles(contact, h, np.zeros(len(h))))
+    pos = np.ascontiguousarray([[e0[0], e0[1], 0.0], [e1[0], e1[1], 0.0]])
+    vel, dms = np.zeros_like(pos), np.full(2, 0.05)
+    inst = coupled.sample_pressures(pos, vel, -1, 0, row, cp, dms, len(h), kernels.no_friction(), np.zeros(1))
+    th = np.arange(len(h)) * 2 * math.pi / len(h)
+    res = 0.0105 * 0.01 * (2 * math.pi / len(h)) * np.column_stack([inst @ np.cos(th), inst @ np.sin(th)])
+    return row, cp, (pos, vel, dms), inst, res
+
+
+def _bore(nodes=720):
+    from workbench.models import Material
+    return WornJoint.fresh(SimpleNamespace(name="B", bushing_radius=0.0105, journal_radius=0.010, length=0.01,
+                                           bushing_material=Material(E=207e9, nu=0.3),
+                                           journal_material=Material(E=207e9, nu=0.3)), nodes)
+
+
+@pytest.mark.parametrize("case", ["second patch", "conformal swing"])
+def test_the_sweep_never_crosses_a_jump_and_the_field_carries_the_load(reg, case):
+    """A sample interval across a jump keeps the sample's own field, which carries the load.
+
+    * second patch: two grooves 30 um deep at +-0.2 rad; the journal, 5 um into the bore, turns
+      from 10 deg (one land: 3.3 kN at 4.5 deg) to 12 deg (a second land engages: 1.8 kN at
+      16.8 deg): the patch count changes (the forces differ by less than the force ratio);
+    * conformal swing: a 149 um Gaussian pocket (half-width 0.56 rad) with the journal near its
+      bottom: a 2.9 deg turn of the eccentricity swings the resultant from -6.5 to 22.4 deg and
+      the force from 11.6 to 92 kN (a force jump); the unguarded turned-and-reseated sweep then
+      misses the sample's load beyond the wear loop's tolerances (the failure that stopped the
+      deep-wear run).
+    Load balance: the field's resultant R b sum(p n dtheta) equals the sample's own resultant
+    to 1e-4 (the nodal sharing's O(dtheta^2)) and the wear loop's check passes."""
+    from workbench.mbs import kernels
+    psi = np.arange(720) * 2 * math.pi / 720
+    wrap = lambda a: (psi - a + math.pi) % (2 * math.pi) - math.pi   # noqa: E731
+    if case == "second patch":
+        h = 30e-6 * (np.exp(-(wrap(-0.2) / 0.06) ** 2) + np.exp(-(wrap(0.2) / 0.06) ** 2))
+        r = 0.0005 + 5e-6
+        e0, e1 = r * np.array([math.cos(math.radians(10)), math.sin(math.radians(10))]), \
+            r * np.array([math.cos(math.radians(12)), math.sin(math.radians(12))])
+        want = coupled.JUMP_PATCHES
+    else:
+        h = 149.04e-6 * np.exp(-(wrap(0.0) / 0.5638) ** 2)
+        a0, turn, r0, r1 = -0.0016969, 0.0509236, 6.421017e-4, 6.411208e-4
+        e0 = r0 * np.array([math.cos(a0), math.sin(a0)])
+        e1 = r1 * np.array([math.cos(a0 + turn), math.sin(a0 + turn)])
+        want = coupled.JUMP_FORCE
+    row, cp, (pos, vel, dms), inst, res = _jump_interval(reg, h, e0, e1)
+    F = np.hypot(res[:, 0], res[:, 1])
+    assert np.all(F > 1000.0)
+    flags = np.zeros(2, np.int64)
+    p = coupled.swept_pressures(pos, vel, -1, 0, row, cp, dms, F, 720, kernels.no_friction(), np.zeros(1),
+                                coupled.SWEEP_STEP, coupled.MAX_SUBSAMPLES, flags)
+    assert flags[0] == want
+    assert np.array_equal(p[0], inst[0])            # the sample's own field
+    w = _bore()
+    sec = w.section()
+    got = sec.radius * sec.length * sec.dtheta * (p[:1] @ sec.normals)
+    assert np.linalg.norm(got - res[:1]) / F[0] < 1e-4
+    check_load(w, p[:1], res[:1], SimpleNamespace(name="dynamics"))
+    if case == "conformal swing":   # the unguarded sweep fails the loop's check here
+        from workbench.wear.increment import LOAD_ANGLE, LOAD_TOLERANCE, ModelOutputError
+        naive = coupled.swept_fields(pos, vel, -1, 0, row, cp, dms, F, 720, kernels.no_friction(), np.zeros(1),
+                                     coupled.SWEEP_STEP, coupled.MAX_SUBSAMPLES, False, LOAD_TOLERANCE,
+                                     math.cos(LOAD_ANGLE), flags)
+        assert flags[0] == coupled.SWEPT
+        with pytest.raises(ModelOutputError, match="does not carry the load"):
+            check_load(w, naive[:1], res[:1], SimpleNamespace(name="dynamics"))
+
+
+def test_a_smooth_interval_on_a_worn_bore_is_still_swept(reg):
+    """The guard leaves a smooth interval alone: the journal 5 um into the first groove's land
+    turning from 0 to 3 deg (one patch at both ends, forces within 10 %) is swept (the field
+    differs from the instant's and spreads over more nodes) and carries the sample's load within
+    the sweep's share of the loop's tolerances."""
+    from workbench.mbs import kernels
+    from workbench.wear.increment import LOAD_ANGLE, LOAD_TOLERANCE
+    psi = np.arange(720) * 2 * math.pi / 720
+    h = 30e-6 * np.exp(-(((psi - 0.2 + math.pi) % (2 * math.pi) - math.pi) / 0.06) ** 2)
+    r = 0.0005 + 5e-6
+    e0 = r * np.array([math.cos(math.radians(-3)), math.sin(math.radians(-3))])
+    e1 = r * np.array([1.0, 0.0])
+    row, cp, (pos, vel, dms), inst, res = _jump_interval(reg, h, e0, e1)
+    F = np.hypot(res[:, 0], res[:, 1])
+    assert abs(F[1] / F[0] - 1) < 0.1
+    flags = np.zeros(2, np.int64)
+    p = coupled.swept_pressures(pos, vel, -1, 0, row, cp, dms, F, 720, kernels.no_friction(), np.zeros(1),
+                                coupled.SWEEP_STEP, coupled.MAX_SUBSAMPLES, flags)
+    assert flags[0] == coupled.SWEPT
+    assert (p[0] > 0).sum() > (inst[0] > 0).sum()
+    w = _bore()
+    sec = w.section()
+    got = sec.radius * sec.length * sec.dtheta * (p[:1] @ sec.normals)[0]
+    share = coupled.SWEEP_LOAD_SHARE
+    ok_res = np.linalg.norm(got - res[0]) / F[0] <= share * LOAD_TOLERANCE
+    cosang = got @ res[0] / (np.linalg.norm(got) * F[0])
+    assert ok_res or cosang >= math.cos(share * LOAD_ANGLE)
+
+
+def test_load_patches_count_the_runs_that_carry_a_share_of_the_load():
+    """Runs of loaded nodes round the bore (one across the 0/2 pi seam counts once); runs closer
+    than the gap are one patch; a sliver below the share is not a patch."""
+    b = np.zeros(24)
+    assert coupled.load_patches(b, 0.05, 2) == 0
+    b[[23, 0, 1]] = 1.0                       # across the seam
+    assert coupled.load_patches(b, 0.05, 2) == 1
+    b[8:10] = 1.0
+    assert coupled.load_patches(b, 0.05, 2) == 2
+    b[3] = 1.0                                # one empty node from the first run: joined
+    assert coupled.load_patches(b, 0.05, 2) == 2 and coupled.load_patches(b, 0.05, 1) == 3
+    b[15] = 0.01                              # 0.2 % of the load
+    assert coupled.load_patches(b, 0.05, 2) == 2 and coupled.load_patches(b, 0.0, 2) == 3
+    assert coupled.load_patches(np.ones(24), 0.05, 2) == 1
+    c = np.zeros(24); c[::2] = 1.0            # every other node: one patch at gap 2, twelve at gap 1
+    assert coupled.load_patches(c, 0.05, 2) == 1 and coupled.load_patches(c, 0.05, 1) == 12

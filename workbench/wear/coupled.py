@@ -22,6 +22,17 @@ sample ``s+1``'s, evaluated every :data:`SWEEP_STEP` of arc (at most :data:`MAX_
 sample) on the worn surfaces themselves (the eccentricity rescaled until the field carries the
 sample's force).  :func:`sample_pressures` is the field at the instants alone.
 
+The sweep never crosses a JUMP.  Turning the field assumes one patch that slides round the bore; on
+a deep pocket the field can change its shape between two samples instead -- a second patch
+engages, the contact closes or opens, or a conformal patch shifts its pressure from one flank to
+the other, so that the resultant swings by tens of degrees while the eccentricity turns by three
+(deep-wear slider-crank at 105 000 cycles: the turned-and-reseated field pointed 13 deg from the
+sample's load and the wear loop's load check stopped the run).  An interval whose ends differ in
+their patch count or whose recorded forces differ by more than :data:`JUMP_FORCE_RATIO`, or whose
+swept field does not carry the sample's own resultant within :data:`SWEEP_LOAD_SHARE` of the load
+check's tolerances, keeps the sample's own field: the rectangle rule's state at ``t_s``, which
+carries the load exactly (:func:`swept_fields` reports the verdict of every interval).
+
 Any other pressure model with a distributed contact is the decoupled route (pressure from the
 resultant, as with point contact), kept for comparison.
 """
@@ -34,10 +45,12 @@ from ..jit import njit  # house: numba is imported when a compiled function is f
 
 from ..errors import WorkbenchError
 from ..mbs import kernels
-from ..mbs.distributed import N_RES, P_LEN, distributed_contact, distributed_gap, seen_profiles
+from ..mbs.distributed import (N_RES, P_LEN, R_FBX, R_FBY, distributed_contact, distributed_gap,
+                               seen_profiles)
 from ..mbs.distributed_joint import bushing_frame
 from ..mbs.distributed_reference import profile_row
 from ..models import ContactGeometry
+from .increment import LOAD_ANGLE, LOAD_TOLERANCE
 
 #: the pressure-model name that selects the coupled route
 MODEL = "dynamics"
@@ -93,6 +106,27 @@ def sample_pressures(pos, vel, bi, bj, row, cp, dms, nodes, fk, fp):
 SWEEP_STEP = math.radians(0.5)
 #: most sub-samples per sample interval (a 32 deg sweep at :data:`SWEEP_STEP`)
 MAX_SUBSAMPLES = 64
+#: a sample interval whose two ends' recorded normal forces differ by more than this factor is a
+#: jump (a contact closing or opening, a patch engaging): it is not swept
+JUMP_FORCE_RATIO = 2.0
+#: a patch counts in the jump test when it carries at least this share of the sample's normal
+#: force (nodal forces of :func:`distributed_contact`): a sliver at a scar's rim that comes and
+#: goes between samples does not change the field, a land that takes a twentieth of the load does
+PATCH_SHARE = 0.05
+#: loaded runs closer than this arc [rad] are one patch (the unworn contact's Gauss points lie up to
+#: a third of a piece apart: 1.7 deg on a 20-deg patch of 4 pieces); lands either side of a groove
+#: are farther apart
+PATCH_GAP = math.radians(3.0)
+#: share of the wear loop's load tolerances (:data:`.increment.LOAD_TOLERANCE`, ``LOAD_ANGLE``) a
+#: swept field must meet against its sample's own resultant, else the interval is a jump (the
+#: margin keeps the loop's check, made against the recorded force, from failing on a swept field)
+SWEEP_LOAD_SHARE = 0.9
+#: what :func:`swept_fields` did with each sample interval (its ``flags``): no contact, the
+#: sample's own field (the contact turned less than a sub-step), swept, or the sample's own field
+#: because the interval is a jump: the patch count changed (between the ends or at a sub-sample),
+#: the force jumped, or the swept field would not carry the sample's load
+OPEN, INSTANT, SWEPT, JUMP_PATCHES, JUMP_FORCE, JUMP_LOAD = 0, 1, 2, 3, 4, 5
+FLAG_NAMES = ("open", "instant", "swept", "jump: patches", "jump: force", "jump: load")
 
 
 @njit(cache=True)
@@ -130,49 +164,153 @@ def _rotated_field(row, cp, ebx, eby, edx, edy, phi, phd, vrx, vry, wrel, dm, sc
 
 
 @njit(cache=True)
-def swept_pressures(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, max_sub):
+def _carries(bins, ct, sn, fx, fy, tol, cos_max):
+    """True when the nodal forces ``bins`` [N] (node directions ``ct``, ``sn``) carry the load
+    ``(fx, fy)`` [N] in a sense of :func:`workbench.wear.increment.check_load` with the tolerances
+    ``tol`` [1] and ``cos_max`` (cosine of the largest angle)."""
+    f = math.sqrt(fx * fx + fy * fy)
+    rx = 0.0; ry = 0.0; arc = 0.0
+    for k in range(bins.shape[0]):
+        rx += bins[k] * ct[k]; ry += bins[k] * sn[k]; arc += bins[k]
+    if math.sqrt((rx - fx) ** 2 + (ry - fy) ** 2) <= tol * f:
+        return True
+    r = math.sqrt(rx * rx + ry * ry)
+    return abs(arc - f) <= tol * f and r > 0.0 and (rx * fx + ry * fy) >= cos_max * r * f
+
+
+@njit(cache=True)
+def load_patches(bins, share, gap):
+    """Patches [1] of the nodal normal forces ``bins`` [N]: runs of loaded nodes round the bore,
+    runs apart by fewer than ``gap`` unloaded nodes joined (the unworn contact's quadrature points
+    can lie more than a node apart on a wide patch), that carry at least ``share`` [1] of the sum."""
+    n = bins.shape[0]
+    total = 0.0
+    for k in range(n):
+        total += bins[k]
+    if not total > 0.0:
+        return 0
+    # start after the widest-enough gap: the first unloaded stretch of >= gap nodes
+    start = -1
+    empty = 0
+    for k in range(2 * n):
+        if bins[k % n] > 0.0:
+            empty = 0
+        else:
+            empty += 1
+            if empty >= gap:
+                start = k % n
+                break
+    if start < 0:
+        return 1        # no gap of ``gap`` nodes anywhere: one patch all round
+    count = 0
+    run = 0.0
+    empty = 0
+    for i in range(1, n + 1):
+        k = (start + i) % n
+        if bins[k] > 0.0:
+            run += bins[k]
+            empty = 0
+        else:
+            empty += 1
+            if empty >= gap and run > 0.0:
+                if run >= share * total:
+                    count += 1
+                run = 0.0
+    if run > 0.0 and run >= share * total:   # a run still open at the end ends in the starting gap
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def swept_fields(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, max_sub, guard, tol, cos_max, flags):
     """Pressure [Pa] on ``nodes`` bushing nodes, each sample's mean over its interval (module
-    docstring): ``force`` (ns,) the recorded normal force [N], ``step`` [rad] the largest turn
-    between sub-samples, ``max_sub`` the most sub-samples; the other arguments as
-    :func:`sample_pressures`."""
+    docstring), and in ``flags`` (ns,) what was done with each interval (:data:`OPEN` ...
+    :data:`JUMP_LOAD`).  An interval is never swept across a jump: when the two ends' patch counts
+    (:func:`load_patches`: patches with :data:`PATCH_SHARE` of the load, :data:`PATCH_GAP` apart) differ, a sub-sample's patch count differs from the sample's, the recorded forces differ by
+    more than :data:`JUMP_FORCE_RATIO`, or the swept field would not carry the sample's own
+    resultant to ``tol`` [1] / ``cos_max`` [1], the sample keeps its own field (the rectangle
+    rule's state at ``t_s``), which carries its load exactly.  ``guard`` False sweeps every
+    interval regardless (the unguarded sweep, for comparison)."""
     ns = pos.shape[0]
     out = np.zeros((ns, nodes))
     res = np.zeros(N_RES)
     tmp = np.zeros(2)
     bins = np.zeros(nodes)
     acc = np.zeros(nodes)
+    inst = np.zeros(nodes)
+    ct = np.cos(np.arange(nodes) * (2.0 * math.pi / nodes))
+    sn = np.sin(np.arange(nodes) * (2.0 * math.pi / nodes))
     scale = row[4] * cp[P_LEN]
     cell = scale * 2.0 * math.pi / nodes
+    gap = max(1, int(math.ceil(PATCH_GAP / (2.0 * math.pi / nodes))))
     for s in range(ns):
+        flags[s] = OPEN
         if dms[s] < 0.0 or not force[s] > 0.0:
             continue
         ebx, eby, vrx, vry, phb, phj, wb, wj = bushing_frame(pos[s], vel[s], bi, bj, row)
         edx = vrx + wb * eby; edy = vry - wb * ebx
         wrel = wj * row[5] - wb * row[4]
-        bins[:] = 0.0
+        inst[:] = 0.0
         distributed_contact(row, cp, ebx, eby, edx, edy, phj - phb, wj - wb, vrx, vry, wrel, dms[s],
-                            scale, fk, fp.ctypes, 0.0, tmp, res, bins)
-        acc[:] = bins
+                            scale, fk, fp.ctypes, 0.0, tmp, res, inst)
+        patches = load_patches(inst, PATCH_SHARE, gap)
+        fx = res[R_FBX]; fy = res[R_FBY]
+        acc[:] = inst
         n_ok = 1
+        flags[s] = INSTANT
         if s + 1 < ns:
-            nbx, nby, _a, _b, nphb, nphj, _c, _d = bushing_frame(pos[s + 1], vel[s + 1], bi, bj, row)
+            nbx, nby, nvx, nvy, nphb, nphj, nwb, nwj = bushing_frame(pos[s + 1], vel[s + 1], bi, bj, row)
             turn = math.atan2(ebx * nby - eby * nbx, ebx * nbx + eby * nby)
             n_sub = int(math.ceil(abs(turn) / step))
             if n_sub > max_sub:
                 n_sub = max_sub
             if n_sub > 1:
-                delta0, _p, _q = distributed_gap(row, ebx, eby, phj - phb)
-                dphi = (nphj - nphb) - (phj - phb)
-                for j in range(1, n_sub):
-                    tau = j / n_sub
-                    if _rotated_field(row, cp, ebx, eby, edx, edy, phj - phb + tau * dphi, wj - wb, vrx,
-                                      vry, wrel, dms[s], scale, fk, fp.ctypes, tmp, res, bins,
-                                      tau * turn, force[s], delta0):
-                        acc += bins
-                        n_ok += 1
+                verdict = SWEPT
+                f0 = force[s]; f1 = force[s + 1]
+                if guard and f1 > 0.0 and dms[s + 1] >= 0.0:
+                    if f1 > JUMP_FORCE_RATIO * f0 or f0 > JUMP_FORCE_RATIO * f1:
+                        verdict = JUMP_FORCE
+                    else:
+                        bins[:] = 0.0
+                        distributed_contact(row, cp, nbx, nby, nvx + nwb * nby, nvy - nwb * nbx, nphj - nphb,
+                                            nwj - nwb, nvx, nvy, nwj * row[5] - nwb * row[4], dms[s + 1], scale,
+                                            fk, fp.ctypes, 0.0, tmp, res, bins)
+                        if load_patches(bins, PATCH_SHARE, gap) != patches:
+                            verdict = JUMP_PATCHES
+                if verdict == SWEPT:
+                    delta0, _p, _q = distributed_gap(row, ebx, eby, phj - phb)
+                    dphi = (nphj - nphb) - (phj - phb)
+                    for j in range(1, n_sub):
+                        tau = j / n_sub
+                        if _rotated_field(row, cp, ebx, eby, edx, edy, phj - phb + tau * dphi, wj - wb, vrx,
+                                          vry, wrel, dms[s], scale, fk, fp.ctypes, tmp, res, bins,
+                                          tau * turn, force[s], delta0):
+                            if guard and load_patches(bins, PATCH_SHARE, gap) != patches:
+                                verdict = JUMP_PATCHES
+                                break
+                            acc += bins
+                            n_ok += 1
+                if guard and verdict == SWEPT and not _carries(acc / n_ok, ct, sn, fx, fy, tol, cos_max):
+                    verdict = JUMP_LOAD
+                if verdict != SWEPT:
+                    acc[:] = inst
+                    n_ok = 1
+                flags[s] = verdict
         for k in range(nodes):
             out[s, k] = acc[k] / (n_ok * cell)
     return out
+
+
+def swept_pressures(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, max_sub, flags=None):
+    """Pressure [Pa] on ``nodes`` bushing nodes, each sample's mean over its interval, never swept
+    across a jump (:func:`swept_fields`): ``force`` (ns,) the recorded normal force [N], ``step``
+    [rad] the largest turn between sub-samples, ``max_sub`` the most sub-samples, ``flags`` an
+    optional (ns,) int array that receives each interval's verdict; the other arguments as
+    :func:`sample_pressures`.  A swept field meets :data:`SWEEP_LOAD_SHARE` of the wear loop's
+    load tolerances against its sample's resultant."""
+    flags = np.zeros(pos.shape[0], np.int64) if flags is None else flags
+    return swept_fields(pos, vel, bi, bj, row, cp, dms, force, nodes, fk, fp, step, max_sub, True,
+                        SWEEP_LOAD_SHARE * LOAD_TOLERANCE, math.cos(SWEEP_LOAD_SHARE * LOAD_ANGLE), flags)
 
 
 #: the integrator's floor of the impact speed it keeps at a contact start [m/s]
@@ -193,10 +331,11 @@ def impact_speeds(sim, joint: int, start: int) -> np.ndarray:
     return np.maximum(v, DM_FLOOR)
 
 
-def dynamics_pressure(run, sim, joint: int, start: int, sweep: bool = False) -> np.ndarray:
+def dynamics_pressure(run, sim, joint: int, start: int, sweep: bool = False, flags=None) -> np.ndarray:
     """The dynamics' pressure (ns, M) [Pa] of worn joint ``joint`` at the samples ``start:``: at
     the instants (``sweep`` False), or each sample's mean over its interval as the contact turns
-    (``sweep`` True, :func:`swept_pressures`: what the wear loop integrates)."""
+    (``sweep`` True, :func:`swept_pressures`: what the wear loop integrates; ``flags``, an optional
+    int array of the samples' length, receives each interval's verdict)."""
     study, cfg = run.study, run.cfg
     mech = study.mechanism
     w = run.worn[joint]
@@ -217,7 +356,7 @@ def dynamics_pressure(run, sim, joint: int, start: int, sweep: bool = False) -> 
     if sweep:
         force = np.ascontiguousarray(np.maximum(sim.contact_force[start:, joint], 0.0))
         return swept_pressures(pos, vel, bi, bj, row, cp, np.ascontiguousarray(dms), force, w.nodes,
-                               kernels.no_friction(), np.zeros(1), SWEEP_STEP, MAX_SUBSAMPLES)
+                               kernels.no_friction(), np.zeros(1), SWEEP_STEP, MAX_SUBSAMPLES, flags)
     return sample_pressures(pos, vel, bi, bj, row, cp, np.ascontiguousarray(dms), w.nodes,
                             kernels.no_friction(), np.zeros(1))
 

@@ -7,7 +7,9 @@
   band;
 * ``degradation.png`` — peak pressure, largest contact force and the output deviation from the
   ideal mechanism (Wang & Liu (2015) §4 step 10) vs machine cycles;
-* ``guide_<joint>.png``, ``guide_volume.png`` — translational joints (:mod:`.guide_plot`).
+* ``guide_<joint>.png``, ``guide_volume.png`` — translational joints (:mod:`.guide_plot`);
+* ``wear_trends.png`` — peak force, impacts per cycle and volume rate vs the deepest wear with
+  their standard errors and fitted slopes (:mod:`.trends`; results with 3 updates or more).
 """
 from __future__ import annotations
 
@@ -95,5 +97,9 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
     # --- translational joints (workbench.wear.guide_plot): begin
     from .guide_plot import plot_guides
     paths += plot_guides(ds, outdir, max_curves)
+    # --- end
+    # --- deep-wear trends (workbench.wear.trends): begin
+    from .trends import plot_if_recorded
+    paths += plot_if_recorded(ds, outdir)
     # --- end
     return paths

@@ -70,6 +70,10 @@ def row(run, meas, dN: float, increments: dict, ratios: dict) -> xr.Dataset:
         "cycle_jump": _var((), dN, "1", "cycles jumped after this update"),
         "update": _var((), run.update, "1", "update index"),
     }
+    # --- deep-wear trends (owner: workbench.wear.trends): per-cycle peak force and impacts, mean +- SE: begin
+    from .trends import cycle_statistics
+    v.update(cycle_statistics(run, meas))
+    # --- deep-wear trends: end
     ds = xr.Dataset({k: x.expand_dims("cycle") if "cycle" not in x.dims else x
                      for k, x in ((k, xr.DataArray(x)) for k, x in v.items())})
     ds = ds.assign_coords(cycle=xr.Variable("cycle", [run.cycles_done],

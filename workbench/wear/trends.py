@@ -1,0 +1,227 @@
+"""Deep-wear trends: how the contact and the wear rate change as a clearance joint wears.
+
+As a bushing wears, its clearance grows; a wider clearance lets the journal travel farther in free
+flight and strike the bushing faster, so the impacts become more frequent and their peak forces
+larger (Flores & Ambrósio (2004): the impact force peaks grow with the radial clearance), and
+Archard's worn volume ``k_d int F ds`` (Wang & Liu (2015) eq. 14) grows with them.  This module
+gives a wear run the numbers that show (or fail to show) that chain:
+
+* :func:`cycle_statistics` -- per update and worn joint, the per-cycle peak contact force and the
+  impacts per cycle over the averaging cycles, each as a mean and its standard error (the AR(1)
+  factor of :mod:`.statistics`, from each series' own lag-1 autocorrelation).  The wear loop
+  writes them to every store row (``peak_contact_force``, ``impacts_per_cycle`` and their
+  ``*_stderr``), next to ``volume_rate`` and ``volume_rate_stderr``.
+* :func:`trends` -- the three quantities per update against the machine cycles, the deepest wear
+  and the effective clearance, and the weighted least-squares slope of each on the deepest wear
+  with its standard error (Bevington & Robinson (2003) eq. 6.12 and 6.21: weights ``1/se^2``);
+  when the updates scatter more than their standard errors say (reduced chi-square above 1: the
+  chaotic contact switches between regimes from update to update), the slope's variance is scaled
+  by the reduced chi-square (Birge (1932)), never shrunk below the weights' own.
+  ``chain_shown`` is 1 for a joint whose three slopes are all positive beyond two standard errors.
+* ``python -m workbench.wear.trends RESULT [--plot wear_trends.png]`` prints the table and the
+  slopes and draws the three trends with their error bars.
+
+SI units: forces in N, depths and clearances in m, volumes in m^3, rates per machine cycle.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+import numpy as np
+import xarray as xr
+
+from . import statistics as st
+
+#: the quantities of the chain: (store variable, its unit, long name)
+QUANTITIES = (
+    ("peak_contact_force", "N", "peak normal contact force per averaging cycle, mean over the cycles"),
+    ("impacts_per_cycle", "1", "impacts (contact starts) per averaging cycle, mean over the cycles"),
+    ("volume_rate", "m^3/cycle", "worn volume per cycle, bushing and journal together, mean over the cycles"),
+)
+#: a slope shows the chain when it exceeds this many standard errors
+SIGMAS = 2.0
+
+
+def _var(dims, data, units, long_name):
+    return xr.Variable(dims, np.asarray(data, float), {"units": units, "long_name": long_name})
+
+
+def _cycle_impacts(sim, joint: int, t0: float, period: float, n: int) -> np.ndarray:
+    """Contact starts of clearance joint ``joint`` in each of the ``n`` cycles of ``period`` [s]
+    from ``t0`` [s]."""
+    if getattr(sim, "impact_time", None) is None:   # a simulation without an impact table
+        return np.full(n, np.nan)
+    it = sim.impact_time[(sim.impact_joint == joint) & (sim.impact_time >= t0)]
+    k = np.floor((it - t0) / period).astype(int)
+    return np.bincount(k[k < n], minlength=n)[:n].astype(float)
+
+
+def cycle_statistics(run, meas) -> dict:
+    """Store variables (dimension ``joint``) of one update: the mean over the averaging cycles of
+    each cycle's peak contact force [N] and of its impacts [1], with their standard errors."""
+    js = sorted(run.worn)
+    n, T = meas.n_cycles, run.cfg.cycle_period
+    t0 = float(meas.sim.time[meas.start])
+    out = {k: np.zeros(len(js)) for k in ("f", "f_se", "i", "i_se")}
+    for a, j in enumerate(js):
+        peaks = np.asarray(meas.rates[j].cycles.peak_force, float)
+        impacts = _cycle_impacts(meas.sim, j, t0, T, n)
+        for key, x in (("f", peaks), ("i", impacts)):
+            m, se = st.mean_and_stderr(x, st.correlation_factor(x))
+            out[key][a], out[key + "_se"][a] = float(m), float(se)
+    return {
+        "peak_contact_force": _var(("joint",), out["f"], "N", QUANTITIES[0][2]),
+        "peak_contact_force_stderr": _var(("joint",), out["f_se"], "N", "standard error of peak_contact_force"),
+        "impacts_per_cycle": _var(("joint",), out["i"], "1", QUANTITIES[1][2]),
+        "impacts_per_cycle_stderr": _var(("joint",), out["i_se"], "1", "standard error of impacts_per_cycle"),
+    }
+
+
+def weighted_slope(x, y, se) -> tuple[float, float, float, float]:
+    """Weighted least-squares line ``y = a + b x`` with weights ``1/se^2`` (Bevington & Robinson
+    (2003) eq. 6.12, 6.21; :func:`numpy.polyfit`); returns ``(b, se_b, a, chi2_reduced)``.  The
+    slope's variance is scaled by ``max(1, chi2_reduced)`` (Birge (1932)).  Rows with a
+    non-finite value or a standard error <= 0 are left out; fewer than 3 rows, or one abscissa,
+    give NaN.  Units: ``b`` and ``se_b`` in units of y per unit of x, ``a`` in units of y."""
+    x, y, se = (np.asarray(v, float) for v in (x, y, se))
+    ok = np.isfinite(x) & np.isfinite(y) & np.isfinite(se) & (se > 0.0)
+    x, y, se = x[ok], y[ok], se[ok]
+    if len(x) < 3 or np.ptp(x) == 0.0:
+        return math.nan, math.nan, math.nan, math.nan
+    (b, a), cov = np.polyfit(x, y, 1, w=1.0 / se, cov="unscaled")
+    chi2 = float(np.sum(((y - a - b * x) / se) ** 2) / (len(x) - 2))
+    return float(b), float(math.sqrt(cov[0, 0] * max(1.0, chi2))), float(a), chi2
+
+
+def _per_update(ds: xr.Dataset, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(cycle, joint) mean and standard error of ``name``; NaN when the store lacks it (a store
+    written before the per-cycle statistics were recorded)."""
+    shape = (ds.sizes["cycle"], ds.sizes["joint"])
+    if name == "volume_rate":
+        return (ds["volume_rate"].sum("surface").values,
+                np.sqrt((ds["volume_rate_stderr"] ** 2).sum("surface")).values)
+    if name not in ds:
+        return np.full(shape, np.nan), np.full(shape, np.nan)
+    return ds[name].values.astype(float), ds[name + "_stderr"].values.astype(float)
+
+
+def trends(ds: xr.Dataset) -> xr.Dataset:
+    """The deep-wear trends of a wear result ``ds`` (module docstring): variables on
+    ``(cycle, joint)`` per update and the fitted slopes on ``joint``; units and long_name on each."""
+    c = (ds["nominal_radius"].sel(surface="bushing") - ds["nominal_radius"].sel(surface="journal")).values
+    deep = ds["max_wear_depth"].max("surface").values                      # (cycle, joint)
+    eff = c[None, :] + ds["max_wear_depth"].sum("surface").values
+    dims = ("cycle", "joint")
+    v = {
+        "deepest_wear": _var(dims, deep, "m", "deepest wear of bushing or journal at the update"),
+        "wear_fraction": _var(dims, deep / c[None, :], "1", "deepest wear / unworn radial clearance"),
+        "effective_clearance": _var(dims, eff, "m",
+                                    "unworn radial clearance plus the deepest wear of bushing and journal "
+                                    "(the largest radial gap when the two deepest points face each other)"),
+        "max_penetration_ratio": _var(dims, ds["max_penetration_ratio"].values, "1",
+                                      "largest penetration over the averaging cycles / unworn radial clearance"),
+    }
+    shown = np.ones(len(c))
+    for name, unit, long_name in QUANTITIES:
+        y, se = _per_update(ds, name)
+        v[name] = _var(dims, y, unit, long_name)
+        v[name + "_stderr"] = _var(dims, se, unit, f"standard error of {name}")
+        fits = np.array([weighted_slope(deep[:, j], y[:, j], se[:, j]) for j in range(len(c))])
+        su = f"{unit}/m" if unit != "1" else "1/m"
+        v[name + "_slope"] = _var(("joint",), fits[:, 0], su,
+                                  f"weighted least-squares slope of {name} on the deepest wear")
+        v[name + "_slope_stderr"] = _var(("joint",), fits[:, 1], su, f"standard error of {name}_slope "
+                                         "(scaled by the reduced chi-square when above 1)")
+        v[name + "_chi2_reduced"] = _var(("joint",), fits[:, 3], "1",
+                                         f"reduced chi-square of the {name} fit (1: scatter as the standard errors say)")
+        shown = shown * (fits[:, 0] > SIGMAS * fits[:, 1])
+    v["chain_shown"] = _var(("joint",), shown, "1",
+                            f"1 when the slopes of peak force, impacts and volume rate on the deepest wear are all "
+                            f"positive beyond {SIGMAS:g} standard errors")
+    out = xr.Dataset({k: xr.DataArray(x) for k, x in v.items()},
+                     coords={"cycle": ("cycle", ds["cycle"].values, {"units": "1", "long_name": "machine cycles done"}),
+                             "joint": ("joint", ds["joint"].values, {"units": "1", "long_name": "worn clearance joint"})})
+    out.attrs = {"title": f"deep-wear trends of: {ds.attrs.get('title', '?')}",
+                 "fit": "weighted least squares on the deepest wear, weights 1/stderr^2 (Bevington & Robinson "
+                        "(2003) eq. 6.12, 6.21), slope variance scaled by max(1, reduced chi-square) (Birge (1932))"}
+    return out
+
+
+def table(tr: xr.Dataset, joint: int = 0) -> str:
+    """A text table of the trends of joint index ``joint`` (forces in kN, depths in um)."""
+    t = tr.isel(joint=joint)
+    lines = [f"{'cycles':>10} {'deepest um':>10} {'h/c':>6} {'pen/c':>6} {'peak force kN':>16} "
+             f"{'impacts/cycle':>14} {'volume rate 1e-14 m^3':>22}"]
+    for k in range(t.sizes["cycle"]):
+        r = t.isel(cycle=k)
+        f = lambda n, s: f"{float(r[n]) * s:.3g} +- {float(r[n + '_stderr']) * s:.2g}"   # noqa: E731
+        lines.append(f"{float(r.cycle):>10.6g} {float(r.deepest_wear) * 1e6:>10.2f} {float(r.wear_fraction):>6.3f} "
+                     f"{float(r.max_penetration_ratio):>6.3f} {f('peak_contact_force', 1e-3):>16} "
+                     f"{f('impacts_per_cycle', 1):>14} {f('volume_rate', 1e14):>22}")
+    for name, unit, _ in QUANTITIES:
+        b, sb = float(t[name + "_slope"]), float(t[name + "_slope_stderr"])
+        lines.append(f"slope of {name} on the deepest wear: {b:.4g} +- {sb:.2g} {unit}/m "
+                     f"({b / sb if sb > 0 else math.nan:.2f} SE; reduced chi2 {float(t[name + '_chi2_reduced']):.3g})")
+    lines.append(f"chain shown (all slopes > {SIGMAS:g} SE): {bool(float(t.chain_shown))}")
+    return "\n".join(lines)
+
+
+def plot(tr: xr.Dataset, path, joint: int = 0) -> None:
+    """``wear_trends.png``: the three quantities against the deepest wear [um], error bars of one
+    standard error, and the fitted lines."""
+    from ..plot import PNG, new_figure
+    t = tr.isel(joint=joint)
+    x = t.deepest_wear.values * 1e6
+    fig = new_figure(figsize=(6.5, 8.0))
+    axes = fig.subplots(3, 1, sharex=True)
+    for ax, (name, unit, _), s, lab in zip(axes, QUANTITIES, (1e-3, 1.0, 1e14),
+                                           ("peak force [kN]", "impacts per cycle [1]",
+                                            "volume rate [1e-14 m^3/cycle]")):
+        y, se = t[name].values, t[name + "_stderr"].values
+        ax.errorbar(x, y * s, yerr=se * s, fmt="o", ms=3, capsize=2)
+        b, sb, a, _ = weighted_slope(t.deepest_wear.values, y, se)
+        if math.isfinite(b):
+            xx = np.array([np.nanmin(x), np.nanmax(x)])
+            ax.plot(xx, (a + b * xx * 1e-6) * s, "-", lw=1,
+                    label=f"slope {b * s * 1e-6:.3g} +- {sb * s * 1e-6:.2g} per um")
+            ax.legend(fontsize=8)
+        ax.set_ylabel(lab)
+        ax.grid(alpha=0.3)
+    axes[-1].set_xlabel("deepest wear [um]")
+    fig.suptitle(f"deep-wear trends, joint {t.joint.values} (mean +- standard error over the averaging cycles)",
+                 fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120, pil_kwargs=PNG)
+
+
+def plot_if_recorded(ds: xr.Dataset, outdir) -> list:
+    """``wear_trends.png`` in ``outdir`` for a wear result with the per-cycle statistics and at
+    least 3 updates (the wear plots call it); returns the paths written."""
+    from pathlib import Path
+    if "peak_contact_force" not in ds or ds.sizes.get("cycle", 0) < 3:
+        return []
+    p = Path(outdir) / "wear_trends.png"
+    plot(trends(ds), p)
+    return [p]
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m workbench.wear.trends",
+                                description="Deep-wear trends of a wear result (peak force, impacts, volume rate).")
+    p.add_argument("result", help="wear result store (.zarr)")
+    p.add_argument("--plot", default=None, help="write the trends figure here (e.g. wear_trends.png)")
+    a = p.parse_args(argv)
+    from .store import open_store
+    tr = trends(open_store(a.result))
+    for j in range(tr.sizes["joint"]):
+        print(f"joint {tr.joint.values[j]}")
+        print(table(tr, j))
+    if a.plot:
+        plot(tr, a.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
