@@ -431,3 +431,28 @@ def test_sweep_on_an_existing_cluster_by_address(tmp_path, registry):
             assert len(client.scheduler_info()["workers"]) == 1
     assert ds.attrs["run_executor"] == f"dask scheduler {cluster.scheduler_address}"
     assert (ds["status"] == "ok").all() and (ds["n_impacts"] >= 1).all(), ds["error"].values
+
+
+def test_serial_cases_run_with_one_blas_thread_as_on_a_dask_worker(tmp_path, registry, monkeypatch):
+    """``--serial`` limits BLAS/OpenMP to one thread per case, as a dask nanny does for its workers
+    (OPENBLAS_NUM_THREADS=1): the same computation in both modes, and no spinning BLAS thread
+    beside the case (workbench.sweep._run_serial)."""
+    from threadpoolctl import threadpool_info
+
+    import workbench.sweep as sweep_mod
+    seen = []
+    real = sweep_mod.run_case
+
+    def spy(task, registry=None):
+        seen.append(max((p["num_threads"] for p in threadpool_info()), default=1))
+        return real(task, registry)
+
+    monkeypatch.setattr(sweep_mod, "run_case", spy)
+    doc = _sweep_doc({"mechanism.clearance_joints[0].contact": [LN, {"model": "hertz"}]})
+    doc["set"]["solver.t_end"] = 2.0e-4
+    run_sweep(_load(doc, tmp_path, registry), tmp_path / "s.nc", serial=True, registry=registry, progress=False)
+    assert seen == [1, 1]
+    # outside the sweep the process's own setting is back (2 cores here: OpenBLAS's default is 2)
+    import os
+    if (os.cpu_count() or 1) > 1 and not os.environ.get("OPENBLAS_NUM_THREADS"):
+        assert max(p["num_threads"] for p in threadpool_info()) > 1
