@@ -34,7 +34,7 @@ Where the cases run
 
 Every worker is warmed once before the cases start (:func:`warm_worker`): it builds the plugin
 registry (kept for the life of the worker process) and runs the first case cut short (two output
-steps, or one wear update) into a temporary folder and reduces it, which loads the numba-compiled
+steps, or one wear update of two averaging cycles) into a temporary folder and reduces it, which loads the numba-compiled
 kernels from their on-disk cache (``cache=True``), the result writers and the reducers.  When that
 cache is cold (a new install, edited kernels) the sweep's own process first does the same before
 it starts a local cluster, so the kernels are compiled once, not once per worker at the same time;
@@ -231,7 +231,12 @@ def warm_worker(base_doc: dict, base_file: str, settings=(), unset=(), summary=(
             study = dataclasses.replace(study, solver=dataclasses.replace(
                 s, t_end=s.t_start + 2.0 * s.output_step))
         else:
+            # one update of the fewest cycles the loop takes: it loads what a full update does
+            # (kernels, pressure and wear models, store writers); the first case's own 24-48
+            # averaging cycles cost each worker 2-3 s of start-up on the wear comparison
             options["max_updates"] = 1
+            study = dataclasses.replace(study, wear=dataclasses.replace(
+                study.wear, settle_cycles=0, average_cycles=2, max_average_cycles=2))
         import tempfile
         with tempfile.TemporaryDirectory(prefix="workbench-warm-") as tmp:
             out = Path(tmp) / ("warm" + CASE_SUFFIX.get(study.kind, ".nc"))
