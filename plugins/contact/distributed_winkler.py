@@ -30,9 +30,8 @@ from workbench.mbs import distributed as dist
 from workbench.models import ContactGeometry, ContactLaw, parameter
 
 from ._common import check_restitution, min_impact_speed_field
-from .winkler_foundation import arc_factor
+from .winkler_foundation import _RULES, arc_factor, layer_thickness_field, modulus_rule_field
 
-_RULES = ("unconstrained", "bonded")
 
 
 @njit(cache=True)
@@ -72,11 +71,9 @@ class DistributedWinkler(ContactLaw):
 
     @dataclass(frozen=True)
     class Params:
-        layer_thickness: float = parameter(
-            1e-3, unit="m", doc="thickness L of the elastic layer of each elastic part (> 0)", min=0.0)
-        modulus_rule: str = parameter(
-            "unconstrained", unit="text", doc="layer modulus E_w: 'unconstrained' E or 'bonded' "
-            "(1-nu)E/((1+nu)(1-2nu))", choices=_RULES)
+        # shared with winkler_foundation (the distributed law allowed L = 0 before: a division by zero)
+        layer_thickness: float = layer_thickness_field()
+        modulus_rule: str = modulus_rule_field()
         stiffness: float | None = parameter(
             None, unit="Pa/m", doc="foundation modulus k; default E_w/L from the materials (layers "
             "in series) or the calibration", min=0.0)

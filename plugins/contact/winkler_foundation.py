@@ -85,6 +85,17 @@ def winkler_foundation_force(delta, delta_dot, delta_dot_minus, p):
 
 
 
+def layer_thickness_field():
+    """The elastic layer's thickness, shared by the Winkler laws (point and distributed)."""
+    return parameter(1e-3, unit="m", doc="thickness L of the elastic layer of each elastic part (> 0)", gt=0.0)
+
+
+def modulus_rule_field():
+    """The layer modulus rule, shared by the Winkler laws (point and distributed)."""
+    return parameter("unconstrained", unit="text", doc="layer modulus E_w: 'unconstrained' E or 'bonded' "
+                     "(1-nu)E/((1+nu)(1-2nu))", choices=_RULES)
+
+
 def layered_modulus(law: str, prm, geometry: ContactGeometry) -> float:
     """Foundation modulus ``1 / sum(L / E_w)`` [Pa/m] over the elastic parts of ``geometry``, with the
     layer thickness ``prm.layer_thickness`` [m] and rule ``prm.modulus_rule`` of the law ``law``
@@ -134,11 +145,8 @@ class WinklerFoundation(ContactLaw):
 
     @dataclass(frozen=True)
     class Params:
-        layer_thickness: float = parameter(
-            1e-3, unit="m", doc="thickness L of the elastic layer of each elastic part (> 0)", gt=0.0)
-        modulus_rule: str = parameter(
-            "unconstrained", unit="text", doc="layer modulus E_w: 'unconstrained' E or 'bonded' "
-            "(1-nu)E/((1+nu)(1-2nu))", choices=_RULES)
+        layer_thickness: float = layer_thickness_field()
+        modulus_rule: str = modulus_rule_field()
         stiffness: float | None = parameter(
             None, unit="Pa/m", doc="foundation modulus k; default E_w/L from the materials (layers "
             "in series)", gt=0.0)
