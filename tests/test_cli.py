@@ -274,3 +274,18 @@ def test_results_on_stdout_warnings_on_stderr(tmp_path):
     assert "wrote" in r.stdout and "running" not in r.stdout
     v = invoke("validate", FLORES)
     assert v.stdout.startswith("ok ") and v.stderr == ""
+
+
+@pytest.mark.parametrize("law", ["winkler_foundation", "distributed_winkler"])
+def test_validate_rejects_a_zero_winkler_layer_naming_file_key_and_bound(tmp_path, law):
+    """E_w / L divides by the layer thickness: both Winkler laws refuse L = 0 at validation
+    (the distributed law accepted it until its parameters were shared with the point law)."""
+    study = ROOT / "studies" / "five_bar_wear_distributed.toml"
+    text = study.read_text().replace('model = "distributed_winkler", calibrate = "persson", calibration_load = 130.0,',
+                                     f'model = "{law}", layer_thickness = 0.0,')
+    assert f'model = "{law}", layer_thickness = 0.0,' in text
+    bad = tmp_path / "layer.toml"
+    bad.write_text(text)
+    r = invoke("validate", bad)
+    assert r.exit_code == 2, r.output
+    assert str(bad) in r.output and "layer_thickness" in r.output and "> 0" in r.output
