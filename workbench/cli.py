@@ -386,6 +386,10 @@ def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | Non
     console = _console()
     registry = _registry()
     sw = load_sweep(sweep_file, registry=registry)
+    if PREFETCH and not serial:
+        # the summaries' libraries (xarray's first dataset imports dask.array: 0.4 s) load while
+        # this process only waits for the workers, not after the last case
+        _prefetch_results_libraries(plots=plot)
     grid = " x ".join(f"{d} ({n})" for d, n in zip(sw.dims, sw.shape))
     console.print(f"sweep '{sw.title}': {len(sw.cases)} cases over {grid}, base study {sw.base_file}")
     t0 = time.perf_counter()
