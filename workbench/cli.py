@@ -263,9 +263,8 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
 
 
 # --- startup: the results libraries are imported beside the run (begin)
-#: import xarray and the netCDF engine (and matplotlib, for the plots) in a background thread
-#: while ``run`` loads, checks and simulates the study (False: import them when first used, in the
-#: main thread); see :func:`workbench.startup.prefetch_results_libraries`
+#: import xarray and the netCDF engine (and matplotlib, for the plots) in a background thread while
+#: ``run`` simulates or a sweep's workers run (False: when first used); see :mod:`workbench.startup`
 PREFETCH = True
 
 
@@ -386,9 +385,7 @@ def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | Non
     console = _console()
     registry = _registry()
     sw = load_sweep(sweep_file, registry=registry)
-    if PREFETCH and not serial:
-        # the summaries' libraries (xarray's first dataset imports dask.array: 0.4 s) load while
-        # this process only waits for the workers, not after the last case
+    if PREFETCH and not serial:   # xarray's first dataset imports dask.array (0.4 s): while the workers run
         _prefetch_results_libraries(plots=plot)
     grid = " x ".join(f"{d} ({n})" for d, n in zip(sw.dims, sw.shape))
     console.print(f"sweep '{sw.title}': {len(sw.cases)} cases over {grid}, base study {sw.base_file}")
