@@ -348,6 +348,9 @@ WEAR = Section("wear", "The wear loop (Wang & Liu (2015) §4, Fig. 14) of a `kin
         "then widened to that scatter (never narrowed)", "last_update",
         choices=("last_update", "history")),
     # --- jump control: end
+    Key("chains", "int", "1", "independent replicas of each update's dynamics, run side by side (one "
+        "core each) from different starts and pooled: the averaging cycles are shared out among them, "
+        "each replica settles for settle_cycles first (workbench.wear.chains)", 1, min=1),
     Key("penetration_limit", "number", "1", "largest penetration of a sampled cycle as a fraction of "
         "the radial clearance; beyond it the update is re-sampled at rtol/100 once, then the run stops",
         0.5, gt=0.0),

@@ -64,6 +64,22 @@ def current_deadline() -> float:
     return getattr(_deadline, "value", math.inf)
 
 
+_cancel = threading.local()
+
+
+@contextlib.contextmanager
+def cancel_on(event: threading.Event):
+    """Within the block (in this thread), every :func:`simulate` stops as if interrupted
+    (:class:`RunInterrupted`) once ``event`` is set: how a run in a helper thread, which Ctrl-C
+    does not reach, is stopped by the thread that got it (:mod:`workbench.wear.chains`)."""
+    before = getattr(_cancel, "event", None)
+    _cancel.event = event
+    try:
+        yield
+    finally:
+        _cancel.event = before
+
+
 def run_in_worker(func, args, ctl, deadline):
     """``func(*args)`` in a worker thread (it releases the GIL), so that this thread can answer
     Ctrl-C and the wall-time limit: either sets ``ctl[CTL_ABORT]`` and the integrator stops at
@@ -86,9 +102,13 @@ def run_in_worker(func, args, ctl, deadline):
     reason = None
     try:
         worker.start()
+        cancel = getattr(_cancel, "event", None)
         while not done.wait(POLL):
             if _time.monotonic() >= deadline:
                 reason = "time_limit"
+                break
+            if cancel is not None and cancel.is_set():
+                reason = "interrupted"
                 break
     except KeyboardInterrupt:
         reason = "interrupted"

@@ -364,11 +364,12 @@ def _scipy_segments(cm, f, events, settings, out_times, t, y, dm, g, gd, pt_join
 
 
 def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None = None,
-             geometries: dict | None = None) -> Simulation:
+             geometries: dict | None = None, initial: tuple | None = None) -> Simulation:
     """Run ``mech`` with ``settings``; return the sampled :class:`Simulation`.
 
     ``surfaces`` / ``geometries``: worn profiles and contact-law geometries of revolute clearance
-    joints, by joint index (see :func:`.compiled.compile_mechanism`).
+    joints, by joint index (see :func:`.compiled.compile_mechanism`).  ``initial``: ``(q0, qd0)``
+    positions and velocities to start from (default: :func:`assemble`, clearance joints ideal).
 
     Raises :class:`SolverError` (naming the joint, model and time) when the integration fails,
     :class:`SolverTimeLimit` at the wall-time limit, :class:`RunInterrupted` (a
@@ -381,7 +382,8 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
     if settings.detection not in ("event", "step_halving"):
         raise SolverError(f"unknown contact detection '{settings.detection}'; valid: 'event', 'step_halving'")
     wall = _time.perf_counter()
-    q0, qd0 = assemble(mech, settings.t_start)
+    q0, qd0 = assemble(mech, settings.t_start) if initial is None else (np.asarray(initial[0], float),
+                                                                        np.asarray(initial[1], float))
     cm = compile_mechanism(mech, angles=q0[2::3], surfaces=surfaces, geometries=geometries)
     y0 = np.concatenate([q0, qd0, np.zeros(cm.n_points), np.zeros(4)])
     n_out = int(np.floor((settings.t_end - settings.t_start) / settings.output_step + 1e-9)) + 1

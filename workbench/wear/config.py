@@ -41,6 +41,8 @@ class WearConfig:
     output_coordinate : 0 (x [m]), 1 (y [m]) or 2 (phi [rad]).
     dynamics_every : store the dynamics of every n-th update [1].
     stiffness : ``"worn"`` or ``"nominal"`` contact-law geometry.
+    chains : independent replicas of each update's dynamics, run side by side and pooled [1]
+        (:mod:`.chains`).
     pressure, law : the pressure-model and wear-law instances.
     """
     cycles: float
@@ -68,6 +70,7 @@ class WearConfig:
     hardness_limit: float = 10.0
     jump_control: str = "last_update"   # jump control over the last updates (workbench.wear.statistics)
     guides: tuple[int, ...] = ()   # translational: indices of the worn translational clearance joints
+    chains: int = 1   # replicas of each update's dynamics run side by side (workbench.wear.chains)
 
     @property
     def output_name(self) -> str:
@@ -138,6 +141,9 @@ def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Probl
     if v["max_average_cycles"] < v["average_cycles"]:
         probs.add("wear.max_average_cycles", f"{v['max_average_cycles']} is below average_cycles = "
                                              f"{v['average_cycles']} (the smallest number of averaging cycles)")
+    if v["chains"] > v["average_cycles"]:
+        probs.add("wear.chains", f"{v['chains']} chains need at least as many averaging cycles "
+                                 f"(average_cycles = {v['average_cycles']}): each chain samples one or more")
     if probs.items:
         return None
     return WearConfig(
@@ -152,4 +158,4 @@ def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Probl
         rate_tolerance=v["rate_tolerance"], profile_tolerance=v["profile_tolerance"],
         jump_tolerance=v["jump_tolerance"], penetration_limit=v["penetration_limit"],
         outlier_k=v["outlier_k"], hardness_limit=v["hardness_limit"], guides=tuple(guides),
-        jump_control=v["jump_control"])
+        jump_control=v["jump_control"], chains=v["chains"])

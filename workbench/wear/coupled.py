@@ -364,7 +364,12 @@ def dynamics_pressure(run, sim, joint: int, start: int, sweep: bool = False, fla
 def bind(run, sim, joint: int, start: int, samples):
     """A copy of the ``dynamics`` pressure model holding the pressure of these samples, keyed by
     their load vectors (the loads :func:`workbench.wear.increment.pressure_field` asks for)."""
-    p = dynamics_pressure(run, sim, joint, start, sweep=True)
+    chains = getattr(sim, "chains", None)
+    if chains is None or len(chains) == 1:
+        p = dynamics_pressure(run, sim, joint, start, sweep=True)
+    else:   # replicas (workbench.wear.chains): each sample swept on its own chain, with its impact speeds
+        p = np.concatenate([dynamics_pressure(run, s, joint, a + max(start - at, 0), sweep=True)[:n - max(start - at, 0)]
+                            for s, a, at, n in chains if at + n > start])
     loads = samples.force[:, None] * np.column_stack([np.cos(samples.angle), np.sin(samples.angle)])
     table = {loads[i].tobytes(): p[i] for i in np.flatnonzero(samples.force > 0.0)}
     return run.cfg.pressure.bound(table)

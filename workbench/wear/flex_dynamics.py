@@ -54,4 +54,7 @@ def wear_problems(mechanism, wear) -> list[tuple[str, str]]:
         out.append(("wear.pressure.model", f"'{MODEL}' (the dynamics' own pressure) runs with rigid bodies "
                                            f"only (the mechanism has flexible beams); valid: a pressure model "
                                            f"that computes its own field (approximate_area, winkler, fem)"))
+    if getattr(wear, "chains", 1) > 1:
+        out.append(("wear.chains", f"{wear.chains}: replicas run with rigid bodies only (the mechanism has "
+                                   f"flexible beams); valid: 1"))
     return out

@@ -49,6 +49,7 @@ import xarray as xr
 
 from ..errors import SolverError, WorkbenchError
 from ..mbs.solver import simulate
+from .chains import run_chains
 from . import coupled, guide_loop, records, statistics as st   # guide_loop: translational joints
 from .history import control_limit, remember, with_scatter   # jump control over the last updates
 from .increment import (ContactSamples, ModelOutputError, WearRate, cycle_rates, estimate, join_cycles,
@@ -133,8 +134,13 @@ def _simulate(run: WearRun, n: int, tighten: float):
     geoms = ({j: w.contact_geometry() for j, w in run.worn.items()} if cfg.stiffness == "worn" else None)
     t = _time.perf_counter()
     try:
-        sim = _simulator(study.mechanism)(study.mechanism, _settings(study, cfg, n, tighten), surfaces=surfaces,
-                                          geometries=geoms)
+        if cfg.chains > 1:   # replicas side by side (workbench.wear.chains), joined into one simulation
+            sim = run_chains(simulate, study.mechanism, lambda nk: _settings(study, cfg, nk, tighten), n, cfg.chains,
+                             cfg.settle_cycles, cfg.samples_per_cycle, cfg.cycle_period, surfaces=surfaces,
+                             geometries=geoms)
+        else:
+            sim = _simulator(study.mechanism)(study.mechanism, _settings(study, cfg, n, tighten), surfaces=surfaces,
+                                              geometries=geoms)
     except SolverError as exc:
         raise SolverError(f"wear update {run.update} (after {run.cycles_done:.6g} cycles): {exc}") from None
     run.timings.dynamics += _time.perf_counter() - t
