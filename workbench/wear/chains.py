@@ -7,9 +7,9 @@ averaging cycles.  Chain 0 starts from the assembled state (clearance joints ide
 chain); chain ``k > 0`` starts from it with the journal centre of every revolute clearance joint moving
 at :data:`START_SPEED` ``x c / T`` relative to its bushing along the direction ``2 pi k / m``
 (within the velocity constraints of the ideal joints and drivers), so that it reaches
-the joint's stationary motion by another path.  This is the multiple-replica estimate of a
-stationary mean (e.g. Flyvbjerg & Petersen (1989) on correlated samples): replicas from different
-starts are independent, so the pooled cycles carry no more correlation than one chain's.  The
+the joint's stationary motion by another path.  This is the multiple-sequence estimate of a
+stationary mean (Gelman & Rubin (1992): independent sequences from dispersed starts, each past
+its transient, pooled): the pooled cycles carry no more correlation than one chain's.  The
 integrator releases the GIL, so on ``m`` cores the wall time of the dynamics falls towards the
 longest chain's (``settle + ceil(n / m)`` cycles instead of ``settle + n``).
 
