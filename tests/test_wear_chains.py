@@ -144,6 +144,7 @@ def test_each_joined_sample_takes_the_pressure_of_its_own_chain(joined):
 
 def test_a_cancelled_replica_stops_as_interrupted(registry):
     mech = slider_crank(registry.create("contact", "lankarani_nikravesh", {"restitution": 0.9}))
+    simulate(mech, SolverSettings(t_end=T / 10, output_step=T / S))   # kernels loaded: the run below integrates at once
     ev = threading.Event()
     out = {}
 

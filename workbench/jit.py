@@ -69,12 +69,9 @@ def python_path():
     version (``py_func``, the reference path) instead of importing numba and loading its machine
     code, and so does every function it calls: for a short check (``validate``'s assembly along
     the drivers) whose compiled version would cost more to load than to run."""
-    before = getattr(_LOCAL, "python", False)
-    _LOCAL.python = True
-    try:
+    from .scoped import scoped
+    with scoped(_LOCAL, "python", True, False):
         yield
-    finally:
-        _LOCAL.python = before
 
 
 class LazyDispatcher:

@@ -16,6 +16,7 @@ import threading
 import time as _time
 
 from ..errors import SolverError
+from ..scoped import scoped
 from .clearance import (FAULT_CONTACT_NONFINITE, FAULT_CONTACT_RAISED, FAULT_CONTACT_TENSILE,
                         FAULT_FRICTION_BOUND, FAULT_FRICTION_NONFINITE, FAULT_FRICTION_RAISED, N_FAULT)
 from .compiled import CL_FRICTION_BOUND
@@ -51,12 +52,8 @@ def wall_time_limit(seconds: float):
     """Within the block, every :func:`simulate` stops at ``seconds`` [s] of wall time from the
     block's start (:class:`SolverTimeLimit`), whatever its own ``max_wall_time``: the limit of
     a whole command (``workbench run --max-time``), e.g. of all dynamics runs of a wear study."""
-    before = getattr(_deadline, "value", math.inf)
-    _deadline.value = min(before, _time.monotonic() + float(seconds))
-    try:
+    with scoped(_deadline, "value", min(current_deadline(), _time.monotonic() + float(seconds)), math.inf):
         yield
-    finally:
-        _deadline.value = before
 
 
 def current_deadline() -> float:
@@ -72,12 +69,8 @@ def cancel_on(event: threading.Event):
     """Within the block (in this thread), every :func:`simulate` stops as if interrupted
     (:class:`RunInterrupted`) once ``event`` is set: how a run in a helper thread, which Ctrl-C
     does not reach, is stopped by the thread that got it (:mod:`workbench.wear.chains`)."""
-    before = getattr(_cancel, "event", None)
-    _cancel.event = event
-    try:
+    with scoped(_cancel, "event", event):
         yield
-    finally:
-        _cancel.event = before
 
 
 def run_in_worker(func, args, ctl, deadline):
