@@ -116,6 +116,23 @@ def test_cycle_statistics_count_the_impacts_of_each_averaging_cycle():
         assert v.attrs["units"] and v.attrs["long_name"]
 
 
+def test_min_depth_fits_only_the_updates_beyond_a_run_in():
+    """A run-in then a rise (every quantity falls by 1 unit per 10 um up to 50 um, then grows by 2
+    per 10 um, exactly): over all updates the slope mixes the phases; with ``min_depth`` = 50 um
+    it is the rise's own (closed form: an exact line), the attribute records the window, and the
+    table says how many updates the slopes fit."""
+    x = np.arange(0.0, 110e-6, 10e-6)
+    z = np.where(x <= 50e-6, 10.0 - x / 10e-6, 5.0 + 2.0 * (x - 50e-6) / 10e-6)
+    ds = _result(1e3 * z, np.full(x.size, 100.0), z, np.full(x.size, 0.1), np.column_stack([1e-14 * z, 0 * z]),
+                 np.full((x.size, 2), 1e-16), np.column_stack([x, 0 * x]))
+    whole, late = T.trends(ds), T.trends(ds, min_depth=50e-6)
+    assert float(whole.impacts_per_cycle_slope[0]) < 2.0 / 10e-6
+    for name, s in (("peak_contact_force", 1e3), ("impacts_per_cycle", 1.0), ("volume_rate", 1e-14)):
+        assert float(late[name + "_slope"][0]) == pytest.approx(2.0 * s / 10e-6, rel=1e-9), name
+    assert int(late.chain_shown[0]) == 1 and late.attrs["fit_min_depth"] == 50e-6
+    assert "6 updates with deepest wear >= 50 um" in T.table(late)
+
+
 #: the wear stages of the slow test: uniform bushing wear as a fraction of the radial clearance
 STAGES = (0.0, 0.15, 0.3, 0.45, 0.6, 0.75)
 
