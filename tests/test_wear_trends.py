@@ -144,21 +144,23 @@ def test_deep_study_shows_the_chain_over_six_wear_stages():
     cycle, outlier screening off so that every stage is sampled alike -- at six stages of a
     uniformly worn bushing (0 to 0.75 of the 0.5 mm clearance: a uniform depth is a larger radial
     clearance), each written as the store row the loop writes (workbench.wear.records).  This is
-    the fraction of the study a test can afford (about 7 minutes on 2 busy cores); the whole run
-    to 10^6 cycles takes hours.  The chain (Flores & Ambrósio (2004): impact peaks grow with the
+    the fraction of the study a test can afford (35 s at the study's rtol 1e-8 on 2 shared cores,
+    about 7 minutes at 1e-10); the whole run to 10^6 cycles took 1 582 s (61 updates, the study's
+    header).  The chain (Flores & Ambrósio (2004): impact peaks grow with the
     clearance; Archard's volume k_d int F ds, Wang & Liu (2015) eq. 14) must show in the fit on
     the deepest wear: the volume rate's slope positive beyond 2 standard errors, the peak force's
     and the impacts' slopes positive; and no stage may penetrate beyond the study's
     penetration_limit (0.25 of the clearance).
 
-    Measured (mean +- standard error over the 12 cycles, AR(1)-corrected; at 0, 0.15, 0.3, 0.45,
-    0.6, 0.75 c): peak force 21.9 +- 26, 49 +- 9.9, 37 +- 11, 62.4 +- 34, 81 +- 26, 87.3 +- 32 kN;
-    impacts 5.75 +- 9.4, 13.5 +- 3.4, 11.3 +- 3.8, 16.2 +- 9.5, 24.2 +- 9.5, 19.6 +- 10 per
-    cycle; volume rate 9.22 +- 1.7, 10.3 +- 0.18, 11.5 +- 0.49, 12.5 +- 0.51, 15.2 +- 1.7, 13.0
-    +- 0.5 e-14 m^3/cycle; penetration at most 0.040 c.  Slopes: volume rate 5.7 SE, peak force
-    1.7 SE, impacts 1.2 SE -- with 12 cycles per stage the bursts of impacts (lag-1
-    autocorrelation near the 0.9 clip) leave the first two links short of 2 SE, so for them the
-    test asserts the sign only."""
+    Measured at rtol 1e-8 (mean +- standard error over the 12 cycles, AR(1)-corrected; at 0, 0.15,
+    0.3, 0.45, 0.6, 0.75 c): peak force 21.9 +- 8.2, 29.8 +- 11, 49.1 +- 16, 37.1 +- 13, 98 +- 15,
+    114 +- 15 kN; impacts 7.5 +- 4.2, 8.8 +- 3.7, 12.6 +- 4.6, 9.5 +- 3.5, 22.1 +- 3.0, 28.7 +- 4.7
+    per cycle; volume rate 10.2 +- 0.57, 10.1 +- 0.48, 12.3 +- 0.85, 12.5 +- 0.59, 13.1 +- 0.79,
+    15.1 +- 0.55 e-14 m^3/cycle; penetration at most 0.040 c.  Slopes: volume rate 7.5 SE, peak
+    force 4.4 SE, impacts 3.5 SE.  At rtol 1e-10 (the study's earlier setting): volume rate 5.7
+    SE, peak force 1.7 SE, impacts 1.2 SE -- with 12 cycles per stage the bursts of impacts (lag-1
+    autocorrelation near the 0.9 clip) can leave the first two links short of 2 SE, so for them
+    the test asserts the sign only."""
     import dataclasses
     from pathlib import Path
 
