@@ -116,6 +116,23 @@ def test_cycle_statistics_count_the_impacts_of_each_averaging_cycle():
         assert v.attrs["units"] and v.attrs["long_name"]
 
 
+def test_min_depth_fits_only_the_updates_beyond_a_run_in():
+    """A run-in then a rise (every quantity falls by 1 unit per 10 um up to 50 um, then grows by 2
+    per 10 um, exactly): over all updates the slope mixes the phases; with ``min_depth`` = 50 um
+    it is the rise's own (closed form: an exact line), the attribute records the window, and the
+    table says how many updates the slopes fit."""
+    x = np.arange(0.0, 110e-6, 10e-6)
+    z = np.where(x <= 50e-6, 10.0 - x / 10e-6, 5.0 + 2.0 * (x - 50e-6) / 10e-6)
+    ds = _result(1e3 * z, np.full(x.size, 100.0), z, np.full(x.size, 0.1), np.column_stack([1e-14 * z, 0 * z]),
+                 np.full((x.size, 2), 1e-16), np.column_stack([x, 0 * x]))
+    whole, late = T.trends(ds), T.trends(ds, min_depth=50e-6)
+    assert float(whole.impacts_per_cycle_slope[0]) < 2.0 / 10e-6
+    for name, s in (("peak_contact_force", 1e3), ("impacts_per_cycle", 1.0), ("volume_rate", 1e-14)):
+        assert float(late[name + "_slope"][0]) == pytest.approx(2.0 * s / 10e-6, rel=1e-9), name
+    assert int(late.chain_shown[0]) == 1 and late.attrs["fit_min_depth"] == 50e-6
+    assert "6 updates with deepest wear >= 50 um" in T.table(late)
+
+
 #: the wear stages of the slow test: uniform bushing wear as a fraction of the radial clearance
 STAGES = (0.0, 0.15, 0.3, 0.45, 0.6, 0.75)
 
@@ -127,21 +144,23 @@ def test_deep_study_shows_the_chain_over_six_wear_stages():
     cycle, outlier screening off so that every stage is sampled alike -- at six stages of a
     uniformly worn bushing (0 to 0.75 of the 0.5 mm clearance: a uniform depth is a larger radial
     clearance), each written as the store row the loop writes (workbench.wear.records).  This is
-    the fraction of the study a test can afford (about 7 minutes on 2 busy cores); the whole run
-    to 10^6 cycles takes hours.  The chain (Flores & Ambrósio (2004): impact peaks grow with the
+    the fraction of the study a test can afford (35 s at the study's rtol 1e-8 on 2 shared cores,
+    about 7 minutes at 1e-10); the whole run to 10^6 cycles took 1 582 s (61 updates, the study's
+    header).  The chain (Flores & Ambrósio (2004): impact peaks grow with the
     clearance; Archard's volume k_d int F ds, Wang & Liu (2015) eq. 14) must show in the fit on
     the deepest wear: the volume rate's slope positive beyond 2 standard errors, the peak force's
     and the impacts' slopes positive; and no stage may penetrate beyond the study's
     penetration_limit (0.25 of the clearance).
 
-    Measured (mean +- standard error over the 12 cycles, AR(1)-corrected; at 0, 0.15, 0.3, 0.45,
-    0.6, 0.75 c): peak force 21.9 +- 26, 49 +- 9.9, 37 +- 11, 62.4 +- 34, 81 +- 26, 87.3 +- 32 kN;
-    impacts 5.75 +- 9.4, 13.5 +- 3.4, 11.3 +- 3.8, 16.2 +- 9.5, 24.2 +- 9.5, 19.6 +- 10 per
-    cycle; volume rate 9.22 +- 1.7, 10.3 +- 0.18, 11.5 +- 0.49, 12.5 +- 0.51, 15.2 +- 1.7, 13.0
-    +- 0.5 e-14 m^3/cycle; penetration at most 0.040 c.  Slopes: volume rate 5.7 SE, peak force
-    1.7 SE, impacts 1.2 SE -- with 12 cycles per stage the bursts of impacts (lag-1
-    autocorrelation near the 0.9 clip) leave the first two links short of 2 SE, so for them the
-    test asserts the sign only."""
+    Measured at rtol 1e-8 (mean +- standard error over the 12 cycles, AR(1)-corrected; at 0, 0.15,
+    0.3, 0.45, 0.6, 0.75 c): peak force 21.9 +- 8.2, 29.8 +- 11, 49.1 +- 16, 37.1 +- 13, 98 +- 15,
+    114 +- 15 kN; impacts 7.5 +- 4.2, 8.8 +- 3.7, 12.6 +- 4.6, 9.5 +- 3.5, 22.1 +- 3.0, 28.7 +- 4.7
+    per cycle; volume rate 10.2 +- 0.57, 10.1 +- 0.48, 12.3 +- 0.85, 12.5 +- 0.59, 13.1 +- 0.79,
+    15.1 +- 0.55 e-14 m^3/cycle; penetration at most 0.040 c.  Slopes: volume rate 7.5 SE, peak
+    force 4.4 SE, impacts 3.5 SE.  At rtol 1e-10 (the study's earlier setting): volume rate 5.7
+    SE, peak force 1.7 SE, impacts 1.2 SE -- with 12 cycles per stage the bursts of impacts (lag-1
+    autocorrelation near the 0.9 clip) can leave the first two links short of 2 SE, so for them
+    the test asserts the sign only."""
     import dataclasses
     from pathlib import Path
 

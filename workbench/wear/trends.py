@@ -18,6 +18,10 @@ gives a wear run the numbers that show (or fail to show) that chain:
   chaotic contact switches between regimes from update to update), the slope's variance is scaled
   by the reduced chi-square (Birge (1932)), never shrunk below the weights' own.
   ``chain_shown`` is 1 for a joint whose three slopes are all positive beyond two standard errors.
+  ``min_depth`` fits only the updates at or beyond that deepest wear: a worn joint can first run in
+  (the pocket conforms to the journal, the impacts fall) and only then open up; the fit over all
+  updates mixes the two phases, the fit beyond the run-in reads the second alone.  Chosen after
+  looking at the data, such a window is a description, not a test: report it with the whole fit.
 * ``python -m workbench.wear.trends RESULT [--plot wear_trends.png]`` prints the table and the
   slopes and draws the three trends with their error bars.
 
@@ -107,9 +111,10 @@ def _per_update(ds: xr.Dataset, name: str) -> tuple[np.ndarray, np.ndarray]:
     return ds[name].values.astype(float), ds[name + "_stderr"].values.astype(float)
 
 
-def trends(ds: xr.Dataset) -> xr.Dataset:
+def trends(ds: xr.Dataset, min_depth: float = 0.0) -> xr.Dataset:
     """The deep-wear trends of a wear result ``ds`` (module docstring): variables on
-    ``(cycle, joint)`` per update and the fitted slopes on ``joint``; units and long_name on each."""
+    ``(cycle, joint)`` per update and the fitted slopes on ``joint``; units and long_name on each.
+    ``min_depth`` [m]: the slopes fit only the updates whose deepest wear is at least this."""
     c = (ds["nominal_radius"].sel(surface="bushing") - ds["nominal_radius"].sel(surface="journal")).values
     deep = ds["max_wear_depth"].max("surface").values                      # (cycle, joint)
     eff = c[None, :] + ds["max_wear_depth"].sum("surface").values
@@ -128,7 +133,8 @@ def trends(ds: xr.Dataset) -> xr.Dataset:
         y, se = _per_update(ds, name)
         v[name] = _var(dims, y, unit, long_name)
         v[name + "_stderr"] = _var(dims, se, unit, f"standard error of {name}")
-        fits = np.array([weighted_slope(deep[:, j], y[:, j], se[:, j]) for j in range(len(c))])
+        fits = np.array([weighted_slope(*(a[deep[:, j] >= min_depth] for a in (deep[:, j], y[:, j], se[:, j])))
+                         for j in range(len(c))])
         su = f"{unit}/m" if unit != "1" else "1/m"
         v[name + "_slope"] = _var(("joint",), fits[:, 0], su,
                                   f"weighted least-squares slope of {name} on the deepest wear")
@@ -145,7 +151,8 @@ def trends(ds: xr.Dataset) -> xr.Dataset:
                              "joint": ("joint", ds["joint"].values, {"units": "1", "long_name": "worn clearance joint"})})
     out.attrs = {"title": f"deep-wear trends of: {ds.attrs.get('title', '?')}",
                  "fit": "weighted least squares on the deepest wear, weights 1/stderr^2 (Bevington & Robinson "
-                        "(2003) eq. 6.12, 6.21), slope variance scaled by max(1, reduced chi-square) (Birge (1932))"}
+                        "(2003) eq. 6.12, 6.21), slope variance scaled by max(1, reduced chi-square) (Birge (1932))",
+                 "fit_min_depth": float(min_depth), "fit_min_depth_units": "m"}
     return out
 
 
@@ -160,6 +167,9 @@ def table(tr: xr.Dataset, joint: int = 0) -> str:
         lines.append(f"{float(r.cycle):>10.6g} {float(r.deepest_wear) * 1e6:>10.2f} {float(r.wear_fraction):>6.3f} "
                      f"{float(r.max_penetration_ratio):>6.3f} {f('peak_contact_force', 1e-3):>16} "
                      f"{f('impacts_per_cycle', 1):>14} {f('volume_rate', 1e14):>22}")
+    m = float(tr.attrs.get("fit_min_depth", 0.0))
+    if m > 0.0:
+        lines.append(f"slopes fitted on the {int(np.sum(t.deepest_wear.values >= m))} updates with deepest wear >= {m * 1e6:g} um")
     for name, unit, _ in QUANTITIES:
         b, sb = float(t[name + "_slope"]), float(t[name + "_slope_stderr"])
         lines.append(f"slope of {name} on the deepest wear: {b:.4g} +- {sb:.2g} {unit}/m "
@@ -181,9 +191,10 @@ def plot(tr: xr.Dataset, path, joint: int = 0) -> None:
                                             "volume rate [1e-14 m^3/cycle]")):
         y, se = t[name].values, t[name + "_stderr"].values
         ax.errorbar(x, y * s, yerr=se * s, fmt="o", ms=3, capsize=2)
-        b, sb, a, _ = weighted_slope(t.deepest_wear.values, y, se)
+        m = t.deepest_wear.values >= float(tr.attrs.get("fit_min_depth", 0.0))
+        b, sb, a, _ = weighted_slope(t.deepest_wear.values[m], y[m], se[m])
         if math.isfinite(b):
-            xx = np.array([np.nanmin(x), np.nanmax(x)])
+            xx = np.array([np.nanmin(x[m]), np.nanmax(x[m])])
             ax.plot(xx, (a + b * xx * 1e-6) * s, "-", lw=1,
                     label=f"slope {b * s * 1e-6:.3g} +- {sb * s * 1e-6:.2g} per um")
             ax.legend(fontsize=8)
@@ -212,9 +223,11 @@ def main(argv=None) -> int:
                                 description="Deep-wear trends of a wear result (peak force, impacts, volume rate).")
     p.add_argument("result", help="wear result store (.zarr)")
     p.add_argument("--plot", default=None, help="write the trends figure here (e.g. wear_trends.png)")
+    p.add_argument("--min-depth", type=float, default=0.0, metavar="METRES",
+                   help="fit the slopes only on the updates with at least this deepest wear [m], e.g. 100e-6")
     a = p.parse_args(argv)
     from .store import open_store
-    tr = trends(open_store(a.result))
+    tr = trends(open_store(a.result), min_depth=a.min_depth)
     for j in range(tr.sizes["joint"]):
         print(f"joint {tr.joint.values[j]}")
         print(table(tr, j))
