@@ -204,7 +204,8 @@ def test_distributed_variant_differs_only_in_the_contact_and_the_pressure():
     dynamics' own pressure for the wear law, and the integrator's tolerance; everything else
     (mechanism, loop settings, wear law) is the same, so the two runs compare the contact models,
     except the loop settings the distributed joint's regimes need to reach 10^6 cycles (jump
-    control over the last updates, depth step, averaging cycles, a stated penetration limit)."""
+    control over the last updates, depth step, averaging cycles, a stated penetration limit, and two
+    replicas per update)."""
     base = tomllib.loads(WEAR.read_text(encoding="utf-8"))
     dist = tomllib.loads((WEAR.parent / "five_bar_wear_distributed.toml").read_text(encoding="utf-8"))
     jb, jd = base["mechanism"]["clearance_joints"][0], dist["mechanism"]["clearance_joints"][0]
@@ -220,6 +221,8 @@ def test_distributed_variant_differs_only_in_the_contact_and_the_pressure():
     assert (wd.pop("jump_control"), wd.pop("penetration_limit")) == ("history", 0.05)
     assert (wd.pop("depth_step"), wd.pop("max_average_cycles")) == (0.1, 8)
     wb.pop("depth_step"), wb.pop("max_average_cycles")
+    # two replicas per update (workbench.wear.chains): the same estimate, sampled on 2 cores at once
+    assert wd.pop("chains") == 2 and "chains" not in wb
     # --- end
     assert wd == wb
     # the one other difference: the tolerance, 1e-8 where the point contact keeps 1e-10 (the
