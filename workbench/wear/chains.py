@@ -45,18 +45,19 @@ def split(n: int, m: int) -> list[int]:
     return [n // m + (1 if k < n % m else 0) for k in range(m)]
 
 
-def replica_start(mech, t0: float, k: int, m: int, period: float):
+def replica_start(mech, t0: float, k: int, m: int, period: float, assembled: tuple | None = None):
     """``(q0, qd0)`` of chain ``k`` of ``m``: the assembled state, and for ``k > 0`` with every
     revolute clearance joint's journal centre moving at ``START_SPEED c / period`` [m/s] along
     ``2 pi k / m`` relative to its bushing point: the smallest change of the assembled velocities
     that does so within the velocity constraints of the ideal joints and drivers (the clearance
-    joints' own freedom, their null space)."""
+    joints' own freedom, their null space).  ``assembled``: ``(q0, qd0)`` if already made."""
     from scipy.linalg import null_space
 
     from ..mbs.compiled import compile_mechanism
+    from ..mbs.kinematics import rotate
     from ..mbs.mechanism import RevoluteClearanceJoint
     from ..mbs.solver import _constraint_arrays, assemble
-    q0, qd0 = assemble(mech, t0)
+    q0, qd0 = assemble(mech, t0) if assembled is None else assembled
     if k == 0:
         return q0, qd0
     a = 2.0 * math.pi * k / m
@@ -67,12 +68,11 @@ def replica_start(mech, t0: float, k: int, m: int, period: float):
             for body, point, sign in ((c.journal_body, c.journal_point, 1.0), (c.bushing_body, c.bushing_point, -1.0)):
                 if body == "ground":
                     continue
+                # the point's velocity v_i + w_i x r, r its offset from the centre in the global frame
                 i = mech.body_index(body)
-                sx, sy = mech.point(body, point)
-                ph = q0[3 * i + 2]
-                g[0, 3 * i] += sign; g[1, 3 * i + 1] += sign          # d(point velocity)/d(body velocity)
-                g[0, 3 * i + 2] += sign * (-math.sin(ph) * sx - math.cos(ph) * sy)
-                g[1, 3 * i + 2] += sign * (math.cos(ph) * sx - math.sin(ph) * sy)
+                rx, ry = rotate(q0, i, *mech.point(body, point))
+                g[0, 3 * i] += sign; g[1, 3 * i + 1] += sign
+                g[0, 3 * i + 2] -= sign * ry; g[1, 3 * i + 2] += sign * rx
             v = START_SPEED * (c.bushing_radius - c.journal_radius) / period
             rows.append(g); target += [v * math.cos(a), v * math.sin(a)]
     if not rows:
@@ -91,7 +91,9 @@ def run_chains(simulate, mech, settings_of, n: int, m: int, settle: int, S: int,
     per cycle of ``period`` [s]; ``simulate(mech, settings, initial=..., **kwargs)``."""
     ns = split(n, m)
     sets = [settings_of(nk) for nk in ns]
-    starts = [replica_start(mech, sets[0].t_start, k, len(ns), period) for k in range(len(ns))]
+    from ..mbs.solver import assemble
+    assembled = assemble(mech, sets[0].t_start)    # once: every replica starts from it
+    starts = [replica_start(mech, sets[0].t_start, k, len(ns), period, assembled) for k in range(len(ns))]
     out: list = [None] * len(ns)
     errors: list = [None] * len(ns)
     cancel = threading.Event()

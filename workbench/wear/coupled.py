@@ -368,8 +368,12 @@ def bind(run, sim, joint: int, start: int, samples):
     if chains is None or len(chains) == 1:
         p = dynamics_pressure(run, sim, joint, start, sweep=True)
     else:   # replicas (workbench.wear.chains): each sample swept on its own chain, with its impact speeds
-        p = np.concatenate([dynamics_pressure(run, s, joint, a + max(start - at, 0), sweep=True)[:n - max(start - at, 0)]
-                            for s, a, at, n in chains if at + n > start])
+        parts = []
+        for s, a, at, n in chains:          # part of ``n`` samples: ``a:`` of ``s``, ``at:`` of ``sim``
+            skip = max(start - at, 0)       # its samples before ``start``
+            if skip < n:
+                parts.append(dynamics_pressure(run, s, joint, a + skip, sweep=True)[:n - skip])
+        p = np.concatenate(parts)
     loads = samples.force[:, None] * np.column_stack([np.cos(samples.angle), np.sin(samples.angle)])
     table = {loads[i].tobytes(): p[i] for i in np.flatnonzero(samples.force > 0.0)}
     return run.cfg.pressure.bound(table)
