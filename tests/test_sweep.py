@@ -170,12 +170,12 @@ def test_dynamics_reducers_on_a_hand_made_result():
 
 
 # --------------------------------------------------------------------------------------------
-# running: dask LocalCluster (2 workers) vs serial
+# running: dask LocalCluster (2 workers), forked workers (2) and serial
 # --------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def two_ways(tmp_path_factory):
-    """The same 3 x 2 sweep run on a 2-worker LocalCluster and serially; the third contact law
-    does not exist, so two of the six cases fail."""
+    """The same 3 x 2 sweep run on a 2-worker LocalCluster, on 2 forked workers (Linux) and
+    serially; the third contact law does not exist, so two of the six cases fail."""
     from workbench.plugins import build_registry
     registry = build_registry()
     tmp = tmp_path_factory.mktemp("sweep")
@@ -185,13 +185,17 @@ def two_ways(tmp_path_factory):
         "mechanism.clearance_joints[0].clearance": {"values": [5.0e-4, 2.5e-4]},   # a table: tomli_w
     }, unset=["solver.revolutions", "mechanism.clearance_joints[0].bushing_radius"])
     sw = _load(doc, tmp, registry)
-    dist = run_sweep(sw, tmp / "dist.nc", workers=2, registry=registry, progress=False)
+    dist = run_sweep(sw, tmp / "dist.nc", workers=2, dask=True, registry=registry, progress=False)
     serial = run_sweep(sw, tmp / "serial.nc", serial=True, registry=registry, progress=False)
-    return sw, dist, serial, tmp
+    forked = None
+    from workbench.sweep_local import available
+    if available():
+        forked = run_sweep(sw, tmp / "forked.nc", workers=2, registry=registry, progress=False)
+    return sw, dist, serial, tmp, forked
 
 
 def test_distributed_sweep_combines_every_case_into_one_dataset(two_ways):
-    sw, ds, _, tmp = two_ways
+    sw, ds, _, tmp, _ = two_ways
     assert ds.attrs["run_executor"] == "dask LocalCluster" and ds.attrs["run_workers"] == 2
     assert dict(ds["status"].sizes) == {"law": 3, "clearance": 2}
     assert list(ds["law"].values) == ["lankarani_nikravesh", "hertz", "no_such_law"]
@@ -212,7 +216,7 @@ def test_distributed_sweep_combines_every_case_into_one_dataset(two_ways):
 
 
 def test_failed_cases_are_recorded_and_the_others_finish(two_ways):
-    _, ds, _, _ = two_ways
+    _, ds, _, _, _ = two_ways
     bad = ds.sel(law="no_such_law")
     assert (bad["status"] == "failed").all()
     for msg in bad["error"].values:
@@ -223,7 +227,7 @@ def test_failed_cases_are_recorded_and_the_others_finish(two_ways):
 
 def test_serial_and_distributed_results_agree(two_ways):
     # the same compiled code on the same inputs in another process: equal to rounding
-    _, dist, serial, _ = two_ways
+    _, dist, serial, _, _ = two_ways
     assert serial.attrs["run_executor"] == "serial"
     xr.testing.assert_equal(serial["status"], dist["status"])
     for name in SUMMARY:
@@ -235,7 +239,7 @@ def test_serial_and_distributed_results_agree(two_ways):
 def test_case_files_written_by_the_workers_hold_the_serial_run_s_values(two_ways):
     # each worker writes its case's full results itself (under a process-local lock, see the
     # next test): every variable and coordinate equals the serial run's, value for value
-    sw, dist, serial, tmp = two_ways
+    sw, dist, serial, tmp, _ = two_ways
     ok = dist["status"].values.ravel() == "ok"
     assert ok.sum() == 4
     for fd, fs in zip(dist["case_file"].values.ravel()[ok], serial["case_file"].values.ravel()[ok]):
@@ -243,6 +247,26 @@ def test_case_files_written_by_the_workers_hold_the_serial_run_s_values(two_ways
         a, b = open_results(fd), open_results(fs)
         assert set(a.data_vars) == set(b.data_vars) and a["contact_force"].size > 0
         xr.testing.assert_equal(a, b)   # exact: no tolerance
+
+
+def test_forked_workers_give_the_serial_run_s_summaries_and_files(two_ways):
+    # the default local workers on Linux: processes forked from the warm sweep process
+    # (workbench.sweep_local); the same compiled code on the same inputs: equal summaries, and
+    # every case file equal to the serial run's, value for value
+    sw, _, serial, tmp, forked = two_ways
+    if forked is None:
+        pytest.skip("no fork on this platform: local workers are a dask cluster")
+    assert forked.attrs["run_executor"] == "forked processes" and forked.attrs["run_workers"] == 2
+    assert len(set(forked["worker"].values[forked["status"].values == "ok"].ravel())) == 2
+    xr.testing.assert_equal(serial["status"], forked["status"])
+    for name in SUMMARY:
+        xr.testing.assert_allclose(serial[name], forked[name], rtol=1e-12, atol=0.0)
+    bad = forked.sel(law="no_such_law")
+    assert all("no_such_law" in m and "lankarani_nikravesh" in m for m in bad["error"].values)
+    ok = forked["status"].values.ravel() == "ok"
+    for ff, fs in zip(forked["case_file"].values.ravel()[ok], serial["case_file"].values.ravel()[ok]):
+        assert Path(ff).parent == tmp / "forked.cases"
+        xr.testing.assert_equal(open_results(ff), open_results(fs))
 
 
 def _scheduler_xarray_sees(local: bool) -> str:

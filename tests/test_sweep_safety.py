@@ -3,7 +3,8 @@
 * A case that never returns is stopped at the per-case timeout and recorded as ``timed_out``;
   the other cases run and the summary is written.
 * Ctrl-C (SIGINT) during a sweep still writes the summary of the cases finished, the others
-  ``interrupted``, and the command exits 130.
+  ``interrupted``, and the command exits 130, serially or on forked workers.
+* A case that ends its worker process is recorded as failed; the other cases finish.
 * The results of an earlier sweep are replaced only with ``--overwrite``; files that are not
   workbench results are never replaced.
 
@@ -27,7 +28,8 @@ from click.testing import CliRunner
 
 from workbench.cli import EXIT_INTERRUPTED, main
 from workbench.plugins import build_registry
-from workbench.sweep import STATUS_INTERRUPTED, STATUS_OK, STATUS_TIMED_OUT, run_sweep
+from workbench.sweep import STATUS_FAILED, STATUS_INTERRUPTED, STATUS_OK, STATUS_TIMED_OUT, run_sweep
+from workbench.sweep_local import available
 from workbench.sweep_spec import load_sweep
 from study_helpers import sigint_as_in_a_terminal
 
@@ -35,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FLORES = ROOT / "studies" / "flores_slider_crank.toml"
 LN = {"model": "lankarani_nikravesh", "restitution": 0.9}
 SLEEPY = '''
+import os
 import time
 from dataclasses import dataclass
 import numpy as np
@@ -54,10 +57,13 @@ class Sleepy(ContactLaw):
     @dataclass(frozen=True)
     class Params:
         delay: float = parameter(0.0, unit="s", doc="time pack() sleeps", min=0.0)
+        exit_status: float = parameter(0.0, unit="1", doc="if > 0, pack() ends its process so", min=0.0)
 
     kernel = _force
 
     def pack(self, geometry):
+        if self.params.exit_status > 0:
+            os._exit(int(self.params.exit_status))
         time.sleep(self.params.delay)
         return np.array([1e8])
 
@@ -144,6 +150,57 @@ def test_ctrl_c_during_a_sweep_writes_the_summary_of_the_cases_finished(tmp_path
     with xr.open_dataset(out) as ds:
         assert list(ds["status"].values) == [STATUS_OK, STATUS_INTERRUPTED, STATUS_INTERRUPTED]
         assert ds.attrs["run_status"] == "interrupted" and ds["n_impacts"].values[0] >= 1
+
+
+needs_fork = pytest.mark.skipif(not available(), reason="no fork here: local workers are a dask cluster")
+
+
+@needs_fork
+def test_ctrl_c_stops_the_forked_workers_and_writes_the_summary(tmp_path, sleepy):
+    # as from a terminal: SIGINT to every process of the command (its process group); the
+    # sleeping case's worker stops its case, the sweep writes the two finished ones and exits 130
+    path = _sweep_file(tmp_path, [LN, {"model": "sleepy", "delay": 3600.0}, LN])
+    out = tmp_path / "f.nc"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(sleepy), str(ROOT)])}
+    proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "sweep", str(path), "-o", str(out),
+                             "--workers", "2", "--no-plot"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, preexec_fn=sigint_as_in_a_terminal, start_new_session=True)
+    cases = [tmp_path / "f.cases" / f"case_000{k}.nc" for k in (0, 2)]
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and proc.poll() is None and not all(c.exists() for c in cases):
+        time.sleep(0.1)
+    time.sleep(1.0)                               # both written and reported; case 1 asleep
+    t0 = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert time.monotonic() - t0 < 8.0, "the asleep worker should stop at once, not at the grace period"
+    assert proc.returncode == EXIT_INTERRUPTED, err
+    assert "interrupted" in err and "2 finished of 3" in err
+    with xr.open_dataset(out) as ds:
+        assert list(ds["status"].values) == [STATUS_OK, STATUS_INTERRUPTED, STATUS_OK]
+        assert ds.attrs["run_executor"] == "forked processes"
+    for _ in range(50):                           # no worker left behind
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("a worker process of the sweep is still alive")
+
+
+@needs_fork
+def test_a_case_that_ends_its_worker_process_fails_alone_and_the_others_finish(tmp_path, sleepy):
+    # the pool breaks twice with the case running; it then runs alone in a fresh interpreter
+    # (workbench.sweep_local.run_isolated), and only it is recorded as failed
+    path = _sweep_file(tmp_path, [LN, {"model": "sleepy", "exit_status": 3.0}, LN, LN])
+    registry = build_registry()
+    ds = run_sweep(load_sweep(path, registry=registry), tmp_path / "k.nc", workers=2, registry=registry,
+                   progress=False)
+    assert list(ds["status"].values) == [STATUS_OK, STATUS_FAILED, STATUS_OK, STATUS_OK]
+    assert "ended without a result" in str(ds["error"].values[1]), ds["error"].values
+    assert (ds["n_impacts"].values[[0, 2, 3]] >= 1).all() and np.isnan(ds["n_impacts"].values[1])
+    assert ds.attrs["run_executor"] == "forked processes"
 
 
 def test_an_earlier_sweep_is_replaced_only_with_overwrite(tmp_path):

@@ -78,21 +78,22 @@ def run(study, out: str | Path | None = None, *, registry=None, progress=None, o
 
 
 def sweep(sweep_file, out: str | Path | None = None, *, serial: bool = True, workers: int | None = None,
-          scheduler: str | None = None, overwrite: bool = False, case_timeout: float | None = None,
-          registry=None):
+          scheduler: str | None = None, dask: bool = False, overwrite: bool = False,
+          case_timeout: float | None = None, registry=None):
     """Run the parameter sweep ``sweep_file`` and return the combined summary dataset.
 
     ``serial=True`` (the default here) runs the cases one after another in this process; pass
-    ``serial=False`` (with ``workers`` or a dask ``scheduler`` address) for a cluster, as
-    ``workbench sweep`` does.  With ``out`` the summary goes there and every case's results to
+    ``serial=False`` (or ``workers``) for one worker process per core, forked from this one on
+    Linux (a dask LocalCluster elsewhere or with ``dask=True``), or a dask ``scheduler`` address,
+    as ``workbench sweep`` does.  With ``out`` the summary goes there and every case's results to
     ``<out stem>.cases/``; without it they go to a temporary folder of our own that is removed, and
     ``case_file`` is blank.
     """
     from .sweep import load_sweep, run_sweep
     reg = registry if registry is not None else get_registry()
     sw = load_sweep(sweep_file, registry=reg)
-    opts = dict(scheduler=scheduler, workers=workers, serial=serial and not (scheduler or workers),
-                registry=reg, overwrite=overwrite, case_timeout=case_timeout)
+    opts = dict(scheduler=scheduler, workers=workers, serial=serial and not (scheduler or workers or dask),
+                dask=dask, registry=reg, overwrite=overwrite, case_timeout=case_timeout)
     if out is not None:
         return run_sweep(sw, Path(out), **opts)
     tmp = Path(tempfile.mkdtemp(prefix="workbench-sweep-"))

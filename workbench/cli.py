@@ -350,80 +350,6 @@ def export(result: Path, vtu_dir: Path):
 # --- flexible beams: end
 
 
-@main.command()
-@click.argument("sweep_file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="combined summary dataset to write (netCDF4); every case's full results go to "
-                   "<OUT without suffix>.cases/")
-@click.option("--scheduler", metavar="ADDRESS", default=None,
-              help="address of a running dask scheduler, e.g. tcp://scheduler-host:8786 "
-                   "[default: start a local cluster]")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="worker processes of the local cluster [default: one per core]")
-@click.option("--serial", is_flag=True, help="run the cases one after another in this process, without dask")
-@click.option("--plot/--no-plot", default=True, show_default=True, help="write the summary plot too")
-@click.option("--plot-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="where the plot goes [default: <OUT without suffix>_plots]")
-@click.option("--overwrite", is_flag=True,
-              help="replace the results of an earlier sweep at OUT and in its case folder")
-@click.option("--case-timeout", type=click.FloatRange(min=0.0, min_open=True), default=None, metavar="SECONDS",
-              help="stop a case running longer than this and record it as timed_out (each case then "
-                   "runs in its own process) [default: the sweep file's case_timeout, or none]")
-@_friendly
-def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | None, serial: bool,
-          plot: bool, plot_dir: Path | None, overwrite: bool, case_timeout: float | None):
-    """Run every case of the parameter sweep SWEEP_FILE and write the combined summaries to OUT.
-
-    Ctrl-C stops the sweep and still writes the summary of the cases finished (exit status 130).
-    """
-    from .sweep import cases_dir, load_sweep, run_sweep
-    if serial and (scheduler or workers):
-        raise WorkbenchError("--serial runs the cases in this process: drop --scheduler / --workers")
-    if scheduler and workers:
-        raise WorkbenchError("--workers sizes the local cluster; with --scheduler the cluster's own "
-                             "workers run the cases")
-    console = _console()
-    registry = _registry()
-    sw = load_sweep(sweep_file, registry=registry)
-    if PREFETCH and not serial:   # xarray's first dataset imports dask.array (0.4 s): while the workers run
-        _prefetch_results_libraries(plots=plot)
-    grid = " x ".join(f"{d} ({n})" for d, n in zip(sw.dims, sw.shape))
-    console.print(f"sweep '{sw.title}': {len(sw.cases)} cases over {grid}, base study {sw.base_file}")
-    t0 = time.perf_counter()
-    ds = run_sweep(sw, out, scheduler=scheduler, workers=workers, serial=serial, registry=registry,
-                   overwrite=overwrite, case_timeout=case_timeout)
-    n_failed = int((ds["status"].values != "ok").sum())
-    console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s "
-                  f"({ds.attrs.get('run_executor')}, {ds.attrs.get('run_workers')} workers); "
-                  f"case results in {cases_dir(out)}"
-                  + (f"; [red]{n_failed} of {ds['status'].size} cases failed[/]" if n_failed else ""))
-    _sweep_table(console, ds, sw)
-    if plot:
-        _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console, result=out)
-
-
-def _sweep_table(console, ds, sw, max_rows: int = 60) -> None:
-    from rich.markup import escape
-    from rich.table import Table
-    table = Table(show_lines=False)
-    for d in sw.dims:
-        table.add_column(d)
-    for name in sw.summary:
-        table.add_column(escape(f"{name} [{ds[name].attrs.get('units', '')}]"), justify="right")
-    table.add_column("status")
-    flat = ds[["status", "error", *sw.summary]].stack(case=sw.dims) if sw.dims else ds
-    for k in range(min(flat.sizes["case"], max_rows)):
-        row = flat.isel(case=k)
-        cells = [escape(str(row[d].values.item())) for d in sw.dims]
-        cells += [", ".join(f"{v:.4g}" for v in row[n].values.ravel()) for n in sw.summary]
-        status = str(row["status"].values.item())
-        cells.append(status if status == "ok" else f"[red]{status}[/]: {escape(str(row['error'].values.item()))}")
-        table.add_row(*cells)
-    console.print(table)
-    if flat.sizes["case"] > max_rows:
-        console.print(f"({flat.sizes['case'] - max_rows} more cases in {ds.attrs.get('sweep_file', 'the dataset')})")
-
-
 # --- converge (pressure branch): re-run a study at tightened settings ---------------------------
 @main.command()
 @click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
@@ -496,5 +422,8 @@ def plugins(name: str | None, family: str | None, as_json: bool):
 # --- house: `workbench plugins` (end) -----------------------------------------------------------
 
 
-if __name__ == "__main__":  # pragma: no cover
-    entry()
+from . import cli_sweep  # noqa: E402,F401 - registers `workbench sweep` on main
+
+if __name__ == "__main__":  # pragma: no cover - `python -m workbench.cli`: the package's module (where
+    from workbench.cli import entry as _entry   # cli_sweep registered its command), not this copy
+    _entry()

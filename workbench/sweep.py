@@ -1,4 +1,4 @@
-"""Parameter sweeps: run every case of a sweep file on dask.distributed and combine the summaries.
+"""Parameter sweeps: run every case of a sweep file in parallel and combine the summaries.
 
 :func:`run_sweep` takes a :class:`~workbench.sweep_spec.Sweep` (see :mod:`workbench.sweep_spec`
 for the file format) and, for every case, on a worker:
@@ -26,19 +26,23 @@ stops the sweep but still writes the summary of the cases finished, the others r
 
 Where the cases run
 -------------------
-* default: a :class:`dask.distributed.LocalCluster` with one worker process per core, one thread
-  each (the solver is single-threaded compiled code; processes avoid the GIL);
+* default: one worker process per core, one case at a time each (the solver is single-threaded
+  compiled code; processes avoid the GIL): on Linux forked from this process once it is warm
+  (:mod:`workbench.sweep_local`), elsewhere or with ``dask=True`` a
+  :class:`dask.distributed.LocalCluster`;
 * ``scheduler="tcp://host:8786"``: an existing cluster; its workers need the workbench and the
   same plugins installed and must see the output folder (a shared file system);
 * ``serial=True``: one case after another in this process (no dask), the reference path.
 
 Every worker is warmed once before the cases start (:func:`warm_worker`): it builds the plugin
 registry (kept for the life of the worker process) and runs the first case cut short (two output
-steps, or one wear update of two averaging cycles) into a temporary folder and reduces it, which loads the numba-compiled
-kernels from their on-disk cache (``cache=True``), the result writers and the reducers.  When that
-cache is cold (a new install, edited kernels) the sweep's own process first does the same before
-it starts a local cluster, so the kernels are compiled once, not once per worker at the same time;
-when it is warm, the sweep's process skips it (:func:`workbench.caches.holds_compiled`).  FE
+steps, or one wear update of two averaging cycles) into a temporary folder and reduces it, which
+loads the numba-compiled kernels from their on-disk cache (``cache=True``), the result writers
+and the reducers.  Forked workers inherit all that from the sweep's process, which warms itself
+before it forks them (as a serial sweep does).  Before it starts a dask cluster, the sweep's
+process warms itself only when that cache is cold (a new install, edited kernels), so that the
+kernels are compiled once, not once per worker at the same time
+(:func:`workbench.caches.holds_compiled`).  FE
 compliances are memoised per worker process and cached on disk by :mod:`workbench.fem.compliance`
 (written atomically, so workers never see a partial file).
 
@@ -204,24 +208,25 @@ def run_case_in_child(task: CaseTask) -> CaseResult:
     return res
 
 
-def _warm(args: tuple, timeout: float | None) -> str:
-    """Warm the on-disk compile cache: in this process, or -- with a case timeout, as the first
-    case may be the one that never returns -- in a child process killed after ``timeout``."""
+def _warm(args: tuple, timeout: float | None, registry=None) -> str:
+    """Warm the on-disk compile cache: in this process (with ``registry``, default the
+    process's), or -- with a case timeout, as the first case may be the one that never returns --
+    in a child process killed after ``timeout``."""
     if timeout is None:
-        return warm_worker(*args)
+        return warm_worker(*args, registry=registry)
     from .child import call_in_child
     how, value = call_in_child(warm_worker, args, timeout)
     return value if how == "ok" else f"warm-up {how}"
 
 
-def warm_worker(base_doc: dict, base_file: str, settings=(), unset=(), summary=()) -> str:
+def warm_worker(base_doc: dict, base_file: str, settings=(), unset=(), summary=(), registry=None) -> str:
     """Build this process's registry and load what a case needs (the compiled kernels, the
     result writers, the ``summary`` reducers): the case ``base_doc`` with ``settings`` applied (the
     first case's), cut short -- a dynamics study to two output steps, a wear study to one update --
     run into a temporary folder of its own (removed after) and reduced."""
     try:
         from .study import load_study_text, run_study
-        registry = _process_registry()
+        registry = registry if registry is not None else _process_registry()
         study = load_study_text(case_text(base_doc, settings, unset), file=base_file, registry=registry)
         if study.kind not in ("dynamics", "wear"):
             return "ok"
@@ -282,7 +287,7 @@ def _warm_args(sweep: Sweep) -> tuple:
 def _run_serial(todo: list[CaseTask], sweep: Sweep, registry, on_result):
     from threadpoolctl import threadpool_limits
     t0 = time.perf_counter()
-    _warm(_warm_args(sweep), todo[0].timeout if todo else None)
+    _warm(_warm_args(sweep), todo[0].timeout if todo else None, registry)
     t1 = time.perf_counter()
     # one BLAS/OpenMP thread per case, as on a dask worker (its nanny sets OPENBLAS_NUM_THREADS=1
     # etc.): the same computation in both modes.  Measured on the 9-case wear comparison (20 000
@@ -295,9 +300,13 @@ def _run_serial(todo: list[CaseTask], sweep: Sweep, registry, on_result):
             "cases_time": time.perf_counter() - t1}
 
 
-def _run_distributed(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
-                     workers: int | None, on_result):
-    from .sweep_dask import run_distributed   # dask is imported only by a parallel sweep
+def _run_parallel(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
+                  workers: int | None, dask: bool, registry, on_result):
+    from .sweep_local import uses_dask
+    if not uses_dask(scheduler, dask=dask):
+        from .sweep_local import run_forked
+        return run_forked(todo, sweep, workers, registry, on_result)
+    from .sweep_dask import run_distributed   # dask is imported only by a sweep that uses it
     return run_distributed(todo, sweep, scheduler, workers, on_result)
 
 
@@ -326,14 +335,15 @@ def check_outputs(sweep: Sweep, out: str | Path, todo: list[CaseTask], *, overwr
 
 
 def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
-              workers: int | None = None, serial: bool = False, registry=None,
+              workers: int | None = None, serial: bool = False, dask: bool = False, registry=None,
               progress: bool | Callable[[CaseResult, int, int], None] = True,
               overwrite: bool = False, case_timeout: float | None = None) -> xr.Dataset:
     """Run every case of ``sweep``, write the combined summary dataset to ``out``, return it.
 
-    ``scheduler`` : address of a running dask scheduler (default: a local cluster of
-    ``workers`` processes, one per core by default).  ``serial`` : no dask, one case after
-    another in this process.  ``progress`` : a rich progress bar (True), none (False), or a
+    ``scheduler`` : address of a running dask scheduler (default: ``workers`` local processes,
+    one per core by default, forked from this one on Linux (:mod:`workbench.sweep_local`), a dask
+    LocalCluster elsewhere or with ``dask``).  ``serial`` : one case after another in this
+    process.  ``progress`` : a rich progress bar (True), none (False), or a
     callback ``f(result, n_done, n_total)``.  The dataset's ``run_*`` attrs say where the cases
     ran and how long the start-up (cluster, warm-up) and the cases took [s].
 
@@ -360,7 +370,9 @@ def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
     t0 = time.perf_counter()
     bar = _Progress(len(todo), progress)
     interrupted = None
-    where: dict = {"executor": "serial" if serial else "dask", "workers": 1 if serial else (workers or 0)}
+    from .sweep_local import uses_dask
+    executor = "serial" if serial else "dask" if uses_dask(scheduler, dask=dask) else "forked processes"
+    where: dict = {"executor": executor, "workers": 1 if serial else (workers or 0)}   # until they report
     try:
         with bar:
             def on_result(res: CaseResult) -> None:
@@ -369,7 +381,7 @@ def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
             if serial:
                 where = _run_serial(todo, sweep, registry, on_result)
             else:
-                where = _run_distributed(todo, sweep, scheduler, workers, on_result)
+                where = _run_parallel(todo, sweep, scheduler, workers, dask, registry, on_result)
     except KeyboardInterrupt as exc:
         interrupted = exc
     from .sweep_costs import record   # calibrates the order of the next sweep over these cases

@@ -2,7 +2,9 @@
 
 :func:`run_distributed` runs a sweep's cases on dask.distributed (a :class:`~dask.distributed.LocalCluster`
 of one single-threaded worker process per core, or a running cluster given by address) and hands
-every :class:`~workbench.sweep.CaseResult` to a callback as it arrives.  What it does to keep the
+every :class:`~workbench.sweep.CaseResult` to a callback as it arrives.  It is the path of a
+cluster given by address, of ``--dask``, and of local workers where they cannot be forked
+(:mod:`workbench.sweep_local`, the default local workers on Linux).  What it does to keep the
 workers on the cases (each measured with ``tests/benchmarks/bench_sweep.py`` and a per-thread CPU
 count of the processes, 13-case contact-law comparison on 2 cores):
 

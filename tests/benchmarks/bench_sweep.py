@@ -1,12 +1,12 @@
 """Parallel efficiency of ``workbench sweep``.  A script: prints, asserts nothing.
 
-    python tests/benchmarks/bench_sweep.py [--study contact|wear] [--repeat N] [--workers 2] [--quick]
+    python tests/benchmarks/bench_sweep.py [--study contact|wear] [--repeat N] [--workers 2] [--quick] [--dask]
 
 Runs the contact-law comparison (studies/contact_law_comparison.toml: 13 cases, two crank
 revolutions each) or, with ``--study wear``, the wear comparison (studies/wear_model_comparison.toml:
 9 cases, pressure model x wear law) as a user would, ``workbench sweep ... --serial`` and
-``workbench sweep ... --workers N`` (a dask LocalCluster), each in a fresh process, alternately,
-``--repeat`` times.  The sweep sends its cases longest first from the costs measured by earlier
+``workbench sweep ... --workers N`` (workers forked from the sweep's process on Linux; with
+``--dask`` a dask LocalCluster), each in a fresh process, alternately, ``--repeat`` times.  The sweep sends its cases longest first from the costs measured by earlier
 sweeps (workbench.sweep_costs); the benchmark keeps its own cost file, so its first parallel run
 is a first sweep (file order, ``parallel-new``) and every later one is ordered by the serial run
 before it.  For each run it prints
@@ -101,6 +101,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--study", choices=sorted(STUDIES), default="contact")
+    ap.add_argument("--dask", action="store_true", help="parallel runs on a dask LocalCluster")
     args = ap.parse_args()
     global STUDY
     STUDY = STUDIES[args.study]
@@ -111,7 +112,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench_sweep_") as tmp:
         sweep = _sweep_file(Path(tmp), args.quick)
         os.environ["WORKBENCH_SWEEP_COSTS"] = str(Path(tmp) / "costs.json")   # the benchmark's own
-        print(f"{STUDY.name}: {os.cpu_count()} cores, {n} workers, {args.repeat} repeats"
+        print(f"{STUDY.name}: {os.cpu_count()} cores, {n} workers"
+              f"{' (dask LocalCluster)' if args.dask else ''}, {args.repeat} repeats"
               f"{' (quick)' if args.quick else ''}")
         # fill the numba cache first (not timed): every measured run then starts warm
         subprocess.run([sys.executable, "-W", "ignore", "-c",
@@ -119,9 +121,10 @@ def main() -> None:
                         "print(warm_worker(*_warm_args(load_sweep(sys.argv[1]))))", str(sweep)], check=True,
                        capture_output=True)
         for r in range(args.repeat):
-            modes = (("serial", ["--serial"]), ("parallel", ["--workers", str(n)]))
+            par = ["--workers", str(n)] + (["--dask"] if args.dask else [])
+            modes = (("serial", ["--serial"]), ("parallel", par))
             if r == 0:   # a first sweep: nothing measured yet, the cases go in file order
-                modes = (("parallel-new", ["--workers", str(n)]),) + modes
+                modes = (("parallel-new", par),) + modes
             for mode, flags in modes:
                 load0 = os.getloadavg()[0]
                 total, ds, command = _run(sweep, Path(tmp) / f"{mode}{r}.nc", flags)
