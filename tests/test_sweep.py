@@ -338,6 +338,9 @@ def test_cli_sweep_serial_then_plot(tmp_path):
 def test_cli_sweep_usage_errors(tmp_path):
     res = _cli("sweep", COMPARISON, "-o", tmp_path / "x.nc", "--serial", "--workers", "2")
     assert res.exit_code == 2 and "--serial" in res.output
+    res = _cli("sweep", COMPARISON, "-o", tmp_path / "x.nc", "--serial", "--dask")
+    assert res.exit_code == 2 and "--serial" in res.output and "--dask" in res.output
+    assert not (tmp_path / "x.nc").exists() and not (tmp_path / "x.cases").exists()
     bad = tmp_path / "bad.toml"
     bad.write_text(tomli_w.dumps(_sweep_doc({"solver.rtoll": [1e-6]})))
     res = _cli("sweep", bad, "-o", tmp_path / "x.nc", "--serial")
