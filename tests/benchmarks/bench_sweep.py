@@ -29,6 +29,10 @@ sessions (the kernel's autogroup scheduling gives this session one share of the 
 many processes it runs) the wall times say little, while this ratio bounds the total efficiency
 an otherwise idle machine would give.  ``--quick`` cuts each case to 0.4 ms of simulated time
 (contact) or 20 000 cycles (wear).
+
+Do not edit the sources while it runs: numba's cache folder is keyed by a hash of every source
+file of ``workbench`` and ``workbench_plugins`` (:mod:`workbench.caches`), so the next command
+after an edit compiles every kernel again (~50 s of "start-up").
 """
 from __future__ import annotations
 
