@@ -82,7 +82,7 @@ def prefetch_results_libraries(plots: bool = False) -> threading.Thread:
 
 # --- startup: the end of a command's process (begin)
 #: the commands whose process may end without the interpreter's tear-down (:func:`exit_now`):
-#: they start no process or thread that outlives them (not ``sweep``: its cluster)
+#: they start no process or thread that outlives them (``sweep`` only without dask: its cluster)
 FAST_EXIT = ("run", "validate", "plot", "plugins", "schema", None)
 #: environment variable: ``0`` ends every command with the interpreter's normal tear-down
 FAST_EXIT_ENV = "WORKBENCH_FAST_EXIT"
@@ -95,9 +95,11 @@ def exit_now(code, command: str | None) -> None:
     0.2-0.3 s of CPU after a run (numba's and llvmlite's objects, xarray, netCDF4) and changes
     nothing on disk: every file the workbench writes is closed before its command returns.
     Returns without doing anything (the caller then exits normally) for a command not in
-    :data:`FAST_EXIT`, with ``$WORKBENCH_FAST_EXIT`` = ``0``, or while another non-daemon thread
-    is alive (its end would be cut short).  mypy ends its command line the same way."""
-    if command not in FAST_EXIT or os.environ.get(FAST_EXIT_ENV) == "0":
+    :data:`FAST_EXIT` (a ``sweep`` is, when it did not use dask: serial or on forked workers, which
+    it has joined), with ``$WORKBENCH_FAST_EXIT`` = ``0``, or while another non-daemon thread is
+    alive (its end would be cut short).  mypy ends its command line the same way."""
+    no_dask_sweep = command == "sweep" and "dask" in sys.modules and sys.modules["dask"] is None
+    if (command not in FAST_EXIT and not no_dask_sweep) or os.environ.get(FAST_EXIT_ENV) == "0":
         return
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
         return
