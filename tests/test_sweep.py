@@ -483,3 +483,19 @@ def test_serial_cases_run_with_one_blas_thread_as_on_a_dask_worker(tmp_path, reg
     import os
     if (os.cpu_count() or 1) > 1 and not os.environ.get("OPENBLAS_NUM_THREADS"):
         assert max(p["num_threads"] for p in threadpool_info()) > 1
+
+
+def test_a_dask_sweep_without_dask_is_a_clear_error_before_anything_is_written(tmp_path, registry, monkeypatch):
+    # as on an install without the 'sweep' extra: --dask (or --scheduler) names what is missing and
+    # what else works, and leaves neither the summary nor the case folder behind
+    from workbench.errors import WorkbenchError
+    from workbench.sweep_local import available
+    sw = _load(_sweep_doc({"mechanism.clearance_joints[0].contact": [LN]}), tmp_path, registry)
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(WorkbenchError, match=r"--dask needs dask.distributed.*pip install -e '\.\[sweep\]'") as err:
+        run_sweep(sw, tmp_path / "d.nc", dask=True, registry=registry, progress=False)
+    if available():
+        assert "no --dask (forked workers) or --serial" in str(err.value)
+    with pytest.raises(WorkbenchError, match=r"--scheduler needs dask.distributed.*--serial"):
+        run_sweep(sw, tmp_path / "d.nc", scheduler="tcp://127.0.0.1:1", registry=registry, progress=False)
+    assert not (tmp_path / "d.nc").exists() and not (tmp_path / "d.cases").exists()

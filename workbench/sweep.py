@@ -360,6 +360,9 @@ def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
     timeout = case_timeout if case_timeout is not None else sweep.case_timeout
     if timeout is not None and not timeout > 0:
         raise WorkbenchError(f"the case timeout must be a positive number of seconds, got {timeout!r}")
+    from .sweep_local import require_dask, uses_dask
+    if uses_dask(scheduler, serial, dask):
+        require_dask(scheduler)    # before any file or folder is made
     todo = tasks(sweep, out, timeout=timeout, overwrite=overwrite)
     check_outputs(sweep, out, todo, overwrite=overwrite)
     try:
@@ -370,7 +373,6 @@ def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
     t0 = time.perf_counter()
     bar = _Progress(len(todo), progress)
     interrupted = None
-    from .sweep_local import uses_dask
     executor = "serial" if serial else "dask" if uses_dask(scheduler, dask=dask) else "forked processes"
     where: dict = {"executor": executor, "workers": 1 if serial else (workers or 0)}   # until they report
     try:

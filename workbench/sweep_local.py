@@ -52,6 +52,23 @@ def uses_dask(scheduler: str | None = None, serial: bool = False, dask: bool = F
     return not serial and (scheduler is not None or dask or not available())
 
 
+def require_dask(scheduler: str | None) -> None:
+    """A clear error, before anything is written, when a sweep that goes to dask cannot import it."""
+    import importlib.util
+    from .errors import WorkbenchError
+    try:
+        found = importlib.util.find_spec("distributed") is not None
+    except (ImportError, ValueError):   # dask hidden from this process (sys.modules["dask"] = None)
+        found = False
+    if found:
+        return
+    why = ("--scheduler needs" if scheduler is not None else
+           "--dask needs" if available() else "local workers on this platform (no fork) need")
+    other = "--serial" if scheduler is not None or not available() else "no --dask (forked workers) or --serial"
+    raise WorkbenchError(f"{why} dask.distributed, which is not installed: pip install -e '.[sweep]' "
+                         f"(or 'dask[distributed]'), or run with {other}")
+
+
 def _init_worker(started, registry) -> None:
     """In each new worker: one BLAS thread per case, Ctrl-C ignored between cases; ``started``:
     the flags (shared memory) a case sets when it starts; ``registry``: the sweep's plugin
