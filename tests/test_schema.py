@@ -107,6 +107,15 @@ def test_declared_exclusive_bound_names_file_key_value_and_range(registry):
     assert "must be a finite number > 0 N/m^n, got 0.0" in str(e)
 
 
+def test_a_bound_message_shows_the_value_as_typed(registry):
+    # an integer stays an integer ("value 0", not "value 0.0"); a float keeps its form
+    text = (STUDIES / "five_bar_wear_distributed.toml").read_text().replace("chains = 2", "chains = 0")
+    with pytest.raises(StudyError) as info:
+        load_study_text(text, file=STUDIES / "w.toml", registry=registry)
+    msg = _problems(info.value)["wear.chains"]
+    assert "value 0 is below the minimum 1" in msg and "0.0" not in msg
+
+
 @pytest.mark.parametrize("value", ["1", '"yes"', "0.0"])
 def test_a_boolean_choice_takes_toml_booleans_only(registry, value):
     """``[solver] specialise`` takes ``false``, ``true`` or ``"auto"``: ``1`` equals ``True`` in

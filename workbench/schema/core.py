@@ -138,10 +138,11 @@ def fmt_number(v: float) -> str:
     return g if "e" in g or "n" in g else repr(v)
 
 
-def range_problem(v: float, key: Key) -> str | None:
-    """Why the finite number ``v`` is outside the bounds of ``key``, or ``None``."""
+def range_problem(v: float, key: Key, typed: Any = None) -> str | None:
+    """Why the finite number ``v`` is outside the bounds of ``key``, or ``None``; ``typed``: the
+    value as the file has it (an integer is shown as one: ``0``, not ``0.0``)."""
     unit = _u(key.unit)
-    x = fmt_number(v)
+    x = str(typed) if isinstance(typed, int) and not isinstance(typed, bool) else fmt_number(v)
     valid = f"; valid: {bounds_text(key)}{unit}"
     if key.gt is not None and not v > key.gt:
         words = f" (a positive number of {UNIT_WORDS[key.unit]})" if key.gt == 0 and key.unit in UNIT_WORDS else ""
@@ -162,11 +163,11 @@ def _number(v: Any, key: Key, path: str, probs: Problems) -> Any:
     if not _is_number(v):
         probs.add(path, f"expected a number{unit}, got {v!r}")
         return BAD
-    v = float(v)
+    typed, v = v, float(v)
     if not math.isfinite(v):
         probs.add(path, f"expected a finite number{unit}, got {v!r}")
         return BAD
-    why = range_problem(v, key)
+    why = range_problem(v, key, typed)
     if why:
         probs.add(path, why)
         return BAD
@@ -239,7 +240,7 @@ def check_value(v: Any, key: Key, path: str, probs: Problems) -> Any:
             return BAD
         out = tuple(float(x) for x in v)
         for i, x in enumerate(out):
-            why = range_problem(x, key)
+            why = range_problem(x, key, v[i])
             if why:
                 probs.add(f"{path}[{i}]", why)
                 return BAD
