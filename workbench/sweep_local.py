@@ -118,10 +118,8 @@ def _quiet_threads(timeout: float = 30.0) -> None:
 def _pool(n: int, started, registry):
     from concurrent.futures import ProcessPoolExecutor
     _quiet_threads()
-    with warnings.catch_warnings():   # Python >= 3.12 warns about fork in a threaded process
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_init_worker, initargs=(started, registry))
+    return ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_init_worker, initargs=(started, registry))
 
 
 def _stop(pool, grace: float) -> None:
@@ -163,7 +161,9 @@ def run_forked(todo: list, sweep, workers: int | None, registry, on_result) -> d
         while pending:
             for t in pending:
                 started[slot[t.index]] = 0
-            running = {pool.submit(run_on_forked_worker, t, slot[t.index]): t for t in pending}
+            with warnings.catch_warnings():   # the first submit forks; Python >= 3.12 warns about a
+                warnings.simplefilter("ignore", DeprecationWarning)   # fork beside threads (above)
+                running = {pool.submit(run_on_forked_worker, t, slot[t.index]): t for t in pending}
             pending = []
             while running:
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
