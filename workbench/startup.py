@@ -98,7 +98,7 @@ def exit_now(code, command: str | None) -> None:
     :data:`FAST_EXIT` (a ``sweep`` is, when it did not use dask: serial or on forked workers, which
     it has joined), with ``$WORKBENCH_FAST_EXIT`` = ``0``, or while another non-daemon thread is
     alive (its end would be cut short).  mypy ends its command line the same way."""
-    no_dask_sweep = command == "sweep" and "dask" in sys.modules and sys.modules["dask"] is None
+    no_dask_sweep = command == "sweep" and sys.modules.get("dask", "") is None   # hidden: no cluster
     if (command not in FAST_EXIT and not no_dask_sweep) or os.environ.get(FAST_EXIT_ENV) == "0":
         return
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):

@@ -301,9 +301,8 @@ def _run_serial(todo: list[CaseTask], sweep: Sweep, registry, on_result):
 
 
 def _run_parallel(todo: list[CaseTask], sweep: Sweep, scheduler: str | None,
-                  workers: int | None, dask: bool, registry, on_result):
-    from .sweep_local import uses_dask
-    if not uses_dask(scheduler, dask=dask):
+                  workers: int | None, to_dask: bool, registry, on_result):
+    if not to_dask:
         from .sweep_local import run_forked
         return run_forked(todo, sweep, workers, registry, on_result)
     from .sweep_dask import run_distributed   # dask is imported only by a sweep that uses it
@@ -361,7 +360,8 @@ def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
     if timeout is not None and not timeout > 0:
         raise WorkbenchError(f"the case timeout must be a positive number of seconds, got {timeout!r}")
     from .sweep_local import require_dask, uses_dask
-    if uses_dask(scheduler, serial, dask):
+    to_dask = uses_dask(scheduler, serial, dask)
+    if to_dask:
         require_dask(scheduler)    # before any file or folder is made
     todo = tasks(sweep, out, timeout=timeout, overwrite=overwrite)
     check_outputs(sweep, out, todo, overwrite=overwrite)
@@ -373,7 +373,7 @@ def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
     t0 = time.perf_counter()
     bar = _Progress(len(todo), progress)
     interrupted = None
-    executor = "serial" if serial else "dask" if uses_dask(scheduler, dask=dask) else "forked processes"
+    executor = "serial" if serial else "dask" if to_dask else "forked processes"
     where: dict = {"executor": executor, "workers": 1 if serial else (workers or 0)}   # until they report
     try:
         with bar:
@@ -383,7 +383,7 @@ def run_sweep(sweep: Sweep, out: str | Path, *, scheduler: str | None = None,
             if serial:
                 where = _run_serial(todo, sweep, registry, on_result)
             else:
-                where = _run_parallel(todo, sweep, scheduler, workers, dask, registry, on_result)
+                where = _run_parallel(todo, sweep, scheduler, workers, to_dask, registry, on_result)
     except KeyboardInterrupt as exc:
         interrupted = exc
     from .sweep_costs import record   # calibrates the order of the next sweep over these cases

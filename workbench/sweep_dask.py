@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import threading
 import time
 import uuid
@@ -125,9 +124,8 @@ def run_distributed(todo: list, sweep, scheduler: str | None, workers: int | Non
     cluster, t0 = None, time.perf_counter()
     timeout = todo[0].timeout if todo else None
     if scheduler is None:
-        n = int(workers or os.cpu_count() or 1)
-        if n < 1:
-            raise WorkbenchError(f"--workers must be >= 1, got {n}")
+        from .sweep_local import n_workers
+        n = n_workers(workers)
         cluster, client = _start_local(n, _warm_args(sweep), timeout)
         where = {"executor": "dask LocalCluster", "workers": n}
     else:

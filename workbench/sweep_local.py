@@ -23,8 +23,8 @@ cases and takes it while a case runs (a terminal sends SIGINT to every process o
 so an interrupted wear case keeps its finished updates like a serial one.  A worker that dies
 (a model that ends its process, a crash in compiled code) breaks the pool: the cases not finished
 go to a new pool, and a case that was running when two pools broke runs alone in a fresh
-interpreter (:func:`run_isolated`), so that only the case that kills its process is recorded as
-failed.
+interpreter (:func:`workbench.sweep.run_case_in_child`), so that only the case that kills its process is
+recorded as failed.
 """
 from __future__ import annotations
 
@@ -50,6 +50,15 @@ def uses_dask(scheduler: str | None = None, serial: bool = False, dask: bool = F
     """Whether a sweep run so goes to dask.distributed: a scheduler address, ``dask``, or local
     workers where they cannot be forked (:func:`available`)."""
     return not serial and (scheduler is not None or dask or not available())
+
+
+def n_workers(workers: int | None) -> int:
+    """The number of local worker processes: ``workers``, default one per core."""
+    from .errors import WorkbenchError
+    n = int(workers or os.cpu_count() or 1)
+    if n < 1:
+        raise WorkbenchError(f"--workers must be >= 1, got {n}")
+    return n
 
 
 def require_dask(scheduler: str | None) -> None:
@@ -93,19 +102,6 @@ def run_on_forked_worker(task, slot: int):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def run_isolated(task):
-    """``task`` in a fresh interpreter of its own (:func:`workbench.child.call_in_child`): a case
-    that was running when two pools broke, so that only a case that kills its process fails."""
-    import dataclasses
-    from .child import call_in_child
-    from .sweep import STATUS_FAILED, CaseResult, run_case
-    how, value = call_in_child(run_case, (dataclasses.replace(task, timeout=None),), None)
-    if how == "ok":
-        return value
-    return CaseResult(index=task.index, status=STATUS_FAILED,
-                      error=f"the case's process ended without a result: {value}")
-
-
 def _quiet_threads(timeout: float = 30.0) -> None:
     """Wait for this process's other threads (the background imports of the command line) to end
     before forking: a thread importing a module holds that module's lock, which the child would
@@ -142,12 +138,9 @@ def run_forked(todo: list, sweep, workers: int | None, registry, on_result) -> d
     start-up (warm-up, fork) and cases' wall times [s]."""
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
-    from .errors import WorkbenchError
-    from .sweep import STATUS_FAILED, CaseResult, _error_text, _warm, _warm_args
+    from .sweep import STATUS_FAILED, CaseResult, _error_text, _warm, _warm_args, run_case_in_child
     from .sweep_costs import order
-    n = int(workers or os.cpu_count() or 1)
-    if n < 1:
-        raise WorkbenchError(f"--workers must be >= 1, got {n}")
+    n = n_workers(workers)
     t0 = time.perf_counter()
     # with a case timeout every case runs in a child interpreter: the warm-up then only fills
     # the on-disk cache (in a child, as the first case may never return)
@@ -183,8 +176,8 @@ def run_forked(todo: list, sweep, workers: int | None, registry, on_result) -> d
                     on_result(res)
             if pending or isolate:
                 pool.shutdown(wait=True)
-                for task in isolate:
-                    on_result(run_isolated(task))
+                for task in isolate:   # alone, in a fresh interpreter (with the case timeout if any)
+                    on_result(run_case_in_child(task))
                 pool, pending, isolate = _pool(n, started, registry), order(pending), []
         where = {"executor": "forked processes", "workers": n, "startup_time": t1 - t0,
                  "cases_time": time.perf_counter() - t1}

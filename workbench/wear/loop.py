@@ -135,7 +135,7 @@ def _simulate(run: WearRun, n: int, tighten: float):
     t = _time.perf_counter()
     try:
         if cfg.chains > 1:   # replicas side by side (workbench.wear.chains), joined into one simulation
-            sim = run_chains(simulate, study.mechanism, lambda nk: _settings(study, cfg, nk, tighten), n, cfg.chains,
+            sim = run_chains(_simulator(study.mechanism), study.mechanism, lambda nk: _settings(study, cfg, nk, tighten), n, cfg.chains,
                              cfg.settle_cycles, cfg.samples_per_cycle, cfg.cycle_period, surfaces=surfaces,
                              geometries=geoms)
         else:
