@@ -29,7 +29,7 @@ def test_the_api_is_reachable_from_the_package_top_lazily():
             "assert 'workbench.kinds' not in sys.modules; "
             "assert callable(workbench.run) and callable(workbench.load_study); "
             "assert callable(workbench.sweep) and callable(workbench.registry); "
-            "import workbench.sweep; assert callable(workbench.sweep)")
+            "import workbench.sweeps.run; assert callable(workbench.sweep)")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=120)
     assert set(api.__all__) <= set(workbench.__all__)

@@ -1,4 +1,4 @@
-"""The caches (workbench.caches): one root, configured when a compiled package is first imported,
+"""The caches (workbench.runtime.caches): one root, configured when a compiled package is first imported,
 never by ``import workbench``; numba's cache of our functions invalidated by any source edit; the
 C wrappers of kernels taken from the disk cache; pruning touches only our own entries."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench import caches
+from workbench.runtime import caches
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,7 +35,7 @@ def test_import_workbench_has_no_side_effects(tmp_path):
     """No environment variable set, no cache folder made, nothing heavy imported."""
     out = _python("""
         import os, sys
-        import workbench, workbench.cli
+        import workbench, workbench.cli.main
         heavy = ["numba", "matplotlib", "dask", "distributed", "zarr", "skfem", "xarray", "scipy", "rich"]
         print(",".join(m for m in heavy if m in sys.modules) or "-")
         print("NUMBA_CACHE_DIR" in os.environ)
@@ -64,7 +64,7 @@ def _module(path: Path, text: str) -> None:
 def test_numba_cache_is_invalidated_when_a_called_function_in_another_file_changes(tmp_path):
     """numba keys a cached function by its own file only: ``f`` (in a.py) calling ``g`` (in b.py)
     keeps running the old ``g`` after b.py is edited (checked here with numba's own rule, the
-    control).  The source-keyed folder of workbench.caches gives the new result."""
+    control).  The source-keyed folder of workbench.runtime.caches gives the new result."""
     pkg = tmp_path / "src" / "wbx"
     pkg.mkdir(parents=True)
     _module(pkg / "__init__.py", "")
@@ -83,7 +83,7 @@ def test_numba_cache_is_invalidated_when_a_called_function_in_another_file_chang
     """)
     ours = f"""
         from pathlib import Path
-        from workbench.caches import use_numba_cache
+        from workbench.runtime.caches import use_numba_cache
         print(use_numba_cache([Path({str(pkg)!r})]).name)
         import wbx.a
         print(wbx.a.f(1.0))
@@ -135,7 +135,7 @@ def test_cached_functions_load_without_numbas_lowering_registries(tmp_path):
     _module(pkg / "k.py", """
         import numpy as np
         from numba import njit
-        from workbench.caches import cached_cfunc
+        from workbench.runtime.caches import cached_cfunc
         @njit(cache=True)
         def sq(x):
             return x * x
@@ -152,7 +152,7 @@ def test_cached_functions_load_without_numbas_lowering_registries(tmp_path):
     code = f"""
         import sys
         from pathlib import Path
-        from workbench.caches import use_numba_cache
+        from workbench.runtime.caches import use_numba_cache
         use_numba_cache([Path({str(pkg)!r})])
         import wbl.k as k
         print(k.scaled(3, 2.0).tolist(), k.apply(k.square, 3.0))
@@ -198,7 +198,7 @@ def test_prune_removes_stale_then_oldest_entries_and_only_ours(tmp_path):
 
 def test_user_numba_cache_dir_is_respected(tmp_path):
     out = _python("""
-        from workbench.caches import use_numba_cache
+        from workbench.runtime.caches import use_numba_cache
         print(use_numba_cache())
     """, dict(_env(tmp_path), NUMBA_CACHE_DIR=str(tmp_path / "theirs")))
     assert out == "None" and not (tmp_path / "cache").exists()

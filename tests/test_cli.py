@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from study_helpers import STUDY_TEXT, fake_simulation, toy_registry
-from workbench.cli import main
-from workbench.results import open_results, simulation_to_dataset, write_dataset
-from workbench.study import load_study_text
+from workbench.cli.main import main
+from workbench.results.dataset import open_results, simulation_to_dataset, write_dataset
+from workbench.study.load import load_study_text
 
 ROOT = Path(__file__).resolve().parents[1]
 FLORES = ROOT / "studies" / "flores_slider_crank.toml"
@@ -235,10 +235,10 @@ def test_help_documents_the_exit_codes():
 
 
 def test_exit_code_of_each_error_kind():
-    from workbench.cli import EXIT_RUN_FAILED, EXIT_USER_ERROR, _exit_code
+    from workbench.cli.main import EXIT_RUN_FAILED, EXIT_USER_ERROR, _exit_code
     from workbench.errors import MechanismError, SolverError, StudyError
     from workbench.mbs.run_control import SolverTimeLimit
-    from workbench.study_checks import ImplausibleResultError
+    from workbench.study.checks import ImplausibleResultError
     from workbench.wear.increment import ModelOutputError
     assert (EXIT_USER_ERROR, EXIT_RUN_FAILED) == (2, 3)
     assert _exit_code(SolverError("step size underflow")) == EXIT_RUN_FAILED

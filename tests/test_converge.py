@@ -16,13 +16,13 @@ import pytest
 import xarray as xr
 from click.testing import CliRunner
 
-from workbench.cli import main
-from workbench.converge import (DYNAMICS_QUANTITIES, WEAR_QUANTITIES, converge_study,
+from workbench.cli.main import main
+from workbench.converge.runner import (DYNAMICS_QUANTITIES, WEAR_QUANTITIES, converge_study,
                                 first_impact_peak_force, write_table)
 from workbench.errors import WorkbenchError
 from workbench.mbs.solver import simulate
-from workbench.results import ENGINE
-from workbench.study import load_study_text
+from workbench.results.dataset import ENGINE
+from workbench.study.load import load_study_text
 
 ROOT = Path(__file__).resolve().parents[1]
 FLORES = ROOT / "studies" / "flores_slider_crank.toml"
@@ -177,7 +177,7 @@ def test_bad_requests_are_clear_errors(tmp_path):
 def test_ctrl_c_keeps_the_settings_done(registry):
     """Ctrl-C during a later run: the table keeps the settings whose runs finished, and says where
     it stopped (the CLI prints and writes it, then exits with 130)."""
-    from workbench.study import load_study
+    from workbench.study.load import load_study
 
     def stop(label):
         if label == "samples_per_cycle*2":

@@ -17,9 +17,9 @@ import pytest
 import xarray as xr
 from rich.console import Console
 
-from workbench import converge_verdict as cv
-from workbench.converge import WEAR_KNOBS, WEAR_QUANTITIES, print_table, table_dataset, write_table
-from workbench.results import ENGINE
+from workbench.converge import verdict as cv
+from workbench.converge.runner import WEAR_KNOBS, WEAR_QUANTITIES, print_table, table_dataset, write_table
+from workbench.results.dataset import ENGINE
 
 LEVEL = math.erfc(2.0 / math.sqrt(2.0))     # 0.0455: P(|N(0,1)| > 2)
 

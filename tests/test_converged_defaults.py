@@ -17,7 +17,7 @@ import pytest
 
 from workbench.mbs.solution import SolverSettings
 from workbench.mbs.solver import simulate
-from workbench.study import load_study, load_study_text
+from workbench.study.load import load_study, load_study_text
 
 STUDIES = Path(__file__).resolve().parents[1] / "studies"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.study import load_study
+from workbench.study.load import load_study
 from workbench.nonsmooth.dataset import simulate
 from workbench.nonsmooth.event_driven import EV_REVERSAL, EV_STICK
 from workbench.nonsmooth.phases import sample

@@ -1,6 +1,6 @@
 """A user's files are sacred: where results may be written, and what a failing run keeps.
 
-Each case observed by a hostile user (see the module docstring of :mod:`workbench.outputs`) is
+Each case observed by a hostile user (see the module docstring of :mod:`workbench.results.outputs`) is
 a test here: the command refuses with a clear message (exit status 2, no traceback) or does the
 safe thing, and every input and every file that was there before is unchanged, byte for byte and
 modification time (:func:`snapshot`).  Locks, kills and ``--overwrite`` of wear stores are in
@@ -21,10 +21,10 @@ import xarray as xr
 import zarr
 from click.testing import CliRunner
 
-from workbench.cli import EXIT_INTERRUPTED, main
+from workbench.cli.main import EXIT_INTERRUPTED, main
 from workbench.errors import SolverError
-from workbench.outputs import input_paths, is_our_dataset, is_our_store
-from workbench.study import load_study_text
+from workbench.results.outputs import input_paths, is_our_dataset, is_our_store
+from workbench.study.load import load_study_text
 from workbench.wear.store import COMPLETED, open_store
 from study_helpers import sigint_as_in_a_terminal
 
@@ -200,7 +200,7 @@ def test_a_failing_ideal_twin_keeps_the_clearance_run(tmp_path, short_study, mon
 
 
 def test_failing_plots_keep_the_dataset(tmp_path, short_study, monkeypatch):
-    import workbench.plot as plot
+    import workbench.results.plot as plot
 
     def broken(ds, outdir):
         raise ValueError("matplotlib could not draw (test)")
@@ -234,7 +234,7 @@ def test_ctrl_c_keeps_a_wear_run_resumable(tmp_path):
     study = tmp_path / "rig.toml"
     study.write_text(text)
     out = tmp_path / "w.zarr"
-    exe = [sys.executable, "-m", "workbench.cli", "run", str(study), "-o", str(out), "--no-plot"]
+    exe = [sys.executable, "-m", "workbench.cli.main", "run", str(study), "-o", str(out), "--no-plot"]
     proc = subprocess.Popen(exe, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=sigint_as_in_a_terminal)
     deadline = time.monotonic() + 240
@@ -293,7 +293,7 @@ def test_our_store_is_recognised(tmp_path, registry):
 
 
 def test_an_interrupt_surfacing_as_a_systemerror_is_recognised():
-    from workbench.interrupts import as_interrupt, is_interrupt
+    from workbench.runtime.interrupts import as_interrupt, is_interrupt
     try:
         try:
             raise KeyboardInterrupt

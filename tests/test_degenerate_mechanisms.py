@@ -16,7 +16,7 @@ import pytest
 from workbench.errors import StudyError
 from workbench.mbs.degenerate import cycle_problems, driver_period
 from workbench.mbs.mechanism import RevoluteJoint, TranslationalJoint
-from workbench.study import load_study_text
+from workbench.study.load import load_study_text
 
 ROOT = Path(__file__).resolve().parents[1]
 FLORES = (ROOT / "studies" / "flores_slider_crank.toml").read_text()

@@ -21,7 +21,7 @@ from workbench.errors import WorkbenchError
 from workbench.mbs.solution import SolverSettings
 from workbench.mbs.solver import simulate
 from workbench.plugins import build_registry, get_plugin_manager
-from workbench.study import load_study_text
+from workbench.study.load import load_study_text
 from workbench.wear import coupled
 from workbench.wear.increment import ContactSamples, check_load
 from workbench.wear.loop import run_wear_study
@@ -275,7 +275,7 @@ def test_deep_wear_chain_a_wider_clearance_hits_harder_and_wears_faster(reg):
     sigma between 0 and 0.6 c; this test's own 0.6 c run, with c from the radii, lands on another
     chaotic path: 81.0 +- 17.1 kN, 24.2 +- 5.2 impacts, 15.18 +- 0.66 e-14).  Below 0.2 c the unworn joint's bursts hide the trend: it switches
     between a quiet regime (0.3 impacts per cycle at rtol 1e-12) and bursts (6-9 at 1e-10)."""
-    from workbench.study import load_study
+    from workbench.study.load import load_study
     st = load_study(ROOT / "studies" / "slider_crank_wear_deep.toml", registry=reg)
     M = st.wear.nodes
     c = st.mechanism.clearance_joints[0].bushing_radius - st.mechanism.clearance_joints[0].journal_radius

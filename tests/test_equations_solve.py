@@ -13,7 +13,7 @@ from workbench.mbs.compiled import compile_mechanism
 from workbench.mbs.equations import ldl_factor, ldl_solve, rhs, workspace
 from workbench.mbs.solver import _constraint_arrays, assemble
 from workbench.plugins import build_registry
-from workbench.study import load_study
+from workbench.study.load import load_study
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -156,7 +156,7 @@ def _workbench_first_impact(friction: bool) -> dict:
     """Run the study through the workbench to T_FIRST with output every 0.1 us; first impact from
     its impact table (time, delta_dot_minus located by root finding, and the peak of its contact
     force during that contact, located on the dense output)."""
-    study_mod = pytest.importorskip("workbench.study", reason="workbench.study not available yet")
+    study_mod = pytest.importorskip("workbench.study.load", reason="workbench.study.load not available yet")
     solver_mod = pytest.importorskip("workbench.mbs.solver", reason="workbench.mbs.solver not available yet")
     study = study_mod.load_study(STUDY)
     mech = study.mechanism

@@ -11,7 +11,7 @@ import pytest
 from workbench import kinds
 from workbench.errors import StudyError
 from workbench.kinds.pressure import plots as plot_pressure_study
-from workbench.study import load_study_text
+from workbench.study.load import load_study_text
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from workbench.mbs.solver import simulate
-from workbench.study import load_study
+from workbench.study.load import load_study
 
 HERE = Path(__file__).parent
 TWIN = HERE / "data" / "five_bar_dynamics.toml"

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from workbench.cli import main
+from workbench.cli.main import main
 from workbench.errors import WorkbenchError
-from workbench.flex.flex_export import export_vtu
-from workbench.flex.flex_plot import SPECTRUM_FILE, flex_plots
-from workbench.results import run_dynamics
-from workbench.study import load_study_text
+from workbench.flex.export import export_vtu
+from workbench.flex.plot import SPECTRUM_FILE, flex_plots
+from workbench.results.dataset import run_dynamics
+from workbench.study.load import load_study_text
 
 ROOT = Path(__file__).resolve().parents[1]
 IDEAL = ROOT / "studies" / "flexible_slider_crank_ideal.toml"

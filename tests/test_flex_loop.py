@@ -1,5 +1,5 @@
-"""The flexible solver's compiled step loop (workbench.flex.flex_loop) against the Python loop of
-workbench.flex.flex_solver.simulate (the reference path: the same arithmetic), and its step-size
+"""The flexible solver's compiled step loop (workbench.flex.loop) against the Python loop of
+workbench.flex.solver.simulate (the reference path: the same arithmetic), and its step-size
 rules."""
 import sys
 from pathlib import Path
@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.flex import flex_solver
-from workbench.flex.flex_loop import next_step, step_length
+from workbench.flex import solver as flex_solver
+from workbench.flex.loop import next_step, step_length
 from workbench.mbs.solution import SolverSettings
-from workbench.study import load_study
+from workbench.study.load import load_study
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))

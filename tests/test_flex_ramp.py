@@ -19,11 +19,11 @@ import numpy as np
 import pytest
 
 from workbench.errors import StudyError
-from workbench.flex.flex_ramp import ramp_function
-from workbench.flex.flex_results import spectrum
+from workbench.flex.ramp import ramp_function
+from workbench.flex.results import spectrum
 from workbench.mbs.mechanism import DriverFunction
-from workbench.results import run_dynamics
-from workbench.study import load_study_text
+from workbench.results.dataset import run_dynamics
+from workbench.study.load import load_study_text
 
 ROOT = Path(__file__).resolve().parents[1]
 IDEAL = ROOT / "studies" / "flexible_slider_crank_ideal.toml"

@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 from workbench.errors import StudyError
-from workbench.study import load_study_text
+from workbench.study.load import load_study_text
 from workbench.wear.loop import run_wear_study
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,7 +80,7 @@ def rate(ds, row: int = 0):
 
 
 def test_validate_accepts_a_flexible_wear_study_and_refuses_what_run_refuses(registry):
-    from workbench.study import load_study
+    from workbench.study.load import load_study
     study = load_study(FLEX, registry=registry)
     assert study.mechanism.beams[0].E == 6.0e9 and study.wear.settle_cycles >= 1
     text = FLEX.read_text()
@@ -156,12 +156,12 @@ def test_a_beam_end_journal_sees_the_worn_bushing_as_the_rigid_rod_does(registry
     """The flexible contact takes the worn profiles through the rigid path's own worn-gap kernels:
     at the same state (rod straight along x, slider pushed off centre) the penetration at the
     rod's end equals the rigid twin's, worn or not, and the wear opens the gap by the depth."""
-    from workbench.flex.flex_mechanism import FlexModel
-    from workbench.flex.flex_solver import assemble as flex_assemble
+    from workbench.flex.mechanism import FlexModel
+    from workbench.flex.solver import assemble as flex_assemble
     from workbench.mbs.clearance import contact_gaps
     from workbench.mbs.compiled import compile_mechanism
     from workbench.mbs.solver import assemble as rigid_assemble
-    from workbench.study import load_study
+    from workbench.study.load import load_study
     flex, rigid = load_study(FLEX, registry=registry).mechanism, load_study(RIGID, registry=registry).mechanism
     M = 360
     theta = 2 * np.pi * np.arange(M) / M
@@ -190,8 +190,8 @@ def test_a_beam_end_journal_sees_the_worn_bushing_as_the_rigid_rod_does(registry
 def test_the_wear_loop_runs_a_flexible_mechanism_on_the_flexible_solver(registry, tmp_path, monkeypatch):
     """One dispatch point: the ideal reference and every update's averaging cycles of a mechanism
     with beams go to the flexible solver, the update's with the current worn surfaces."""
-    from workbench.flex import flex_solver
-    from workbench.study import load_study
+    from workbench.flex import solver as flex_solver
+    from workbench.study.load import load_study
     real, calls = flex_solver.simulate, []
 
     class Stop(Exception):
@@ -226,7 +226,7 @@ def test_very_stiff_rod_reproduces_the_rigid_impact_wear_rate_within_its_standar
     impacts: its axial stiffness E A / L = 3.9e8 N/m is below the Lankarani-Nikravesh contact's
     tangent stiffness at the impact loads (about 6e8 N/m at 5 kN), its peak force falls to 5.0 kN
     from 12.6 kN and its volume rate to 6.380e-16 +- 6e-19 m^3/cycle, 4 sigma below the rigid rod's.)"""
-    from workbench.study import load_study
+    from workbench.study.load import load_study
     rigid = run_wear_study(load_study(RIGID, registry=registry), registry=registry, out=tmp_path / "r.zarr",
                            max_updates=1)
     text = FLEX.read_text()

@@ -1,4 +1,4 @@
-"""Mechanisms with flexible ANCF beams (workbench.flex.flex_solver) against independent solutions.
+"""Mechanisms with flexible ANCF beams (workbench.flex.solver) against independent solutions.
 
 * the flexible slider-crank of Wang, Chen, Ma & Sun (2016) with ideal joints and a 2 GPa rod against
   the Exudyn model of tests/reference/exudyn_flexible_slider_crank.py (Exudyn's ANCFCable2D,
@@ -18,15 +18,15 @@ import numpy as np
 import pytest
 
 from workbench.errors import StudyError
-from workbench.flex import flex_solver
+from workbench.flex import solver as flex_solver
 from workbench.flex.beam_body import BeamBody
-from workbench.flex.flex_solver import simulate as flex_simulate
+from workbench.flex.solver import simulate as flex_simulate
 from workbench.mbs.mechanism import (Body, Driver, DriverFunction, Mechanism, RevoluteJoint,
                                      TranslationalJoint)
 from workbench.mbs.solution import SolverSettings
 from workbench.mbs.solver import simulate as rigid_simulate
-from workbench.results import run_dynamics
-from workbench.study import load_study, load_study_text
+from workbench.results.dataset import run_dynamics
+from workbench.study.load import load_study, load_study_text
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent / "reference"))
@@ -244,7 +244,7 @@ def test_compiled_newton_step_agrees_with_the_reference_path(case, registry):
     # flex_newton (Newton iteration, index-1 solve) against the Python reference paths, on a
     # perturbed, moving state: the same arithmetic, so agreement to rounding
     from workbench.flex.beam_forces import beam_energy, beam_energy_reference
-    from workbench.flex.flex_mechanism import FlexModel
+    from workbench.flex.mechanism import FlexModel
     if case == "slider_crank":
         mech = slider_crank(2e9, damping=1e-5)
     elif case == "sliding_pendulum":
@@ -300,7 +300,7 @@ def test_hand_written_lu_agrees_with_lapack_and_flags_a_singular_matrix():
     # flex_newton.lu_factor / lu_solve (the modified Newton iteration's reusable factors) against
     # LAPACK's np.linalg.solve, on a saddle-point matrix like the iteration matrix (a zero block:
     # pivoting is needed), and a zero pivot reported
-    from workbench.flex.flex_newton import lu_factor, lu_solve
+    from workbench.flex.newton import lu_factor, lu_solve
     rng = np.random.default_rng(7)
     n, m = 12, 4
     S = rng.standard_normal((n, n))

@@ -1,5 +1,5 @@
 """Per-revolution crank-moment peaks and dominant frequencies of the flexible slider-crank studies
-(workbench.flex.flex_results).
+(workbench.flex.results).
 
 The impacting motion in clearance joints is chaotic: two runs differing only in rounding agree to
 1e-9 for the first 2.4 ms and drift apart after about one revolution, so the last revolution's
@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.flex.flex_results import mean_se, per_revolution
+from workbench.flex.results import mean_se, per_revolution
 from workbench.kinds.dynamics import summary_lines
-from workbench.results import run_dynamics
-from workbench.study import load_study, load_study_text
+from workbench.results.dataset import run_dynamics
+from workbench.study.load import load_study, load_study_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -63,7 +63,7 @@ def test_flexible_study_dataset_has_the_per_revolution_statistics(registry):
     assert float(ds["crank_moment_peak_revolution_max"]) == pytest.approx(float(peak.max()))
     assert ds["crank_moment_peak_revolution_se"].attrs["units"] == "N m"
     assert any("crank-moment peak per revolution" in line for line in summary_lines(ds))
-    from workbench.reducers import REDUCERS
+    from workbench.results.reducers import REDUCERS
     assert float(REDUCERS["crank_moment_peak_mean"](ds)) == float(ds["crank_moment_peak_revolution_mean"])
     assert float(REDUCERS["crank_moment_peak_se"](ds)) == float(ds["crank_moment_peak_revolution_se"])
     assert math.isnan(float(REDUCERS["crank_moment_peak_mean"](ds.drop_vars("crank_moment_peak_revolution_mean"))))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from workbench.errors import WorkbenchError
-from workbench.study import load_study_text
+from workbench.study.load import load_study_text
 from workbench.wear.loop import run_wear_study
 
 STUDY = Path(__file__).resolve().parents[1] / "studies" / "mixed_clearance_slider_crank_wear.toml"

@@ -108,8 +108,8 @@ def test_table_agrees_with_a_brute_force_search_on_fine_samples(registry):
 def test_first_impact_of_the_flores_study_comes_from_the_table(registry):
     """analysis.impact and the first_impact_peak_force reducer read the table, so the first-impact
     peak no longer depends on the output step."""
-    from workbench.reducers import REDUCERS
-    from workbench.results import simulation_to_dataset
+    from workbench.results.reducers import REDUCERS
+    from workbench.results.dataset import simulation_to_dataset
 
     mech = _flores(registry)
     sim = simulate(mech, SolverSettings(t_end=4e-4, output_step=1e-5))

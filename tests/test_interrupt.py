@@ -116,11 +116,11 @@ DRIVER = textwrap.dedent("""
     from workbench.mbs.solution import SolverSettings
     from workbench.mbs.solver import simulate
     from workbench.plugins import build_registry
-    from workbench.study import load_study, run_study
+    from workbench.study.load import load_study, run_study
     registry = build_registry()
     study = load_study(sys.argv[1], registry=registry)
     simulate(study.mechanism, SolverSettings(t_end=1e-4))  # load the compiled code first
-    import workbench.results  # and the writer (xarray, pandas: seconds under load), imported lazily
+    import workbench.results.dataset  # and the writer (xarray, pandas: seconds under load), imported lazily
     print("running", flush=True)
     run_study(study, registry=registry, out=sys.argv[2])
 """)
@@ -168,7 +168,7 @@ def test_cli_max_time_writes_the_partial_result_and_says_so(tmp_path):
     study = _long_study(tmp_path)
     out = tmp_path / "long.nc"
     t0 = time.monotonic()
-    res = subprocess.run([sys.executable, "-m", "workbench.cli", "run", str(study), "-o", str(out),
+    res = subprocess.run([sys.executable, "-m", "workbench.cli.main", "run", str(study), "-o", str(out),
                           "--no-plot", "--max-time", "10"], capture_output=True, text=True, env=_env(),
                          timeout=300)
     elapsed = time.monotonic() - t0

@@ -16,7 +16,8 @@ import numba
 import numpy as np
 import pytest
 
-from workbench import caches, jit
+from workbench import jit
+from workbench.runtime import caches
 from workbench.jit import LazyDispatcher, njit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,7 +99,7 @@ def test_the_assembly_check_finds_the_same_problems_on_both_paths(rod, locks, mo
     """``validate`` (numba not loaded) runs the assembly check on the Python versions, a run on
     the compiled ones: the same messages, to the printed digit."""
     from workbench.mbs import degenerate
-    from workbench.study import load_study_text
+    from workbench.study.load import load_study_text
     text = FLORES.read_text().replace("points = { A = [-0.06, 0.0], B = [0.06, 0.0] }",
                                       f"points = {{ A = [{-rod / 2!r}, 0.0], B = [{rod / 2!r}, 0.0] }}")
     s = load_study_text(text + "\n[checks]\nassembly_cycle = false\n", file="sc.toml")
@@ -116,12 +117,12 @@ def test_the_assembly_check_finds_the_same_problems_on_both_paths(rod, locks, mo
 # ------------------------------------------------------------------- lazy C wrappers of the kernels
 def test_lazy_kernel_wrappers_give_the_same_run(monkeypatch):
     """A kernel's C wrapper compiled before in this source state is made only when the solver
-    takes its address (:class:`workbench.caches.LazyCFunc`); the run is the same as with wrappers
+    takes its address (:class:`workbench.runtime.caches.LazyCFunc`); the run is the same as with wrappers
     made at once."""
     from workbench.mbs import kernels
     from workbench.mbs.solver import simulate
     from workbench.plugins import build_registry
-    from workbench.study import load_study_text
+    from workbench.study.load import load_study_text
     study = load_study_text(FLORES.read_text().replace("revolutions = 2 ", "t_end = 0.002 "),
                             file="flores.toml", registry=build_registry())
     if caches._numba_target() is None:
@@ -160,7 +161,7 @@ def test_validate_imports_no_numba_once_the_cache_is_warm():
     without importing numba; the first one may compile and marks the kernels it compiled."""
     code = textwrap.dedent(f"""
         import sys
-        from workbench.cli import main
+        from workbench.cli.main import main
         try:
             main(["validate", {str(FLORES)!r}])
         except SystemExit as exc:

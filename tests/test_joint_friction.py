@@ -325,7 +325,7 @@ def test_slider_crank_study_crank_moment_with_and_without_joint_friction(tmp_pat
 
     import xarray as xr
 
-    from workbench.study import load_study, run_study
+    from workbench.study.load import load_study, run_study
     root = Path(__file__).resolve().parents[1] / "studies"
     out = {}
     for name in ("slider_crank_joint_friction", "slider_crank_joint_friction_off"):
@@ -354,7 +354,7 @@ def test_validate_names_the_key_of_a_joint_friction_that_cannot_apply():
     from pathlib import Path
 
     from workbench.errors import StudyError
-    from workbench.study import load_study_text
+    from workbench.study.load import load_study_text
     text = (Path(__file__).resolve().parents[1] / "studies" / "slider_crank_joint_friction.toml").read_text()
     bad = text.replace('friction = { model = "coulomb", mu = 0.1, v_eps = 1.0e-4 }\npin_radius = 0.010      # m\n'
                        'body_i = "ground"', 'friction = { model = "lugre" }\nbody_i = "ground"', 1)

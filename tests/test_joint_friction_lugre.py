@@ -132,7 +132,7 @@ def test_slider_crank_crank_moment_lugre_and_coulomb_agree_in_gross_sliding():
     and reload (pre-sliding) and the regularised law creeps."""
     from pathlib import Path
 
-    from workbench.study import load_study
+    from workbench.study.load import load_study
     root = Path(__file__).resolve().parents[1] / "studies"
     mech = load_study(root / "slider_crank_joint_friction.toml", registry=REG).mechanism
     mech_l = load_study(root / "slider_crank_joint_friction_lugre.toml", registry=REG).mechanism

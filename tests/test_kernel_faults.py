@@ -100,7 +100,7 @@ def test_run_study_writes_the_partial_dataset_of_a_raising_kernel(tmp_path):
     import xarray as xr
 
     from workbench.plugins import build_registry, get_plugin_manager
-    from workbench.study import load_study_text, run_study
+    from workbench.study.load import load_study_text, run_study
 
     flores = Path(__file__).resolve().parents[1] / "studies" / "flores_slider_crank.toml"
     registry = build_registry(get_plugin_manager(extra_plugins=(bm,)))

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from workbench.cli import main
+from workbench.cli.main import main
 from workbench.errors import StudyError
 from workbench.hookspecs import hookimpl
-from workbench.study import load_study, load_study_text
-from workbench.study_input import MAX_NESTING, decode_text, parse_toml
+from workbench.study.load import load_study, load_study_text
+from workbench.study.input import MAX_NESTING, decode_text, parse_toml
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "malformed"
@@ -89,7 +89,7 @@ def test_every_fixture_is_covered():
 def test_the_real_command_line_prints_no_traceback():
     """The installed entry function, in a fresh interpreter: stderr holds one message line."""
     path = DATA / "non_utf8.toml"
-    p = subprocess.run([sys.executable, "-m", "workbench.cli", "validate", str(path)],
+    p = subprocess.run([sys.executable, "-m", "workbench.cli.main", "validate", str(path)],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2
     assert "Traceback" not in p.stderr and "not UTF-8" in p.stderr
@@ -207,7 +207,7 @@ def _short(text: str, extra: str = "") -> str:
 
 
 def test_penetration_guard_stops_the_run_and_keeps_the_results_marked(tmp_path):
-    from workbench.results import open_results
+    from workbench.results.dataset import open_results
     study = tmp_path / "soft.toml"
     study.write_text(_short((DATA / "soft_contact_penetration.toml").read_text()))
     out = tmp_path / "soft.nc"
@@ -224,7 +224,7 @@ def test_penetration_guard_stops_the_run_and_keeps_the_results_marked(tmp_path):
 
 
 def test_penetration_guard_can_warn_instead(tmp_path):
-    from workbench.results import open_results
+    from workbench.results.dataset import open_results
     study = tmp_path / "soft.toml"
     study.write_text(_short((DATA / "soft_contact_penetration.toml").read_text(),
                             'on_implausible = "warn"\n'))
@@ -236,7 +236,7 @@ def test_penetration_guard_can_warn_instead(tmp_path):
 
 
 def test_out_of_range_law_allowed_writes_the_warning_into_the_dataset(tmp_path):
-    from workbench.results import open_results
+    from workbench.results.dataset import open_results
     study = tmp_path / "ln.toml"
     study.write_text(_short((DATA / "lankarani_nikravesh_e0.toml").read_text()
                             .replace("revolutions = 2 ", "revolutions = 0.1 "),
@@ -270,7 +270,7 @@ def test_penetration_findings_at_the_limit():
 
     import numpy as np
 
-    from workbench.study_checks import Checks, penetration_findings
+    from workbench.study.checks import Checks, penetration_findings
     mech = load_study_text(FLORES.read_text(), file="f.toml").mechanism
     t = np.linspace(0.0, 1e-3, 5)
 

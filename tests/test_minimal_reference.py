@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from workbench.mbs.solver import simulate
-from workbench.study import load_study
+from workbench.study.load import load_study
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))

@@ -20,7 +20,7 @@ from workbench.nonsmooth.lcp import enumerate_lcp, is_solution, lemke
 from workbench.nonsmooth.mj_results import simulate
 from workbench.nonsmooth.moreau_jean import MoreauJean, run
 from workbench.plugins import build_registry
-from workbench.study import load_study, load_study_text
+from workbench.study.load import load_study, load_study_text
 
 ROOT = Path(__file__).resolve().parents[1]
 FLORES = ROOT / "studies" / "flores_slider_crank.toml"

@@ -14,7 +14,7 @@ import xarray as xr
 
 from workbench.errors import SolverError
 from workbench.plugins import build_registry, get_plugin_manager
-from workbench.study import load_study_text, run_study
+from workbench.study.load import load_study_text, run_study
 
 FLORES = Path(__file__).resolve().parents[1] / "studies" / "flores_slider_crank.toml"
 

@@ -167,7 +167,7 @@ def test_mode_enumeration_keeps_the_one_consistent_mode():
 
 def test_pendulum_study_validates_and_runs_from_the_cli(tmp_path):
     study = ROOT / "studies" / "pendulum_pin_friction.toml"
-    exe = [sys.executable, "-m", "workbench.cli"]
+    exe = [sys.executable, "-m", "workbench.cli.main"]
     v = subprocess.run(exe + ["validate", str(study)], capture_output=True, text=True, timeout=300)
     assert v.returncode == 0, v.stdout + v.stderr
     out = tmp_path / "pendulum.nc"
@@ -190,7 +190,7 @@ def test_enumeration_agrees_with_the_hlcp_on_translational_joints():
     at states along its run and at the states of its events."""
     from workbench.nonsmooth.phases import integrate, sample
     from workbench.nonsmooth.pins import choose_enumerated
-    from workbench.study import load_study
+    from workbench.study.load import load_study
     s = System(load_study(ROOT / "studies" / "crank_rocker_free.toml").mechanism)
     run = integrate(s, 3.5)
     n = s.n
@@ -260,7 +260,7 @@ def test_a_pin_and_a_translational_joint_together_each_follow_their_closed_form(
     stick_slip_oscillator.py) and the pendulum's reversals (tests/reference/pendulum_pin_friction.py)."""
     from stick_slip_oscillator import Oscillator, solve as osc_solve
 
-    from workbench.study import load_study
+    from workbench.study.load import load_study
     study = load_study(ROOT / "studies" / "stick_slip_oscillator.toml")
     g = -study.mechanism.gravity[1]
     p = replace(P, g=g)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from workbench.cli import main
+from workbench.cli.main import main
 from workbench.plugins import build_registry
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,7 +54,7 @@ def test_a_plugin_exiting_at_import_does_not_end_the_command(site):
     """The real command in a fresh process: exit status 0 and its output, not 3 and silence."""
     root = site("wb-exit", "1.0", "exit_at_import", "wb_test_exit_cli", "import sys\nsys.exit(3)\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(ROOT)])}
-    r = subprocess.run([sys.executable, "-m", "workbench.cli", "validate",
+    r = subprocess.run([sys.executable, "-m", "workbench.cli.main", "validate",
                         str(ROOT / "studies" / "flores_slider_crank.toml")],
                        capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stderr

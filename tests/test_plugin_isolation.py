@@ -25,10 +25,10 @@ import xarray as xr
 from click.testing import CliRunner
 
 import isolation_models
-from workbench.cli import main
+from workbench.cli.main import main
 from workbench.errors import PluginError, SolverError, WorkbenchError
 from workbench.plugins import build_registry, get_plugin_manager
-from workbench.study import load_study_text, run_study
+from workbench.study.load import load_study_text, run_study
 
 ROOT = Path(__file__).resolve().parents[1]
 FLORES = ROOT / "studies" / "flores_slider_crank.toml"

@@ -304,7 +304,7 @@ def test_slider_crank_wear_at_ten_times_k_has_no_ripple(registry, tmp_path):
     uniform block gave 4.5 %; the integrated Hertz distribution with 16 averaging cycles per update
     and C1 worn geometry 1.94 %."""
     from pathlib import Path
-    from workbench.study import load_study_text
+    from workbench.study.load import load_study_text
     from workbench.wear.loop import run_wear_study
     path = Path(__file__).resolve().parents[1] / "studies" / "slider_crank_wear.toml"
     text = path.read_text()

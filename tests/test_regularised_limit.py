@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from workbench.nonsmooth.dataset import simulate
-from workbench.study import load_study
+from workbench.study.load import load_study
 
 STUDY = Path(__file__).parent.parent / "studies" / "crank_rocker_friction_damped.toml"
 COEFF = (2 * 0.2 * 48 / 9 + 2 * 0.2 * (16 / 3) / 3) * math.pi ** 2 / 12
@@ -50,7 +50,7 @@ def test_engine_regularised_joint_friction_meets_the_same_limit():
     v_eps = 0.1 and 0.03 m/s (measured 0.93 % and 0.88 %; below 0.01 m/s the deficit, < 3e-4 J of
     77.6 J, reaches the integration error of the two runs), so the order is 2."""
     from workbench.mbs.solver import simulate as fast_simulate
-    from workbench.study import load_study_text
+    from workbench.study.load import load_study_text
     study = load_study(STUDY)
     settings = dataclasses.replace(study.solver, output_step=study.solver.t_end / 400)
     d0 = simulate(study.mechanism, settings)[0].dissipated_energy[-1]

@@ -14,13 +14,13 @@ import pytest
 import tomli_w
 from click.testing import CliRunner
 
-from workbench.cli import main, schema_command
+from workbench.cli.main import main, schema_command
 from workbench.errors import PluginError, StudyError
 from workbench.models import ContactLaw, parameter, parameter_infos
 from workbench.schema.docs import stale_blocks
 from workbench.schema.jsonschema import KINDS, SCHEMA_FILES, build_schema, schema_text
 from workbench.schema.paths import check_path, key_units, parse_path
-from workbench.study import load_study, load_study_text
+from workbench.study.load import load_study, load_study_text
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -241,7 +241,7 @@ def _sweep(tmp_path: Path, grid: dict, name="s.toml", **head) -> Path:
 
 
 def test_sweep_file_reports_every_problem_at_once(tmp_path, registry):
-    from workbench.sweep_spec import load_sweep
+    from workbench.sweeps.spec import load_sweep
     path = _sweep(tmp_path, {"mechanism.clearance_joints[0].clearence": [1e-4, 2e-4],
                              "mechanism.drivers[0].speed_rpm": {"values": [1.0, 2.0], "nme": "speed"},
                              "solver.rtol": [1e-6, 1e-7]},
@@ -270,7 +270,7 @@ def test_sweep_keys_follow_the_schema_tree_of_a_pressure_study(registry):
 def test_validate_loads_every_case_of_a_sweep(tmp_path, registry):
     """A case that the schema accepts but the model refuses for its joint (hertz with exponent 2
     has no default stiffness) is found by validate, named with its case and key, not at run time."""
-    from workbench.sweep_spec import check_cases, load_sweep
+    from workbench.sweeps.spec import check_cases, load_sweep
     path = _sweep(tmp_path, {"mechanism.clearance_joints[0].contact": {
         "values": [{"model": "hertz"}, {"model": "hertz", "exponent": 2.0}], "labels": ["n15", "n2"]}})
     sw = load_sweep(path, registry=registry)          # the file itself is fine
@@ -294,7 +294,7 @@ def test_a_study_is_still_validated_as_a_study(registry):
 
 def test_the_schema_tree_reaches_every_section():
     """The tree the JSON Schema and the sweep key paths follow holds every documented section."""
-    from workbench import study_schema as S
+    from workbench.study import schema as S
     from workbench.schema import pressure as P
     reached = set()
     for node in list(S.TREE.values()) + list(P.TREE.values()):
@@ -309,6 +309,6 @@ def test_the_schema_tree_reaches_every_section():
 @pytest.mark.slow   # loads every case of the shipped sweeps (13 + 9 cases, ~30 s)
 @pytest.mark.parametrize("name", ["contact_law_comparison.toml", "wear_model_comparison.toml"])
 def test_every_case_of_the_shipped_sweeps_validates(name, registry):
-    from workbench.sweep_spec import check_cases, load_sweep
+    from workbench.sweeps.spec import check_cases, load_sweep
     sw = load_sweep(STUDIES / name, registry=registry)
     check_cases(sw, registry=registry)

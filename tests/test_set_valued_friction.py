@@ -12,7 +12,7 @@ from workbench.mbs.compiled import compile_mechanism
 from workbench.nonsmooth.dataset import simulate
 from workbench.nonsmooth.event_driven import EV_BREAKAWAY, EV_STICK, SLIP_NEG, SLIP_POS, System
 from workbench.nonsmooth.lcp import enumerate_lcp, is_solution, lemke
-from workbench.study import load_study, load_study_text
+from workbench.study.load import load_study, load_study_text
 
 sys.path.insert(0, str(Path(__file__).parent / "reference"))
 from stick_slip_oscillator import Oscillator, solve  # noqa: E402
@@ -153,7 +153,7 @@ def test_oscillator_energy_books(oscillator):
 def test_dataset_from_the_dynamics_kind(tmp_path, oscillator):
     from workbench import kinds
     from workbench.plugins import build_registry
-    from workbench.results import open_results
+    from workbench.results.dataset import open_results
     study = load_study(STUDIES / "stick_slip_oscillator.toml")
     study = dataclasses.replace(study, solver=dataclasses.replace(study.solver, t_end=1.0))
     out = tmp_path / "osc.nc"
@@ -183,7 +183,7 @@ def test_ctrl_c_keeps_the_finished_phases(tmp_path, monkeypatch):
     import workbench.nonsmooth.phases as ed
     from workbench.nonsmooth.dataset import run_study
     from workbench.plugins import build_registry
-    from workbench.results import open_results
+    from workbench.results.dataset import open_results
     real, calls = ed.solve_ivp, []
 
     def interrupted(*a, **k):

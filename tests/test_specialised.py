@@ -23,7 +23,7 @@ from workbench.mbs.compiled import compile_mechanism
 from workbench.mbs.solution import SolverSettings
 from workbench.mbs.solver import assemble, simulate
 from workbench.plugins import build_registry
-from workbench.study import load_study
+from workbench.study.load import load_study
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from workbench.outputs import dataset_attrs, is_our_dataset
-from workbench.results import ENGINE, open_results, write_dataset
+from workbench.results.outputs import dataset_attrs, is_our_dataset
+from workbench.results.dataset import ENGINE, open_results, write_dataset
 
 ROOT = Path(__file__).resolve().parents[1]
 FLORES = ROOT / "studies" / "flores_slider_crank.toml"
@@ -23,7 +23,7 @@ def test_validate_imports_neither_the_results_libraries_nor_rich():
     engines, dask and matplotlib stay unimported, and its lines are printed without rich."""
     code = textwrap.dedent(f"""
         import sys
-        from workbench.cli import main
+        from workbench.cli.main import main
         try:
             main(["validate", {str(FLORES)!r}])
         except SystemExit as exc:
@@ -84,7 +84,7 @@ def test_the_envelope_keeps_every_extreme_of_every_pixel_column():
     every run of samples survive; at
     most two samples per column (plus both ends) are kept, in order; a short or non-finite series
     is returned as is."""
-    from workbench.plot import envelope
+    from workbench.results.plot import envelope
     rng = np.random.default_rng(7)
     n, columns = 100_003, 300
     x = np.linspace(0.0, 720.0, n)
@@ -114,13 +114,13 @@ def test_the_command_hides_dask_and_writes_the_same_file(tmp_path):
     """In a process of its own, every command but ``sweep`` makes dask unimportable; xarray then
     builds and writes a dataset without importing dask, and the file holds the same data as one
     written with dask importable (this process)."""
-    from workbench.startup import hide_dask
+    from workbench.cli.startup import hide_dask
     ds = _dataset("same data")
     ref = write_dataset(ds, tmp_path / "with_dask.nc")
     out = tmp_path / "hidden.nc"
     code = textwrap.dedent(f"""
         import sys
-        from workbench.startup import hide_dask
+        from workbench.cli.startup import hide_dask
         print(hide_dask("sweep"), "dask" in sys.modules)
         print(hide_dask("run"), hide_dask("run"))
         sys.path.insert(0, {str(ROOT / "tests")!r})
@@ -138,7 +138,7 @@ def test_the_command_hides_dask_and_writes_the_same_file(tmp_path):
 
 
 def test_a_run_from_the_command_imports_no_dask(tmp_path):
-    """``python -m workbench.cli run`` (the console script's path, :func:`workbench.cli.entry`) of
+    """``python -m workbench.cli.main run`` (the console script's path, :func:`workbench.cli.main.entry`) of
     a short Flores run leaves dask and distributed unimported, and its file holds the data of the
     same study run from Python, where dask stays importable."""
     import workbench
@@ -152,7 +152,7 @@ def test_a_run_from_the_command_imports_no_dask(tmp_path):
                 f.write(" ".join(m for m, mod in sys.modules.items() if mod is not None))
         atexit.register(report)
         sys.argv = ["workbench", "run", {str(study)!r}, "-o", {str(out)!r}, "--no-plot"]
-        runpy.run_module("workbench.cli", run_name="__main__", alter_sys=True)
+        runpy.run_module("workbench.cli.main", run_name="__main__", alter_sys=True)
     """)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=900)
     assert r.returncode == 0, r.stderr
@@ -171,7 +171,7 @@ def test_a_command_ends_its_process_with_its_status_and_atexit_functions_run(tmp
     code = textwrap.dedent(f"""
         import atexit, runpy, sys
         atexit.register(lambda: open({str(marker)!r}, "a").write(sys.argv[2] + "\\n"))
-        runpy.run_module("workbench.cli", run_name="__main__", alter_sys=True)
+        runpy.run_module("workbench.cli.main", run_name="__main__", alter_sys=True)
     """)
     ok = subprocess.run([sys.executable, "-c", code, "validate", str(FLORES)], capture_output=True,
                         text=True, cwd=ROOT, timeout=600)
@@ -187,7 +187,7 @@ def test_exit_now_leaves_a_sweep_a_living_thread_or_the_opt_out_to_python(monkey
     then raises its ``SystemExit``)."""
     import threading
 
-    from workbench.startup import FAST_EXIT_ENV, exit_now
+    from workbench.cli.startup import FAST_EXIT_ENV, exit_now
     dask_entry = sys.modules.get("dask", "absent")
     try:
         if dask_entry is None:

@@ -25,11 +25,11 @@ import xarray as xr
 import zarr
 from click.testing import CliRunner
 
-from workbench.cli import main
+from workbench.cli.main import main
 from workbench.errors import WorkbenchError
-from workbench.locks import LOCK_NAME, FolderLock, LockHeldError
-from workbench.outputs import STORE_META, OutputError
-from workbench.study import load_study_text
+from workbench.runtime.locks import LOCK_NAME, FolderLock, LockHeldError
+from workbench.results.outputs import STORE_META, OutputError
+from workbench.study.load import load_study_text
 from workbench.wear.loop import run_wear_study
 from workbench.wear.store import COMPLETED, open_store
 
@@ -89,7 +89,7 @@ def test_a_dead_writers_lock_is_taken_over_with_a_note(tmp_path, registry):
 # concurrent writers (real processes)
 # ------------------------------------------------------------------------------------------------
 def _start(study: Path, out: Path, *extra) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "workbench.cli", "run", str(study), "-o", str(out), "--no-plot",
+    return subprocess.Popen([sys.executable, "-m", "workbench.cli.main", "run", str(study), "-o", str(out), "--no-plot",
                              *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
 
@@ -121,7 +121,7 @@ def test_a_second_writer_and_resume_are_refused_while_a_run_writes(tmp_path):
     try:
         assert _wait_for(lambda: _completed(out) >= 1, first), "the first run made no update"
         for extra in ((), ("--resume",), ("--overwrite",)):
-            r = subprocess.run([sys.executable, "-m", "workbench.cli", "run", str(study), "-o", str(out),
+            r = subprocess.run([sys.executable, "-m", "workbench.cli.main", "run", str(study), "-o", str(out),
                                 "--no-plot", *extra], capture_output=True, text=True, timeout=120)
             assert r.returncode == 2, r.stderr
             assert "is being written by another run" in r.stderr and f"pid {first.pid}" in r.stderr, r.stderr
@@ -293,7 +293,7 @@ def test_kill_9_at_random_points_then_rerun_ends_identical_to_an_uninterrupted_r
         finally:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    r = subprocess.run([sys.executable, "-m", "workbench.cli", "run", str(study), "-o", str(out), "--no-plot",
+    r = subprocess.run([sys.executable, "-m", "workbench.cli.main", "run", str(study), "-o", str(out), "--no-plot",
                         *(("--resume",) if _completed(out) else ())], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     res = open_store(out)

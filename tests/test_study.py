@@ -15,8 +15,8 @@ from workbench.errors import StudyError
 from workbench.mbs.mechanism import (ConstantForce, ConstantTorque, RevoluteClearanceJoint,
                                      SpringDamper, TranslationalClearanceJoint, TranslationalJoint)
 from workbench.mbs.solution import SolverSettings
-from workbench.study import load_study, load_study_text
-from workbench.study_schema import SECTIONS, SOLVER, format_reference
+from workbench.study.load import load_study, load_study_text
+from workbench.study.schema import SECTIONS, SOLVER, format_reference
 
 ROOT = Path(__file__).resolve().parents[1]
 # study files; the sweep files next to them (a top-level [sweep] table) are checked below
@@ -277,7 +277,7 @@ def test_every_study_file_validates(path):
 @pytest.mark.parametrize("path", SWEEPS, ids=[p.name for p in SWEEPS])
 def test_every_sweep_file_validates(path):
     from workbench.plugins import build_registry
-    from workbench.sweep_spec import load_sweep
+    from workbench.sweeps.spec import load_sweep
     sweep = load_sweep(path, registry=build_registry())
     assert len(sweep.cases) >= 2
 
@@ -307,7 +307,7 @@ def test_every_dynamics_study_runs_briefly(path, tmp_path):
     slider centre is at x = r + l = 0.05 + 0.12 m to assembly accuracy (1e-9 m);
     the crank angle follows its 5000 rpm driver exactly (1e-12 relative)."""
     from workbench.plugins import build_registry
-    from workbench.study import run_study
+    from workbench.study.load import run_study
     reg = build_registry()
     study = load_study(path, registry=reg)
     if study.kind != "dynamics":
@@ -368,7 +368,7 @@ def test_docs_reference_is_generated_from_the_schema():
     doc = (ROOT / "docs" / "study_format.md").read_text()
     block = re.search(r"<!-- BEGIN GENERATED[^\n]*\n(.*?)<!-- END GENERATED", doc, re.S).group(1)
     assert block.strip() == format_reference().strip(), \
-        "docs/study_format.md is stale: run workbench.study_schema.update_reference('docs/study_format.md')"
+        "docs/study_format.md is stale: run workbench.study.schema.update_reference('docs/study_format.md')"
 
 
 def test_schema_covers_every_solver_setting():

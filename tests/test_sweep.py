@@ -1,4 +1,4 @@
-"""Parameter sweeps (workbench.sweep, workbench.sweep_spec, workbench.reducers).
+"""Parameter sweeps (workbench.sweeps.run, workbench.sweeps.spec, workbench.results.reducers).
 
 The sweeps run the Flores slider-crank (studies/flores_slider_crank.toml) for 2 ms or less: the
 first impact of joint B happens at 0.23 ms, so every case has real contacts but runs in well under
@@ -16,12 +16,12 @@ import tomli_w
 import xarray as xr
 from click.testing import CliRunner
 
-from workbench.cli import main
+from workbench.cli.main import main
 from workbench.errors import StudyError
-from workbench.reducers import REDUCERS, _peak
-from workbench.results import open_results
-from workbench.sweep import case_text, run_sweep
-from workbench.sweep_spec import load_sweep, load_sweep_text
+from workbench.results.reducers import REDUCERS, _peak
+from workbench.results.dataset import open_results
+from workbench.sweeps.run import case_text, run_sweep
+from workbench.sweeps.spec import load_sweep, load_sweep_text
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -188,7 +188,7 @@ def two_ways(tmp_path_factory):
     dist = run_sweep(sw, tmp / "dist.nc", workers=2, dask=True, registry=registry, progress=False)
     serial = run_sweep(sw, tmp / "serial.nc", serial=True, registry=registry, progress=False)
     forked = None
-    from workbench.sweep_local import available
+    from workbench.sweeps.local import available
     if available():
         forked = run_sweep(sw, tmp / "forked.nc", workers=2, registry=registry, progress=False)
     return sw, dist, serial, tmp, forked
@@ -251,7 +251,7 @@ def test_case_files_written_by_the_workers_hold_the_serial_run_s_values(two_ways
 
 def test_forked_workers_give_the_serial_run_s_summaries_and_files(two_ways):
     # the default local workers on Linux: processes forked from the warm sweep process
-    # (workbench.sweep_local); the same compiled code on the same inputs: equal summaries, and
+    # (workbench.sweeps.local); the same compiled code on the same inputs: equal summaries, and
     # every case file equal to the serial run's, value for value
     sw, _, serial, tmp, forked = two_ways
     if forked is None:
@@ -271,7 +271,7 @@ def test_forked_workers_give_the_serial_run_s_summaries_and_files(two_ways):
 
 def _scheduler_xarray_sees(local: bool) -> str:
     from xarray.backends.locks import get_dask_scheduler
-    from workbench.sweep_dask import local_locks
+    from workbench.sweeps.on_dask import local_locks
     if not local:
         return get_dask_scheduler()
     with local_locks():
@@ -282,7 +282,7 @@ def test_local_locks_is_counted_across_threads():
     # two cases in two threads of one worker: the setting holds until the last one leaves
     import threading
     import dask
-    from workbench.sweep_dask import local_locks
+    from workbench.sweeps.on_dask import local_locks
     before = dask.config.get("scheduler", None)
     inside, leave_a = threading.Event(), threading.Event()
 
@@ -401,9 +401,9 @@ def test_combine_stacks_scalars_and_profiles_and_leaves_nan_for_failed_cases(tmp
                                                                              monkeypatch):
     """Combining without running: hand-made case results, one failed, one with a profile
     quantity (the shape wear reducers will have), then the summary plot of the result."""
-    from workbench.reducers import Reducer
-    from workbench.sweep import CaseResult, combine
-    from workbench.sweep_plot import plot_sweep
+    from workbench.results.reducers import Reducer
+    from workbench.sweeps.run import CaseResult, combine
+    from workbench.sweeps.plot import plot_sweep
     monkeypatch.setitem(REDUCERS, "toy_profile", Reducer("toy_profile", "dynamics", "m", "toy profile",
                                                          lambda ds: ds))
     doc = _sweep_doc({"mechanism.clearance_joints[0].contact.restitution": [0.9, 0.5],
@@ -463,10 +463,10 @@ def test_sweep_on_an_existing_cluster_by_address(tmp_path, registry):
 def test_serial_cases_run_with_one_blas_thread_as_on_a_dask_worker(tmp_path, registry, monkeypatch):
     """``--serial`` limits BLAS/OpenMP to one thread per case, as a dask nanny does for its workers
     (OPENBLAS_NUM_THREADS=1): the same computation in both modes, and no spinning BLAS thread
-    beside the case (workbench.sweep._run_serial)."""
+    beside the case (workbench.sweeps.run._run_serial)."""
     from threadpoolctl import threadpool_info
 
-    import workbench.sweep as sweep_mod
+    import workbench.sweeps.run as sweep_mod
     seen = []
     real = sweep_mod.run_case
 
@@ -489,7 +489,7 @@ def test_a_dask_sweep_without_dask_is_a_clear_error_before_anything_is_written(t
     # as on an install without the 'sweep' extra: --dask (or --scheduler) names what is missing and
     # what else works, and leaves neither the summary nor the case folder behind
     from workbench.errors import WorkbenchError
-    from workbench.sweep_local import available
+    from workbench.sweeps.local import available
     sw = _load(_sweep_doc({"mechanism.clearance_joints[0].contact": [LN]}), tmp_path, registry)
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(WorkbenchError, match=r"--dask needs dask.distributed.*pip install -e '\.\[sweep\]'") as err:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from workbench import sweep_costs
+from workbench.sweeps import costs as sweep_costs
 
 
 @dataclass(frozen=True)

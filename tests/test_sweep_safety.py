@@ -26,11 +26,11 @@ import tomli_w
 import xarray as xr
 from click.testing import CliRunner
 
-from workbench.cli import EXIT_INTERRUPTED, main
+from workbench.cli.main import EXIT_INTERRUPTED, main
 from workbench.plugins import build_registry
-from workbench.sweep import STATUS_FAILED, STATUS_INTERRUPTED, STATUS_OK, STATUS_TIMED_OUT, run_sweep
-from workbench.sweep_local import available
-from workbench.sweep_spec import load_sweep
+from workbench.sweeps.run import STATUS_FAILED, STATUS_INTERRUPTED, STATUS_OK, STATUS_TIMED_OUT, run_sweep
+from workbench.sweeps.local import available
+from workbench.sweeps.spec import load_sweep
 from study_helpers import sigint_as_in_a_terminal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,7 +118,7 @@ def test_a_case_that_never_returns_is_timed_out_and_the_others_finish(tmp_path, 
     assert sw.case_timeout == 60.0
     # fill the on-disk compile cache first (the child processes load it): after an edit of the
     # sources, compiling takes longer than the case timeout used here
-    from workbench.sweep import _warm_args, warm_worker
+    from workbench.sweeps.run import _warm_args, warm_worker
     assert warm_worker(*_warm_args(sw)) == "ok"
     t0 = time.monotonic()
     ds = run_sweep(sw, tmp_path / "s.nc", serial=True, registry=registry, progress=False, case_timeout=25.0)
@@ -135,7 +135,7 @@ def test_ctrl_c_during_a_sweep_writes_the_summary_of_the_cases_finished(tmp_path
     path = _sweep_file(tmp_path, [LN, {"model": "sleepy", "delay": 3600.0}, LN])
     out = tmp_path / "i.nc"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(sleepy), str(ROOT)])}
-    proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "sweep", str(path), "-o", str(out),
+    proc = subprocess.Popen([sys.executable, "-m", "workbench.cli.main", "sweep", str(path), "-o", str(out),
                              "--serial", "--no-plot"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env, preexec_fn=sigint_as_in_a_terminal)
     first = tmp_path / "i.cases" / "case_0000.nc"
@@ -162,7 +162,7 @@ def test_ctrl_c_stops_the_forked_workers_and_writes_the_summary(tmp_path, sleepy
     path = _sweep_file(tmp_path, [LN, {"model": "sleepy", "delay": 3600.0}, LN])
     out = tmp_path / "f.nc"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(sleepy), str(ROOT)])}
-    proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "sweep", str(path), "-o", str(out),
+    proc = subprocess.Popen([sys.executable, "-m", "workbench.cli.main", "sweep", str(path), "-o", str(out),
                              "--workers", "2", "--no-plot"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env, preexec_fn=sigint_as_in_a_terminal, start_new_session=True)
     cases = [tmp_path / "f.cases" / f"case_000{k}.nc" for k in (0, 2)]
@@ -192,7 +192,7 @@ def test_ctrl_c_stops_the_forked_workers_and_writes_the_summary(tmp_path, sleepy
 @needs_fork
 def test_a_case_that_ends_its_worker_process_fails_alone_and_the_others_finish(tmp_path, sleepy):
     # the pool breaks twice with the case running; it then runs alone in a fresh interpreter
-    # (workbench.sweep_local.run_isolated), and only it is recorded as failed
+    # (workbench.sweeps.local.run_isolated), and only it is recorded as failed
     path = _sweep_file(tmp_path, [LN, {"model": "sleepy", "exit_status": 3.0}, LN, LN])
     registry = build_registry()
     ds = run_sweep(load_sweep(path, registry=registry), tmp_path / "k.nc", workers=2, registry=registry,

@@ -31,7 +31,7 @@ import pytest
 import xarray as xr
 from click.testing import CliRunner
 
-from workbench.cli import main
+from workbench.cli.main import main
 from workbench.conformance import check_model
 from workbench.plugins import build_registry
 
@@ -95,7 +95,7 @@ def test_installed_model_is_registered_with_its_distribution(site):
 
 def test_workbench_plugins_lists_it_with_distribution_and_version(site):
     target, _ = site
-    r = subprocess.run([sys.executable, "-m", "workbench.cli", "plugins", "--family", "contact"],
+    r = subprocess.run([sys.executable, "-m", "workbench.cli.main", "plugins", "--family", "contact"],
                        capture_output=True, text=True, env=_env(target), timeout=300)
     assert r.returncode == 0, r.stderr
     row = next((line for line in r.stdout.splitlines() if MODEL in line), None)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from workbench.mbs.solver import simulate
-from workbench.study import load_study
+from workbench.study.load import load_study
 
 STUDIES = Path(__file__).resolve().parents[1] / "studies"
 

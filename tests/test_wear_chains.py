@@ -23,7 +23,7 @@ from workbench.mbs.compiled import compile_mechanism
 from workbench.mbs.run_control import RunInterrupted, cancel_on
 from workbench.mbs.solution import SolverSettings
 from workbench.mbs.solver import _constraint_arrays, assemble, simulate
-from workbench.study import load_study_text
+from workbench.study.load import load_study_text
 from workbench.wear import chains as C
 from workbench.wear.loop import run_wear_study
 

@@ -28,7 +28,7 @@ import zarr
 from scipy.optimize import brentq
 
 from workbench.errors import StudyError, WorkbenchError
-from workbench.study import load_study_text
+from workbench.study.load import load_study_text
 from workbench.wear.loop import run_wear_study
 from workbench.wear.store import COMPLETED, open_store
 
@@ -192,7 +192,7 @@ def test_resume_of_a_killed_cli_run_equals_uninterrupted(registry, tmp_path):
     full = run_wear_study(load_study_text(text, file=study, registry=registry), registry=registry,
                           out=tmp_path / "full.zarr")
     out = tmp_path / "killed.zarr"
-    exe = [sys.executable, "-m", "workbench.cli", "run", str(study), "-o", str(out), "--no-plot"]
+    exe = [sys.executable, "-m", "workbench.cli.main", "run", str(study), "-o", str(out), "--no-plot"]
     proc = subprocess.Popen(exe, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.monotonic() + 240
     try:

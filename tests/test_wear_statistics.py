@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from workbench.errors import WorkbenchError
-from workbench.study import load_study_text
+from workbench.study.load import load_study_text
 from workbench.wear import statistics as st
 from workbench.wear.loop import run_wear_study
 from workbench.wear.validity import WearValidityWarning

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.study import load_study, load_study_text
+from workbench.study.load import load_study, load_study_text
 from workbench.wear import statistics as st
 from workbench.wear.loop import run_wear_study
 

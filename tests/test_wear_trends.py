@@ -164,7 +164,7 @@ def test_deep_study_shows_the_chain_over_six_wear_stages():
     import dataclasses
     from pathlib import Path
 
-    from workbench.study import load_study
+    from workbench.study.load import load_study
     from workbench.wear import loop as L, records
     from workbench.wear.surfaces import WornJoint
 

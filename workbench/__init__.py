@@ -6,7 +6,7 @@ live in the separate ``plugins`` package and reach the host only through the ``w
 entry-point group, exactly like third-party models.
 
 Importing the package has no side effects and imports nothing heavy: the caches are configured
-when a compiled package is first imported (:mod:`workbench.caches`), and the API below is loaded
+when a compiled package is first imported (:mod:`workbench.runtime.caches`), and the API below is loaded
 on first use.
 """
 from importlib.metadata import PackageNotFoundError, version
@@ -19,7 +19,7 @@ except PackageNotFoundError:  # running from a source tree that was not installe
 __all__ = ["__version__"]
 
 
-# --- kinds: the Python API (workbench.api), exported lazily: importing workbench stays cheap (begin)
+# the Python API (workbench.api), exported lazily: importing workbench stays cheap
 _API = ("load_study", "run", "sweep", "registry", "get_registry", "open_results", "plots")
 __all__ += list(_API)
 
@@ -29,4 +29,3 @@ def __getattr__(name: str):
         from . import api
         return getattr(api, name)
     raise AttributeError(f"module 'workbench' has no attribute '{name}'")
-# --- kinds (end)

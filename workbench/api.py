@@ -39,7 +39,7 @@ def load_study(path_or_text, *, registry=None):
     """Load and check a study: ``path_or_text`` is a path (``str`` or :class:`~pathlib.Path`) to a
     TOML study file, or the TOML text itself (a string with a line break or starting with ``[``).
     Relative paths inside a study given as text are taken from the current folder."""
-    from .study import Study, load_study as _load_file, load_study_text
+    from .study.load import Study, load_study as _load_file, load_study_text
     if isinstance(path_or_text, Study):
         return path_or_text
     reg = registry if registry is not None else get_registry()
@@ -52,7 +52,7 @@ def load_study(path_or_text, *, registry=None):
 
 def run(study, out: str | Path | None = None, *, registry=None, progress=None, overwrite: bool = False,
         **options):
-    """Run a study (a loaded :class:`~workbench.study.Study`, a path or TOML text) and return its
+    """Run a study (a loaded :class:`~workbench.study.load.Study`, a path or TOML text) and return its
     :class:`xarray.Dataset`.
 
     Nothing is written unless ``out`` is given; then the result goes there as ``workbench run``
@@ -67,7 +67,7 @@ def run(study, out: str | Path | None = None, *, registry=None, progress=None, o
     reg = registry if registry is not None else get_registry()
     study = load_study(study, registry=reg)
     if out is not None:
-        from .outputs import check_output, input_paths
+        from .results.outputs import check_output, input_paths
         out = Path(out)
         inputs = input_paths(study.file, study.text)
         check_output(out, kind=study.kind, inputs=inputs, overwrite=overwrite,
@@ -89,7 +89,7 @@ def sweep(sweep_file, out: str | Path | None = None, *, serial: bool = True, wor
     ``<out stem>.cases/``; without it they go to a temporary folder of our own that is removed, and
     ``case_file`` is blank.
     """
-    from .sweep import load_sweep, run_sweep
+    from .sweeps.run import load_sweep, run_sweep
     reg = registry if registry is not None else get_registry()
     sw = load_sweep(sweep_file, registry=reg)
     opts = dict(scheduler=scheduler, workers=workers, serial=serial and not (scheduler or workers or dask),
@@ -107,7 +107,7 @@ def sweep(sweep_file, out: str | Path | None = None, *, serial: bool = True, wor
 
 def open_results(path: str | Path):
     """A results file (netCDF) or a wear store (zarr folder), loaded into memory."""
-    from .results import open_results as _open
+    from .results.dataset import open_results as _open
     return _open(path)
 
 

@@ -40,7 +40,7 @@ def loaded() -> bool:
 
 def load() -> None:
     """Import numba and send the workbench's compiled functions to their source-keyed cache
-    (:func:`workbench.caches.use_numba_cache`); idempotent.  Called before the first dispatcher
+    (:func:`workbench.runtime.caches.use_numba_cache`); idempotent.  Called before the first dispatcher
     is made, since numba picks a function's cache folder when the dispatcher is created."""
     if _STATE["loaded"]:
         return
@@ -52,7 +52,7 @@ def load() -> None:
         import numba.experimental.function_type  # noqa: F401 - types the kernels' C wrappers
         from numba.core.errors import NumbaExperimentalFeatureWarning
 
-        from .caches import use_numba_cache
+        from .runtime.caches import use_numba_cache
         use_numba_cache()
         # first-class function types (the kernels' C wrappers handed to the integrator) are
         # stable for the plain C signatures the solver uses
@@ -69,7 +69,7 @@ def python_path():
     version (``py_func``, the reference path) instead of importing numba and loading its machine
     code, and so does every function it calls: for a short check (``validate``'s assembly along
     the drivers) whose compiled version would cost more to load than to run."""
-    from .scoped import scoped
+    from .runtime.scoped import scoped
     with scoped(_LOCAL, "python", True, False):
         yield
 

@@ -460,7 +460,6 @@ class WearLaw(Model):
     # --- wearstats branch: friction shear from the dynamics
     #: True when ``depth`` needs the keyword ``shear`` [Pa] (the simulated friction shear).
     uses_shear: ClassVar[bool] = False
-    # --- end wearstats
 
     def depth(self, pressure, slip, sliding_distance=0.0) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError

@@ -28,7 +28,7 @@ from workbench.models import BoreSection, PressureModel, PressureSolution, param
 class FEM(PressureModel):
     """FE contact pressure (Wang & Liu (2015) §2.3.3; Persson 1964 / Ciavarella & Decuzzi 2001 as oracle)."""
     name = "fem"
-    # --- kinds: capabilities the host asks for instead of testing the plugin's name (begin)
+    # capabilities the host asks for instead of testing the plugin's name
     #: a finite-element model of the joint: the reference a Winkler fit (``fit_to``) targets, with
     #: the case geometry of :meth:`geometry_params` and a VTU export (:meth:`joint_model`)
     fe_model = True
@@ -41,7 +41,6 @@ class FEM(PressureModel):
         out = {"outer_radius_ratio": outer_radius_ratio}
         out.update({k: v for k, v in (("bushing_mesh", bushing_mesh), ("pin_mesh", pin_mesh)) if v})
         return out
-    # --- kinds: capabilities (end)
     reference = ("plane-strain FE (scikit-fem) condensed onto the bore nodes, frictionless LCP; "
                  "Wang & Liu (2015) §2.3.3; validated against Persson 1964 / Ciavarella & Decuzzi, IJSS 38 (2001)")
 

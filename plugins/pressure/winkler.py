@@ -157,12 +157,11 @@ class Winkler(PressureModel):
     """Winkler foundation ``p = (E_w/L) u`` (Wang & Liu (2015) eq. 23-24)."""
     name = "winkler"
     reference = "Winkler elastic foundation, Wang & Liu (2015) §2.3.3 eq. (23)-(24); calibration to Persson 1964"
-    # --- kinds: capabilities the host asks for instead of testing the plugin's name (begin)
+    # capabilities the host asks for instead of testing the plugin's name
     #: the pressure falls linearly to zero at the contact edge (u ~ distance from the edge)
     half_angle_edge_exponent = 1.0
     #: :meth:`fit_half_angle` fits the model's parameters to a reference half-angle
     calibration = "half_angle"
-    # --- kinds: capabilities (end)
 
     @dataclass(frozen=True)
     class Params:

@@ -41,7 +41,7 @@ from workbench.mbs import distributed as current  # noqa: E402
 from workbench.mbs.compiled import compile_mechanism  # noqa: E402
 from workbench.mbs.distributed_joint import bushing_frame  # noqa: E402
 from workbench.mbs.solver import assemble, simulate  # noqa: E402
-from workbench.study import load_study  # noqa: E402
+from workbench.study.load import load_study  # noqa: E402
 
 STUDY = Path(__file__).resolve().parents[2] / "studies" / "five_bar_wear_distributed.toml"
 

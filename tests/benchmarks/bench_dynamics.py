@@ -45,7 +45,7 @@ from workbench.mbs.clearance import N_CREC  # noqa: E402
 from workbench.mbs.equations import rhs, workspace  # noqa: E402
 from workbench.mbs.solver import simulate  # noqa: E402
 from workbench.plugins import build_registry  # noqa: E402
-from workbench.study import load_study  # noqa: E402
+from workbench.study.load import load_study  # noqa: E402
 
 STUDY = ROOT / "studies" / "flores_slider_crank.toml"
 FIRST = 4e-4  # s: window holding the first impact
@@ -81,7 +81,7 @@ SNIPPET = """
 import time, sys
 t0 = time.perf_counter()
 from workbench.plugins import build_registry
-from workbench.study import load_study
+from workbench.study.load import load_study
 from workbench.mbs.solver import simulate
 st = load_study(sys.argv[1], build_registry())
 t1 = time.perf_counter()

@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT / "tests" / "reference"))
 
 from exudyn_flexible_slider_crank import FlexibleSliderCrank, simulate as exudyn_run  # noqa: E402
 from test_flexible_mechanism import slider_crank  # noqa: E402
-from workbench.flex.flex_solver import simulate  # noqa: E402
+from workbench.flex.solver import simulate  # noqa: E402
 from workbench.mbs.mechanism import Body  # noqa: E402
 from workbench.mbs.solution import SolverSettings  # noqa: E402
 from workbench.mbs.solver import simulate as rigid_simulate  # noqa: E402

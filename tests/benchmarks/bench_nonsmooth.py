@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from workbench.mbs.solver import simulate as fast_simulate  # noqa: E402
 from workbench.nonsmooth.dataset import simulate  # noqa: E402
 from workbench.nonsmooth.event_driven import strip_friction  # noqa: E402
-from workbench.study import load_study  # noqa: E402
+from workbench.study.load import load_study  # noqa: E402
 
 
 def best(fn, repeat):

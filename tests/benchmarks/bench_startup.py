@@ -13,13 +13,13 @@ is quiet.
   in Python; numba for ``run``; xarray, pandas and the
   netCDF engine besides for ``run``; matplotlib for its plots; dask's array and distributed
   modules, which xarray imports whenever dask is importable), so that a goal below its floor shows;
-* ``import workbench`` and ``import workbench.cli``: no side effects, nothing heavy;
+* ``import workbench`` and ``import workbench.cli.main``: no side effects, nothing heavy;
 * ``workbench --help``, ``workbench validate studies/flores_slider_crank.toml`` (builds the
   mechanism and packs every model; warm, it imports no numba: ``workbench.jit``),
   ``workbench run studies/flores_slider_crank.toml`` with ``--no-plot`` and with its four plots
   (0.024 s of motion, and the ideal-joint twin), end to end, and the ``--no-plot`` run once more
   with the interpreter's tear-down at exit (``WORKBENCH_FAST_EXIT=0``, see
-  ``workbench.startup.exit_now``);
+  ``workbench.cli.startup.exit_now``);
 * the phases of that run (import, numba, registry, parse/validate, results libraries,
   compile-load, solve, dataset, write, plot libraries, plots), timed one after another in one interpreter
   without the background import thread, so that each phase carries its own imports;
@@ -122,9 +122,10 @@ def _phases_child(out: str, hide_dask: bool, root: Path = ROOT) -> None:
         rows.append((name, c - clock[0], w - clock[1]))
         clock[:] = [time.process_time(), time.perf_counter()]
 
-    import workbench.cli  # noqa: F401 - the command line itself
-    from workbench import kinds, outputs  # noqa: F401
-    from workbench.study import load_study
+    import workbench.cli.main  # noqa: F401 - the command line itself
+    from workbench import kinds
+    from workbench.results import outputs  # noqa: F401
+    from workbench.study.load import load_study
     lap("import")
     try:   # numba and the source-keyed cache, loaded first as `run` does (workbench.jit.load)
         from workbench.jit import load
@@ -140,7 +141,7 @@ def _phases_child(out: str, hide_dask: bool, root: Path = ROOT) -> None:
     lap("parse/validate")
     import numpy as np
     import xarray as xr
-    from workbench import results
+    from workbench.results import dataset as results
     xr.Dataset({"v": ("x", np.zeros(2))}, coords={"x": ["a", "b"]})   # xarray's first-use imports
     lap("results libraries")
     from workbench.mbs.solver import simulate
@@ -163,7 +164,7 @@ def _phases_child(out: str, hide_dask: bool, root: Path = ROOT) -> None:
     lap("write")
     import matplotlib.figure  # noqa: F401
     from matplotlib.backends import backend_agg  # noqa: F401
-    from workbench import plot
+    from workbench.results import plot
     lap("plot libraries")
     kinds.plots(ds, Path(out).with_name(Path(out).stem + "_plots"))
     lap("plots")
@@ -207,7 +208,7 @@ def _print_phases(py: list[str], tmp: str, repeat: int, before: Path | None) -> 
 
 
 def _commands(py: list[str], tmp: str, repeat: int, root: Path, label: str) -> None:
-    cli = py + ["-m", "workbench.cli"]
+    cli = py + ["-m", "workbench.cli.main"]
     study = str(root / "studies" / FLORES.name)
     runs = iter(range(10 ** 6))
     out = lambda: str(Path(tmp) / f"{label}{next(runs)}.nc")  # noqa: E731 - a new output every run
@@ -244,7 +245,7 @@ def main() -> None:
             print("  import floors (a fresh interpreter importing only these):")
             for label, code in FLOORS.items():
                 _best(f"  {label}", py + ["-c", code], args.repeat)
-            for mod in ("workbench", "workbench.cli"):
+            for mod in ("workbench", "workbench.cli.main"):
                 _, _, out = _timed(py + ["-c", f"import sys, {mod}; print(','.join(m for m in {HEAVY!r} "
                                                f"if m in sys.modules) or 'none')"])
                 print(f"  import {mod}: heavy libraries loaded: {out.strip()}")
@@ -255,7 +256,7 @@ def main() -> None:
         _print_phases(py, tmp, args.repeat, before)
     if args.phases_only:
         return
-    proc = subprocess.run(py + ["-X", "importtime", "-m", "workbench.cli", "validate", str(FLORES)],
+    proc = subprocess.run(py + ["-X", "importtime", "-m", "workbench.cli.main", "validate", str(FLORES)],
                           capture_output=True, text=True, cwd=ROOT, env=ENV)
     rows = []
     for line in proc.stderr.splitlines():

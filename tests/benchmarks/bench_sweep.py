@@ -7,7 +7,7 @@ revolutions each) or, with ``--study wear``, the wear comparison (studies/wear_m
 9 cases, pressure model x wear law) as a user would, ``workbench sweep ... --serial`` and
 ``workbench sweep ... --workers N`` (workers forked from the sweep's process on Linux; with
 ``--dask`` a dask LocalCluster), each in a fresh process, alternately, ``--repeat`` times.  The sweep sends its cases longest first from the costs measured by earlier
-sweeps (workbench.sweep_costs); the benchmark keeps its own cost file, so its first parallel run
+sweeps (workbench.sweeps.costs); the benchmark keeps its own cost file, so its first parallel run
 is a first sweep (file order, ``parallel-new``) and every later one is ordered by the serial run
 before it.  For each run it prints
 
@@ -31,7 +31,7 @@ an otherwise idle machine would give.  ``--quick`` cuts each case to 0.4 ms of s
 (contact) or 20 000 cycles (wear).
 
 Do not edit the sources while it runs: numba's cache folder is keyed by a hash of every source
-file of ``workbench`` and ``workbench_plugins`` (:mod:`workbench.caches`), so the next command
+file of ``workbench`` and ``workbench_plugins`` (:mod:`workbench.runtime.caches`), so the next command
 after an edit compiles every kernel again (~50 s of "start-up").
 """
 from __future__ import annotations
@@ -88,8 +88,8 @@ def _children_cpu() -> float:
 
 
 def _run(sweep: Path, out: Path, mode_args: list[str]) -> tuple[float, object, float]:
-    from workbench.results import open_results
-    cmd = [sys.executable, "-W", "ignore", "-m", "workbench.cli", "sweep", str(sweep), "-o", str(out),
+    from workbench.results.dataset import open_results
+    cmd = [sys.executable, "-W", "ignore", "-m", "workbench.cli.main", "sweep", str(sweep), "-o", str(out),
            "--no-plot", *mode_args]
     t0, c0 = time.perf_counter(), _children_cpu()
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -121,7 +121,7 @@ def main() -> None:
               f"{' (quick)' if args.quick else ''}")
         # fill the numba cache first (not timed): every measured run then starts warm
         subprocess.run([sys.executable, "-W", "ignore", "-c",
-                        "import sys; from workbench.sweep import load_sweep, warm_worker, _warm_args; "
+                        "import sys; from workbench.sweeps.run import load_sweep, warm_worker, _warm_args; "
                         "print(warm_worker(*_warm_args(load_sweep(sys.argv[1]))))", str(sweep)], check=True,
                        capture_output=True)
         for r in range(args.repeat):

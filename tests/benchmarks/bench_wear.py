@@ -35,7 +35,7 @@ EXTRA = {"five_bar_distributed": "five_bar_wear_distributed.toml",
 
 
 def run_once(name: str, registry, tmp: Path) -> dict:
-    from workbench.study import load_study
+    from workbench.study.load import load_study
     from workbench.wear.loop import run_wear_study
     study = load_study(ROOT / "studies" / {**STUDIES, **EXTRA}[name], registry=registry)
     t, c = time.perf_counter(), time.process_time()

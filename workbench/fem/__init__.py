@@ -48,10 +48,9 @@ _RENAMED = {"compliance_cache_dir": ("compliance", "cache_dir")}
 
 __all__ = sorted([*_API, *_RENAMED])
 
-# --- house: numba's cache of this package's compiled functions goes to the source-keyed folder of
-# workbench.caches: workbench.jit.load sets it before the first dispatcher is made (the functions
+# numba's cache of this package's compiled functions goes to the source-keyed folder of
+# workbench.runtime.caches: workbench.jit.load sets it before the first dispatcher is made (the functions
 # are decorated with workbench.jit.njit, which makes them on first use)
-# --- house (end)
 
 
 def __getattr__(name: str):

@@ -21,7 +21,7 @@ Symmetry: if the mesh is invariant under a rotation by ``2 pi / m`` (:func:`rota
 compliance is block-circulant with blocks of ``q = n/m`` nodes, and only ``q`` unit-load solves are
 needed (one for a fully rotationally symmetric mesh); otherwise ``n`` solves share one sparse LU.
 
-Compliances are cached on disk (:func:`workbench.caches.fe_cache_dir`: ``$WORKBENCH_CACHE`` or
+Compliances are cached on disk (:func:`workbench.runtime.caches.fe_cache_dir`: ``$WORKBENCH_CACHE`` or
 the user cache folder) keyed by the mesh hash, the part kind and the material.
 """
 from __future__ import annotations
@@ -47,8 +47,8 @@ BOUNDARY = {"bushing": "bore", "pin": "surface"}
 
 
 def cache_dir() -> Path:
-    """Directory of the compliance cache (created on demand; the rule of :mod:`workbench.caches`)."""
-    from ..caches import fe_cache_dir  # house: one rule for every cache
+    """Directory of the compliance cache (created on demand; the rule of :mod:`workbench.runtime.caches`)."""
+    from ..runtime.caches import fe_cache_dir  # house: one rule for every cache
     return fe_cache_dir()
 
 

@@ -85,7 +85,7 @@ class BeamBody:
 def read_beams(items, probs) -> list[BeamBody]:
     """The ``[[mechanism.beams]]`` tables (``(path, table)`` pairs) as :class:`BeamBody`; every
     problem goes to ``probs`` (file, key, value and the valid range)."""
-    from .. import study_schema as S
+    from ..study import schema as S
     out = []
     for path, t in items:
         v = S.read_table(t, S.BEAM, path, probs)

@@ -4,9 +4,9 @@ A study kind (``[study] kind`` of a study file) is a module with these functions
 
 ``parse(doc, *, registry, file, problems)``
     the kind's own typed spec from the parsed TOML document, its problems added to ``problems`` (``None`` when the study loader
-    builds it: dynamics and wear parse in :func:`workbench.study.load_study_text`);
+    builds it: dynamics and wear parse in :func:`workbench.study.load.load_study_text`);
 ``run(study, *, registry, out=None, progress=None, **options) -> xarray.Dataset``
-    run a loaded :class:`~workbench.study.Study`; write the result to ``out`` only when given;
+    run a loaded :class:`~workbench.study.load.Study`; write the result to ``out`` only when given;
 ``write(ds, out)``
     write a finished dataset (netCDF4, or a zarr store for a wear result);
 ``summary(ds) -> dict``
@@ -22,7 +22,7 @@ A study kind (``[study] kind`` of a study file) is a module with these functions
 
 Each module also names ``SUFFIX`` (result file suffix), ``RESUMABLE`` and ``progress_total(study)``
 (the amount of work a progress bar counts, or ``None`` for a spinner).  The kind of a dataset is its
-``study_kind`` attribute (written by :func:`workbench.results.provenance`); only a dataset without it
+``study_kind`` attribute (written by :func:`workbench.results.dataset.provenance`); only a dataset without it
 is recognised by its variables.  New kinds (non-smooth joints, flexible links) register with
 :func:`register_kind`.
 """
@@ -129,6 +129,6 @@ def plots(ds, outdir: str | Path) -> list[Path]:
     """Write the plots of ``ds`` into ``outdir`` with the plotter of its kind; return the files."""
     kind = kind_of(ds)
     if kind == "sweep":
-        from ..sweep_plot import plot_sweep
+        from ..sweeps.plot import plot_sweep
         return plot_sweep(ds, outdir)
     return get(kind).plots(ds, outdir)

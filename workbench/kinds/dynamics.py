@@ -1,7 +1,7 @@
 """Study kind ``dynamics``: the planar multibody solver with clearance joints, and its ideal twin.
 
-The run and its dataset are :func:`workbench.results.run_dynamics` (which keeps a failed run's
-samples beside the output); the plots are :func:`workbench.plot.plot_results`.
+The run and its dataset are :func:`workbench.results.dataset.run_dynamics` (which keeps a failed run's
+samples beside the output); the plots are :func:`workbench.results.plot.plot_results`.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ RESUMABLE = False
 
 
 def parse(doc: dict, *, registry, file, problems=None):
-    """Dynamics studies are parsed by :func:`workbench.study.load_study_text` (no own spec)."""
+    """Dynamics studies are parsed by :func:`workbench.study.load.load_study_text` (no own spec)."""
     return None
 
 
@@ -26,11 +26,9 @@ def describe(study) -> str:
     s = study.solver
     twin = (" (and the ideal-joint twin)" if study.mechanism.clearance_joints
             and study.output.compare_ideal else "")
-    # --- set-valued joint friction (nonsmooth): begin
     from ..nonsmooth.support import uses_event_driven
     if uses_event_driven(study.mechanism):
         twin = " (event-driven solver: set-valued joint friction)"
-    # --- set-valued joint friction: end
     if s.method == "moreau_jean":   # --- Moreau-Jean time stepping (owner: nonsmooth)
         twin = f" (Moreau-Jean time stepping, h = {s.step:g} s)"
     return f"'{study.title}': t = {s.t_start:g} .. {s.t_end:g} s{twin}"
@@ -38,23 +36,19 @@ def describe(study) -> str:
 
 def run(study, *, registry, out: str | Path | None = None, progress=None):
     """Simulate the mechanism (and its ideal twin); write the dataset to ``out`` when given."""
-    # --- set-valued joint friction (nonsmooth): begin
     from ..nonsmooth.support import uses_event_driven
     if uses_event_driven(study.mechanism):
         from ..nonsmooth.dataset import run_study
         return run_study(study, registry=registry, out=out)
-    # --- set-valued joint friction: end
-    # --- Moreau-Jean time stepping (owner: nonsmooth/moreau_jean): begin
     if study.solver.method == "moreau_jean":
         from ..nonsmooth.mj_results import run_study as run_mj
         return run_mj(study, registry=registry, out=out)
-    # --- Moreau-Jean time stepping: end
-    from ..results import run_dynamics
+    from ..results.dataset import run_dynamics
     return run_dynamics(study, registry=registry, out=out)
 
 
 def write(ds, out: str | Path) -> Path:
-    from ..results import write_dataset
+    from ..results.dataset import write_dataset
     return write_dataset(ds, out)
 
 
@@ -78,7 +72,6 @@ def summary(ds) -> dict:
         out["driver"] = {"name": name,
                          "peak_load": float(abs(ds["driver_load"].isel(driver=0)).max()),
                          "peak_load_units": str(ds["driver_unit"].values[0])}
-    # --- set-valued joint friction (nonsmooth): begin
     if "event_kind" in ds:
         names = ds["event_kind"].attrs["flag_meanings"].split()
         values = [int(v) for v in ds["event_kind"].attrs["flag_values"]]
@@ -86,7 +79,6 @@ def summary(ds) -> dict:
         out["friction_events"] = {n: kinds.count(v) for n, v in zip(names, values) if n != "impact"}
         if "impact" in names:   # the event table holds the impacts too (workbench.nonsmooth.events)
             out["impacts"] = kinds.count(values[names.index("impact")])
-    # --- set-valued joint friction: end
     if ds.attrs.get("solver_steps") is not None:
         out["solver"] = {"steps": int(ds.attrs["solver_steps"]),
                          "wall_time": float(ds.attrs.get("solver_wall_time", float("nan"))),
@@ -101,10 +93,8 @@ def summary_lines(ds) -> list[str]:
     if "driver" in s:
         d = s["driver"]
         lines.append(f"  driver {d['name']}: peak |load| {d['peak_load']:.4g} {d['peak_load_units']}")
-    # --- flexible beams, per-revolution statistics (owner: workbench.flex.flex_results): begin
     if "per_revolution_summary" in ds.attrs:
         lines.append("  " + ds.attrs["per_revolution_summary"])
-    # --- flexible beams, per-revolution statistics: end
     if "friction_events" in s:   # --- set-valued joint friction (nonsmooth)
         lines.append("  friction events: " + ", ".join(f"{n} {c}" for n, c in s["friction_events"].items()))
     if "solver" in s:
@@ -113,12 +103,11 @@ def summary_lines(ds) -> list[str]:
 
 
 def plots(ds, outdir: str | Path) -> list[Path]:
-    from ..plot import plot_results
+    from ..results.plot import plot_results
     paths = plot_results(ds, outdir)
-    # --- flexible beams (owner: workbench.flex.flex_plot): the slider-acceleration spectrum: begin
-    from ..flex.flex_plot import flex_plots
+    # the slider-acceleration spectrum
+    from ..flex.plot import flex_plots
     paths += flex_plots(ds, outdir)
-    # --- flexible beams: end
     return paths
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from ..errors import StudyError
 from ..fem import closed_forms as cf
 from ..fem.contact import half_angle
-from ..plot import PNG
+from ..results.plot import PNG
 from ..models import BoreSection
 
 SUFFIX = ".nc"
@@ -83,7 +83,7 @@ def run(study, *, registry, out: str | Path | None = None, progress=None):
     (``<OUT stem>_vtu/``; none without ``out``).  Returns the dataset."""
     import xarray as xr
 
-    from ..results import provenance, write_dataset
+    from ..results.dataset import provenance, write_dataset
 
     spec_of = study
     study = spec_of.pressure
@@ -212,7 +212,7 @@ def run(study, *, registry, out: str | Path | None = None, progress=None):
 
 
 def write(ds, out: str | Path) -> Path:
-    from ..results import write_dataset
+    from ..results.dataset import write_dataset
     return write_dataset(ds, out)
 
 
@@ -244,7 +244,7 @@ def recognise(ds) -> bool:
 
 def plots(ds, outdir) -> list[Path]:
     """Pressure distributions per case and load, and the errors vs load; returns the PNG paths."""
-    from ..plot import new_figure
+    from ..results.plot import new_figure
 
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)

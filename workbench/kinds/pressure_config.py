@@ -20,7 +20,7 @@ import numpy as np
 
 from workbench.errors import StudyError, choices_text, did_you_mean
 from workbench.models import Material
-from workbench import study_schema as S
+from workbench.study import schema as S
 from workbench.schema import pressure as P
 from workbench.schema.core import BAD, Problems, exactly_one, has_bad, read_table, unknown_tables
 
@@ -280,7 +280,7 @@ def _worn_profile(v: dict, base: Path, probs: Problems, key: str):
     if not path.exists():
         probs.add(f"{key}.file", f"wear result {path} does not exist (run the wear study first)")
         return BAD
-    from workbench.results import open_results
+    from workbench.results.dataset import open_results
     try:
         ds = open_results(path)
         depth = ds["wear_depth"]

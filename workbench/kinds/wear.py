@@ -17,7 +17,7 @@ RESUMABLE = True
 
 
 def parse(doc: dict, *, registry, file, problems=None):
-    """Wear studies are parsed by :func:`workbench.study.load_study_text` (``Study.wear``)."""
+    """Wear studies are parsed by :func:`workbench.study.load.load_study_text` (``Study.wear``)."""
     return None
 
 
@@ -57,7 +57,7 @@ def run(study, *, registry, out: str | Path | None = None, progress=None, resume
     try:
         return run_wear_study(study, out=out, resume=resume, overwrite=overwrite, **kw)
     except (KeyboardInterrupt, Exception) as exc:
-        from ..interrupts import is_interrupt
+        from ..runtime.interrupts import is_interrupt
         if not is_interrupt(exc):
             raise
         from ..wear.store import completed_updates

@@ -287,7 +287,6 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
             if bj >= 0:
                 Pjx = q[3 * bj] + cj_ * clr_f[j, 2] - sj_ * clr_f[j, 3]
                 Pjy = q[3 * bj + 1] + sj_ * clr_f[j, 2] + cj_ * clr_f[j, 3]
-            # --- distributed contact (owner: workbench.mbs.distributed): begin
             if clr_f[j, REV_DISTRIBUTED] > 0.0:
                 tmp[0] = 0.0; tmp[RAISED] = 0.0
                 pcd, pfd, fsum, ok = _distributed_forces(q, qd, bi, bj, clr_f[j], cpar[j], phb, phj, Pbx, Pby,
@@ -303,7 +302,6 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
                     return pc, pf, j * N_FAULT + cause
                 pc += pcd; pf += pfd
                 continue
-            # --- distributed contact: end
             Rb = clr_f[j, 4]; Rj = clr_f[j, 5]
             ex = Pjx - Pbx; ey = Pjy - Pby
             ebx = cb * ex + sb * ey; eby = -sb * ex + cb * ey
@@ -346,7 +344,6 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
             rec[j, C_PSI] = psi; rec[j, C_PHI] = phj - phb
             rec[j, C_VT] = vt; rec[j, C_VN] = vn
         else:
-            # --- translational clearance joint (worn guide: workbench.mbs.guide_profile): begin
             Pgx, Pgy = point_position(q, bi, clr_f[j, 0], clr_f[j, 1])
             Cx, Cy = point_position(q, bj, clr_f[j, 2], clr_f[j, 3])
             ax, ay = rotate(q, bi, clr_f[j, 4], clr_f[j, 5])
@@ -377,7 +374,6 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
                 fnt += fn; ftt += ft
                 if delta > maxpen:
                     maxpen = delta; vtm = vt; vnm = vn
-            # --- translational clearance joint: end
             dx = Cx - Pgx; dy = Cy - Pgy
             rec[j, C_FN] = fnt; rec[j, C_FT] = ftt; rec[j, C_PEN] = maxpen
             rec[j, C_EX] = dx * ax + dy * ay; rec[j, C_EY] = dx * mx + dy * my
@@ -392,11 +388,9 @@ def contact_gaps(y, n, clr_i, clr_f, g, gd):
     for j in range(clr_i.shape[0]):
         typ = clr_i[j, 0]; bi = clr_i[j, 1]; bj = clr_i[j, 2]; p0 = clr_i[j, 3]
         if typ == CL_REV:
-            # --- distributed contact (owner: workbench.mbs.distributed): begin
             if clr_f[j, REV_DISTRIBUTED] > 0.0:   # its own largest overlap, the one its force uses
                 g[p0], gd[p0] = _distributed_gap(q, qd, bi, bj, clr_f[j])
                 continue
-            # --- distributed contact: end
             Pbx, Pby = point_position(q, bi, clr_f[j, 0], clr_f[j, 1])
             Pjx, Pjy = point_position(q, bj, clr_f[j, 2], clr_f[j, 3])
             ex = Pjx - Pbx; ey = Pjy - Pby
@@ -412,8 +406,6 @@ def contact_gaps(y, n, clr_i, clr_f, g, gd):
             vjx, vjy = material_velocity(q, qd, bj, Pjx, Pjy)
             gd[p0] = (vjx - vbx) * nx + (vjy - vby) * ny
         else:
-            # --- translational clearance joint: begin
             for k in range(4):
                 X, Y, delta, Nx, Ny, tx, ty, vn, vt, s = corner(q, qd, bi, bj, clr_f[j], k)
                 g[p0 + k] = delta; gd[p0 + k] = vn
-            # --- translational clearance joint: end

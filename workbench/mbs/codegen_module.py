@@ -8,7 +8,7 @@ module file: the right-hand side source, then the source of :func:`.integrator.t
 with the rest of :mod:`.integrator`'s globals and the plugins' kernels imported by name.  The file
 is keyed by a hash of its own text (which spells out the structure; the floats stay runtime arrays
 of the :data:`.compiled.Model`) and written once into the numba cache folder of the workbench's
-source state (:func:`workbench.caches.numba_cache_dir`, which an edit of any workbench file
+source state (:func:`workbench.runtime.caches.numba_cache_dir`, which an edit of any workbench file
 renews), so its compiled code (numba ``cache=True``, in the file's ``__pycache__``) is built once
 per structure and loaded from disk afterwards.  The first run of a new structure pays that compile
 (about 30 s on an idle core).
@@ -100,7 +100,7 @@ def _folder() -> Path:
     """Where generated modules go: ``specialised/`` in the numba cache of this source state
     (numba's own rule in force: under ``$NUMBA_CACHE_DIR`` or the temporary folder, keyed by the
     workbench's source hash)."""
-    from ..caches import numba_cache_dir, package_dirs, source_hash
+    from ..runtime.caches import numba_cache_dir, package_dirs, source_hash
     d = numba_cache_dir()
     if d is None:
         base = Path(os.environ.get("NUMBA_CACHE_DIR") or tempfile.gettempdir())

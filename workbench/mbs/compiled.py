@@ -37,12 +37,10 @@ SPRING, FORCE, TORQUE = 0, 1, 2
 CL_REV, CL_TRANS = 0, 1
 REV_NODES, REV_HB_MAX, REV_HJ_MAX, REV_PROFILE = 6, 7, 8, 12
 CL_FRICTION_BOUND = 11  # both kinds: largest friction coefficient of the joint's law (inf: unbounded)
-# --- distributed contact (owner: workbench.mbs.distributed): begin
 #: CL_REV columns: 1.0 when the joint's contact law is distributed over the bore
 #: (:mod:`workbench.mbs.distributed`; the law's kernel is then not called), and the lower bound of
 #: the interpolated clearance increase [m] (:func:`workbench.mbs.distributed.clearance_floor`)
 REV_DISTRIBUTED, REV_DIST_FLOOR = 9, 10
-# --- distributed contact: end
 MAX_POLY, MAX_HARM = 6, 3
 
 
@@ -80,24 +78,20 @@ class CompiledModel:
     has_friction_state: np.ndarray  # per clearance joint, 0/1
     driver_rows: np.ndarray  # constraint row of each driver
     joint_rows: np.ndarray  # first constraint row of each ideal joint
-    # --- joint friction (owner: reactions): begin
     #: ``(jf_i, jf_f, kernels, params)`` of :func:`.joint_friction.compile_tables` (None: none)
     joint_friction: tuple | None = None
     #: the loop statistics the right-hand side writes (:data:`.joint_friction.INFO_FIELDS`), then
     #: its scratch: one right-hand side at a time per compiled model (each run compiles its own)
     joint_friction_info: np.ndarray = field(default_factory=lambda: np.zeros(8))
-    # --- joint friction: end
 
     def model(self) -> Model:
         """The :data:`Model` the compiled functions take."""
         pt_joint = np.array([j for j, c in enumerate(self.clr_i) for _ in range(c[4])] or [0], np.int64)
-        # --- joint friction (owner: reactions): begin
         if self.n_points > len(pt_joint):   # the ideal joints' friction-state slots: never in contact
             pt_joint = np.concatenate([pt_joint, np.zeros(self.n_points - len(pt_joint), np.int64)])
         jf = self.joint_friction
         if jf is None:
             jf = (np.zeros((0, 4), np.int64), np.zeros((0, 2)), (kernels.no_friction(),), np.zeros((1, 1)))
-        # --- joint friction: end
         return Model(self.mass, self.cons_i, self.cons_f, self.n_rows, self.drv_f,
                      self.frc_i, self.frc_f, self.gravity, self.clr_i, self.clr_f, pt_joint,
                      self.contact_kernels, self.friction_kernels, self.contact_params,
@@ -168,14 +162,12 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
     the worn clearance.
     """
     mech.validate()
-    # --- set-valued friction (nonsmooth): begin
     bad = [j.name for j in (*mech.joints, *mech.clearance_joints)
            if getattr(type(getattr(j, "friction", None)), "set_valued", False)]
     if bad:
         raise MechanismError(f"joints {bad} carry set-valued Coulomb friction, which the compliant "
                              f"(regularised) solver cannot run; run the mechanism with "
                              f"workbench.nonsmooth.event_driven.simulate (a dynamics study does)")
-    # --- set-valued friction: end
     ang = np.array([b.angle for b in mech.bodies]) if angles is None else np.asarray(angles)
     nb = len(mech.bodies)
     mass = np.zeros(3 * nb)
@@ -193,10 +185,9 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
         frc_i=_table(frc_i, 3, np.int64), frc_f=_table(frc_f, 8),
         gravity=np.asarray(mech.gravity, float),
         clr_i=_table(clr["i"], 5, np.int64),
-        # --- worn translational joints (owner: trans): rows padded to the widest: begin
+        # rows padded to the widest
         clr_f=_table([r + [0] * (max(map(len, clr["f"])) - len(r)) for r in clr["f"]],
                      max(map(len, clr["f"]), default=12 + 2 * n_prof)),
-        # --- end
         # joint friction (owner: reactions): the LuGre states of ideal joints after the contact points
         n_points=clr["n_points"] + _joint_friction_states(mech),
         contact_kernels=tuple(clr["ck"]), friction_kernels=tuple(clr["fk"]),
@@ -207,7 +198,6 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
         **_joint_friction(mech, 3 * nb, row, clr["n_points"]))  # joint friction (owner: reactions)
 
 
-# --- joint friction (owner: reactions): begin
 def _joint_friction_states(mech: Mechanism) -> int:
     """Friction-state slots of the ideal joints' laws (LuGre), after the clearance contact points."""
     from .joint_friction import n_friction_states
@@ -226,7 +216,6 @@ def _joint_friction(mech: Mechanism, n: int, n_rows: int, first_state: int = 0) 
     return {"joint_friction": compile_tables(mech, list(range(len(mech.joints))), _compiled_kernel,
                                              _packed, friction_bound, first_state),
             "joint_friction_info": np.zeros(scratch_size(nf, n, max(n_rows, 1)))}
-# --- joint friction: end
 
 
 def _table(x, width, dtype=float) -> np.ndarray:
@@ -320,7 +309,6 @@ def _clearance_joints(mech: Mechanism, ang, surfaces: dict, geometries: dict) ->
     # of workbench.mbs.guide_profile.pack_guide; n_prof counts the revolute profiles only
     n_prof = max((len(np.asarray(v[0])) for jc, v in surfaces.items()
                   if isinstance(mech.clearance_joints[jc], RevoluteClearanceJoint)), default=0)
-    # --- end
     out = {k: [] for k in ("i", "f", "ck", "fk", "cp", "fp", "hs")}
     npts = 0
     bidx = mech.body_index
@@ -353,15 +341,13 @@ def _clearance_joints(mech: Mechanism, ang, surfaces: dict, geometries: dict) ->
             out["i"].append([CL_TRANS, bi, bj, npts, 4])
             out["f"].append([*sg, *ss, *a, *u, c.slider_length, c.slider_height, c.guide_height,
                              friction_bound(c.friction)] + [0] * (2 * n_prof))
-            # --- worn translational joint (owner: trans): packed guide and slider profiles: begin
+            # packed guide and slider profiles
             if jc in surfaces:
                 out["f"][-1] = out["f"][-1][:12] + np.asarray(surfaces[jc], float).tolist()
-            # --- end
             npts += 4
         geom = geometries.get(jc) or contact_geometry(c)
         out["ck"].append(_compiled_kernel(kernels.contact_cfunc, c.contact, "contact", c.name))
         out["cp"].append(_packed(c.contact.pack(geom), c.contact, "contact", c.name))
-        # --- distributed contact (owner: workbench.mbs.distributed): begin
         if getattr(c.contact, "distributed", False):
             from .distributed import clearance_floor
             from .distributed_joint import check_joint
@@ -375,7 +361,6 @@ def _clearance_joints(mech: Mechanism, ang, surfaces: dict, geometries: dict) ->
                     crow[REV_PROFILE:REV_PROFILE + len(hb)] = hb
                     crow[REV_PROFILE + len(hb):REV_PROFILE + 2 * len(hb)] = hj
                 out["f"][-1][REV_DIST_FLOOR] = clearance_floor(hb, hj)
-        # --- distributed contact: end
         if c.friction is None:
             out["fk"].append(kernels.no_friction()); out["fp"].append(np.zeros(1)); out["hs"].append(0)
         else:

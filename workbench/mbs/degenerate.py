@@ -28,7 +28,7 @@ from .kinematics import constraints as _compiled_constraints
 from .mechanism import Mechanism
 
 
-# --- start-up: the check runs compiled only when numba is loaded anyway (begin)
+# the check runs compiled only when numba is loaded anyway
 def constraints(*args):
     """:func:`workbench.mbs.kinematics.constraints`, compiled when numba is already imported (a
     run), else its Python version, the reference path (``validate`` imports no numba);
@@ -38,7 +38,6 @@ def constraints(*args):
         return _compiled_constraints(*args)
     with python_path():
         return _compiled_constraints(*args)
-# --- start-up (end)
 
 #: smallest accepted ratio of the scaled Jacobian's extreme singular values
 SINGULAR_RATIO = 1e-7

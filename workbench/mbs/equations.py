@@ -56,11 +56,9 @@ def element_forces(q, qd, Q, frc_i, frc_f, gravity, mass):
         elif typ == TORQUE:
             if bi >= 0:
                 Q[3 * bi + 2] += frc_f[k, 0]
-                # --- rotational damper (nonsmooth): begin
                 if frc_f[k, 1] != 0.0:
                     Q[3 * bi + 2] -= frc_f[k, 1] * qd[3 * bi + 2]
                     pd += frc_f[k, 1] * qd[3 * bi + 2] * qd[3 * bi + 2]
-                # --- rotational damper: end
     return pd
 
 
@@ -182,14 +180,13 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
         if not ldl_factor(S, m):
             return -2
         ldl_solve(S, b, x, m)
-        # --- joint friction (owner: reactions): close the reaction-friction loop: begin
+        # close the reaction-friction loop
         if jf_i.shape[0] > 0:
             jbad, pjf = close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar,
                                    jinfo, m, z, zdot)
             if jbad != -1:
                 return jbad
             pf += pjf
-        # --- joint friction: end
         for k in range(n):
             qdd[k] = Q[k] * minv[k]
         for i in range(m):

@@ -13,11 +13,11 @@ import math
 
 import numpy as np
 
-from ..caches import cached_cfunc  # house: the C wrappers come from the on-disk cache when warm
+from ..runtime.caches import cached_cfunc  # house: the C wrappers come from the on-disk cache when warm
 from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 
-# --- start-up: the C signatures are numba types, made when first needed (begin)
+# the C signatures are numba types, made when first needed
 # first-class function types are what makes per-joint laws cheap; the feature is stable for
 # the plain C signatures used here (workbench.jit.load silences numba's experimental warning)
 @functools.lru_cache(maxsize=None)
@@ -44,7 +44,6 @@ def __getattr__(name: str):
     if name == "FRICTION_SIG":
         return friction_sig()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-# --- start-up (end)
 #: slot of the wrappers' ``out`` array flagging an exception raised inside the kernel
 RAISED = 1
 #: length of the ``out`` array the wrappers write

@@ -81,11 +81,9 @@ class RevoluteJoint:
     point_i: str
     body_j: str
     point_j: str
-    # --- joint friction (set-valued: nonsmooth; regularised: reactions): begin
     #: friction law of the joint (None: frictionless); pin_radius [m] of the friction circle
     friction: FrictionLaw | None = None
     pin_radius: float = 0.0
-    # --- joint friction: end
 
 
 @dataclass(frozen=True)
@@ -99,13 +97,11 @@ class TranslationalJoint:
     body_j: str
     point_j: str
     axis: Vec2 = (1.0, 0.0)
-    # --- joint friction (owner: reactions): begin
     #: a memoryless :class:`FrictionLaw` (optional) with the reactions split into two point
     #: contacts at the ends of the slider's contact, ``slider_length`` [m] long and centred at
     #: ``point_j`` (0: a particle slider; :mod:`workbench.mbs.joint_friction`)
     friction: FrictionLaw | None = None
     slider_length: float = 0.0
-    # --- joint friction: end
 
 
 @dataclass(frozen=True)
@@ -179,9 +175,7 @@ class ConstantTorque:
     name: str
     body: str
     torque: float
-    # --- rotational damper (nonsmooth): begin
     damping: float = 0.0
-    # --- rotational damper: end
 
 
 @dataclass(frozen=True)
@@ -241,7 +235,6 @@ class TranslationalClearanceJoint:
         return 0.5 * (self.guide_height - self.slider_height)
 
 
-# --- joint friction (owner: reactions): begin
 def _joint_friction_problems(j) -> list[str]:
     """Problems of an ideal joint's friction settings (pin radius, slider length, law)."""
     from .joint_friction import check_law
@@ -256,7 +249,6 @@ def _joint_friction_problems(j) -> list[str]:
     if why:
         out.append(why)
     return out
-# --- joint friction: end
 
 
 @dataclass(frozen=True)
@@ -276,12 +268,10 @@ class Mechanism:
     clearance_joints: tuple = ()
     ground_points: dict = field(default_factory=dict)
     gravity: Vec2 = (0.0, -9.81)
-    # --- flexible beams (owner: workbench.flex): begin
     #: flexible bodies (:class:`workbench.flex.beam_body.BeamBody`); joints, clearance joints and
     #: forces name them like bodies and their points by name (arc lengths); a mechanism with beams
-    #: runs on :func:`workbench.flex.flex_solver.simulate`
+    #: runs on :func:`workbench.flex.solver.simulate`
     beams: tuple = ()
-    # --- flexible beams: end
 
     # ---------------------------------------------------------------- lookups
     def first_angle_driver(self) -> Driver | None:
@@ -310,7 +300,6 @@ class Mechanism:
         out: list[str] = []
         names = [b.name for b in self.bodies]
         bodies = {b.name: b for b in self.bodies}
-        # --- flexible beams (owner: workbench.flex): begin
         for bm in self.beams:
             out.extend(bm.problems())
             if bm.name == GROUND:
@@ -319,7 +308,6 @@ class Mechanism:
                 out.append(f"the name '{bm.name}' is used by more than one body or beam")
             names.append(bm.name)
             bodies[bm.name] = bm
-        # --- flexible beams: end
         for b in self.bodies:
             if names.count(b.name) > 1:
                 out.append(f"body '{b.name}' is defined more than once")
@@ -349,9 +337,7 @@ class Mechanism:
             check_ref(f"joint '{j.name}'", j.body_j, j.point_j)
             if j.body_i == j.body_j:
                 out.append(f"joint '{j.name}' connects body '{j.body_i}' to itself")
-            # --- joint friction (owner: reactions): begin
             out.extend(_joint_friction_problems(j))
-            # --- joint friction: end
         for d in self.drivers:
             all_names.append(d.name)
             check_ref(f"driver '{d.name}'", d.body, None)

@@ -16,7 +16,7 @@ import threading
 import time as _time
 
 from ..errors import SolverError
-from ..scoped import scoped
+from ..runtime.scoped import scoped
 from .clearance import (FAULT_CONTACT_NONFINITE, FAULT_CONTACT_RAISED, FAULT_CONTACT_TENSILE,
                         FAULT_FRICTION_BOUND, FAULT_FRICTION_NONFINITE, FAULT_FRICTION_RAISED, N_FAULT)
 from .compiled import CL_FRICTION_BOUND
@@ -146,11 +146,9 @@ def _in_contact(cm, partial) -> list[str]:
 def failure_message(cm, status, t_fail, fault, k_out, n_out, partial=None):
     mech = cm.mechanism
     done = f" (the run had produced {k_out} of {n_out} output samples)"
-    # --- joint friction (owner: reactions): begin
     from .joint_friction import FAULT_BASE, fault_message
     if status == STATUS_BAD_MODEL and fault <= FAULT_BASE:
         return fault_message(mech, fault, t_fail) + done
-    # --- joint friction: end
     if status == STATUS_BAD_MODEL:
         c = mech.clearance_joints[fault // N_FAULT]
         cause = fault % N_FAULT

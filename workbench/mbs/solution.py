@@ -1,7 +1,7 @@
 """Solver settings and the solver's output, as plain data (SI units).
 
 :class:`Simulation` is what :func:`workbench.mbs.solver.simulate` returns; turning it into an
-xarray dataset is the job of :mod:`workbench.results` alone.
+xarray dataset is the job of :mod:`workbench.results.dataset` alone.
 """
 from __future__ import annotations
 
@@ -76,17 +76,13 @@ class SolverSettings:
     max_wall_time: float = math.inf
     impact_peaks: bool = True
     specialise: bool | str = False  # see above (owner: speed)
-    # --- Moreau-Jean time stepping (owner: nonsmooth/moreau_jean): begin
     #: fixed step h [s] of ``method = "moreau_jean"`` (None: not that method); Newton's
     #: restitution e_n [1] replacing the clearance joints' own (None: the contact laws')
     step: float | None = None
     restitution: float | None = None
-    # --- Moreau-Jean time stepping: end
-    # --- speed-ramp start of mechanisms with beams (owner: workbench.flex.flex_ramp): begin
     #: the first angle driver's speed rises smoothly from 0 to its constant value over this time
     #: [s] before ``t_start`` (a pre-roll; 0: the consistent start at full speed)
     ramp: float = 0.0
-    # --- speed-ramp start: end
 
 
 @dataclass

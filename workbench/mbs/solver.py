@@ -400,9 +400,8 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
     sim = _to_simulation(cm, out_times[:len(Y)], Y, DM, imp, stats, settings, evaluate=evaluate)
     sim.stats["wall_time"] = _time.perf_counter() - wall
     sim.stats["path"] = settings.path
-    # --- joint friction (owner: reactions): the reaction-friction loop's statistics: begin
+    # the reaction-friction loop's statistics
     if cm.joint_friction is not None:
         from .joint_friction import loop_stats
         sim.stats.update(loop_stats(cm.joint_friction_info))
-    # --- joint friction: end
     return sim

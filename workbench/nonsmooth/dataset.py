@@ -1,7 +1,7 @@
 """A dynamics study run by the event-driven solver, and its dataset.
 
 The dataset has the dynamics kind's variables and units where they apply (built by
-:func:`workbench.results.simulation_to_dataset` from a :class:`~workbench.mbs.solution.Simulation`
+:func:`workbench.results.dataset.simulation_to_dataset` from a :class:`~workbench.mbs.solution.Simulation`
 with no clearance joints), plus the frictional joints' own variables on the dimension
 ``friction_joint`` and the event table on the dimension ``event`` (:mod:`.events`: friction
 events and impacts in one table with an ``event_kind`` flag; the event-driven solver has no
@@ -71,7 +71,7 @@ def simulate(mech, settings, *, regularisation: float = 0.0):
 
 def to_dataset(sim, run, smp, *, study=None, registry=None):
     """The dynamics dataset of ``sim`` plus the frictional joints and the event table."""
-    from ..results import _var, model_info, simulation_to_dataset
+    from ..results.dataset import _var, model_info, simulation_to_dataset
     ds = simulation_to_dataset(sim, study=study, registry=registry)
     s = run.system
     names = [f.name for f in s.fj]
@@ -104,7 +104,7 @@ def to_dataset(sim, run, smp, *, study=None, registry=None):
     ds.attrs["solver"] = "event_driven"
     ds.attrs["solver_events"] = len(run.events)
     if study is not None:
-        from ..results import json_attr
+        from ..results.dataset import json_attr
         ds.attrs["friction_models"] = json_attr(
             {j.name: model_info(j.friction, registry) for j in study.mechanism.joints
              if getattr(j, "friction", None) is not None})
@@ -127,7 +127,7 @@ def write_result(ds, out, *, complete: bool):
     """Write ``ds`` to ``out`` (None: nothing) and return it; after Ctrl-C (``complete`` False)
     the samples finished before it go beside the output (``OUT.partial.nc``), never over it, and
     a ``KeyboardInterrupt`` carrying the dataset is raised."""
-    from ..results import partial_path, write_dataset
+    from ..results.dataset import partial_path, write_dataset
     if not complete:
         intr = KeyboardInterrupt()
         if out is not None:

@@ -33,7 +33,7 @@ def event_table(ds, friction=(), joint_names=()):
     """``ds`` with the event table of its impacts (``impact_*`` variables, when present) and of
     the friction events ``friction`` (``(time [s], friction-joint index, kind, normal force [N])``
     rows; ``joint_names[k]`` the name of friction joint ``k``)."""
-    from ..results import _var
+    from ..results.dataset import _var
     rows = []
     if "impact_time" in ds:
         t = np.asarray(ds["impact_time"].values, float)

@@ -78,7 +78,7 @@ def simulate(mech, settings, *, step: float, restitution=None, lcp: str = "lemke
 def run_study(study, *, registry, out=None):
     """Run a dynamics study with ``[solver] method = "moreau_jean"``; write ``out`` when given.
     Ctrl-C keeps the steps done, beside the output (never over it)."""
-    from ..results import simulation_to_dataset
+    from ..results.dataset import simulation_to_dataset
     s = study.solver
     fr = []
     try:

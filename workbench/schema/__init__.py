@@ -2,7 +2,7 @@
 
 * :mod:`~workbench.schema.core` -- :class:`Key`, :class:`Section`, :class:`Problems` and the one
   value check (:func:`check_value`) that study keys, sweep keys and model parameters go through;
-* :mod:`workbench.study_schema` -- the tables of the dynamics and wear study kinds;
+* :mod:`workbench.study.schema` -- the tables of the dynamics and wear study kinds;
 * :mod:`~workbench.schema.pressure` -- the tables of the pressure study kind;
 * :mod:`~workbench.schema.sweep` -- the tables of a sweep file;
 * :mod:`~workbench.schema.paths` -- study key paths (``mechanism.clearance_joints[0].clearance``);

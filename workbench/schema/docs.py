@@ -67,7 +67,7 @@ def format_sections(sections, inline=()) -> str:
 
 def format_reference() -> str:
     """The reference of the dynamics and wear study tables (``docs/study_format.md``)."""
-    from .. import study_schema as S
+    from ..study import schema as S
     return format_sections(S.SECTIONS, inline=(S.MATERIAL, S.DRIVER_FUNCTION))
 
 
@@ -85,7 +85,7 @@ def format_sweep() -> str:
 
 #: file -> {block name: generator}
 BLOCKS = {
-    "docs/study_format.md": {"workbench.study_schema.format_reference()": format_reference,
+    "docs/study_format.md": {"workbench.study.schema.format_reference()": format_reference,
                              "workbench.schema.docs.format_pressure()": format_pressure},
     "docs/sweep_format.md": {"workbench.schema.docs.format_sweep()": format_sweep},
 }

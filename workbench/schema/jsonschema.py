@@ -133,7 +133,7 @@ def node_schema(node, tree: dict, path: str, registry) -> dict:
 
 
 def _dynamics(registry) -> dict:
-    from .. import study_schema as S
+    from ..study import schema as S
     tree = S.TREE
     props = {name: node_schema(tree[name], tree, name, registry) for name in S.TOP_LEVEL}
     return {"type": "object", "properties": props, "required": ["mechanism"],

@@ -1,8 +1,8 @@
 """Study key paths (``mechanism.clearance_joints[0].contact.restitution``): parse them, check
 them against a study document and the study format, read their units, set and unset them.
 
-A sweep (:mod:`workbench.sweep_spec`) names the study keys it varies by such paths.  Which keys a
-table may hold comes from the schema tree (:data:`workbench.study_schema.TREE`, or
+A sweep (:mod:`workbench.sweeps.spec`) names the study keys it varies by such paths.  Which keys a
+table may hold comes from the schema tree (:data:`workbench.study.schema.TREE`, or
 :data:`workbench.schema.pressure.TREE` for a pressure study) and, inside a model table, from the
 model's own parameters.
 """
@@ -12,7 +12,7 @@ import copy
 import re
 from typing import Any
 
-from .. import study_schema as S
+from ..study import schema as S
 from ..errors import choices_text, did_you_mean
 
 _COMPONENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_\-]*)((?:\[\d+\])*)$")
@@ -38,7 +38,7 @@ def format_path(parts) -> str:
 
 
 def _tree(doc: dict) -> tuple[tuple[str, ...], dict]:
-    """Top-level tables and the table tree (:data:`workbench.study_schema.TREE`) of ``doc``'s kind."""
+    """Top-level tables and the table tree (:data:`workbench.study.schema.TREE`) of ``doc``'s kind."""
     kind = doc.get("study", {}).get("kind", "dynamics") if isinstance(doc.get("study"), dict) else "dynamics"
     if kind == "pressure":
         from . import pressure as P

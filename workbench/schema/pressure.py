@@ -15,7 +15,7 @@ The tables (checked by :func:`workbench.kinds.pressure_config.parse_pressure`, d
 """
 from __future__ import annotations
 
-from ..study_schema import MATERIAL, STUDY
+from ..study.schema import MATERIAL, STUDY
 from .core import Key, Section
 
 #: closed forms a pressure study can add as models (their labels are reserved)
@@ -86,7 +86,7 @@ MODEL = Section("models.<label>", (
 
 SECTIONS = (GRID, OUTPUT, COMPARE, CASE, WORN_PROFILE, MODEL)
 
-#: table path -> section (see :data:`workbench.study_schema.TREE`)
+#: table path -> section (see :data:`workbench.study.schema.TREE`)
 TREE: dict = {
     "study": STUDY, "grid": GRID, "output": OUTPUT, "compare": COMPARE, "cases[]": CASE,
     "cases[].worn_profile": WORN_PROFILE, "cases[].bushing": MATERIAL, "cases[].journal": MATERIAL,

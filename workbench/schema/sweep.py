@@ -1,4 +1,4 @@
-"""The schema of a sweep file (see :mod:`workbench.sweep_spec` and ``docs/sweep_format.md``).
+"""The schema of a sweep file (see :mod:`workbench.sweeps.spec` and ``docs/sweep_format.md``).
 
 Top-level tables: ``[sweep]`` (:data:`SWEEP`), ``[set]`` (study key path = value, the same in
 every case) and ``[grid]`` (study key path = a list of values, or a table :data:`ENTRY`).
@@ -13,7 +13,7 @@ SWEEP = Section("sweep", "What the sweep is and which base study it varies.", (
     Key("title", "free_text", "", "short title, stored in the results (default: the file name)", None),
     Key("description", "free_text", "", "free text, stored in the results", ""),
     Key("base", "text", "", "the base study file, relative to this sweep file"),
-    Key("summary", "texts", "", "summary quantities (reducers of `workbench.reducers`) computed per case "
+    Key("summary", "texts", "", "summary quantities (reducers of `workbench.results.reducers`) computed per case "
         "(default: every reducer of the base study's kind)", None),
     Key("zip", "any", "", "groups of parameter names varied together (equal lengths, one dimension "
         "named after the group's first parameter), e.g. `[[\"clearance\", \"speed\"]]`", ()),

@@ -1,6 +1,6 @@
 """The ``[wear]`` table of a wear study, checked into a :class:`WearConfig`.
 
-Keys, units and defaults are defined once in :data:`workbench.study_schema.WEAR` (and documented
+Keys, units and defaults are defined once in :data:`workbench.study.schema.WEAR` (and documented
 from there in ``docs/study_format.md``); this module adds the checks that need the mechanism and
 the plugin registry: joint and body names, the cycle period, the pressure model and wear law.
 """
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..mbs.mechanism import Mechanism, RevoluteClearanceJoint, TranslationalClearanceJoint
-from .. import study_schema as S
+from ..study import schema as S
 from ..errors import choices_text, did_you_mean
 
 
@@ -108,7 +108,6 @@ def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Probl
         return None
     names = v["joints"] if v["joints"] is not None else tuple(revolute)
     joints = []
-    # --- translational clearance joints (workbench.wear.guide_loop): begin
     translational = {c.name: i for i, c in enumerate(mechanism.clearance_joints)
                      if isinstance(c, TranslationalClearanceJoint)}
     guides = [translational[n] for n in names if n in translational]
@@ -118,7 +117,6 @@ def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Probl
         if why is not None:
             probs.add("wear.pressure", why)
     valid = {**revolute, **translational}
-    # --- translational: end
     for k, name in enumerate(names):
         if name in translational:   # translational
             continue

@@ -1,9 +1,9 @@
 """Flexible beams in the wear loop: the averaging cycles of a mechanism with ANCF beams run on the
-implicit solver (:func:`workbench.flex.flex_solver.simulate`).
+implicit solver (:func:`workbench.flex.solver.simulate`).
 
 The flexible solver takes the same ``surfaces`` / ``geometries`` as the rigid one and hands them
 to :func:`workbench.mbs.compiled.compile_mechanism` for its proxy bodies
-(:mod:`workbench.flex.flex_clearance`): a clearance joint at a beam end sees its worn bushing and
+(:mod:`workbench.flex.clearance`): a clearance joint at a beam end sees its worn bushing and
 journal profiles through the rigid path's own worn-gap kernels, in the frame of the beam's end
 (position and slope direction).  It returns the same :class:`~workbench.mbs.solution.Simulation`
 (contact force, friction, contact angle, relative rotation, slip velocity, penetration, impacts)
@@ -33,7 +33,7 @@ def simulator(mechanism, rigid):
     """The ``simulate`` function for ``mechanism``: the flexible solver when it has beams, else
     ``rigid`` (the caller's :func:`workbench.mbs.solver.simulate`, looked up at call time)."""
     if has_beams(mechanism):
-        from ..flex.flex_solver import simulate
+        from ..flex.solver import simulate
         return simulate
     return rigid
 

@@ -14,7 +14,7 @@ import numpy as np
 
 def _figure(*args, figsize=None, **kwargs):
     """A figure and its axes on an Agg canvas of their own (no pyplot state, no backend switch)."""
-    from ..plot import new_figure
+    from ..results.plot import new_figure
     fig = new_figure(figsize=figsize)
     return fig, fig.subplots(*args, **kwargs)
 

@@ -113,11 +113,10 @@ def _settings(study, cfg, n_average: int | None = None, tighten: float = 1.0):
                                rtol=study.solver.rtol * tighten, atol=study.solver.atol * tighten)
 
 
-# --- flexible beams (owner: workbench.wear.flex_dynamics): a mechanism with beams runs the implicit solver: begin
+# a mechanism with beams runs the implicit solver
 def _simulator(mechanism):
     from .flex_dynamics import simulator
     return simulator(mechanism, simulate)
-# --- flexible beams: end
 
 
 def _ideal_output(study, cfg) -> np.ndarray:
@@ -161,9 +160,7 @@ def _rates(run: WearRun, sim, n: int, old: dict | None) -> dict:
     for j, w in run.worn.items():
         samples = ContactSamples.from_simulation(sim, j, start)
         prev = old.get(j) if old else None
-        # --- distributed contact, one pressure field (owner: workbench.wear.coupled): begin
         pressure = coupled.bind(run, sim, j, start, samples) if coupled.is_coupled(cfg) else cfg.pressure
-        # --- distributed contact: end
         with _context(run, w):
             if prev is not None and _same_prefix(prev.samples, samples, prev.cycles.n * S):
                 k = prev.cycles.n
@@ -309,7 +306,6 @@ def _restore(run: WearRun, ds: xr.Dataset) -> None:
     run.validity.notes = list(json.loads(ds.attrs.get("validity_notes", "[]")))
 
 
-# --- data safety (owner: workbench.wear.store.StoreSession): begin
 def _refuse_to_clobber(out: Path) -> None:
     """Never replace a store without the checks of :class:`~workbench.wear.store.StoreSession`.
 
@@ -324,7 +320,6 @@ def _refuse_to_clobber(out: Path) -> None:
 
 
 @guarded
-# --- data safety: end
 def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = False, progress=None,
                    max_updates: int | None = None) -> xr.Dataset:
     """Run the wear loop of ``study`` (``kind = "wear"``) into the zarr store ``out``.

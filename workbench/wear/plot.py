@@ -17,12 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..plot import PNG
+from ..results.plot import PNG
 
 
 def _figure(*args, figsize=None, **kwargs):
     """A figure and its axes on an Agg canvas of their own (no pyplot state, no backend switch)."""
-    from ..plot import new_figure
+    from ..results.plot import new_figure
     fig = new_figure(figsize=figsize)
     return fig, fig.subplots(*args, **kwargs)
 
@@ -94,12 +94,8 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
     fig.tight_layout()
     p = outdir / "degradation.png"
     fig.savefig(p, dpi=120, pil_kwargs=PNG); paths.append(p)
-    # --- translational joints (workbench.wear.guide_plot): begin
     from .guide_plot import plot_guides
     paths += plot_guides(ds, outdir, max_curves)
-    # --- end
-    # --- deep-wear trends (workbench.wear.trends): begin
     from .trends import plot_if_recorded
     paths += plot_if_recorded(ds, outdir)
-    # --- end
     return paths

@@ -70,10 +70,9 @@ def row(run, meas, dN: float, increments: dict, ratios: dict) -> xr.Dataset:
         "cycle_jump": _var((), dN, "1", "cycles jumped after this update"),
         "update": _var((), run.update, "1", "update index"),
     }
-    # --- deep-wear trends (owner: workbench.wear.trends): per-cycle peak force and impacts, mean +- SE: begin
+    # per-cycle peak force and impacts, mean +- SE
     from .trends import cycle_statistics
     v.update(cycle_statistics(run, meas))
-    # --- deep-wear trends: end
     ds = xr.Dataset({k: x.expand_dims("cycle") if "cycle" not in x.dims else x
                      for k, x in ((k, xr.DataArray(x)) for k, x in v.items())})
     ds = ds.assign_coords(cycle=xr.Variable("cycle", [run.cycles_done],
@@ -123,12 +122,11 @@ def static(run, ideal: np.ndarray, meas) -> xr.Dataset:
 
 
 def attrs(run, registry) -> dict:
-    # --- kinds: provenance from the one builder of workbench.results (begin)
-    from ..results import json_attr as _json, model_info as _model_info, study_provenance
+    # provenance from the one builder of workbench.results.dataset
+    from ..results.dataset import json_attr as _json, model_info as _model_info, study_provenance
     study, cfg = run.study, run.cfg
     return {
         **study_provenance(study, registry),
-        # --- kinds: provenance (end)
         "pressure_model": _json(_model_info(cfg.pressure, registry)),
         "wear_law": _json(_model_info(cfg.law, registry)),
         "contact_models": _json({c.name: _model_info(c.contact, registry) for c in study.mechanism.clearance_joints}),

@@ -5,14 +5,14 @@ Every update appends one row to every variable with a ``cycle`` dimension (``to_
 writing leaves at most one partial row; :func:`open_store` and :meth:`WearStore.resume` trim every
 variable back to ``updates_completed`` rows, so a reader, or a resumed run, only ever sees whole
 updates.  The store is read with xarray's own zarr reader: :func:`open_store` (or
-:func:`workbench.results.open_results`) opens it with :class:`xarray.backends.ZarrStore` and cuts
+:func:`workbench.results.dataset.open_results`) opens it with :class:`xarray.backends.ZarrStore` and cuts
 each variable at the completed rows *before* the dataset is formed (:func:`xarray.open_zarr`
 itself would refuse a store whose variables differ by a row being appended); a finished store
 also opens with ``xarray.open_zarr(path, consolidated=False)``.
 
 Safety (the writer side): :class:`StoreSession` opens the store of one run *before* any work --
-the output-path rules of :mod:`workbench.outputs` (new path, or a store of ours; never an input,
-a file or a foreign folder), the writer's lock of :mod:`workbench.locks` (a second writer or a
+the output-path rules of :mod:`workbench.results.outputs` (new path, or a store of ours; never an input,
+a file or a foreign folder), the writer's lock of :mod:`workbench.runtime.locks` (a second writer or a
 ``--resume`` while a run writes gets a clear message; a dead writer's lock is taken over with a
 note), and the state of an existing store: finished (replaced only with ``overwrite``, the new
 store written next to it and swapped in), unfinished (continued with ``resume``, or replaced
@@ -33,8 +33,8 @@ from pathlib import Path
 import xarray as xr
 
 from ..errors import WorkbenchError
-from ..locks import FolderLock
-from ..outputs import STORE_META, OutputError, check_writable, is_our_store, store_attrs, write_marker
+from ..runtime.locks import FolderLock
+from ..results.outputs import STORE_META, OutputError, check_writable, is_our_store, store_attrs, write_marker
 
 COMPLETED = "updates_completed"
 RECORDS = "records_completed"
@@ -237,7 +237,7 @@ class StoreSession:
     def _lock(self, folder: Path) -> FolderLock:
         lock = FolderLock(folder / STORE_META, what=f"the wear store {self.path}").acquire()
         if lock.recovered:
-            from ..locks import describe
+            from ..runtime.locks import describe
             self.note(f"{self.path}: took over the lock of a run that is no longer running "
                       f"({describe(lock.recovered)})")
         return lock
@@ -376,7 +376,7 @@ def guarded(run):
         try:
             result = run(study, out=out, resume=session.resume, **kw)
         except BaseException as exc:
-            from ..interrupts import as_interrupt
+            from ..runtime.interrupts import as_interrupt
             exc2 = as_interrupt(exc)   # Ctrl-C inside compiled code surfaces as a SystemError
             session.close(exc2)
             if exc2 is not exc:

@@ -181,7 +181,7 @@ def table(tr: xr.Dataset, joint: int = 0) -> str:
 def plot(tr: xr.Dataset, path, joint: int = 0) -> None:
     """``wear_trends.png``: the three quantities against the deepest wear [um], error bars of one
     standard error, and the fitted lines."""
-    from ..plot import PNG, new_figure
+    from ..results.plot import PNG, new_figure
     t = tr.isel(joint=joint)
     x = t.deepest_wear.values * 1e6
     fig = new_figure(figsize=(6.5, 8.0))

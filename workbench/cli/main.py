@@ -1,0 +1,418 @@
+"""The ``workbench`` command line: ``run``, ``validate``, ``sweep``, ``plugins``, ``plot``.
+
+Every mistake a user can make (bad study file, unknown model, output path ...) is a
+:class:`~workbench.errors.WorkbenchError`; the command prints its message, without a traceback,
+and exits with status 2.  A computation that fails (the solver, or a model returning unusable
+values) exits with status 3, Ctrl-C with 130, keeping what the run had finished (see ``run``).
+Results and tables go to stdout; progress, notes and warnings to stderr.
+
+Results are written only to a new path or over a result of ours, and replacing a result needs
+``--overwrite`` (:mod:`workbench.results.outputs`); a run whose estimated size exceeds ``--max-output-gb``
+is refused before it starts (``[checks] max_memory_gb``, :mod:`workbench.study.checks`).
+"""
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from .. import __version__
+from ..errors import WorkbenchError
+from ..models import FAMILIES
+
+# exit codes
+EXIT_USER_ERROR = 2      # usage error, bad input, output refused, a run stopped by --max-time or [checks]
+EXIT_RUN_FAILED = 3      # the computation failed: solver failure, a model returned unusable values
+EXIT_INTERRUPTED = 130   # 128 + SIGINT, the shell's convention for Ctrl-C
+EXIT_CODES_HELP = """\b
+Exit status:
+  0    done
+  1    an internal error (a bug: please report it with the traceback)
+  2    usage error or bad input (study file, options, output path), or a
+       run stopped by --max-time or by a [checks] guard
+  3    the computation failed (the solver, or a model's unusable output)
+  130  interrupted (Ctrl-C); what the run had finished is kept"""
+
+
+def _exit_code(exc) -> int:
+    """EXIT_RUN_FAILED for a failed computation, EXIT_USER_ERROR for every other WorkbenchError."""
+    from ..errors import SolverError
+    limit = getattr(sys.modules.get("workbench.mbs.run_control"), "SolverTimeLimit", ())
+    model = getattr(sys.modules.get("workbench.wear.increment"), "ModelOutputError", ())
+    chain, e = [], exc
+    while e is not None and len(chain) < 20:   # a run re-raises the solver's error with the file it kept
+        chain.append(e)
+        e = e.__cause__ or e.__context__
+    if any(isinstance(e, limit) for e in chain):   # stopped at the limit the user set: not a failure
+        return EXIT_USER_ERROR
+    if isinstance(exc, (SolverError, model)) or any(isinstance(e, model) for e in chain):
+        return EXIT_RUN_FAILED
+    return EXIT_USER_ERROR
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def _tagged(tag: str, color: str, text: str, *, err: bool = False) -> None:
+    """Print ``tag`` in ``color`` (on a terminal) and ``text`` as is, without importing rich
+    (start-up: ``validate`` prints only such lines)."""
+    click.echo(f"{click.style(tag, fg=color)} {text}", err=err)
+
+
+def _friendly(func):
+    """Turn a WorkbenchError into a message on stderr and exit status 2 or 3 (see _exit_code)."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except WorkbenchError as exc:
+            from rich.markup import escape
+            _console(stderr=True).print(f"[bold red]error:[/] {escape(str(exc))}")
+            sys.exit(_exit_code(exc))
+        except (KeyboardInterrupt, Exception) as exc:
+            from ..runtime.interrupts import is_interrupt
+            if not is_interrupt(exc):   # Ctrl-C in compiled code may surface as a SystemError
+                raise
+            from rich.markup import escape
+            kept = getattr(exc, "kept", None)
+            _console(stderr=True).print("[bold red]interrupted[/]" + (f": {escape(kept)}" if kept else ""))
+            sys.exit(EXIT_INTERRUPTED)
+    return wrapper
+
+
+def _registry():
+    from ..plugins import build_registry
+    return build_registry()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
+@click.version_option(__version__, prog_name="workbench")
+@click.pass_context
+def main(ctx):
+    """Joint Wear Workbench: clearance, contact, friction and wear in planar mechanisms.
+
+    Results and tables go to stdout; progress, notes and warnings to stderr.
+    """
+    if _OWN_PROCESS:   # --- startup: every command but a sweep leaves dask unimported
+        from .startup import hide_dask
+        hide_dask(ctx.invoked_subcommand)
+        _COMMAND[0] = ctx.invoked_subcommand
+
+
+# the command's own process leaves dask unimported
+_OWN_PROCESS = False
+_COMMAND: list = [None]   # the command this process runs (None: --help, --version)
+
+
+def entry() -> None:
+    """The ``workbench`` console script (and ``python -m workbench.cli.main``): :func:`main` in a process
+    of its own, the only case where a command may hide dask from the process
+    (:func:`workbench.cli.startup.hide_dask`) and end it without the interpreter's tear-down
+    (:func:`workbench.cli.startup.exit_now`); ``main`` called from Python changes nothing global."""
+    global _OWN_PROCESS
+    _OWN_PROCESS = True
+    try:
+        main()
+    except SystemExit as exc:   # click ends every command so, 0 included
+        from .startup import exit_now
+        exit_now(exc.code, _COMMAND[0])
+        raise
+
+
+@main.command()
+@click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
+@_friendly
+def validate(study_file: Path):
+    """Check STUDY_FILE (schema, models, mechanism, estimated size) without running it.
+
+    A sweep file (one with a [sweep] table) is checked with every one of its cases."""
+    from ..study.load import load_study
+    registry = _registry()
+    # a sweep file is validated case by case
+    from ..study.input import is_sweep_file
+    if is_sweep_file(study_file):
+        _validate_sweep(study_file, registry)
+        return
+    study = load_study(study_file, registry=registry)
+    if study.kind == "pressure":  # checked by workbench.kinds.pressure_config inside load_study
+        _tagged("ok", "green", f"{study_file}: pressure study '{study.title}'")
+        return
+    m, s = study.mechanism, study.solver
+    for w in study.warnings:  # allowed by [checks]; the run writes them into the dataset too
+        _tagged("warning:", "yellow", w, err=True)
+    if study.kind == "wear":
+        w = study.wear
+        _tagged(
+            "ok", "green", f"{study_file}: wear study '{study.title}': {len(m.bodies)} bodies, "
+            f"{len(m.clearance_joints)} clearance joints ({len(w.joints) + len(w.guides)} wearing); {w.cycles:.6g} cycles "
+            f"of {w.cycle_period:g} s; pressure '{w.pressure.name}', wear law '{w.law.name}'")
+        return
+    from ..nonsmooth.support import uses_event_driven
+    beams = getattr(m, "beams", ())
+    solver = ("event-driven solver (set-valued friction)" if uses_event_driven(m) else
+              "generalised-alpha solver (flexible beams)" if beams else
+              f"Moreau-Jean time stepping, step {s.step:g} s" if getattr(s, "method", "") == "moreau_jean"
+              else f"{s.path} path")
+    _tagged(
+        "ok", "green", f"{study_file}: dynamics study '{study.title}': {len(m.bodies)} bodies, "
+        + (f"{len(beams)} beams, " if beams else "")
+        + f"{len(m.joints)} ideal joints, {len(m.drivers)} drivers, {len(m.forces)} forces, "
+        f"{len(m.clearance_joints)} clearance joints; t = {s.t_start:g} .. {s.t_end:g} s, "
+        f"output every {s.output_step:g} s, {solver}")
+
+
+# sweep validation and the JSON Schema command
+def _validate_sweep(sweep_file: Path, registry) -> None:
+    """``validate`` of a sweep file: the file, then every case's study as ``run`` will load it."""
+    from ..sweeps.spec import check_cases, load_sweep
+    sw = load_sweep(sweep_file, registry=registry)
+    check_cases(sw, registry=registry)
+    _tagged("ok", "green", f"{sweep_file}: sweep '{sw.title}': {len(sw.cases)} {sw.kind} cases over "
+                     f"{' x '.join(f'{d} ({n})' for d, n in zip(sw.dims, sw.shape))}, base study {sw.base_file}")
+
+
+@main.command("schema")
+@click.option("--kind", type=click.Choice(("study", "dynamics", "wear", "pressure", "sweep")),
+              default="study", show_default=True,
+              help="which file: a study of any kind, of one kind, or a sweep file")
+@_friendly
+def schema_command(kind: str):
+    """Print the JSON Schema of a study or sweep file (for editors), generated from the schema
+    the loader checks; the models listed are the installed ones."""
+    from ..schema.jsonschema import schema_text
+    click.echo(schema_text(kind, _registry()), nl=False)
+
+
+@main.command()
+@click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--out", "out", type=click.Path(path_type=Path), required=True,
+              help="results to write: a netCDF4 file (dynamics, pressure; xarray.open_dataset) or, "
+                   "for a wear study, a zarr store (xarray.open_zarr), e.g. results/wear.zarr")
+@click.option("--plot/--no-plot", default=True, show_default=True, help="write the PNG plots too")
+@click.option("--plot-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="where the plots go [default: <OUT without suffix>_plots]")
+@click.option("--resume", is_flag=True, help="wear study: continue the run stored in OUT")
+@click.option("--overwrite", is_flag=True,
+              help="replace the workbench result already at OUT (never a file the workbench did not write)")
+# wall-time limit
+@click.option("--max-time", "max_time", type=click.FloatRange(min=0.0, min_open=True), default=None,
+              metavar="SECONDS", help="stop the run after SECONDS of wall time, keeping what it "
+              "computed (dynamics: the samples in <OUT>.partial.nc; wear: the completed updates)")
+@_friendly
+def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool, overwrite: bool,
+        max_time: float | None = None):
+    """Run STUDY_FILE and write its results to OUT (and plots).
+
+    OUT must be new or hold a workbench result (replaced only with --overwrite); it is never an
+    input of the study.  Ctrl-C stops the run (exit status 130) and keeps what it finished: a wear
+    run's completed updates (continue with --resume), a dynamics run's samples when the solver
+    hands them back.  --max-time SECONDS stops it likewise at that wall time (exit status 2).
+    """
+    # wall-time limit
+    import contextlib
+
+    from ..mbs.solver import wall_time_limit
+    with wall_time_limit(max_time) if max_time is not None else contextlib.nullcontext():
+        _run(study_file, out, plot, plot_dir, resume, overwrite)
+
+
+def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool, overwrite: bool):
+    # one dispatcher on the study kind (workbench.kinds)
+    from .. import kinds
+    from ..results.outputs import check_output, input_paths
+    from ..jit import load as load_numba
+    from ..study.load import load_study
+    load_numba()   # numba first, in this thread: a run needs it, and the study's checks then run compiled
+    if PREFETCH:
+        _prefetch_results_libraries(plots=plot)
+    console = _console()
+    registry = _registry()
+    study = load_study(study_file, registry=registry)
+    kind = kinds.get(study.kind)
+    if resume and not kind.RESUMABLE:
+        raise WorkbenchError(f"{study_file}: --resume is for wear studies (this is a {study.kind} study)")
+    check_output(out, kind=study.kind, inputs=input_paths(study_file, study.text), overwrite=overwrite,
+                 resume=resume)
+    options = dict(resume=resume, overwrite=overwrite, note=_note(_console(stderr=True))) if kind.RESUMABLE else {}
+    what = kind.describe(study)
+    t0 = time.perf_counter()
+    ds = _with_progress(_console(stderr=True), kind.progress_total(study), what,
+                        lambda progress: kinds.run(study, registry=registry, out=out, progress=progress,
+                                                   **options))
+    console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s: {what}")
+    twin = str(ds.attrs.get("ideal_twin_status", ""))
+    if twin.startswith("failed"):
+        from rich.markup import escape
+        _console(stderr=True).print(f"[yellow]warning:[/] the ideal-joint twin {escape(twin)}; {out} "
+                                    f"holds the clearance run without the ideal_* variables")
+    for line in kinds.summary_lines(ds):
+        console.print(line, markup=False)
+    if plot:
+        _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console, result=out)
+
+
+# the results libraries are imported beside the run
+#: import xarray and the netCDF engine (and matplotlib, for the plots) in a background thread while
+#: ``run`` simulates or a sweep's workers run (False: when first used); see :mod:`workbench.cli.startup`
+PREFETCH = True
+
+
+def _prefetch_results_libraries(plots: bool = False) -> None:
+    from .startup import prefetch_results_libraries
+    prefetch_results_libraries(plots=plots)
+
+
+def _note(console):
+    def note(message):
+        from rich.markup import escape
+        console.print(f"[yellow]note:[/] {escape(message)}")
+    return note
+
+
+def _with_progress(console, total: float | None, what: str, job):
+    """``job(progress)`` under a progress bar (a kind with countable work) or a spinner."""
+    import warnings
+    if total is None:
+        with console.status(f"running {what} ..."), warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="the ideal-joint twin", category=RuntimeWarning)
+            return job(None)
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    with Progress(TextColumn("[bold]run[/]"), BarColumn(),
+                  TextColumn("{task.completed:,.0f}/{task.total:,.0f}"),
+                  TextColumn("{task.fields[info]}"), TimeElapsedColumn(), console=console) as bar:
+        task = bar.add_task("run", total=total, info="")
+        return job(lambda done, total_, info: bar.update(task, completed=done, info=info))
+
+
+def _plot(ds, outdir: Path, console, result: Path | None = None) -> list[Path]:
+    """Write the plots of ``ds`` (already on disk at ``result``, which a failure never touches),
+    chosen by the dataset's study kind (:func:`workbench.kinds.plots`)."""
+    from .. import kinds
+    kept = f"the results are in {result}; " if result is not None else ""
+    try:
+        paths = kinds.plots(ds, outdir)
+    except OSError as exc:
+        raise WorkbenchError(f"{kept}cannot write the plots to {outdir}: {exc}") from exc
+    except (WorkbenchError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # noqa: BLE001 - a failing plot never costs the user the dataset
+        raise WorkbenchError(f"{kept}the plots failed ({type(exc).__name__}: {exc}); "
+                             f"try again with `workbench plot`") from exc
+    for p in paths or []:
+        console.print(f"[green]plot[/] {p}")
+    return paths
+
+
+@main.command()
+@click.argument("result", type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--out-dir", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=None, help="where the PNGs go [default: <RESULT without suffix>_plots]")
+@_friendly
+def plot(result: Path, out_dir: Path | None):
+    """Write the PNG plots of a results file."""
+    from ..results.dataset import open_results
+    try:
+        ds = open_results(result)
+    except (OSError, ValueError) as exc:
+        raise WorkbenchError(f"{result}: cannot read it as a workbench results file: {exc}") from None
+    _plot(ds, out_dir or result.with_name(result.stem + "_plots"), _console())
+
+
+# ParaView export
+@main.command()
+@click.argument("result", type=click.Path(exists=True, path_type=Path))
+@click.option("--vtu", "vtu_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="directory for the VTU time series of the deformed beams and its .pvd index "
+                   "(created if missing; existing files are never replaced)")
+@_friendly
+def export(result: Path, vtu_dir: Path):
+    """Export the deformed beams of a dynamics result for ParaView (VTU + .pvd, SI units)."""
+    from ..results.dataset import open_results
+    from ..flex.export import export_vtu
+    try:
+        ds = open_results(result)
+    except (OSError, ValueError) as exc:
+        raise WorkbenchError(f"{result}: cannot read it as a workbench results file: {exc}") from None
+    _console().print(f"[green]export[/] {export_vtu(ds, vtu_dir)}")
+
+
+# --- converge (pressure branch): re-run a study at tightened settings ---------------------------
+@main.command()
+@click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="also write the table (netCDF4) to OUT; an existing file is never overwritten")
+@click.option("--cycles", type=float, default=None,
+              help="wear study: simulate only this many cycles in every run (a quick check)")
+@click.option("--tol", "tol", multiple=True, metavar="QUANTITY=VALUE",
+              help="replace a default tolerance, e.g. --tol trajectory=1e-6 (repeatable)")
+@_friendly
+def converge(study_file: Path, out: Path | None, cycles: float | None, tol: tuple[str, ...]):
+    """Re-run STUDY_FILE at tightened settings and print its convergence table."""
+    from ..converge.runner import check_output_path, converge_study, print_table, write_table
+    from ..study.load import load_study
+    if out is not None:
+        check_output_path(out)          # before hours of runs, not after
+    tolerances = {}
+    for item in tol:
+        name, _, value = item.partition("=")
+        try:
+            tolerances[name.strip()] = float(value)
+        except ValueError:
+            raise WorkbenchError(f"--tol {item!r}: expected QUANTITY=VALUE with a number, "
+                                 f"e.g. --tol trajectory=1e-6") from None
+    registry = _registry()
+    study = load_study(study_file, registry=registry)
+    console = _console()
+    t0 = time.perf_counter()
+    with _console(stderr=True).status("converge ...") as status:
+        ds = converge_study(study, registry=registry, cycles=cycles, tolerances=tolerances,
+                            progress=lambda label: status.update(f"converge: {label} run ..."))
+    print_table(ds, console)
+    if out is not None:
+        write_table(ds, out)
+        console.print(f"[green]wrote[/] {out}")
+    console.print(f"{ds.sizes['setting'] + 1} runs in {time.perf_counter() - t0:.1f} s")
+    if ds.attrs["run_status"] != "complete":
+        console.print(f"[yellow]{ds.attrs['run_status']}[/] (Ctrl-C): the table holds the settings done")
+        sys.exit(130)
+
+
+# `workbench plugins`
+@main.command()
+@click.argument("name", required=False)
+@click.option("--family", type=click.Choice(FAMILIES), default=None, help="only this model family")
+@click.option("--json", "as_json", is_flag=True, help="print JSON (every fact of every model) instead")
+@_friendly
+def plugins(name: str | None, family: str | None, as_json: bool):
+    """List the registered models by family, or show model NAME's parameters in full.
+
+    Each model's line gives its summary and parameters (name = default unit); NAME shows every
+    parameter's unit, default, allowed bounds, the range its source derives it for, and the
+    model's reference.  --json prints the same facts for programs.
+    """
+    from . import model_docs
+    registry = _registry()
+    entries = model_docs.find(registry, name, family) if name else registry.entries(family)
+    if as_json:
+        import json
+        click.echo(json.dumps(model_docs.as_dicts(entries), indent=2, ensure_ascii=False))
+        return
+    if name:
+        lines = []
+        for e in entries:
+            lines += model_docs.model_doc(e) + [""]
+        click.echo("\n".join(lines[:-1]))
+        return
+    click.echo("\n".join(model_docs.listing(entries, family)))
+
+
+from . import sweep as cli_sweep  # noqa: E402,F401 - registers `workbench sweep` on main
+
+if __name__ == "__main__":  # pragma: no cover - `python -m workbench.cli.main`: the package's module (where
+    from workbench.cli.main import entry as _entry   # cli_sweep registered its command), not this copy
+    _entry()
