@@ -52,17 +52,18 @@ def test_every_family_has_models_to_check():
 
 
 def test_author_kit_documents_every_hook_and_base_class():
-    """plugins/README.md has a reference entry for every hook spec and every family's base class."""
+    """docs/plugins.md (the one place for writing a plugin) has a reference entry for every hook
+    spec and every family's base class."""
     from pathlib import Path
 
     from workbench import hookspecs
     from workbench.models import BASES
 
-    kit = (Path(__file__).resolve().parents[1] / "plugins" / "README.md").read_text(encoding="utf-8")
+    kit = (Path(__file__).resolve().parents[1] / "docs" / "plugins.md").read_text(encoding="utf-8")
     for hook in hookspecs.HOOK_FAMILIES:
-        assert f"`{hook}(register)`" in kit, f"plugins/README.md does not document the hook {hook}"
+        assert f"`{hook}(register)`" in kit, f"docs/plugins.md does not document the hook {hook}"
     for base in BASES.values():
-        assert f"## {base.__name__}" in kit, f"plugins/README.md has no section on {base.__name__}"
+        assert f"## {base.__name__}" in kit, f"docs/plugins.md has no section on {base.__name__}"
 
 
 @pytest.mark.parametrize("cls", _all_models())

@@ -33,7 +33,7 @@ All in one process, so the ratios compare like with like on the same (shared, no
 first workbench run compiles (not timed: a warm-up run precedes).
 
 Measured (2 revolutions, shared 2-core machine under load, median of 3; compiled step loop):
-see the README's speed table (flexible rows) for the numbers of the last run.
+see docs/performance.md (flexible links) for the numbers of the last run.
 """
 from __future__ import annotations
 

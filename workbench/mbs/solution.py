@@ -25,7 +25,7 @@ class SolverSettings:
         Flores slider-crank over two crank revolutions reproduces a solution at rtol 1e-13 to
         7e-7 m with the same impact sequence (at 1e-6 it is off by 6e-4 m and misses 17 of 43
         impacts; at 1e-10 it is off by 1.1e-5 m with one extra grazing impact).  See the
-        README's convergence table and ``workbench converge``.
+        the convergence table of docs/validation.md and ``workbench converge``.
     max_step : largest step [s] (0 = unlimited).
     first_step : initial step [s].
     baumgarte_alpha, baumgarte_beta : Baumgarte stabilisation factors [1/s] (Wang, Chen, Ma & Sun (2016) eq. 41).
