@@ -1,7 +1,12 @@
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
+
+# The tests mirror the packages (tests/mbs, tests/wear, ...); their shared helpers (mechanisms,
+# study_helpers, broken_models, isolation_models) live here at the top of tests/.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from workbench.plugins import build_registry
 

@@ -9,7 +9,7 @@
 * A model that returns NaN or a wrong shape during a run stops it with an error naming the
   model, the joint and when (time of the dynamics, wear update and cycles of the wear loop), and
   what the run had written stays readable.  (A contact law returning NaN is covered by
-  tests/test_partial_results.py.)
+  tests/results/test_partial_results.py.)
 
 The broken models are in tests/isolation_models.py.
 """

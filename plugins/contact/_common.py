@@ -221,7 +221,7 @@ NEAR_ELASTIC_RANGE = (0.8, 1.0)
 #: parameters of the laws whose chi(e) comes from an energy balance first order in (1 - e)
 #: (Hunt & Crossley 1975, Lankarani & Nikravesh 1990, Herbert & McWhannell 1977): meant for e
 #: near 1.  The restitution they reproduce under-dissipates by up to 2 (1 - e)^2 (measured in
-#: tests/test_restitution.py), 0.08 at e = 0.8; at e = 0.3 LN gives 0.68.
+#: tests/plugins/test_restitution.py), 0.08 at e = 0.8; at e = 0.3 LN gives 0.68.
 HysteresisParamsNearElastic = _hysteresis_params(
     0.0, NEAR_ELASTIC_RANGE,
     "derived from an energy balance first order in (1 - e), for little dissipation "

@@ -42,7 +42,7 @@ def damping_from_restitution(e: float, K: float, m: float) -> float:
 
     Inverts ``e = exp(-zeta pi/sqrt(1-zeta^2))``, the rebound speed ratio of a damped linear
     oscillator *with* tension allowed (contact ends at ``delta = 0``).  With the no-tension clamp
-    the effective restitution is higher; ``tests/test_restitution.py`` measures it.
+    the effective restitution is higher; ``tests/plugins/test_restitution.py`` measures it.
     """
     if e >= 1.0:
         return 0.0

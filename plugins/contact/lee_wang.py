@@ -17,7 +17,7 @@ class LeeWang(HysteresisLaw, ContactLaw):
     ``chi = 3 (1 - e) / 4``.
 
     Half the Hunt-Crossley damping: it does not reproduce its nominal restitution (measured in
-    tests/test_restitution.py).
+    tests/plugins/test_restitution.py).
     ``K`` [N/m^n] defaults to the geometric stiffness (Wang, Chen, Ma & Sun (2016) eq. 11 for a pin in a bore).
     The force is clamped to 0 when the damping term would make it negative (no tension);
     ``delta_dot_minus`` [m/s] is floored at ``min_impact_speed`` (grazing contacts).

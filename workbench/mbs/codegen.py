@@ -13,7 +13,7 @@ the :data:`.compiled.Model`: only the structure is baked.
 
 The arithmetic is that of the generic right-hand side term by term, in the same order; terms the
 generic code adds that are structurally zero (a Jacobian entry that is always 0) are left out,
-which changes nothing but the sign of a zero.  ``tests/test_specialised.py`` checks that both paths
+which changes nothing but the sign of a zero.  ``tests/mbs/test_specialised.py`` checks that both paths
 give the same trajectory, impact table and outputs (on the Flores slider-crank and the five-bar,
 circular and worn, they agree to the last bit).  Differences: ``rhs``, the integrator's, writes the
 clearance record's contact angle ``C_PSI`` of worn joints only (the integrator reads the force and

@@ -42,7 +42,7 @@ Fast path: :func:`distributed_contact` (numba, called from :func:`.clearance.cle
 control point once, the node angles by rotation, nothing stored) and a segment whose overlap bound
 is <= 0 is not searched (the results are those of searching it).
 Reference path: :func:`.distributed_reference.reference_contact` (numpy, a fine trapezoid grid
-over the whole bore); ``tests/test_distributed_contact.py`` checks that they agree.
+over the whole bore); ``tests/mbs/test_distributed_contact.py`` checks that they agree.
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ On a worn bore the window ``|psi - alpha| <= acos(c_min / |e|)`` spans some 40 s
   ``dth``, so the parameter within the journal's knot span is the same at every bushing node),
   and the node angles' cosines and sines by rotation through ``dth``; nothing is stored.
   :func:`nodes` is that walk with its data stored (tests, benchmark), :func:`.distributed._node`
-  the same data node by node (the reference of ``tests/test_distributed_contact.py``).
+  the same data node by node (the reference of ``tests/mbs/test_distributed_contact.py``).
 * :func:`segment_bound` (:func:`bound` on a stored walk) bounds the overlap over a segment from its
   end data, so that the search of its critical points and roots runs only where some overlap is
   possible.

@@ -4,7 +4,7 @@ its inputs outside a compiled mechanism (tests, the wear coupling).
 The same overlap field as the compiled path -- the quasi-interpolating B-splines of the profiles,
 the cubic Hermite of their values and slopes on each bushing segment -- but written with numpy on
 a uniform grid over the whole bore and integrated by the trapezoid rule: no patch search, no
-roots, no Gauss points.  The two agree to the grid's O(n^-2) error (tests/test_distributed_contact.py).
+roots, no Gauss points.  The two agree to the grid's O(n^-2) error (tests/mbs/test_distributed_contact.py).
 """
 from __future__ import annotations
 

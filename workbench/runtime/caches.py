@@ -288,7 +288,7 @@ def _install_light_load(caching) -> None:
     (``numba.core.compiler``), so nothing is skipped for a compile.  Scoped to functions whose
     cache the workbench locator owns; a user's own ``cache=True`` functions load as numba does.
     Written against numba 0.68's ``Cache`` (a numba without its private pieces takes its own
-    path); ``tests/test_caches.py`` checks that a warm process loads an allocating function and a
+    path); ``tests/runtime/test_caches.py`` checks that a warm process loads an allocating function and a
     C callback passed as an argument this way.  A run still imports ``scipy.linalg``: the
     integrator's environment refers to ``numba.np.arraymath`` (matrix products call BLAS).
     """
