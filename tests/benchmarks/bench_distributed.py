@@ -10,13 +10,13 @@ prints, each as the median of ``--repeat`` runs measured in this process:
   against the per-node spline evaluation ``_node`` (the reference it replaced): the ratio;
 * one full contact call (:func:`workbench.mbs.distributed.distributed_contact`, no friction) on the
   worn bore against the same call on the unworn bore at the same load direction: the ratio (the
-  cost of the wear), the worn call against the previous kernels (:mod:`distributed_previous`), and
+  cost of the wear), the worn call against the previous kernels (``--before DIR``: the same module of an earlier checkout, :mod:`earlier_tree`), and
   the segments of the window against those the overlap bound lets through;
 * (unless ``--no-cycle``) the worn five-bar cycle (:mod:`bench_distributed_cycle`): the surfaces of
   studies/five_bar_wear_distributed.toml after its first wear update, one settle and one measured
   cycle against the same on the unworn joint (CPU time, steps, rejected steps, right-hand sides),
   and on that cycle's states the contact call and the largest-overlap search of the current
-  kernels against the previous ones (frozen in :mod:`distributed_previous`), with their largest
+  kernels against the previous ones (of the earlier checkout given with ``--before DIR``), with their largest
   difference.
 """
 from __future__ import annotations
@@ -27,13 +27,14 @@ import sys
 import math
 import statistics
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # bench_distributed_cycle, distributed_previous
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # bench_distributed_cycle, earlier_tree
 
-import distributed_previous as previous  # noqa: E402
+import earlier_tree  # noqa: E402
 from workbench.mbs import distributed as D, kernels  # noqa: E402
 from workbench.mbs.distributed_nodes import bound, nodes  # noqa: E402
 from workbench.mbs.distributed_reference import profile_row  # noqa: E402
@@ -84,15 +85,18 @@ def _contact(row, cp, ecc, phis, fk, fp, reps):
     return acc
 
 
-@njit(cache=True)
-def _contact_previous(row, cp, ecc, phis, fk, fp, reps):
-    res = np.zeros(D.N_RES); tmp = np.zeros(2); acc = 0.0
-    for r in range(reps):
-        for s in range(ecc.shape[0]):
-            previous.distributed_contact(row, cp, ecc[s, 0], ecc[s, 1], 0.01, 0.0, phis[s], 50.0, 0.0, 0.5,
-                                         0.5, 0.1, RB * cp[D.P_LEN], fk, fp.ctypes, 0.0, tmp, res, np.zeros(0))
-            acc += res[D.R_FBX]
-    return acc
+def _contact_of(kernel):
+    """A compiled loop over the states calling ``kernel`` (an earlier tree's distributed_contact)."""
+    @njit
+    def run(row, cp, ecc, phis, fk, fp, reps):
+        res = np.zeros(D.N_RES); tmp = np.zeros(2); acc = 0.0
+        for r in range(reps):
+            for s in range(ecc.shape[0]):
+                kernel(row, cp, ecc[s, 0], ecc[s, 1], 0.01, 0.0, phis[s], 50.0, 0.0, 0.5,
+                       0.5, 0.1, RB * cp[D.P_LEN], fk, fp.ctypes, 0.0, tmp, res, np.zeros(0))
+                acc += res[D.R_FBX]
+        return acc
+    return run
 
 
 @njit(cache=True)
@@ -121,7 +125,13 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=3, help="runs of each measurement (the median is printed)")
     ap.add_argument("--no-cycle", action="store_true", help="skip the worn five-bar cycle")
+    ap.add_argument("--before", type=Path, default=None, metavar="DIR",
+                    help="an earlier checkout (git worktree add DIR <commit>): its distributed-contact "
+                         "kernels are timed beside the current ones")
     a = ap.parse_args(argv)
+    previous = None
+    if a.before is not None:
+        previous = _contact_of(earlier_tree.load_module(a.before, "workbench.mbs.distributed").distributed_contact)
     hb, hj = worn_bore()
     worn = profile_row(RB, RJ, hb, hj)
     fresh = profile_row(RB, RJ, np.zeros(M), np.zeros(M))
@@ -139,7 +149,8 @@ def main(argv=None) -> int:
         t_new = _time(_pass, worn, ecc, phis, reps=reps)
         t_worn = _time(lambda *x: _contact(worn, cp, ecc, phis, fk, fp, x[-1]), None, reps=reps)
         t_fresh = _time(lambda *x: _contact(fresh, cp, ecc, phis, fk, fp, x[-1]), None, reps=reps)
-        t_prev = _time(lambda *x: _contact_previous(worn, cp, ecc, phis, fk, fp, x[-1]), None, reps=reps)
+        t_prev = (math.nan if previous is None else
+                  _time(lambda *x: previous(worn, cp, ecc, phis, fk, fp, x[-1]), None, reps=reps))
         r_nodes.append(t_new / t_ref); r_wear.append(t_worn / t_fresh); r_prev.append(t_worn / t_prev)
         print(f"node data: pass {1e6 * t_new / (n * reps):.2f} us, per node {1e6 * t_ref / (n * reps):.2f} us per call;"
               f" contact call worn {1e6 * t_worn / (n * reps):.2f} us (previous kernels {1e6 * t_prev / (n * reps):.2f} us),"
@@ -147,11 +158,14 @@ def main(argv=None) -> int:
     n_win, n_pass = _screen(worn, ecc, phis)
     print(f"node pass / per-node reference: {statistics.median(r_nodes):.3f} (median of {a.repeat})")
     print(f"worn / unworn contact call: {statistics.median(r_wear):.2f} (median of {a.repeat})")
-    print(f"worn contact call, current / previous kernels: {statistics.median(r_prev):.3f} (median of {a.repeat})")
+    if previous is None:
+        print("worn contact call against earlier kernels: not measured (give --before DIR, an earlier checkout)")
+    else:
+        print(f"worn contact call, current / previous kernels: {statistics.median(r_prev):.3f} (median of {a.repeat})")
     print(f"window segments per call {n_win / n:.1f}, through the overlap bound {n_pass / n:.1f}")
     if not a.no_cycle:
         import bench_distributed_cycle
-        bench_distributed_cycle.main(a.repeat)
+        bench_distributed_cycle.main(a.repeat, a.before)
     return 0
 
 

@@ -11,7 +11,7 @@
    trajectory of the same statistics, so the step counts of single cycles differ between versions.
 3. On the states of the worn cycle (4 samples per output step): the distributed contact call
    and the largest-overlap search (event detection) of the current kernels against the previous
-   ones (:mod:`distributed_previous`), per call, CPU time of this thread (median of ``--repeat``),
+   ones of an earlier checkout (``--before DIR``, loaded by :mod:`earlier_tree`), per call, CPU time of this thread (median of ``--repeat``),
    and the largest difference of their resultants relative to the force (the friction differs
    more than the normal force: where the slip speed along a patch crosses the regularised law's
    thresholds its integrand has kinks, which the two quadrature subdivisions resolve differently).
@@ -36,7 +36,7 @@ from numba import njit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import distributed_previous as previous  # noqa: E402
+import earlier_tree  # noqa: E402
 from workbench.mbs import distributed as current  # noqa: E402
 from workbench.mbs.compiled import compile_mechanism  # noqa: E402
 from workbench.mbs.distributed_joint import bushing_frame  # noqa: E402
@@ -109,7 +109,7 @@ def _cpu(f, *args, reps):
     t = time.thread_time(); f(*args, reps); return time.thread_time() - t
 
 
-def main(repeat: int = 3) -> int:
+def main(repeat: int = 3, before: Path | None = None) -> int:
     study = load_study(STUDY)
     T = study.wear.cycle_period
     mech = study.mechanism
@@ -137,6 +137,10 @@ def main(repeat: int = 3) -> int:
     fp = np.ascontiguousarray(model.fpar[0]); fk = model.fkern[0]
     c = mech.clearance_joints[0]
     E = _states(rows["worn"][2], row, mech.body_index(c.bushing_body), mech.body_index(c.journal_body), T)
+    if before is None:
+        print("  contact call against earlier kernels: not measured (give --before DIR, an earlier checkout)")
+        return 0
+    previous = earlier_tree.load_module(before, "workbench.mbs.distributed")
     new, old = _kernels(current), _kernels(previous)
     Rn, Ro = new[2](row, cp, E, fk, fp), old[2](row, cp, E, fk, fp)
     F = np.maximum(np.hypot(Ro[:, 0], Ro[:, 1]), 1.0)
@@ -163,4 +167,7 @@ def main(repeat: int = 3) -> int:
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=3, help="runs of each measurement (the median is printed)")
-    raise SystemExit(main(ap.parse_args().repeat))
+    ap.add_argument("--before", type=Path, default=None, metavar="DIR",
+                    help="an earlier checkout (git worktree add DIR <commit>) whose kernels are timed beside these")
+    args = ap.parse_args()
+    raise SystemExit(main(args.repeat, args.before))
