@@ -145,3 +145,31 @@ def test_no_other_module_decides_which_solver_runs():
                  if "engines" not in p.parts and str(p.relative_to(root)) not in own
                  and pattern.search(p.read_text())]
     assert offenders == []
+
+
+def _former_choice(mechanism, settings) -> str:
+    """The solver the code before workbench.engines ran (kinds/dynamics, results.run_dynamics,
+    wear.flex_dynamics.simulator, mbs.solver's path), frozen here as the oracle."""
+    from workbench.nonsmooth.support import is_set_valued
+    if any(is_set_valued(getattr(j, "friction", None)) for j in mechanism.joints):
+        return "event_driven"
+    if settings.method == "moreau_jean":
+        return "moreau_jean"
+    if getattr(mechanism, "beams", ()):
+        return "generalized_alpha"
+    return "compiled" if settings.path == "fast" else "scipy_reference"
+
+
+def test_every_shipped_study_runs_on_the_solver_it_ran_on_before(registry):
+    """The engines are thin adapters over the same solvers with the same settings, so the same
+    choice for every shipped study means the same numbers."""
+    from workbench.study.input import is_sweep_file
+    seen = set()
+    for path in sorted(STUDIES.glob("*.toml")):
+        if is_sweep_file(path) or 'kind = "pressure"' in path.read_text():
+            continue
+        s = load_study(path, registry=registry)
+        sel = engines.select(s.mechanism, s.solver)
+        assert sel.engine.name == _former_choice(s.mechanism, s.solver), path.name
+        seen.add(sel.engine.name)
+    assert seen == {"compiled", "event_driven", "moreau_jean", "generalized_alpha"}
