@@ -76,8 +76,8 @@ def select(mechanism, settings) -> Selection:
         why = engine.accepts(mechanism, settings)
         if why is None:
             if not refusals:
-                return Selection(engine, f"auto: the preferred engine '{engine.name}' accepts it "
-                                         f"({engine.summary.split(':')[0]})")
+                return Selection(engine, f"auto: the preferred engine '{engine.name}' accepts this "
+                                         f"mechanism and these settings")
             return Selection(engine, f"auto: {refusals[0][1]}")
         refusals.append((engine.name, why))
     raise EngineRefused("no engine runs this study:\n  - "
