@@ -44,7 +44,19 @@ def checked(mechanism):
 
 
 def problems(mechanism, settings, *, wear=None, build=False) -> list[tuple[str, str]]:
-    return compile_problems(checked(mechanism)) if build else []
+    """The joints it takes (a translational joint's set-valued friction on a particle slider);
+    with ``build``, the mechanism without joint friction compiled as the run will."""
+    from ..nonsmooth.support import is_set_valued
+    out = []
+    for i, j in enumerate(mechanism.joints):
+        if (is_set_valued(getattr(j, "friction", None)) and hasattr(j, "axis")
+                and j.slider_length != 0.0):   # a revolute joint: its friction circle (nonsmooth.pins)
+            out.append((f"mechanism.joints[{i}].slider_length",
+                        f"joint '{j.name}': slider_length = {j.slider_length} m; the event-driven "
+                        f"solver's set-valued friction takes the particle slider only (valid: 0.0)"))
+    if build and not out:
+        out += compile_problems(checked(mechanism))
+    return out
 
 
 def simulate(mechanism, settings, *, regularisation: float = 0.0, **kw):

@@ -25,7 +25,6 @@ def set_valued_problems(joints, clearance, table) -> list[tuple[str, str]]:
     ``joints`` and ``clearance`` are the parsed ideal and clearance joints, ``table`` the
     ``[mechanism]`` table as read (for the indices in the keys).
     """
-    raw_j = table.get("joints") if isinstance(table.get("joints"), list) else []
     raw_c = table.get("clearance_joints") if isinstance(table.get("clearance_joints"), list) else []
     out = []
     for c in clearance:
@@ -37,14 +36,7 @@ def set_valued_problems(joints, clearance, table) -> list[tuple[str, str]]:
                         f"(or make the joint ideal: [[mechanism.joints]] with friction = "
                         f"{{model = \"{c.friction.name}\", ...}})"))
     set_valued = [j for j in joints if is_set_valued(getattr(j, "friction", None))]
-    for j in set_valued:
-        key = f"mechanism.joints[{_index(raw_j, j.name)}]"
-        if not hasattr(j, "axis"):
-            continue   # a revolute joint: the friction circle (workbench.nonsmooth.pins)
-        if j.slider_length != 0.0:
-            out.append((f"{key}.slider_length",
-                        f"joint '{j.name}': slider_length = {j.slider_length} m; the event-driven "
-                        f"solver's set-valued friction takes the particle slider only (valid: 0.0)"))
+    # what the event-driven engine takes of these joints: workbench.engines.event_driven.problems
     if set_valued and clearance:
         out.append(("mechanism.clearance_joints",
                     f"the joints {', '.join(repr(j.name) for j in set_valued)} carry set-valued "

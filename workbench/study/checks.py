@@ -213,11 +213,16 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
     the assembly check); the output-sample check applies to ``kind == "dynamics"`` only.
     ``engine``: the :class:`~workbench.engines.base.Engine` that will run it (default: the one
     :func:`workbench.engines.select` picks); its own problems are asked for
-    (``engine.problems``, building its model once every model is packed).
+    (``engine.problems``, building its model once every model is packed); the general checks
+    see the mechanism as the engine's ``checked`` gives it (the event-driven engine: without
+    the set-valued joint friction the compliant kernels would refuse).
     """
     if engine is None and solver is not None:
         from ..engines import select
         engine = select(mechanism, solver).engine
+    own = mechanism
+    if engine is not None:
+        mechanism = engine.checked(mechanism)
     n0 = len(probs.items)
     models_ok = _pack_models(mechanism, probs)
     warnings = _ranges(mechanism, checks, probs)
@@ -245,7 +250,7 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
     # model built as the run will build it once every model is packed
     if engine is not None:
         build = models_ok and len(probs.items) == n0
-        for key, msg in engine.problems(mechanism, solver, wear=wear if kind == "wear" else None,
+        for key, msg in engine.problems(own, solver, wear=wear if kind == "wear" else None,
                                         build=build):
             probs.add(key, msg)
     if engine is not None and not engine.rigid:

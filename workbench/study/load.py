@@ -161,7 +161,7 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
         probs.add(key, msg)
     probs.raise_if_any()
     # everything run would reject beyond the schema: models packed, ranges, assembly, plausibility
-    warnings = pre_run(selection.engine.checked(mechanism), solver, checks, probs, kind=kind, wear=wear,
+    warnings = pre_run(mechanism, solver, checks, probs, kind=kind, wear=wear,
                        compare_ideal=output.compare_ideal, engine=selection.engine)
     probs.raise_if_any()
     return Study(mechanism=mechanism, solver=solver, output=output, wear=wear, checks=checks,
