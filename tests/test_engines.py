@@ -173,3 +173,13 @@ def test_every_shipped_study_runs_on_the_solver_it_ran_on_before(registry):
         assert sel.engine.name == _former_choice(s.mechanism, s.solver), path.name
         seen.add(sel.engine.name)
     assert seen == {"compiled", "event_driven", "moreau_jean", "generalized_alpha"}
+
+
+def test_the_engines_import_no_study_kind_cli_or_results_module():
+    """Layer: engines and physics (docs: DESIGN.md) -- never a study kind, the CLI, the study layer
+    or workbench.results, at module level or inside a function."""
+    import re
+    root = Path(__file__).resolve().parents[1] / "workbench" / "engines"
+    bad = re.compile(r"from \.\.(kinds|cli|results|study|sweeps|converge|api)\b|import workbench\.(kinds|cli|results|study)")
+    found = [f"{p.name}: {m.group(0)}" for p in root.glob("*.py") for m in bad.finditer(p.read_text())]
+    assert found == []
