@@ -299,10 +299,13 @@ def test_laws_that_cannot_apply_are_refused_with_the_joint_and_the_choices():
 
 
 def test_regularised_joint_friction_stays_on_the_compiled_path():
-    """The solver choice (:func:`workbench.nonsmooth.support.uses_event_driven`): regularised laws
+    """The solver choice (:func:`workbench.engines.select`): regularised laws
     on every joint keep the compiled fast path; a set-valued law on one joint routes to the
     event-driven solver."""
-    from workbench.nonsmooth.support import uses_event_driven
+    from workbench.engines import select
+
+    def uses_event_driven(m):
+        return select(m, SolverSettings(t_end=1.0)).engine.name == "event_driven"
     mech = _friction_slider_crank()
     assert [j.friction.name for j in mech.joints if j.friction is not None] == ["coulomb"] * 4
     assert not uses_event_driven(mech)

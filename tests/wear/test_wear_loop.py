@@ -247,6 +247,7 @@ def test_store_holds_units_provenance_and_profiles(registry, tmp_path):
                                R_B + ds.wear_depth.sel(surface="bushing").values)
     assert ds.attrs["study_text"] == RIG_TEXT and "archard" in ds.attrs["wear_law"]
     assert "winkler" in ds.attrs["plugins"]
+    assert ds.attrs["engine"] == "compiled" and ds.attrs["engine_reason"].startswith("auto: ")
     assert np.all(np.diff(ds.wear_volume.sel(surface="bushing").values[:, 0]) > 0)
     # the wear sits under the load (bushing-frame angle -90 deg)
     th = ds.theta.values[np.argmax(ds.wear_depth.isel(cycle=-1).sel(surface="bushing").values[0])]

@@ -152,12 +152,10 @@ def validate(study_file: Path):
             f"{len(m.clearance_joints)} clearance joints ({len(w.joints) + len(w.guides)} wearing); {w.cycles:.6g} cycles "
             f"of {w.cycle_period:g} s; pressure '{w.pressure.name}', wear law '{w.law.name}'")
         return
-    from ..nonsmooth.support import uses_event_driven
+    from ..engines import select
     beams = getattr(m, "beams", ())
-    solver = ("event-driven solver (set-valued friction)" if uses_event_driven(m) else
-              "generalised-alpha solver (flexible beams)" if beams else
-              f"Moreau-Jean time stepping, step {s.step:g} s" if getattr(s, "method", "") == "moreau_jean"
-              else f"{s.path} path")
+    sel = select(m, s)
+    solver = f"engine '{sel.name}': {sel.engine.describe(s)} ({sel.reason})"
     _tagged(
         "ok", "green", f"{study_file}: dynamics study '{study.title}': {len(m.bodies)} bodies, "
         + (f"{len(beams)} beams, " if beams else "")

@@ -124,7 +124,7 @@ def tightened(study, knob: Knob):
 
 
 def _simulate(study, label: str):
-    from ..mbs.solver import simulate
+    from ..engines import simulate
     try:
         return simulate(study.mechanism, study.solver)
     except SolverError as exc:

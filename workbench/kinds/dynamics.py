@@ -22,29 +22,34 @@ def progress_total(study) -> float | None:
     return None
 
 
+#: the engines whose runs build their own dataset (their event tables and frictional joints),
+#: module and function; every other engine's run is :func:`workbench.results.dataset.run_dynamics`
+#: (with the ideal-joint twin and the plausibility guard)
+_OWN_DATASET = {"event_driven": ("..nonsmooth.dataset", "run_study"),
+                "moreau_jean": ("..nonsmooth.mj_results", "run_study")}
+
+
 def describe(study) -> str:
     s = study.solver
+    from ..engines import select
+    sel = select(study.mechanism, s)
     twin = (" (and the ideal-joint twin)" if study.mechanism.clearance_joints
-            and study.output.compare_ideal else "")
-    from ..nonsmooth.support import uses_event_driven
-    if uses_event_driven(study.mechanism):
-        twin = " (event-driven solver: set-valued joint friction)"
-    if s.method == "moreau_jean":   # --- Moreau-Jean time stepping (owner: nonsmooth)
-        twin = f" (Moreau-Jean time stepping, h = {s.step:g} s)"
-    return f"'{study.title}': t = {s.t_start:g} .. {s.t_end:g} s{twin}"
+            and study.output.compare_ideal and sel.name not in _OWN_DATASET else "")
+    return f"'{study.title}': t = {s.t_start:g} .. {s.t_end:g} s, {sel.engine.describe(s)}{twin}"
 
 
 def run(study, *, registry, out: str | Path | None = None, progress=None):
-    """Simulate the mechanism (and its ideal twin); write the dataset to ``out`` when given."""
-    from ..nonsmooth.support import uses_event_driven
-    if uses_event_driven(study.mechanism):
-        from ..nonsmooth.dataset import run_study
-        return run_study(study, registry=registry, out=out)
-    if study.solver.method == "moreau_jean":
-        from ..nonsmooth.mj_results import run_study as run_mj
-        return run_mj(study, registry=registry, out=out)
+    """Simulate the mechanism on the engine :func:`workbench.engines.select` picks (and its ideal
+    twin); write the dataset to ``out`` when given."""
+    from ..engines import select
+    sel = select(study.mechanism, study.solver)
+    if sel.name in _OWN_DATASET:
+        import importlib
+        module, function = _OWN_DATASET[sel.name]
+        route = getattr(importlib.import_module(module, __package__), function)
+        return route(study, registry=registry, out=out, selection=sel)
     from ..results.dataset import run_dynamics
-    return run_dynamics(study, registry=registry, out=out)
+    return run_dynamics(study, registry=registry, out=out, selection=sel)
 
 
 def write(ds, out: str | Path) -> Path:

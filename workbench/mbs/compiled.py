@@ -167,7 +167,8 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
     if bad:
         raise MechanismError(f"joints {bad} carry set-valued Coulomb friction, which the compliant "
                              f"(regularised) solver cannot run; run the mechanism with "
-                             f"workbench.nonsmooth.event_driven.simulate (a dynamics study does)")
+                             f"workbench.engines.simulate, which picks the event_driven engine "
+                             f"(a dynamics study does)")
     ang = np.array([b.angle for b in mech.bodies]) if angles is None else np.asarray(angles)
     nb = len(mech.bodies)
     mass = np.zeros(3 * nb)

@@ -29,9 +29,17 @@ class SolverSettings:
     max_step : largest step [s] (0 = unlimited).
     first_step : initial step [s].
     baumgarte_alpha, baumgarte_beta : Baumgarte stabilisation factors [1/s] (Wang, Chen, Ma & Sun (2016) eq. 41).
+    engine : which engine runs the study (:mod:`workbench.engines`): ``"auto"`` (the first engine
+        that accepts the mechanism and settings, :func:`workbench.engines.select`) or an engine's
+        name (``"compiled"``, ``"scipy_reference"``, ``"event_driven"``, ``"generalized_alpha"``,
+        ``"moreau_jean"``).  This class is the study-level container of every engine's settings;
+        each engine declares the part it reads (``workbench.engines.<engine>.Settings``).
     path : ``"fast"`` (compiled Dormand-Prince with event location) or ``"scipy"`` (reference:
-        ``scipy.integrate.solve_ivp`` with a plain-Python right-hand side).
-    method : scipy method on the reference path (``"DOP853"``, ``"RK45"``, ``"Radau"`` ...).
+        ``scipy.integrate.solve_ivp`` with a plain-Python right-hand side); the older spelling of
+        ``engine = "compiled"`` / ``"scipy_reference"``.
+    method : scipy method on the reference path (``"DOP853"``, ``"RK45"``, ``"Radau"`` ...) and of
+        the event-driven engine's smooth phases; ``"moreau_jean"`` is the older spelling of
+        ``engine = "moreau_jean"``.
     detection : contact-start detection: ``"event"`` (root finding on the gap with the dense
         output) or ``"step_halving"`` (Wu (2014): two-state, three-stage step halving to the
         critical point ``0 <= delta <= epsilon``).
@@ -83,6 +91,7 @@ class SolverSettings:
     #: the first angle driver's speed rises smoothly from 0 to its constant value over this time
     #: [s] before ``t_start`` (a pre-roll; 0: the consistent start at full speed)
     ramp: float = 0.0
+    engine: str = "auto"
 
 
 @dataclass
@@ -126,6 +135,10 @@ class Simulation:
     contact_angle : (nt, nc) [rad] direction of the contact normal in the bushing frame (revolute
         joints; with worn profiles the direction of the deepest overlap).
     relative_rotation : (nt, nc) [rad] journal angle minus bushing angle (revolute joints).
+    engine, engine_reason : the engine that ran (:mod:`workbench.engines`) and why it was chosen
+        (set by :func:`workbench.engines.simulate`; empty when a solver was called directly).
+    extras : what an engine returns beside the common samples, read by its dataset parts
+        (event-driven: ``event_run``, ``samples``; Moreau-Jean: ``friction_events``).
     """
     body_names: list[str]
     driver_names: list[str]
@@ -161,6 +174,9 @@ class Simulation:
     impact_peak_time: np.ndarray | None = None
     impact_max_penetration: np.ndarray | None = None
     status: str = "complete"
+    engine: str = ""
+    engine_reason: str = ""
+    extras: dict = field(default_factory=dict)
 
     def __post_init__(self):
         ni = len(self.impact_time)

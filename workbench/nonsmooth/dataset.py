@@ -111,13 +111,19 @@ def to_dataset(sim, run, smp, *, study=None, registry=None):
     return ds
 
 
-def run_study(study, *, registry, out: str | Path | None = None):
-    """Run a dynamics study whose joints carry set-valued friction; write ``out`` when given."""
+def run_study(study, *, registry, out: str | Path | None = None, selection=None):
+    """Run a dynamics study whose joints carry set-valued friction on the ``event_driven``
+    engine (``selection``: the :class:`~workbench.engines.base.Selection` the dynamics kind
+    made; default: the engine itself, asked for by name); write ``out`` when given."""
+    from .. import engines
+    if selection is None:
+        selection = engines.Selection(engines.get("event_driven"), "the event-driven dataset route")
     try:
-        sim, run, smp = simulate(study.mechanism, study.solver)
+        sim = engines.run(selection, study.mechanism, study.solver)
     except SolverError as exc:
         where = f"{study.file}: " if getattr(study, "file", None) else ""
         raise SolverError(f"{where}event-driven run failed: {exc}") from None
+    run, smp = sim.extras["event_run"], sim.extras["samples"]
     ds = to_dataset(sim, run, smp, study=study, registry=registry)
     ds.attrs["ideal_twin_status"] = "not requested"
     return write_result(ds, out, complete=run.status == "complete")

@@ -3,7 +3,7 @@
 :func:`simulate` turns the steps of :func:`workbench.nonsmooth.moreau_jean.run` into the
 dynamics kind's :class:`~workbench.mbs.solution.Simulation` (so the dataset, summary and plots
 are the compliant solver's); :func:`run_study` is the dynamics kind's route for
-``[solver] method = "moreau_jean"``.  Contact and friction forces are impulses over the step
+the ``moreau_jean`` engine (:mod:`workbench.engines.moreau_jean`).  Contact and friction forces are impulses over the step
 (mean forces [N]); the contact "energy" is the work the impulses absorb (the impact losses).
 """
 from __future__ import annotations
@@ -75,14 +75,19 @@ def simulate(mech, settings, *, step: float, restitution=None, lcp: str = "lemke
         impact_joint=imp_j, impact_point=imp_j.copy(), stats=stats, status=o["status"])
 
 
-def run_study(study, *, registry, out=None):
-    """Run a dynamics study with ``[solver] method = "moreau_jean"``; write ``out`` when given.
+def run_study(study, *, registry, out=None, selection=None):
+    """Run a dynamics study on the ``moreau_jean`` engine (``[solver] engine = "moreau_jean"``,
+    or the older ``method = "moreau_jean"``; ``selection``: the
+    :class:`~workbench.engines.base.Selection` the dynamics kind made); write ``out`` when given.
     Ctrl-C keeps the steps done, beside the output (never over it)."""
+    from .. import engines
     from ..results.dataset import simulation_to_dataset
     s = study.solver
-    fr = []
+    if selection is None:
+        selection = engines.Selection(engines.get("moreau_jean"), "the Moreau-Jean dataset route")
     try:
-        sim = simulate(study.mechanism, s, step=s.step, restitution=s.restitution, friction_events=fr)
+        sim = engines.run(selection, study.mechanism, s)
+        fr = sim.extras["friction_events"]
     except SolverError as exc:
         where = f"{study.file}: " if getattr(study, "file", None) else ""
         raise SolverError(f"{where}Moreau-Jean run failed: {exc}") from None

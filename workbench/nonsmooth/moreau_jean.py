@@ -31,7 +31,8 @@ Brogliato (2008) ch. 10), not as a compliant force law:
   by the mass-weighted least-norm Gauss-Newton correction; velocities are not projected (the
   position-projected Moreau-Jean scheme of Acary (2013)).
 
-A study selects the scheme with ``[solver] method = "moreau_jean"`` and ``step``; the run and its
+A study selects the scheme with ``[solver] engine = "moreau_jean"`` (older spelling: ``method =
+"moreau_jean"``) and ``step`` (the engine :mod:`workbench.engines.moreau_jean`); the run and its
 dataset are :mod:`workbench.nonsmooth.mj_results`.
 
 The friction coefficient is the Coulomb ``mu`` of the joint's law (``coulomb``,

@@ -1,4 +1,6 @@
-"""Which mechanisms the event-driven solver runs, and what a study may not ask of it.
+"""What a study may not ask of set-valued friction laws (which engine runs them is decided by
+:func:`workbench.engines.select`; the event-driven engine's own checks are in
+:mod:`workbench.engines.event_driven`).
 
 Light on imports on purpose: the study loader calls :func:`set_valued_problems` for every study.
 """
@@ -8,11 +10,6 @@ from __future__ import annotations
 def is_set_valued(model) -> bool:
     """Whether a friction model is set-valued (``set_valued = True`` on its class)."""
     return model is not None and bool(getattr(type(model), "set_valued", False))
-
-
-def uses_event_driven(mechanism) -> bool:
-    """True when an ideal joint of ``mechanism`` carries a set-valued friction law."""
-    return any(is_set_valued(getattr(j, "friction", None)) for j in mechanism.joints)
 
 
 def _index(raw, name) -> str:
@@ -28,7 +25,6 @@ def set_valued_problems(joints, clearance, table) -> list[tuple[str, str]]:
     ``joints`` and ``clearance`` are the parsed ideal and clearance joints, ``table`` the
     ``[mechanism]`` table as read (for the indices in the keys).
     """
-    raw_j = table.get("joints") if isinstance(table.get("joints"), list) else []
     raw_c = table.get("clearance_joints") if isinstance(table.get("clearance_joints"), list) else []
     out = []
     for c in clearance:
@@ -40,33 +36,10 @@ def set_valued_problems(joints, clearance, table) -> list[tuple[str, str]]:
                         f"(or make the joint ideal: [[mechanism.joints]] with friction = "
                         f"{{model = \"{c.friction.name}\", ...}})"))
     set_valued = [j for j in joints if is_set_valued(getattr(j, "friction", None))]
-    for j in set_valued:
-        key = f"mechanism.joints[{_index(raw_j, j.name)}]"
-        if not hasattr(j, "axis"):
-            continue   # a revolute joint: the friction circle (workbench.nonsmooth.pins)
-        if j.slider_length != 0.0:
-            out.append((f"{key}.slider_length",
-                        f"joint '{j.name}': slider_length = {j.slider_length} m; the event-driven "
-                        f"solver's set-valued friction takes the particle slider only (valid: 0.0)"))
+    # what the event-driven engine takes of these joints: workbench.engines.event_driven.problems
     if set_valued and clearance:
         out.append(("mechanism.clearance_joints",
                     f"the joints {', '.join(repr(j.name) for j in set_valued)} carry set-valued "
                     f"friction, run by the event-driven solver, which has no clearance joints; "
                     f"valid: no clearance joints in this mechanism (or regularised friction)"))
     return out
-
-
-def checked_mechanism(mechanism, kind: str, probs):
-    """The mechanism the pre-run checks compile: with set-valued joint friction removed when the
-    event-driven solver runs it (the compliant path would refuse the law); a kind other than
-    ``dynamics`` with set-valued joint friction is a problem recorded in ``probs``."""
-    if not uses_event_driven(mechanism):
-        return mechanism
-    if kind != "dynamics":
-        names = [j.name for j in mechanism.joints if is_set_valued(getattr(j, "friction", None))]
-        probs.add("study.kind", f"the joints {names} carry set-valued friction, which only the "
-                                f"event-driven solver of a 'dynamics' study runs; this study is "
-                                f"'{kind}'. Valid: kind = \"dynamics\", or a regularised law")
-        return mechanism
-    from .event_driven import strip_friction
-    return strip_friction(mechanism)

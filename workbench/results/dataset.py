@@ -304,6 +304,8 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
         v.update(fv); coords.update(fc); attrs.update(fa)
     attrs.update(study_provenance(study, registry))
     attrs["study_kind"] = "dynamics"
+    if getattr(sim, "engine", ""):   # which engine ran, and why (workbench.engines.select)
+        attrs["engine"], attrs["engine_reason"] = sim.engine, sim.engine_reason
     attrs.update({
         "solver_settings": _json(dataclasses.asdict(study.solver)) if study is not None and study.solver else "",
         "solver_stats": _json(sim.stats),
@@ -373,7 +375,7 @@ def _keep_partial(sim, study, registry, out: Path | None, status: str) -> str:
     return f"the samples computed before it stopped are in {where}"
 
 
-def run_dynamics(study, *, registry, out: str | Path | None = None) -> xr.Dataset:
+def run_dynamics(study, *, registry, out: str | Path | None = None, selection=None) -> xr.Dataset:
     """Run a dynamics study and write its dataset to ``out`` (nothing when ``None``); return it.
 
     Simulates the mechanism and, when it has clearance joints and ``[output] compare_ideal`` is
@@ -389,15 +391,16 @@ def run_dynamics(study, *, registry, out: str | Path | None = None) -> xr.Datase
       interrupted: the same with ``interrupted``, then the ``KeyboardInterrupt`` goes on.
 
     ``attrs["ideal_twin_status"]`` is ``ok``, ``not requested``, ``failed: ...`` or ``interrupted``.
+    ``selection``: the engine that runs it (:func:`workbench.engines.select`, the default); the
+    ideal twin runs on the engine the selector picks for the ideal mechanism.
     """
+    from .. import engines
     from ..errors import SolverError
-    from ..mbs.solver import simulate
-    # a mechanism with beams runs the implicit solver
-    if getattr(study.mechanism, "beams", ()):
-        from ..flex.solver import simulate
+    if selection is None:
+        selection = engines.select(study.mechanism, study.solver)
     out = Path(out) if out is not None else None
     try:
-        sim = simulate(study.mechanism, study.solver)
+        sim = engines.run(selection, study.mechanism, study.solver)
     except SolverError as exc:
         if exc.partial is None:
             raise
@@ -432,7 +435,7 @@ def run_dynamics(study, *, registry, out: str | Path | None = None) -> xr.Datase
     interrupted = None
     if study.mechanism.clearance_joints and study.output.compare_ideal:
         try:
-            ideal = simulate(study.mechanism.ideal(), study.solver)
+            ideal = engines.simulate(study.mechanism.ideal(), study.solver)
             twin = "ok"
         except BaseException as exc:  # a later stage: never lose the finished clearance run
             from ..runtime.interrupts import as_interrupt

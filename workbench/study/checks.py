@@ -205,28 +205,24 @@ def _cycle_period(mechanism: Mechanism, period: float, probs: S.Problems) -> Non
                       f"'cycle_period' out ([checks] cycle_matches_drivers = false skips this check)")
 
 
-def _compile(mechanism: Mechanism, probs: S.Problems) -> None:
-    """Compile the mechanism as the run will (the models' kernels with the solver's signature);
-    the compiled kernels are cached for the run in the same process."""
-    from ..errors import MechanismError
-    from ..mbs.compiled import compile_mechanism
-    try:
-        compile_mechanism(mechanism)
-    except MechanismError as exc:
-        msg = str(exc)
-        key = next((f"{_joint_path(i)}.{fam}" for i, c in enumerate(mechanism.clearance_joints)
-                    for fam in ("contact", "friction") if f"clearance joint '{c.name}': the {fam}" in msg),
-                   "mechanism")
-        probs.add(key, msg)
-
-
 def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
-            kind: str = "dynamics", wear=None, compare_ideal: bool = True) -> list[str]:
+            kind: str = "dynamics", wear=None, compare_ideal: bool = True, engine=None) -> list[str]:
     """Record every problem found before a run; return the warnings the run must write.
 
     ``solver`` is the run's :class:`~workbench.mbs.solution.SolverSettings` (its ``t_end`` bounds
     the assembly check); the output-sample check applies to ``kind == "dynamics"`` only.
+    ``engine``: the :class:`~workbench.engines.base.Engine` that will run it (default: the one
+    :func:`workbench.engines.select` picks); its own problems are asked for
+    (``engine.problems``, building its model once every model is packed); the general checks
+    see the mechanism as the engine's ``checked`` gives it (the event-driven engine: without
+    the set-valued joint friction the compliant kernels would refuse).
     """
+    if engine is None and solver is not None:
+        from ..engines import select
+        engine = select(mechanism, solver).engine
+    own = mechanism
+    if engine is not None:
+        mechanism = engine.checked(mechanism)
     n0 = len(probs.items)
     models_ok = _pack_models(mechanism, probs)
     warnings = _ranges(mechanism, checks, probs)
@@ -246,22 +242,19 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
         from ..flex.ramp import ramp_problems
         for key, msg in ramp_problems(mechanism, solver):
             probs.add(key, msg)
-    # the flexible solver's own build and assembly
-    if getattr(mechanism, "beams", ()):
-        if kind not in ("dynamics", "wear"):
-            probs.add("mechanism.beams", f"flexible beams run in dynamics and wear studies only (this study "
-                                         f"is '{kind}'); valid: [study] kind = \"dynamics\" or \"wear\", or "
-                                         f"rigid bodies")
-        if kind == "wear":   # what the wear loop refuses with beams (workbench.wear.flex_dynamics)
-            from ..wear.flex_dynamics import wear_problems
-            for key, msg in wear_problems(mechanism, wear):
-                probs.add(key, msg)
-        if kind in ("dynamics", "wear") and models_ok and len(probs.items) == n0:
-            from ..flex.mechanism import check_flexible
-            check_flexible(mechanism, solver, probs)
+    if getattr(mechanism, "beams", ()) and kind not in ("dynamics", "wear"):
+        probs.add("mechanism.beams", f"flexible beams run in dynamics and wear studies only (this study "
+                                     f"is '{kind}'); valid: [study] kind = \"dynamics\" or \"wear\", or "
+                                     f"rigid bodies")
+    # the engine's own problems (workbench.engines): its settings, what it does not run, and its
+    # model built as the run will build it once every model is packed
+    if engine is not None:
+        build = models_ok and len(probs.items) == n0
+        for key, msg in engine.problems(own, solver, wear=wear if kind == "wear" else None,
+                                        build=build):
+            probs.add(key, msg)
+    if engine is not None and not engine.rigid:
         return warnings
-    if models_ok and len(probs.items) == n0:
-        _compile(mechanism, probs)
     if checks.assembly_cycle and solver is not None and len(probs.items) == n0:
         from ..mbs.degenerate import cycle_problems
         for msg in cycle_problems(mechanism, solver.t_start, solver.t_end):

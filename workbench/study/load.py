@@ -154,11 +154,15 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
         mechanism.validate()
     except MechanismError as exc:
         raise StudyError(str(exc), file=fname) from None
+    # the engine that will run it (workbench.engines: the one selector), and what it refuses
+    from ..engines import study_problems
+    selection, found = study_problems(mechanism, solver, wear=wear)
+    for key, msg in found:
+        probs.add(key, msg)
+    probs.raise_if_any()
     # everything run would reject beyond the schema: models packed, ranges, assembly, plausibility
-    from ..nonsmooth.support import checked_mechanism
-    checked = checked_mechanism(mechanism, kind, probs)
-    warnings = pre_run(checked, solver, checks, probs, kind=kind, wear=wear,
-                       compare_ideal=output.compare_ideal)
+    warnings = pre_run(mechanism, solver, checks, probs, kind=kind, wear=wear,
+                       compare_ideal=output.compare_ideal, engine=selection.engine)
     probs.raise_if_any()
     return Study(mechanism=mechanism, solver=solver, output=output, wear=wear, checks=checks,
                  warnings=tuple(warnings), **common)
@@ -350,11 +354,6 @@ def _axis(axis, path: str, probs: S.Problems) -> bool:
     return False
 
 
-def _whole_multiple(a: float, b: float) -> bool:  # Moreau-Jean (owner: nonsmooth/moreau_jean)
-    k = round(a / b)
-    return k >= 1 and abs(k * b - a) <= 1e-9 * a
-
-
 def first_angle_driver(mechanism: Mechanism) -> Driver | None:
     """The first driver of an angle (``phi``), or ``None``."""
     return mechanism.first_angle_driver()
@@ -366,24 +365,6 @@ def _solver(table, probs: S.Problems, mechanism: Mechanism | None,
     v = S.read_table(table, S.SOLVER, "solver", probs)
     if S.has_bad(v):
         return None
-    if v["method"] == "moreau_jean":
-        if v["step"] is None:
-            probs.add("solver.step", "method = 'moreau_jean' needs the fixed time step 'step' [s]")
-        elif output is not None and not _whole_multiple(output.step, v["step"]):
-            probs.add("output.step", f"output.step = {output.step:g} s must be a whole multiple "
-                                     f"of solver.step = {v['step']:g} s (method = 'moreau_jean')")
-        if t_end is not None:
-            probs.add("solver.method", "method = 'moreau_jean' runs dynamics studies only; valid "
-                                       "here: RK45, RK23, DOP853, Radau, BDF, LSODA")
-        elif mechanism is not None:
-            from ..nonsmooth.moreau_jean import problems
-            for key, msg in problems(mechanism, v["restitution"]):
-                probs.add(key, msg)
-    else:
-        for name in ("step", "restitution"):
-            if v[name] is not None:
-                probs.add(f"solver.{name}", f"'{name}' is a key of method = 'moreau_jean' only "
-                                            f"(this study's method is '{v['method']}')")
     if t_end is not None:
         v.pop("t_end"); v.pop("revolutions")
         step = output.step if output is not None else S.OUTPUT.keys[0].default

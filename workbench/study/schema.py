@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
+from ..engines.registry import names as engine_names  # light: an engine imports its solver when it runs
 from ..mbs.solution import SolverSettings
 from ..schema.core import (BAD, REQUIRED, Key, Problems, Section, bare_message,  # noqa: F401 (re-exported)
                           check_value, has_bad, read_table)
@@ -254,13 +255,20 @@ SOLVER = Section("solver", "Numerical settings (`workbench.mbs.solution.SolverSe
         _SD["baumgarte_alpha"], min=0.0, max=BAUMGARTE_MAX),
     Key("baumgarte_beta", "number", "1/s", "Baumgarte position factor (same range and reason as "
         "`baumgarte_alpha`)", _SD["baumgarte_beta"], min=0.0, max=BAUMGARTE_MAX),
-    Key("path", "text", "", "`fast` (compiled) or `scipy` (reference)", _SD["path"],
+    Key("engine", "text", "", "the engine that runs the study (`workbench.engines`): `auto` takes "
+        "the first that accepts the mechanism and settings, in this order: `compiled` (the fast "
+        "path: rigid bodies, compliant contact), `scipy_reference` (the same equations on scipy's "
+        "`solve_ivp`), `event_driven` (ideal joints with set-valued friction), `generalized_alpha` "
+        "(flexible beams), `moreau_jean` (Moreau-Jean time stepping with non-smooth revolute "
+        "clearance joints; never chosen by `auto`, needs `step`). The dataset records the engine "
+        "and why (attributes `engine`, `engine_reason`)", _SD["engine"],
+        choices=("auto",) + engine_names()),
+    Key("path", "text", "", "`fast` (compiled) or `scipy` (reference); the older spelling of "
+        "`engine = \"compiled\"` / `\"scipy_reference\"`", _SD["path"],
         choices=("fast", "scipy")),
-    Key("method", "text", "", "scipy method on the reference path; `moreau_jean`: Moreau-Jean "
-        "time stepping with the revolute clearance joints non-smooth (Signorini, Newton's "
-        "restitution, set-valued Coulomb; `workbench.nonsmooth.moreau_jean`)", _SD["method"],
-        choices=("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA",
-                 "moreau_jean")),  # moreau_jean: owner nonsmooth/moreau_jean
+    Key("method", "text", "", "scipy method on the reference path and of the event-driven phases; "
+        "`moreau_jean` is the older spelling of `engine = \"moreau_jean\"`", _SD["method"],
+        choices=("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA", "moreau_jean")),
     Key("detection", "text", "", "contact-start detection: `event` (root finding) or "
         "`step_halving` (Wu (2014))", _SD["detection"], choices=("event", "step_halving")),
     Key("critical_penetration", "number", "m", "epsilon of the step-halving detector (Wu (2014))",
@@ -282,10 +290,10 @@ SOLVER = Section("solver", "Numerical settings (`workbench.mbs.solution.SolverSe
         "compile takes minutes (1-4 min measured on a shared 2-core machine), once per mechanism structure and workbench version. Mechanisms "
         "with translational clearance joints, distributed contact or ideal-joint friction run the "
         "generic code", _SD["specialise"], choices=(False, True, "auto")),
-    Key("step", "number", "s", "fixed time step h of `method = \"moreau_jean\"` (required there, "
+    Key("step", "number", "s", "fixed time step h of the `moreau_jean` engine (required there, "
         "unused otherwise); `output.step` must be a whole multiple of it", None, gt=0.0),
     Key("restitution", "number", "1", "Newton's restitution coefficient e_n of every clearance "
-        "joint under `method = \"moreau_jean\"`; replaces the contact laws' own `restitution` "
+        "joint under the `moreau_jean` engine; replaces the contact laws' own `restitution` "
         "(needed for a law without one)", None, min=0.0, max=1.0),
     Key("ramp", "number", "s", "mechanisms with flexible beams: a pre-roll over [t_start - ramp, t_start] "
         "in which the first angle driver's speed rises smoothly from rest to its constant value "

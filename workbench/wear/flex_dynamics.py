@@ -1,5 +1,6 @@
 """Flexible beams in the wear loop: the averaging cycles of a mechanism with ANCF beams run on the
-implicit solver (:func:`workbench.flex.solver.simulate`).
+implicit solver (the ``generalized_alpha`` engine, :mod:`workbench.engines.generalized_alpha`,
+which :func:`workbench.engines.select` picks for a mechanism with beams).
 
 The flexible solver takes the same ``surfaces`` / ``geometries`` as the rigid one and hands them
 to :func:`workbench.mbs.compiled.compile_mechanism` for its proxy bodies
@@ -19,30 +20,17 @@ states which damping it uses and how many settle cycles that needs.
 
 What is not supported yet with beams (``validate`` refuses it, :func:`wear_problems`): worn
 translational joints (their guide nodes come from a rigid ideal run) and the dynamics' own
-pressure (``pressure = "dynamics"``, which re-evaluates the contact on the rigid bodies' samples).
+pressure (``pressure = "dynamics"``, which re-evaluates the contact on the rigid bodies' samples);
+the engine reports them as its problems.
 """
 from __future__ import annotations
-
-
-def has_beams(mechanism) -> bool:
-    """True when ``mechanism`` has flexible beams."""
-    return bool(getattr(mechanism, "beams", ()))
-
-
-def simulator(mechanism, rigid):
-    """The ``simulate`` function for ``mechanism``: the flexible solver when it has beams, else
-    ``rigid`` (the caller's :func:`workbench.mbs.solver.simulate`, looked up at call time)."""
-    if has_beams(mechanism):
-        from ..flex.solver import simulate
-        return simulate
-    return rigid
 
 
 def wear_problems(mechanism, wear) -> list[tuple[str, str]]:
     """``(key, message)`` of everything a wear run of ``mechanism`` (with beams) under the wear
     table ``wear`` would reject."""
     out = []
-    if not has_beams(mechanism) or wear is None:
+    if not getattr(mechanism, "beams", ()) or wear is None:
         return out
     for j in getattr(wear, "guides", ()) or ():
         c = mechanism.clearance_joints[j]

@@ -26,7 +26,7 @@ import numpy as np
 import xarray as xr
 
 from ..mbs.guide_profile import GUIDE_SURFACES, SLIDER_FACES
-from ..mbs.solver import simulate
+from ..engines import simulate
 from ..errors import WorkbenchError
 from . import translational as tr
 from .increment import ModelOutputError

@@ -47,8 +47,8 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
+from .. import engines
 from ..errors import SolverError, WorkbenchError
-from ..mbs.solver import simulate
 from .chains import run_chains
 from . import coupled, guide_loop, records, statistics as st   # guide_loop: translational joints
 from .history import control_limit, remember, with_scatter   # jump control over the last updates
@@ -102,6 +102,7 @@ class WearRun:
     history: dict = field(default_factory=dict)    # joint -> [(cycles done [1], rate profile, stderr, volume rate)], oldest first
     validity: ValidityLog = field(default_factory=ValidityLog)
     guides: dict = field(default_factory=dict)     # translational: joint index -> guide_loop.GuideWear
+    selection: object = None                       # the engine of the updates (workbench.engines.select)
 
 
 # ------------------------------------------------------------------------------ dynamics
@@ -113,15 +114,17 @@ def _settings(study, cfg, n_average: int | None = None, tighten: float = 1.0):
                                rtol=study.solver.rtol * tighten, atol=study.solver.atol * tighten)
 
 
-# a mechanism with beams runs the implicit solver
-def _simulator(mechanism):
-    from .flex_dynamics import simulator
-    return simulator(mechanism, simulate)
+def _simulator(run: WearRun):
+    """``simulate(mechanism, settings, **kw)`` on the engine of the run's updates."""
+    if run.selection is None:
+        run.selection = engines.select(run.study.mechanism, run.study.solver)
+    return lambda mechanism, settings, **kw: engines.run(run.selection, mechanism, settings, **kw)
 
 
 def _ideal_output(study, cfg) -> np.ndarray:
-    """The output coordinate of the ideal mechanism over one averaging cycle."""
-    sim = _simulator(study.mechanism)(study.mechanism.ideal(), _settings(study, cfg, 1))
+    """The output coordinate of the ideal mechanism over one averaging cycle (on the engine the
+    selector picks for the ideal mechanism)."""
+    sim = engines.simulate(study.mechanism.ideal(), _settings(study, cfg, 1))
     start = cfg.settle_cycles * cfg.samples_per_cycle
     return sim.position[start:, cfg.output_body, cfg.output_coordinate].copy()
 
@@ -134,12 +137,12 @@ def _simulate(run: WearRun, n: int, tighten: float):
     t = _time.perf_counter()
     try:
         if cfg.chains > 1:   # replicas side by side (workbench.wear.chains), joined into one simulation
-            sim = run_chains(_simulator(study.mechanism), study.mechanism, lambda nk: _settings(study, cfg, nk, tighten), n, cfg.chains,
+            sim = run_chains(_simulator(run), study.mechanism, lambda nk: _settings(study, cfg, nk, tighten), n, cfg.chains,
                              cfg.settle_cycles, cfg.samples_per_cycle, cfg.cycle_period, surfaces=surfaces,
                              geometries=geoms)
         else:
-            sim = _simulator(study.mechanism)(study.mechanism, _settings(study, cfg, n, tighten), surfaces=surfaces,
-                                              geometries=geoms)
+            sim = _simulator(run)(study.mechanism, _settings(study, cfg, n, tighten), surfaces=surfaces,
+                                  geometries=geoms)
     except SolverError as exc:
         raise SolverError(f"wear update {run.update} (after {run.cycles_done:.6g} cycles): {exc}") from None
     run.timings.dynamics += _time.perf_counter() - t
@@ -332,6 +335,7 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
     coupled.check(study)   # distributed contact (owner: workbench.wear.coupled)
     run = WearRun(study, cfg, worn={j: WornJoint.fresh(study.mechanism.clearance_joints[j], cfg.nodes)
                                     for j in cfg.joints})
+    run.selection = engines.select(study.mechanism, study.solver)   # recorded in the store's attrs
     guide_loop.start(run)    # translational joints
     store = WearStore(out)
     wall = _time.perf_counter()

@@ -121,6 +121,13 @@ def static(run, ideal: np.ndarray, meas) -> xr.Dataset:
                 "phase": ("phase", phase_t[:ns], {"units": "s", "long_name": "time since the start of the averaging cycles"})})
 
 
+def _selection(run):
+    if getattr(run, "selection", None) is None:
+        from ..engines import select
+        run.selection = select(run.study.mechanism, run.study.solver)
+    return run.selection
+
+
 def attrs(run, registry) -> dict:
     # provenance from the one builder of workbench.results.dataset
     from ..results.dataset import json_attr as _json, model_info as _model_info, study_provenance
@@ -131,6 +138,8 @@ def attrs(run, registry) -> dict:
         "wear_law": _json(_model_info(cfg.law, registry)),
         "contact_models": _json({c.name: _model_info(c.contact, registry) for c in study.mechanism.clearance_joints}),
         "solver_settings": _json(dataclasses.asdict(study.solver)),
+        # which engine runs the updates, and why (workbench.engines.select)
+        "engine": _selection(run).name, "engine_reason": _selection(run).reason,
         "cycles_requested": cfg.cycles, "cycle_period": cfg.cycle_period,
         "cycle_period_units": "s",
         "bushing_share": cfg.bushing_share, "depth_step": cfg.depth_step,
