@@ -1,7 +1,7 @@
 """Study kind ``dynamics``: the planar multibody solver with clearance joints, and its ideal twin.
 
-The run and its dataset are :func:`workbench.results.dataset.run_dynamics` (which keeps a failed run's
-samples beside the output); the plots are :func:`workbench.results.plot.plot_results`.
+The run and its dataset are :func:`workbench.kinds.dynamics_run.run_dynamics` (which keeps a failed run's
+samples beside the output) and :mod:`workbench.kinds.dynamics_dataset`; the plots are :func:`workbench.results.plot.plot_results`.
 """
 from __future__ import annotations
 
@@ -38,12 +38,12 @@ def run(study, *, registry, out: str | Path | None = None, progress=None):
     """Simulate the mechanism (and its ideal twin); write the dataset to ``out`` when given."""
     from ..nonsmooth.support import uses_event_driven
     if uses_event_driven(study.mechanism):
-        from ..nonsmooth.dataset import run_study
-        return run_study(study, registry=registry, out=out)
+        from .dynamics_run import run_event_driven
+        return run_event_driven(study, registry=registry, out=out)
     if study.solver.method == "moreau_jean":
-        from ..nonsmooth.mj_results import run_study as run_mj
+        from .dynamics_run import run_moreau_jean as run_mj
         return run_mj(study, registry=registry, out=out)
-    from ..results.dataset import run_dynamics
+    from .dynamics_run import run_dynamics
     return run_dynamics(study, registry=registry, out=out)
 
 

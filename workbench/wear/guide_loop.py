@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
@@ -28,6 +29,7 @@ import xarray as xr
 from ..mbs.guide_profile import GUIDE_SURFACES, SLIDER_FACES
 from ..mbs.solver import simulate
 from ..errors import WorkbenchError
+from ..results.variables import var
 from . import translational as tr
 from .increment import ModelOutputError
 from .guide import WornGuide, guide_nodes
@@ -162,8 +164,8 @@ def _slider_slide(rate, dN, w) -> np.ndarray:
     return dN * per_face[:, None] / rate.cycles.n * np.ones_like(w.h_slider)
 
 
-def _var(dims, data, units, long_name):
-    return xr.Variable(dims, np.asarray(data, float), {"units": units, "long_name": long_name})
+#: the variables of this module hold measured (float) data
+_var = partial(var, dtype=float)
 
 
 def static(run) -> xr.Dataset:
