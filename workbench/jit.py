@@ -25,40 +25,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
-import sys
 import threading
 
-_LOCK = threading.RLock()
-_STATE = {"loaded": False}
-
-
-def loaded() -> bool:
-    """Whether numba is imported in this process (by :func:`load` or by anyone else): then a
-    compiled function costs no import, only its cache load."""
-    return _STATE["loaded"] or "numba" in sys.modules
-
-
-def load() -> None:
-    """Import numba and send the workbench's compiled functions to their source-keyed cache
-    (:func:`workbench.runtime.caches.use_numba_cache`); idempotent.  Called before the first dispatcher
-    is made, since numba picks a function's cache folder when the dispatcher is created."""
-    if _STATE["loaded"]:
-        return
-    with _LOCK:
-        if _STATE["loaded"]:
-            return
-        import warnings
-
-        import numba.experimental.function_type  # noqa: F401 - types the kernels' C wrappers
-        from numba.core.errors import NumbaExperimentalFeatureWarning
-
-        from .runtime.caches import use_numba_cache
-        use_numba_cache()
-        # first-class function types (the kernels' C wrappers handed to the integrator) are
-        # stable for the plain C signatures the solver uses
-        warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
-        _STATE["loaded"] = True
-
+# numba's loading and its lock are runtime machinery (:mod:`workbench.runtime.caches`); named here too
+from .runtime.caches import NUMBA_LOCK as _LOCK, load_numba as load, numba_loaded as loaded  # noqa: E402,F401
 
 _LOCAL = threading.local()
 

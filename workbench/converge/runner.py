@@ -303,7 +303,7 @@ def table_dataset(study, rows, quantities, cycles=None) -> xr.Dataset:
     ``rows``: ``(knob, base study, tightened study, base values, tightened values, changes,
     stats)`` with ``stats`` from :func:`workbench.converge.verdict.statistical_changes` (``{}``
     for a dynamics study)."""
-    from .. import __version__
+    from ..runtime.version import __version__
     from ..results.variables import var
     labels = [r[0].label for r in rows]
     n = len(rows)

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
+from ..runtime.version import __version__
 from ..errors import WorkbenchError
 from .variables import json_attr  # noqa: F401 (re-exported: provenance helpers in one place)
 

@@ -95,7 +95,7 @@ def is_our_store(path: str | Path) -> bool:
 
 def write_marker(path: Path) -> None:
     """Mark the directory ``path`` as a wear store of ours."""
-    from .. import __version__
+    from ..runtime.version import __version__
     from datetime import datetime, timezone
     meta = path / STORE_META
     meta.mkdir(exist_ok=True)

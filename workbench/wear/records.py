@@ -8,7 +8,6 @@ import math
 import numpy as np
 import xarray as xr
 
-from .. import __version__
 from ..results.variables import var as _var
 
 SURFACES = ("bushing", "journal")
