@@ -306,3 +306,25 @@ def test_wear_check_rejects_negative_wear_and_a_wrong_shape():
         C.check_wear_law(Negative)
     with pytest.raises(C.ConformanceError, match=r"returned shape \(\)"):
         C.check_wear_law(Summed)
+
+
+def test_a_pack_out_of_step_with_its_named_slots_is_caught():
+    """The kernel reads ``p`` by the slots generated from ``Params``
+    (:func:`workbench.plugin.kernel_slots`); a ``pack`` that orders the values otherwise fails."""
+    import pytest
+
+    from workbench.conformance import ConformanceError, check_slots
+    from workbench_plugins.friction.lugre import LuGre
+
+    check_slots(LuGre)
+
+    class Swapped(LuGre):
+        name = "swapped"
+
+        def pack(self):
+            p = super().pack()
+            p[[LuGre.slots.mu_c, LuGre.slots.mu_s]] = p[[LuGre.slots.mu_s, LuGre.slots.mu_c]]
+            return p
+
+    with pytest.raises(ConformanceError, match="mu_c"):
+        check_slots(Swapped)
