@@ -198,7 +198,7 @@ def check_contact_law(cls) -> None:
                             _fail(cls, f"{call} = {f} N is less than at a smaller penetration "
                                        f"({elastic_prev} N): the elastic force must not decrease")
                         elastic_prev = f
-    from .mbs.kernels import contact_cfunc  # compiled for the solver exactly as a run does
+    from .jit import contact_cfunc  # compiled for the solver exactly as a run does
     try:
         contact_cfunc(kernel)
     except Exception as exc:  # noqa: BLE001
@@ -282,7 +282,7 @@ def check_friction_law(cls) -> None:
             if ft * v > 0.0 or abs(ft) > mu * fn * (1 + 1e-9):
                 _fail(cls, f"at steady sliding, {call} = {ft} N: must oppose the slip and be "
                            f"bounded by mu_max |f_n| = {mu * fn} N (mu_max = {mu})")
-    from .mbs.kernels import friction_cfunc
+    from .jit import friction_cfunc
     try:
         friction_cfunc(cls.kernel)
     except Exception as exc:  # noqa: BLE001
