@@ -164,7 +164,8 @@ class HysteresisLaw:
     """
     dissipative = True
     kernel = hysteresis_force
-    slots = None   # set below: H, the slots of HysteresisParams
+    #: the named slots of ``p``: :data:`H`, made at the end of this module from the shared Params
+    slots = None
     #: (min, max) restitution the law's formula allows
     restitution_range: tuple[float, float] = (0.0, 1.0)
 
