@@ -1,10 +1,11 @@
 """Translational clearance joints in the wear loop (:mod:`.loop`): their worn state, rates,
 increments, store rows and resumption.
 
-The loop keeps its revolute joints in ``run.worn``; the worn translational joints live in
-``run.guides`` (joint index -> :class:`GuideWear`) and enter the loop through the small hooks
-marked ``translational`` in :mod:`.loop`.  Their rates join the revolute ones in the update's rate
-dictionary (same :class:`~workbench.wear.increment.WearRate` type, keyed by the clearance-joint
+The loop keeps its revolute joints in ``run.worn`` (:mod:`.revolute_loop`); the worn translational
+joints live in ``run.guides`` (joint index -> :class:`GuideWear`).  Both modules have the same
+shape (``start``, ``surfaces``, ``rates``, ``impacts``, ``hardness_ratios``, ``increments``,
+``record``, ``static``, ``apply``, ``restore``), and :mod:`.loop` calls each in turn.  Their rates
+join in the update's rate dictionary (same :class:`~workbench.wear.increment.WearRate` type, keyed by the clearance-joint
 index), so the averaging-cycle control, the outlier screen and the jump control treat both kinds
 alike.
 
