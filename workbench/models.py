@@ -200,12 +200,20 @@ def kernel_slots(params_cls: type = NoParams, names: tuple[str, ...] | None = No
     names = tuple(declared if names is None else names)
     if len(set(names)) != len(names) or not all(n.isidentifier() and not n.startswith("_") for n in names):
         raise PluginError(f"kernel slots {names} must be distinct identifiers without a leading underscore")
+    taken = sorted(set(names) & _SLOT_RESERVED)
+    if taken:
+        raise PluginError(f"kernel slots {names}: {', '.join(taken)} name methods of the slots; "
+                          "give those slots other names")
     base = collections.namedtuple(name or _slots_name(params_cls), names)
     cls = type(base.__name__, (base, KernelSlots), {
         "__slots__": (), "__module__": getattr(params_cls, "__module__", __name__),
         "parameters": tuple(n for n in names if n in declared),
         "derived": tuple(n for n in names if n not in declared)})
     return cls(*range(len(names)))
+
+
+#: names a slot cannot have: the slots' own methods and attributes
+_SLOT_RESERVED = frozenset({"pack", "from_params", "parameters", "derived", "count", "index"})
 
 
 def _slots_name(params_cls: type) -> str:
