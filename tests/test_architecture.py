@@ -37,6 +37,20 @@ def test_the_layer_contract_holds():
     assert "0 broken" in run.stdout, run.stdout
 
 
+def test_docs_show_the_contract_that_is_checked():
+    """``docs/architecture.md`` quotes the contract of ``pyproject.toml`` as it is."""
+    import re
+    import tomllib
+    doc, pyproject = ROOT / "docs" / "architecture.md", ROOT / "pyproject.toml"
+    if not (doc.is_file() and pyproject.is_file()):
+        pytest.skip("not a source checkout")
+    quoted = re.search(r"```toml\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
+    assert quoted, "docs/architecture.md has no toml block with the contract"
+    with open(pyproject, "rb") as f:
+        checked = tomllib.load(f)["tool"]["importlinter"]
+    assert tomllib.loads(quoted.group(1))["tool"]["importlinter"] == checked
+
+
 # --------------------------------------------------------------------------------------------
 # module-level import circles
 # --------------------------------------------------------------------------------------------
