@@ -307,3 +307,55 @@ def test_wear_check_rejects_negative_wear_and_a_wrong_shape():
         C.check_wear_law(Negative)
     with pytest.raises(C.ConformanceError, match=r"returned shape \(\)"):
         C.check_wear_law(Summed)
+
+
+def test_a_pack_out_of_step_with_its_named_slots_is_caught():
+    """The kernel reads ``p`` by the slots generated from ``Params``
+    (:func:`workbench.plugin.kernel_slots`); a ``pack`` that orders the values otherwise fails."""
+    import pytest
+
+    from workbench.conformance import ConformanceError, check_slots
+    from workbench_plugins.friction.lugre import LuGre
+
+    check_slots(LuGre)
+
+    class Swapped(LuGre):
+        name = "swapped"
+
+        def pack(self):
+            p = super().pack()
+            p[[LuGre.slots.mu_c, LuGre.slots.mu_s]] = p[[LuGre.slots.mu_s, LuGre.slots.mu_c]]
+            return p
+
+    with pytest.raises(ConformanceError, match="mu_c"):
+        check_slots(Swapped)
+
+
+def test_kernel_slots_are_generated_from_params_and_pack_by_name():
+    """``kernel_slots`` names the slots of ``p`` after the fields of ``Params`` (or the names given,
+    in the order of ``p``); ``pack`` and ``from_params`` fill them by name and refuse a missing, an
+    unknown or an unresolved (``None``) value."""
+    import numpy as np
+    import pytest
+
+    from workbench.errors import PluginError
+    from workbench.plugin import kernel_slots
+    from workbench_plugins.contact.hertz import Hertz
+    from workbench_plugins.friction.lugre import LuGre
+
+    S = kernel_slots(LuGre.Params)
+    assert S._fields == ("sigma0", "sigma1", "sigma2", "mu_c", "mu_s", "v_s") and tuple(S) == tuple(range(6))
+    assert S.parameters == S._fields and S.derived == ()
+    p = LuGre().pack()
+    assert p.dtype == np.float64 and p[S.mu_s] == LuGre.Params().mu_s
+    H = kernel_slots(Hertz.Params, ("stiffness", "exponent", "chi"))
+    assert H.parameters == ("stiffness", "exponent") and H.derived == ("chi",)
+    assert H.pack(stiffness=2.0, exponent=1.5, chi=0.1).tolist() == [2.0, 1.5, 0.1]
+    with pytest.raises(PluginError, match="no value for chi"):
+        H.from_params(Hertz.Params(stiffness=1.0))
+    with pytest.raises(PluginError, match="stiffness is None"):
+        H.from_params(Hertz.Params(), chi=0.1)
+    with pytest.raises(PluginError, match="unknown"):
+        H.pack(stiffness=1.0, exponent=1.5, chi=0.1, other=2.0)
+    with pytest.raises(PluginError, match="pack"):
+        kernel_slots(names=("k", "pack"))

@@ -9,12 +9,7 @@ Importing the package has no side effects and imports nothing heavy: the caches 
 when a compiled package is first imported (:mod:`workbench.runtime.caches`), and the API below is loaded
 on first use.
 """
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("joint-wear-workbench")
-except PackageNotFoundError:  # running from a source tree that was not installed
-    __version__ = "0+unknown"
+from .runtime.version import __version__
 
 __all__ = ["__version__"]
 

@@ -26,6 +26,9 @@ The properties are contracts of :mod:`workbench.models`:
   ``R b sum(p n dtheta)`` equals the load to ``1e-6`` relative and ``PressureSolution.force``;
   ``solve_approach`` gives no pressure inside the clearance; ``solve_loads`` (batch) matches
   ``solve_load`` row by row;
+* contact and friction laws with named kernel parameters (``slots``, made by
+  :func:`workbench.models.kernel_slots`): ``pack`` returns one value per slot and each
+  parameter's value sits at its own slot;
 * wear laws: ``depth`` returns finite depths >= 0 of the inputs' broadcast shape (also for the
   wear loop's ``(samples, nodes)``, ``(samples, 1)``, ``(1, nodes)``), 0 where the pressure or the
   slip is 0, not decreasing with pressure or slip; a law with ``uses_shear`` gets
@@ -47,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from .errors import WorkbenchError
-from .models import (BoreSection, ContactGeometry, ContactLaw, FrictionLaw, Material,
+from .models import (BoreSection, ContactGeometry, ContactLaw, FrictionLaw, KernelSlots, Material,
                      PressureModel, PressureSolution, WearLaw)
 
 
@@ -195,7 +198,7 @@ def check_contact_law(cls) -> None:
                             _fail(cls, f"{call} = {f} N is less than at a smaller penetration "
                                        f"({elastic_prev} N): the elastic force must not decrease")
                         elastic_prev = f
-    from .mbs.kernels import contact_cfunc  # compiled for the solver exactly as a run does
+    from .jit import contact_cfunc  # compiled for the solver exactly as a run does
     try:
         contact_cfunc(kernel)
     except Exception as exc:  # noqa: BLE001
@@ -279,7 +282,7 @@ def check_friction_law(cls) -> None:
             if ft * v > 0.0 or abs(ft) > mu * fn * (1 + 1e-9):
                 _fail(cls, f"at steady sliding, {call} = {ft} N: must oppose the slip and be "
                            f"bounded by mu_max |f_n| = {mu * fn} N (mu_max = {mu})")
-    from .mbs.kernels import friction_cfunc
+    from .jit import friction_cfunc
     try:
         friction_cfunc(cls.kernel)
     except Exception as exc:  # noqa: BLE001
@@ -473,6 +476,78 @@ def check_wear_law(cls) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# named kernel parameters
+# --------------------------------------------------------------------------------------------
+def _nudged(info, value: float) -> list[float]:
+    """Valid values near ``value`` (inside the parameter's bounds) that differ from it."""
+    out = []
+    for v in (value * 1.25 if value else 0.5, value * 0.8 if value else 0.25, value + 1.0):
+        if (info.min is not None and v < info.min) or (info.max is not None and v > info.max) \
+                or (info.gt is not None and not v > info.gt) or (info.lt is not None and not v < info.lt):
+            continue
+        if info.valid_range is not None and not info.valid_range[0] <= v <= info.valid_range[1]:
+            continue
+        if v != value:
+            out.append(float(v))
+    return out
+
+
+def check_slots(cls) -> None:
+    """A contact or friction law that declares ``slots`` (:func:`workbench.models.kernel_slots`):
+    ``pack()`` returns one value per slot, and each slot named after a parameter holds that
+    parameter: set to another valid value, the parameter appears at its own slot, and no other
+    parameter slot moves (the order of ``pack`` is the order the kernel reads)."""
+    slots = getattr(cls, "slots", None)
+    if slots is None:
+        return
+    if not isinstance(slots, KernelSlots):
+        _fail(cls, f"slots must be made by workbench.models.kernel_slots, got {slots!r}")
+    fields = {f.name for f in dataclasses.fields(cls.Params)} if dataclasses.is_dataclass(cls.Params) else set()
+    if set(slots.parameters) - fields:
+        _fail(cls, f"slots {sorted(set(slots.parameters) - fields)} are not parameters of "
+                   f"{cls.__qualname__}.Params")
+    infos = {i.name: i for i in cls.parameters()}
+    contact = issubclass(cls, ContactLaw)
+    packs = contact_packs(cls) if contact else [(None, cls(), np.asarray(cls().pack(), float))]
+    for kind, model, p in packs:
+        where = f"pack({kind!r} geometry)" if contact else "pack()"
+
+        def repacked(name, value):
+            m = type(model)(dataclasses.replace(model.params, **{name: value}))
+            return np.asarray(m.pack(standard_geometry(kind)) if contact else m.pack(), float)
+
+        if p.shape != (len(slots),):
+            _fail(cls, f"{where} returned {p.size} values, its slots name {len(slots)}: {slots!r}")
+        for name in slots.parameters:
+            info, value = infos[name], getattr(model.params, name)
+            if value is None and info.unit != "text":     # derived by default: give it a value
+                value = float(DERIVED_FILL.get(info.unit, 1.0))
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or info.choices is not None:
+                continue
+            for v in _nudged(info, float(value)):
+                v = type(value)(v)
+                try:
+                    q = repacked(name, v)
+                except (WorkbenchError, ValueError, TypeError):
+                    continue        # a combination the law refuses: try the next value
+                if q.shape != p.shape:
+                    _fail(cls, f"{where} with {name} = {v!r} returned {q.size} values, not {p.size}")
+                if q[getattr(slots, name)] != float(v):
+                    at = [i for i in range(q.size) if q[i] == float(v) and p[i] != q[i]]
+                    if at:
+                        _fail(cls, f"{where} puts parameter '{name}' at index {at[0]} "
+                                   f"({slots._fields[at[0]]!r}), but its slot is {getattr(slots, name)}: "
+                                   "pack and the kernel's slots disagree")
+                    break       # a value pack transforms (not stored as given): nothing to compare
+                moved = [o for o in slots.parameters     # (a slot derived by default may follow)
+                         if o != name and getattr(model.params, o) is not None
+                         and q[getattr(slots, o)] != p[getattr(slots, o)]]
+                if moved:
+                    _fail(cls, f"{where}: changing '{name}' moved the slots of {moved}")
+                break
+
+
+# --------------------------------------------------------------------------------------------
 CHECKS = {"contact": check_contact_law, "friction": check_friction_law,
           "pressure": check_pressure_model, "wear": check_wear_law}
 
@@ -484,3 +559,5 @@ def check_model(cls) -> None:
         raise ConformanceError(f"{cls!r} is not a model of a known family ({', '.join(CHECKS)})")
     check_metadata(cls)
     CHECKS[family](cls)
+    if family in ("contact", "friction"):
+        check_slots(cls)

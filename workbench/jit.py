@@ -25,40 +25,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
-import sys
+import math
 import threading
 
-_LOCK = threading.RLock()
-_STATE = {"loaded": False}
-
-
-def loaded() -> bool:
-    """Whether numba is imported in this process (by :func:`load` or by anyone else): then a
-    compiled function costs no import, only its cache load."""
-    return _STATE["loaded"] or "numba" in sys.modules
-
-
-def load() -> None:
-    """Import numba and send the workbench's compiled functions to their source-keyed cache
-    (:func:`workbench.runtime.caches.use_numba_cache`); idempotent.  Called before the first dispatcher
-    is made, since numba picks a function's cache folder when the dispatcher is created."""
-    if _STATE["loaded"]:
-        return
-    with _LOCK:
-        if _STATE["loaded"]:
-            return
-        import warnings
-
-        import numba.experimental.function_type  # noqa: F401 - types the kernels' C wrappers
-        from numba.core.errors import NumbaExperimentalFeatureWarning
-
-        from .runtime.caches import use_numba_cache
-        use_numba_cache()
-        # first-class function types (the kernels' C wrappers handed to the integrator) are
-        # stable for the plain C signatures the solver uses
-        warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
-        _STATE["loaded"] = True
-
+# numba's loading and its lock are runtime machinery (:mod:`workbench.runtime.caches`); named here too
+from .runtime.caches import NUMBA_LOCK as _LOCK, load_numba as load, numba_loaded as loaded  # noqa: E402,F401
+from .runtime.caches import cached_cfunc as _cached_cfunc  # noqa: E402 - the C wrappers from the disk cache when warm
 
 _LOCAL = threading.local()
 
@@ -162,3 +134,77 @@ def is_compiled(func) -> bool:
     """Whether ``func`` is a compiled function the solver can call: a ``numba.njit`` dispatcher
     or a :class:`LazyDispatcher` (both carry the Python function as ``py_func``)."""
     return isinstance(func, LazyDispatcher) or (hasattr(func, "py_func") and hasattr(func, "signatures"))
+
+
+# --------------------------------------------------------------------------------------------
+# the calling convention of plugin kernels: C callbacks of a fixed signature
+# --------------------------------------------------------------------------------------------
+# The integrator is compiled (and cached on disk) once for *any* set of models: it receives a tuple
+# of C function pointers with a fixed signature, one per clearance joint, made here by wrapping each
+# plugin kernel in a ``numba.cfunc``.  A pointer call costs tens of nanoseconds and lets every
+# clearance joint use its own law without recompiling the solver.  The conformance suite compiles
+# every registered kernel this way (:mod:`workbench.conformance`), exactly as a run does.  The C
+# signatures are numba types, made when first needed; first-class function types are what makes
+# per-joint laws cheap, and the feature is stable for the plain C signatures used here
+# (:func:`load` silences numba's experimental warning).
+
+@functools.lru_cache(maxsize=None)
+def contact_sig():
+    """F_n = contact(delta, delta_dot, delta_dot_minus, p, out) with out[RAISED] = 1.0 when the
+    kernel raised (the numba signature :data:`CONTACT_SIG`)."""
+    from numba import types
+    return types.float64(types.float64, types.float64, types.float64, types.CPointer(types.float64),
+                         types.CPointer(types.float64))
+
+
+@functools.lru_cache(maxsize=None)
+def friction_sig():
+    """f_t = friction(v_t, f_n, z, p, out) with out[0] = z_dot, out[RAISED] = 1.0 when the kernel
+    raised (the numba signature :data:`FRICTION_SIG`)."""
+    from numba import types
+    return types.float64(types.float64, types.float64, types.float64,
+                         types.CPointer(types.float64), types.CPointer(types.float64))
+
+
+#: slot of the wrappers' ``out`` array flagging an exception raised inside the kernel
+RAISED = 1
+#: length of the ``out`` array the wrappers write
+N_OUT = 2
+
+
+@functools.lru_cache(maxsize=None)
+def contact_cfunc(kernel):
+    """C-callable wrapper of a contact kernel (memoised per kernel)."""
+    k = kernel
+
+    def wrapper(delta, delta_dot, delta_dot_minus, p, out):
+        try:
+            f = k(delta, delta_dot, delta_dot_minus, p)
+            out[RAISED] = 0.0
+            return f
+        except Exception:  # noqa: BLE001 - reported by the integrator as a model error
+            out[RAISED] = 1.0
+            return math.nan
+    res = _cached_cfunc(contact_sig, wrapper, kernel)  # house: from the on-disk cache when warm
+    res._workbench_kernel = kernel  # the kernel itself, for the specialised path (codegen)
+    return res
+
+
+@functools.lru_cache(maxsize=None)
+def friction_cfunc(kernel):
+    """C-callable wrapper of a friction kernel (memoised per kernel)."""
+    k = kernel
+
+    def wrapper(v_t, f_n, z, p, out):
+        try:
+            ft, dz = k(v_t, f_n, z, p)
+            out[0] = dz
+            out[RAISED] = 0.0
+            return ft
+        except Exception:  # noqa: BLE001 - reported by the integrator as a model error
+            out[0] = 0.0
+            out[RAISED] = 1.0
+            return math.nan
+    res = _cached_cfunc(friction_sig, wrapper, kernel)  # house: from the on-disk cache when warm
+    res._workbench_kernel = kernel  # the kernel itself, for the specialised path (codegen)
+    return res

@@ -19,6 +19,7 @@ solver calls in its hot loop; their plain-Python ``kernel.py_func`` is the refer
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import math
 from dataclasses import dataclass
@@ -135,6 +136,106 @@ class NoParams:
 
 
 # --------------------------------------------------------------------------------------------
+# named kernel parameters: the slots of the ``p`` array, generated from ``Params``
+# --------------------------------------------------------------------------------------------
+class KernelSlots(tuple):
+    """The named slots of a kernel's parameter array ``p``: ``S.name`` is the index of ``name``.
+
+    Made by :func:`kernel_slots` from a model's ``Params``; an instance is a named tuple of plain
+    ints, so a compiled kernel reads ``p[S.stiffness]`` with the index as a compile-time constant
+    (numba freezes a global named tuple; the generated code is the code of ``p[0]``).  The same
+    object builds the array (:meth:`pack`, :meth:`from_params`), so the order of ``pack()`` and the
+    order the kernel reads cannot drift apart; the conformance suite
+    (:func:`workbench.conformance.check_slots`) checks a model's ``pack`` against its ``slots``.
+    """
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+    #: the slots named after a field of ``Params``: ``pack`` stores that parameter's value there
+    #: (given, or derived when its default ``None`` means "from the geometry")
+    parameters: tuple[str, ...] = ()
+    #: the other slots: values ``pack`` derives (from parameters or the geometry)
+    derived: tuple[str, ...] = ()
+
+    def pack(self, **values: float) -> np.ndarray:
+        """The float64 array ``p`` with ``values[name]`` at slot ``name``; every slot must be given."""
+        missing = [n for n in self._fields if n not in values]
+        extra = [n for n in values if n not in self._fields]
+        if missing or extra:
+            raise PluginError(f"kernel parameters {type(self).__name__}: "
+                              + (f"no value for {', '.join(missing)}" if missing else "")
+                              + ("; " if missing and extra else "")
+                              + (f"unknown {', '.join(extra)} (slots: {', '.join(self._fields)})" if extra else ""))
+        row = [values[n] for n in self._fields]
+        unset = [n for n, v in zip(self._fields, row) if v is None]
+        if unset:
+            raise PluginError(f"kernel parameters {type(self).__name__}: {', '.join(unset)} is None "
+                              "(a derived parameter must be resolved before packing)")
+        return np.array(row, dtype=np.float64)
+
+    def from_params(self, params: Any, **values: float) -> np.ndarray:
+        """:meth:`pack` with each parameter slot taken from ``params`` unless ``values`` gives it
+        (a derived value: the stiffness from the geometry, a choice's index)."""
+        given = {n: getattr(params, n) for n in self.parameters if n not in values}
+        return self.pack(**given, **values)
+
+
+def kernel_slots(params_cls: type = NoParams, names: tuple[str, ...] | None = None, *,
+                 name: str | None = None) -> KernelSlots:
+    """The named slots of ``p``, in order: by default one per field of ``params_cls``.
+
+    ``names`` gives the slots the kernel reads, in the order of ``p``: a name that is a field of
+    ``params_cls`` holds that parameter (its value, or the value derived when its default ``None``
+    means "from the geometry"); any other name is a value ``pack`` derives (the hysteresis laws'
+    ``chi(e)``, the clearance of the geometry).  A parameter only ``pack`` uses (e.g. the
+    reference load of a default stiffness) needs no slot.  Example::
+
+        class LuGre(FrictionLaw):
+            @dataclass(frozen=True)
+            class Params: ...
+            slots = kernel_slots(Params)          # slots.sigma0 == 0, slots.sigma1 == 1, ...
+            def pack(self):
+                return self.slots.from_params(self.params)
+    """
+    declared = [f.name for f in dataclasses.fields(params_cls)] if dataclasses.is_dataclass(params_cls) else []
+    names = tuple(declared if names is None else names)
+    if len(set(names)) != len(names) or not all(n.isidentifier() and not n.startswith("_") for n in names):
+        raise PluginError(f"kernel slots {names} must be distinct identifiers without a leading underscore")
+    taken = sorted(set(names) & _SLOT_RESERVED)
+    if taken:
+        raise PluginError(f"kernel slots {names}: {', '.join(taken)} name methods of the slots; "
+                          "give those slots other names")
+    base = collections.namedtuple(name or _slots_name(params_cls), names)
+    cls = type(base.__name__, (base, KernelSlots), {
+        "__slots__": (), "__module__": getattr(params_cls, "__module__", __name__),
+        "parameters": tuple(n for n in names if n in declared),
+        "derived": tuple(n for n in names if n not in declared)})
+    return cls(*range(len(names)))
+
+
+#: names a slot cannot have: the slots' own methods and attributes
+_SLOT_RESERVED = frozenset({"pack", "from_params", "parameters", "derived", "count", "index"})
+
+
+def _slots_name(params_cls: type) -> str:
+    q = [part for part in getattr(params_cls, "__qualname__", "Params").split(".") if part not in ("<locals>",)]
+    head = [part for part in q if part != "Params"]
+    return (head[-1] if head else "Kernel") + "Slots"
+
+
+#: the slots of ``p`` every distributed-contact law packs first (the engine,
+#: :mod:`workbench.mbs.distributed`, integrates the local pressure over the bore with them):
+#: foundation modulus k [Pa/m], contact length b [m], hysteresis factor chi [1], impact-speed floor
+#: [m/s], Gauss points per segment, unworn pieces; the law's own slots follow from :data:`N_PARAM`
+DISTRIBUTED_SLOTS = kernel_slots(names=("k", "length", "chi", "v_floor", "gauss_points", "unworn_pieces"),
+                                 name="DistributedSlots")
+P_K, P_LEN, P_CHI, P_VFLOOR, P_NGAUSS, P_PIECES = DISTRIBUTED_SLOTS
+#: number of the distributed-contact slots (a law's own parameters start here)
+N_PARAM = len(DISTRIBUTED_SLOTS)
+#: most Gauss points per segment the distributed engine integrates with
+MAX_GAUSS = 8
+
+
+# --------------------------------------------------------------------------------------------
 # the model base
 # --------------------------------------------------------------------------------------------
 class Model:
@@ -151,6 +252,8 @@ class Model:
     name: ClassVar[str] = ""
     reference: ClassVar[str] = ""
     Params: ClassVar[type] = NoParams
+    #: the named slots of the kernel's ``p`` (:func:`kernel_slots`), for models with a kernel
+    slots: ClassVar[KernelSlots | None] = None
 
     def __init__(self, params: Any = None, **values: Any):
         if params is not None and values:

@@ -20,10 +20,9 @@ from dataclasses import dataclass
 import math
 
 import numpy as np
-from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
-from workbench.errors import StudyError
-from workbench.models import ContactGeometry, parameter
+from workbench.plugin import ContactGeometry, StudyError, kernel_slots, njit, parameter
+
 
 #: relative tolerance on "exponent == 1.5" / "exponent == 1" when the geometric stiffness is used
 _EXP_TOL = 1e-12
@@ -123,16 +122,17 @@ def check_restitution(e: float, law: str, e_min: float, e_max: float = 1.0) -> f
 
 def hysteresis_params(K: float, n: float, chi: float, min_impact_speed: float,
                       law: str) -> np.ndarray:
-    """``p`` of :func:`hysteresis_force`: ``[K, n, chi, v_floor]``."""
+    """``p`` of :func:`hysteresis_force`: slots :data:`H` (``stiffness`` K, ``exponent`` n,
+    ``chi``, ``min_impact_speed`` v_floor)."""
     v_floor = _check_positive(min_impact_speed, "min_impact_speed", law)
-    return np.array([K, float(n), float(chi), v_floor], dtype=np.float64)
+    return H.pack(stiffness=K, exponent=float(n), chi=float(chi), min_impact_speed=v_floor)
 
 
 @njit(cache=True)
 def hysteresis_force(delta, delta_dot, delta_dot_minus, p):
     """``F = K delta^n (1 + chi delta_dot / max(delta_dot_minus, v_floor))``, clamped at 0.
 
-    ``p = [K, n, chi, v_floor]``.  Zero for ``delta <= 0``.  During restitution
+    ``p``: slots :data:`H` (K, n, chi, v_floor).  Zero for ``delta <= 0``.  During restitution
     (``delta_dot < 0``) the damping term would make the force negative (tension) once
     ``delta_dot < -delta_dot_minus/chi``; it is clamped to 0.  In a free two-body impact this never
     happens (``delta_dot = -v0/chi`` is an invariant line of the motion, the force only tends to
@@ -142,12 +142,12 @@ def hysteresis_force(delta, delta_dot, delta_dot_minus, p):
     if delta <= 0.0:
         return 0.0
     v_minus = delta_dot_minus
-    if not v_minus > p[3]:  # also catches NaN
-        v_minus = p[3]
+    if not v_minus > p[H.min_impact_speed]:  # also catches NaN
+        v_minus = p[H.min_impact_speed]
     # delta^1.5 (the Hertz exponent of nearly every study) as delta sqrt(delta): a pow() call is
     # several times dearer and this kernel runs in every right-hand side during contact
-    dn = delta * math.sqrt(delta) if p[1] == 1.5 else delta ** p[1]
-    f = p[0] * dn * (1.0 + p[2] * delta_dot / v_minus)
+    dn = delta * math.sqrt(delta) if p[H.exponent] == 1.5 else delta ** p[H.exponent]
+    f = p[H.stiffness] * dn * (1.0 + p[H.chi] * delta_dot / v_minus)
     if f > 0.0:
         return f
     return 0.0
@@ -164,6 +164,8 @@ class HysteresisLaw:
     """
     dissipative = True
     kernel = hysteresis_force
+    #: the named slots of ``p``: :data:`H`, made at the end of this module from the shared Params
+    slots = None
     #: (min, max) restitution the law's formula allows
     restitution_range: tuple[float, float] = (0.0, 1.0)
 
@@ -172,7 +174,7 @@ class HysteresisLaw:
         raise NotImplementedError
 
     def pack(self, geometry: ContactGeometry) -> np.ndarray:
-        """``[K, n, chi, v_floor]``: stiffness resolved once (:func:`resolve_stiffness`)."""
+        """``p`` in the slots :data:`H`: stiffness resolved once (:func:`resolve_stiffness`)."""
         prm = self.params
         n = float(prm.exponent)
         K = resolve_stiffness(prm.stiffness, n, geometry, self.name)
@@ -229,3 +231,8 @@ HysteresisParamsNearElastic = _hysteresis_params(
     "little (e = 0.3 rebounds with e = 0.68); use flores, gonthier or zhiying_qishao there")
 #: parameters of the laws whose factor divides by e (Gonthier, Flores): 0.01 <= e <= 1
 HysteresisParamsPositiveE = _hysteresis_params(0.01)
+#: the slots of ``p`` of :func:`hysteresis_force` (K, n, chi(e) in place of e, v_floor), named
+#: from the hysteresis laws' parameters; the kernel reads them by name (a compile-time index)
+H = kernel_slots(HysteresisParams, ("stiffness", "exponent", "chi", "min_impact_speed"),
+                 name="HysteresisSlots")
+HysteresisLaw.slots = H

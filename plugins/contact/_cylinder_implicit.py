@@ -38,16 +38,19 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
-from workbench.errors import StudyError
-from workbench.models import ContactGeometry, ContactLaw
+from workbench.plugin import ContactGeometry, ContactLaw, StudyError, kernel_slots, njit
+
+#: the slots of ``p`` of :func:`implicit_cylinder_force`: compliance c [m/N], area term A [N],
+#: offset B [1], the end of the valid range delta_max [m] and its force F_max [N] (no parameters:
+#: everything comes from the geometry)
+S = kernel_slots(names=("c", "A", "B", "delta_max", "F_max"), name="ImplicitCylinderSlots")
 
 
 def implicit_params(c: float, A: float, B: float) -> np.ndarray:
-    """``p = [c, A, B, delta_max, F_max]`` for :func:`implicit_cylinder_force`."""
+    """``p`` (slots :data:`S`: c, A, B, delta_max, F_max) for :func:`implicit_cylinder_force`."""
     F_max = A * math.exp(B - 1.0)
-    return np.array([c, A, B, c * F_max, F_max], dtype=np.float64)
+    return S.pack(c=c, A=A, B=B, delta_max=c * F_max, F_max=F_max)
 
 
 def cylinder_numbers(geometry: ContactGeometry, law: str) -> tuple[float, float, float]:
@@ -69,23 +72,23 @@ def deflection(force: float, p) -> float:
     """Explicit ``delta(F) = c F [ln(A/F) + B]`` [m] (reference for tests and plots)."""
     if force <= 0.0:
         return 0.0
-    return p[0] * force * (math.log(p[1] / force) + p[2])
+    return p[S.c] * force * (math.log(p[S.A] / force) + p[S.B])
 
 
 @njit(cache=True)
 def implicit_cylinder_force(delta, delta_dot, delta_dot_minus, p):
-    """Force [N] solving ``delta = c F [ln(A/F) + B]``; ``p = [c, A, B, delta_max, F_max]``.
+    """Force [N] solving ``delta = c F [ln(A/F) + B]``; ``p``: slots :data:`S`.
 
     Zero for ``delta <= 0``; linear secant continuation beyond ``delta_max`` (see module doc).
     Elastic: ``delta_dot`` and ``delta_dot_minus`` are not used.
     """
     if delta <= 0.0:
         return 0.0
-    c = p[0]
-    A = p[1]
-    B = p[2]
-    d_max = p[3]
-    f_max = p[4]
+    c = p[S.c]
+    A = p[S.A]
+    B = p[S.B]
+    d_max = p[S.delta_max]
+    f_max = p[S.F_max]
     if delta >= d_max:
         return f_max + f_max / d_max * (delta - d_max)
     s = B - math.log(delta / (c * A))  # >= 1 inside the valid range
@@ -119,6 +122,7 @@ class ImplicitCylinderLaw(ContactLaw):
     class Params:
         """The implicit cylinder laws have no parameters: everything comes from the geometry."""
 
+    slots = S
     kernel = implicit_cylinder_force
 
     def pack(self, geometry: ContactGeometry) -> np.ndarray:

@@ -21,13 +21,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
+
+from workbench.plugin import (DISTRIBUTED_SLOTS, MAX_GAUSS, ContactGeometry, ContactLaw, StudyError,
+                              choices_text, hookimpl, kernel_slots, njit, parameter)
 
 from workbench_plugins.contact.winkler_foundation import checked_modulus, layered_modulus
-from workbench.errors import StudyError, choices_text
-from workbench.hookspecs import hookimpl
-from workbench.mbs import distributed as dist
-from workbench.models import ContactGeometry, ContactLaw, parameter
 
 from ._common import check_restitution, min_impact_speed_field
 from .winkler_foundation import _RULES, arc_factor, layer_thickness_field, modulus_rule_field
@@ -42,14 +40,14 @@ def unworn_force(delta, delta_dot, delta_dot_minus, p):
     local rates over the bore, :mod:`workbench.mbs.distributed`)."""
     if delta <= 0.0:
         return 0.0
-    c = p[dist.N_PARAM + 1]
+    c = p[S.clearance]
     d = c + delta
     eps = math.atan2(math.sqrt(delta * (c + d)), c)
-    f = p[dist.P_LEN] * p[dist.N_PARAM] * p[dist.P_K] * d * arc_factor(eps)
+    f = p[S.length] * p[S.bushing_radius] * p[S.k] * d * arc_factor(eps)
     v_minus = delta_dot_minus
-    if not v_minus > p[dist.P_VFLOOR]:
-        v_minus = p[dist.P_VFLOOR]
-    f *= 1.0 + p[dist.P_CHI] * delta_dot / v_minus
+    if not v_minus > p[S.v_floor]:
+        v_minus = p[S.v_floor]
+    f *= 1.0 + p[S.chi] * delta_dot / v_minus
     if f > 0.0:
         return f
     return 0.0
@@ -86,7 +84,7 @@ class DistributedWinkler(ContactLaw):
                                        "local Lankarani-Nikravesh damping", min=0.0, max=1.0)
         min_impact_speed: float = min_impact_speed_field()
         gauss_points: int = parameter(4, unit="1", doc="Gauss-Legendre points per patch piece "
-                                      "(1-8)", min=1, max=dist.MAX_GAUSS)
+                                      "(1-8)", min=1, max=MAX_GAUSS)
         smooth_profile: bool = parameter(
             False, unit="1", doc="true: the contact sees each wear profile averaged over the point "
             "contact's window (workbench.mbs.clearance.PROFILE_SMOOTHING, 8 deg): an elastic contact "
@@ -104,12 +102,15 @@ class DistributedWinkler(ContactLaw):
             if not isinstance(self.smooth_profile, bool):
                 raise StudyError(f"distributed_winkler: smooth_profile = {self.smooth_profile!r} must be "
                                  f"true or false", key="smooth_profile")
-            for key, lo, hi in (("gauss_points", 1, dist.MAX_GAUSS), ("unworn_pieces", 1, 64)):
+            for key, lo, hi in (("gauss_points", 1, MAX_GAUSS), ("unworn_pieces", 1, 64)):
                 v = getattr(self, key)
                 if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
                     raise StudyError(f"distributed_winkler: {key} = {v!r} must be an integer in "
                                      f"[{lo}, {hi}]", key=key)
 
+    #: the distributed engine's slots (:data:`workbench.plugin.DISTRIBUTED_SLOTS`), then the bushing
+    #: radius R_b [m] and the clearance c [m] of the closed form :func:`unworn_force`
+    slots = kernel_slots(Params, DISTRIBUTED_SLOTS._fields + ("bushing_radius", "clearance"))
     #: the unworn closed form (``force()``; the integrator does not call it)
     kernel = unworn_force
 
@@ -119,21 +120,23 @@ class DistributedWinkler(ContactLaw):
         if prm.stiffness is not None:
             k = float(prm.stiffness)
         elif prm.calibrate == "persson":
-            from workbench.fem import closed_forms as cf  # lazily: it imports scipy.optimize (0.5 s)
             P, c = float(prm.calibration_load), geometry.clearance
             if not (P > 0.0 and c > 0.0):
                 raise StudyError(f"contact law '{self.name}': the Persson calibration needs "
                                  f"calibration_load > 0 N and a clearance > 0 m; got {P!r} N, {c!r} m",
                                  key="calibration_load")
-            eps = cf.persson_half_angle(P / geometry.length, geometry.E_star, c)
-            k = cf.winkler_stiffness_for_half_angle(eps, P / geometry.length, geometry.radius_bushing, c)
+            # lazily: the closed forms import scipy.optimize (0.5 s)
+            from workbench.plugin import persson_half_angle, winkler_stiffness_for_half_angle
+            eps = persson_half_angle(P / geometry.length, geometry.E_star, c)
+            k = winkler_stiffness_for_half_angle(eps, P / geometry.length, geometry.radius_bushing, c)
         else:
             k = layered_modulus(self.name, prm, geometry)
         return checked_modulus(self.name, k)
 
     def pack(self, geometry: ContactGeometry) -> np.ndarray:
-        """``[k, b, chi, v_floor, gauss_points, unworn_pieces, R_b, c]`` (the first six:
-        :data:`workbench.mbs.distributed.P_K` ...; the last two for the closed form :func:`unworn_force`)."""
+        """``p`` in the slots :data:`S`: the distributed engine's six (k, b, chi, v_floor,
+        gauss_points, unworn_pieces: :data:`workbench.plugin.DISTRIBUTED_SLOTS`), then R_b and c for
+        the closed form :func:`unworn_force`."""
         if geometry.kind != "cylindrical":
             raise StudyError(f"contact law '{self.name}' is for revolute (cylindrical) clearance "
                              f"joints, not '{geometry.kind}' contacts")
@@ -147,8 +150,14 @@ class DistributedWinkler(ContactLaw):
         if not v_floor > 0.0:
             raise StudyError(f"contact law '{self.name}': min_impact_speed must be > 0 m/s",
                              key="min_impact_speed")
-        return np.array([k, b, 0.75 * (1.0 - e * e), v_floor, float(self.params.gauss_points),
-                         float(self.params.unworn_pieces), R, float(geometry.clearance)], dtype=np.float64)
+        return self.slots.pack(k=k, length=b, chi=0.75 * (1.0 - e * e), v_floor=v_floor,
+                               gauss_points=float(self.params.gauss_points),
+                               unworn_pieces=float(self.params.unworn_pieces), bushing_radius=R,
+                               clearance=float(geometry.clearance))
+
+
+#: the named slots of ``p`` (compile-time indices in :func:`unworn_force`)
+S = DistributedWinkler.slots
 
 
 @hookimpl

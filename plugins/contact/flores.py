@@ -6,8 +6,7 @@ Mach. Theory 53 (2012) §4; Wang & Liu (2015) Table 2.
 """
 from __future__ import annotations
 
-from workbench.hookspecs import hookimpl
-from workbench.models import ContactLaw
+from workbench.plugin import ContactLaw, hookimpl
 
 from ._common import HysteresisLaw, HysteresisParamsPositiveE
 

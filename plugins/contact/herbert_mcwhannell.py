@@ -6,8 +6,7 @@ Herbert & McWhannell, J. Eng. Ind. 99 (1977) 513-518; Machado et al., Mech. Mach
 """
 from __future__ import annotations
 
-from workbench.hookspecs import hookimpl
-from workbench.models import ContactLaw
+from workbench.plugin import ContactLaw, hookimpl
 
 from ._common import HysteresisLaw, HysteresisParamsNearElastic
 

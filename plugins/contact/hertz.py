@@ -8,20 +8,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
-from workbench.hookspecs import hookimpl
-from workbench.models import ContactGeometry, ContactLaw
+from workbench.plugin import ContactGeometry, ContactLaw, hookimpl, kernel_slots, njit
 
 from ._common import exponent_field, resolve_stiffness, stiffness_field
 
 
 @njit(cache=True)
 def hertz_force(delta, delta_dot, delta_dot_minus, p):
-    """``F = K delta^n`` for ``delta > 0``; ``p = [K, n]``."""
+    """``F = K delta^n`` for ``delta > 0``; ``p``: slots :data:`S` (K, n)."""
     if delta <= 0.0:
         return 0.0
-    return p[0] * delta ** p[1]
+    return p[S.stiffness] * delta ** p[S.exponent]
 
 
 class Hertz(ContactLaw):
@@ -41,12 +39,17 @@ class Hertz(ContactLaw):
         stiffness: float | None = stiffness_field()
         exponent: float = exponent_field()
 
+    slots = kernel_slots(Params)
     kernel = hertz_force
 
     def pack(self, geometry: ContactGeometry) -> np.ndarray:
         n = float(self.params.exponent)
         K = resolve_stiffness(self.params.stiffness, n, geometry, self.name)
-        return np.array([K, n], dtype=np.float64)
+        return self.slots.pack(stiffness=K, exponent=n)
+
+
+#: the named slots of the kernel's ``p`` (a compile-time index in :func:`hertz_force`)
+S = Hertz.slots
 
 
 @hookimpl

@@ -10,20 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
-from workbench.hookspecs import hookimpl
-from workbench.models import ContactGeometry, ContactLaw, parameter
+from workbench.plugin import ContactGeometry, ContactLaw, hookimpl, kernel_slots, njit, parameter
 
 from ._common import linear_stiffness
 
 
 @njit(cache=True)
 def hooke_force(delta, delta_dot, delta_dot_minus, p):
-    """``F = K delta`` for ``delta > 0``; ``p = [K]``."""
+    """``F = K delta`` for ``delta > 0``; ``p``: slots :data:`S` (K)."""
     if delta <= 0.0:
         return 0.0
-    return p[0] * delta
+    return p[S.stiffness] * delta
 
 
 class Hooke(ContactLaw):
@@ -48,11 +46,16 @@ class Hooke(ContactLaw):
             "sphere contact is taken (unused when stiffness is given or the contact is planar)",
             min=1e-9)
 
+    slots = kernel_slots(Params, ("stiffness",))
     kernel = hooke_force
 
     def pack(self, geometry: ContactGeometry) -> np.ndarray:
         K = linear_stiffness(self.params.stiffness, self.params.reference_load, geometry, self.name)
-        return np.array([K], dtype=np.float64)
+        return self.slots.pack(stiffness=K)
+
+
+#: the named slots of the kernel's ``p`` (a compile-time index in :func:`hooke_force`)
+S = Hooke.slots
 
 
 @hookimpl

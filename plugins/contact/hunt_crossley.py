@@ -6,8 +6,7 @@ Hunt & Crossley, J. Appl. Mech. 42 (1975) 440-445; Machado et al., Mech. Mach. T
 """
 from __future__ import annotations
 
-from workbench.hookspecs import hookimpl
-from workbench.models import ContactLaw
+from workbench.plugin import ContactLaw, hookimpl
 
 from ._common import HysteresisLaw, HysteresisParamsNearElastic
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from workbench.hookspecs import hookimpl
+from workbench.plugin import hookimpl
 
 from ._cylinder_implicit import ImplicitCylinderLaw
 

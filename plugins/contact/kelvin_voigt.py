@@ -12,18 +12,16 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
-from workbench.errors import StudyError
-from workbench.hookspecs import hookimpl
-from workbench.models import ContactGeometry, ContactLaw, parameter
+from workbench.plugin import (ContactGeometry, ContactLaw, StudyError, hookimpl, kernel_slots, njit,
+                              parameter)
 
 from ._common import check_restitution, linear_stiffness
 
 
 @njit(cache=True)
 def kelvin_voigt_force(delta, delta_dot, delta_dot_minus, p):
-    """``F = K delta + D delta_dot`` for ``delta > 0``, clamped at 0; ``p = [K, D]``.
+    """``F = K delta + D delta_dot`` for ``delta > 0``, clamped at 0; ``p``: slots :data:`S` (K, D).
 
     The damper pulls during restitution; the force is clamped to 0 (no tension), so the bodies
     separate while ``delta`` is still positive.  The force also jumps from 0 to ``D v0`` at the
@@ -31,7 +29,7 @@ def kelvin_voigt_force(delta, delta_dot, delta_dot_minus, p):
     """
     if delta <= 0.0:
         return 0.0
-    f = p[0] * delta + p[1] * delta_dot
+    f = p[S.stiffness] * delta + p[S.damping] * delta_dot
     if f > 0.0:
         return f
     return 0.0
@@ -82,6 +80,7 @@ class KelvinVoigt(ContactLaw):
             1000.0, unit="N", doc="load of the default secant stiffness (cylindrical/sphere)",
             min=1e-9)
 
+    slots = kernel_slots(Params, ("stiffness", "damping"))
     kernel = kelvin_voigt_force
 
     def pack(self, geometry: ContactGeometry) -> np.ndarray:
@@ -97,7 +96,11 @@ class KelvinVoigt(ContactLaw):
         else:
             raise StudyError(f"contact law '{self.name}' needs either 'damping' [N s/m] or "
                              "'effective_mass' [kg] (then D follows from 'restitution')")
-        return np.array([K, D], dtype=np.float64)
+        return self.slots.pack(stiffness=K, damping=D)
+
+
+#: the named slots of the kernel's ``p`` (a compile-time index in :func:`kelvin_voigt_force`)
+S = KelvinVoigt.slots
 
 
 @hookimpl

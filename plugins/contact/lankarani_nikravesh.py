@@ -6,8 +6,7 @@ Lankarani & Nikravesh, J. Mech. Des. 112 (1990) 369-376; Machado et al., Mech. M
 """
 from __future__ import annotations
 
-from workbench.hookspecs import hookimpl
-from workbench.models import ContactLaw
+from workbench.plugin import ContactLaw, hookimpl
 
 from ._common import HysteresisLaw, HysteresisParamsNearElastic
 

@@ -6,8 +6,7 @@ Lee & Wang, J. Mech. Transm. Autom. Des. 105 (1983) 534-540; Machado et al., Mec
 """
 from __future__ import annotations
 
-from workbench.hookspecs import hookimpl
-from workbench.models import ContactLaw
+from workbench.plugin import ContactLaw, hookimpl
 
 from ._common import HysteresisLaw, HysteresisParams
 

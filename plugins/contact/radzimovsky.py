@@ -7,7 +7,7 @@ Wang & Liu (2015) Table 1.
 """
 from __future__ import annotations
 
-from workbench.hookspecs import hookimpl
+from workbench.plugin import hookimpl
 
 from ._cylinder_implicit import ImplicitCylinderLaw
 

@@ -24,12 +24,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
+
+from workbench.plugin import (ContactGeometry, ContactLaw, StudyError, choices_text, hookimpl,
+                              kernel_slots, njit, parameter)
 
 from workbench_plugins.pressure.winkler import layer_modulus
-from workbench.errors import StudyError, choices_text
-from workbench.hookspecs import hookimpl
-from workbench.models import ContactGeometry, ContactLaw, parameter
 
 from ._common import check_restitution, min_impact_speed_field
 
@@ -64,21 +63,21 @@ def arc_factor(eps):
 def winkler_foundation_force(delta, delta_dot, delta_dot_minus, p):
     """``F = b R k d g(eps) (1 + chi delta_dot / max(delta_dot_minus, v_floor))``, clamped at 0.
 
-    ``p = [b R k, c, chi, v_floor]``; ``d = c + delta``; ``eps = atan2(sqrt(delta (2c + delta)), c)``
+    ``p``: slots :data:`S` (b R k, c, chi, v_floor); ``d = c + delta``; ``eps = atan2(sqrt(delta (2c + delta)), c)``
     (the half-angle of the contact arc, ``cos eps = c/d``, without the cancellation of
     ``acos(c/d)`` at small ``delta``).  Zero for ``delta <= 0``; the damping term is clamped so the
     force never pulls (as :func:`workbench_plugins.contact._common.hysteresis_force`).
     """
     if delta <= 0.0:
         return 0.0
-    c = p[1]
+    c = p[S.clearance]
     d = c + delta
     eps = math.atan2(math.sqrt(delta * (c + d)), c)
-    f = p[0] * d * arc_factor(eps)
+    f = p[S.b_R_k] * d * arc_factor(eps)
     v_minus = delta_dot_minus
-    if not v_minus > p[3]:  # also catches NaN
-        v_minus = p[3]
-    f *= 1.0 + p[2] * delta_dot / v_minus
+    if not v_minus > p[S.min_impact_speed]:  # also catches NaN
+        v_minus = p[S.min_impact_speed]
+    f *= 1.0 + p[S.chi] * delta_dot / v_minus
     if f > 0.0:
         return f
     return 0.0
@@ -159,6 +158,8 @@ class WinklerFoundation(ContactLaw):
                 raise StudyError(f"winkler_foundation: modulus_rule {self.modulus_rule!r} is not valid. "
                                  f"Valid choices: {choices_text(_RULES)}", key="modulus_rule")
 
+    #: b R k [N/m^2], the clearance c [m], chi(e) [1], the impact-speed floor [m/s]
+    slots = kernel_slots(Params, ("b_R_k", "clearance", "chi", "min_impact_speed"))
     kernel = winkler_foundation_force
 
     def foundation_modulus(self, geometry: ContactGeometry) -> float:
@@ -168,7 +169,8 @@ class WinklerFoundation(ContactLaw):
         return checked_modulus(self.name, k)
 
     def pack(self, geometry: ContactGeometry) -> np.ndarray:
-        """``[b R k, c, chi, v_floor]`` with ``R`` the bushing radius, ``c`` the clearance."""
+        """``p`` in the slots :data:`S` (b R k, c, chi, v_floor) with ``R`` the bushing radius, ``c``
+        the clearance."""
         if geometry.kind != "cylindrical":
             raise StudyError(f"contact law '{self.name}' is for revolute (cylindrical) clearance "
                              f"joints, not '{geometry.kind}' contacts")
@@ -182,7 +184,12 @@ class WinklerFoundation(ContactLaw):
         if not v_floor > 0.0:
             raise StudyError(f"contact law '{self.name}': min_impact_speed must be > 0 m/s",
                              key="min_impact_speed")
-        return np.array([b * R * k, float(c), 0.75 * (1.0 - e * e), v_floor], dtype=np.float64)
+        return self.slots.pack(b_R_k=b * R * k, clearance=float(c), chi=0.75 * (1.0 - e * e),
+                               min_impact_speed=v_floor)
+
+
+#: the named slots of the kernel's ``p`` (a compile-time index in :func:`winkler_foundation_force`)
+S = WinklerFoundation.slots
 
 
 @hookimpl

@@ -7,8 +7,8 @@ Zhiying & Qishao, J. Dyn. Control 4 (2006) 294-298; Machado et al., Mech. Mach. 
 from __future__ import annotations
 
 import math
-from workbench.hookspecs import hookimpl
-from workbench.models import ContactLaw
+
+from workbench.plugin import ContactLaw, hookimpl
 
 from ._common import HysteresisLaw, HysteresisParams
 

@@ -19,28 +19,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
-from workbench.errors import StudyError, choices_text
-from workbench.hookspecs import hookimpl
-from workbench.models import FrictionLaw, parameter
+from workbench.plugin import (FrictionLaw, StudyError, choices_text, hookimpl, kernel_slots, njit,
+                              parameter)
+
 
 _RAMPS = ("linear", "cubic")
 
 
 @njit(cache=True)
 def ambrosio_friction(v_t, f_n, z, p):
-    """``(f_t, 0.0)``, ``f_t = -c_f c_d f_n sign(v_t)``; ``p = [c_f, v0, v1, ramp]`` (0 linear, 1 cubic)."""
+    """``(f_t, 0.0)``, ``f_t = -c_f c_d f_n sign(v_t)``; ``p``: slots :data:`S` (c_f, v0, v1,
+    ramp: 0 linear, 1 cubic)."""
     fn = f_n if f_n > 0.0 else 0.0
     speed = abs(v_t)
-    if speed <= p[1]:
+    if speed <= p[S.v0]:
         return 0.0, 0.0
-    if speed >= p[2]:
+    if speed >= p[S.v1]:
         cd = 1.0
     else:
-        s = (speed - p[1]) / (p[2] - p[1])
-        cd = s if p[3] == 0.0 else s * s * (3.0 - 2.0 * s)
-    f = p[0] * cd * fn
+        s = (speed - p[S.v0]) / (p[S.v1] - p[S.v0])
+        cd = s if p[S.ramp] == 0.0 else s * s * (3.0 - 2.0 * s)
+    f = p[S.c_f] * cd * fn
     return (-f if v_t > 0.0 else f), 0.0
 
 
@@ -74,16 +74,21 @@ class Ambrosio(FrictionLaw):
                 raise StudyError(f"ambrosio: ramp {self.ramp!r} is not valid. "
                                  f"Valid choices: {choices_text(_RAMPS)}", key="ramp")
 
+    slots = kernel_slots(Params)
     kernel = ambrosio_friction
 
     def pack(self) -> np.ndarray:
         p = self.params
-        return np.array([p.c_f, p.v0, p.v1, float(_RAMPS.index(p.ramp))], dtype=np.float64)
+        return self.slots.from_params(p, ramp=float(_RAMPS.index(p.ramp)))
 
     def correction(self, speed) -> np.ndarray:
         """The dynamic correction coefficient ``c_d`` at slip speed(s) ``speed`` [m/s] (Wang, Chen, Ma & Sun (2016) eq. 14)."""
         ft, _ = self.force(np.abs(np.asarray(speed, float)), 1.0)
         return -ft / self.params.c_f if self.params.c_f > 0.0 else np.zeros_like(ft)
+
+
+#: the named slots of the kernel's ``p`` (compile-time indices in :func:`ambrosio_friction`)
+S = Ambrosio.slots
 
 
 @hookimpl

@@ -20,21 +20,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
-from workbench.errors import StudyError
-from workbench.hookspecs import hookimpl
-from workbench.models import FrictionLaw, parameter
+from workbench.plugin import FrictionLaw, StudyError, hookimpl, kernel_slots, njit, parameter
 
 
 @njit(cache=True)
 def bai_zhao_friction(v_t, f_n, z, p):
-    """``(f_t, 0.0)``, ``f_t = -mu(v_t) f_n``; ``p = [mu_s, mu_d, v_s, v_d]``."""
+    """``(f_t, 0.0)``, ``f_t = -mu(v_t) f_n``; ``p``: slots :data:`S` (mu_s, mu_d, v_s, v_d)."""
     fn = f_n if f_n > 0.0 else 0.0
-    mu_s = p[0]
-    mu_d = p[1]
-    v_s = p[2]
-    v_d = p[3]
+    mu_s = p[S.mu_s]
+    mu_d = p[S.mu_d]
+    v_s = p[S.v_s]
+    v_d = p[S.v_d]
     speed = abs(v_t)
     if speed < v_s:
         u = v_t / v_s  # mu_s (2 S((u + 1)/2) - 1) written in its exactly odd form
@@ -73,11 +70,15 @@ class BaiZhao(FrictionLaw):
                 raise StudyError(f"bai_zhao: v_d ({self.v_d} m/s) must be greater than v_s "
                                  f"({self.v_s} m/s)", key="v_d")
 
+    slots = kernel_slots(Params)
     kernel = bai_zhao_friction
 
     def pack(self) -> np.ndarray:
-        p = self.params
-        return np.array([p.mu_s, p.mu_d, p.v_s, p.v_d], dtype=np.float64)
+        return self.slots.from_params(self.params)
+
+
+#: the named slots of the kernel's ``p`` (compile-time indices in :func:`bai_zhao_friction`)
+S = BaiZhao.slots
 
 
 @hookimpl

@@ -18,21 +18,21 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
-from workbench.errors import StudyError, choices_text
-from workbench.hookspecs import hookimpl
-from workbench.models import FrictionLaw, parameter
+from workbench.plugin import (FrictionLaw, StudyError, choices_text, hookimpl, kernel_slots, njit,
+                              parameter)
+
 
 _REGULARIZATIONS = ("tanh", "linear")
 
 
 @njit(cache=True)
 def coulomb_friction(v_t, f_n, z, p):
-    """``(f_t, 0.0)`` with ``f_t = -mu f_n sgn_eps(v_t)``; ``p = [mu, v_eps, kind]``, kind 0 = tanh, 1 = linear."""
+    """``(f_t, 0.0)`` with ``f_t = -mu f_n sgn_eps(v_t)``; ``p``: slots :data:`S` (mu, v_eps,
+    regularization: 0 = tanh, 1 = linear)."""
     fn = f_n if f_n > 0.0 else 0.0
-    x = v_t / p[1]
-    if p[2] == 0.0:
+    x = v_t / p[S.v_eps]
+    if p[S.regularization] == 0.0:
         s = math.tanh(x)
     elif x > 1.0:
         s = 1.0
@@ -40,7 +40,7 @@ def coulomb_friction(v_t, f_n, z, p):
         s = -1.0
     else:
         s = x
-    return -p[0] * fn * s, 0.0
+    return -p[S.mu] * fn * s, 0.0
 
 
 class Coulomb(FrictionLaw):
@@ -69,12 +69,16 @@ class Coulomb(FrictionLaw):
                                  f"Valid choices: {choices_text(_REGULARIZATIONS)}",
                                  key="regularization")
 
+    slots = kernel_slots(Params)
     kernel = coulomb_friction
 
     def pack(self) -> np.ndarray:
         p = self.params
-        return np.array([p.mu, p.v_eps, float(_REGULARIZATIONS.index(p.regularization))],
-                        dtype=np.float64)
+        return self.slots.from_params(p, regularization=float(_REGULARIZATIONS.index(p.regularization)))
+
+
+#: the named slots of the kernel's ``p`` (compile-time indices in :func:`coulomb_friction`)
+S = Coulomb.slots
 
 
 @hookimpl

@@ -19,21 +19,18 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
-from workbench.errors import StudyError
-from workbench.hookspecs import hookimpl
-from workbench.models import FrictionLaw, parameter
+from workbench.plugin import FrictionLaw, StudyError, hookimpl, kernel_slots, njit, parameter
 
 
 @njit(cache=True)
 def coulomb_slip_branch(v_t, f_n, z, p):
-    """``(-mu f_n sgn(v_t), 0.0)`` with ``sgn(0) = 0``; ``p = [mu, mu_static]``."""
+    """``(-mu f_n sgn(v_t), 0.0)`` with ``sgn(0) = 0``; ``p``: slots :data:`S` (mu, mu_static)."""
     fn = f_n if f_n > 0.0 else 0.0
     if v_t > 0.0:
-        return -p[0] * fn, 0.0
+        return -p[S.mu] * fn, 0.0
     if v_t < 0.0:
-        return p[0] * fn, 0.0
+        return p[S.mu] * fn, 0.0
     return 0.0, 0.0
 
 
@@ -60,6 +57,7 @@ class CoulombSetValued(FrictionLaw):
                                  f"kinetic mu = {self.mu}; the static coefficient must be >= mu",
                                  key="mu_static")
 
+    slots = kernel_slots(Params)
     kernel = coulomb_slip_branch
 
     @property
@@ -73,7 +71,11 @@ class CoulombSetValued(FrictionLaw):
         return self.mu_static
 
     def pack(self) -> np.ndarray:
-        return np.array([self.params.mu, self.mu_static], dtype=np.float64)
+        return self.slots.pack(mu=self.params.mu, mu_static=self.mu_static)
+
+
+#: the named slots of the kernel's ``p`` (compile-time indices in :func:`coulomb_slip_branch`)
+S = CoulombSetValued.slots
 
 
 def is_set_valued(model) -> bool:

@@ -33,22 +33,21 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
-from workbench.hookspecs import hookimpl
-from workbench.models import FrictionLaw, parameter
+from workbench.plugin import FrictionLaw, hookimpl, kernel_slots, njit, parameter
 
 
 @njit(cache=True)
 def lugre_friction(v_t, f_n, z, p):
-    """``(f_t, dz/dt)``; ``p = [sigma0, sigma1, sigma2, mu_c, mu_s, v_s]``.  Frozen state for ``f_n <= 0``."""
+    """``(f_t, dz/dt)``; ``p``: slots :data:`S` (sigma0, sigma1, sigma2, mu_c, mu_s, v_s).  Frozen
+    state for ``f_n <= 0``."""
     if not f_n > 0.0:
         return 0.0, 0.0
-    sigma0 = p[0]
-    r = v_t / p[5]
-    g = p[3] + (p[4] - p[3]) * math.exp(-r * r)
+    sigma0 = p[S.sigma0]
+    r = v_t / p[S.v_s]
+    g = p[S.mu_c] + (p[S.mu_s] - p[S.mu_c]) * math.exp(-r * r)
     z_dot = v_t - sigma0 * abs(v_t) * z / g
-    f_t = -(sigma0 * z + p[1] * z_dot + p[2] * v_t) * f_n
+    f_t = -(sigma0 * z + p[S.sigma1] * z_dot + p[S.sigma2] * v_t) * f_n
     return f_t, z_dot
 
 
@@ -78,11 +77,11 @@ class LuGre(FrictionLaw):
                                 min=0.0)
         v_s: float = parameter(1e-3, unit="m/s", doc="Stribeck velocity", min=1e-12)
 
+    slots = kernel_slots(Params)
     kernel = lugre_friction
 
     def pack(self) -> np.ndarray:
-        p = self.params
-        return np.array([p.sigma0, p.sigma1, p.sigma2, p.mu_c, p.mu_s, p.v_s], dtype=np.float64)
+        return self.slots.from_params(self.params)
 
     def stribeck(self, v) -> np.ndarray:
         """``g(v)`` [1] (Canudas de Wit et al. eq. 4): the steady-state friction coefficient without viscous part."""
@@ -94,6 +93,10 @@ class LuGre(FrictionLaw):
         """Steady-state force ``-(g(v) sgn v + sigma2 v) f_n`` [N] at constant slip ``v`` [m/s]."""
         v = np.asarray(v, float)
         return -(self.stribeck(v) * np.sign(v) + self.params.sigma2 * v) * np.asarray(f_n, float)
+
+
+#: the named slots of the kernel's ``p`` (compile-time indices in :func:`lugre_friction`)
+S = LuGre.slots
 
 
 @hookimpl

@@ -43,12 +43,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
-from workbench.errors import WorkbenchError
-from workbench.hookspecs import hookimpl
-from workbench.models import (BoreSection, ContactGeometry, PressureModel, PressureSolution,
-                              parameter)
+from workbench.plugin import (BoreSection, ContactGeometry, PressureModel, PressureSolution,
+                              WorkbenchError, hookimpl, njit, parameter)
+
 
 #: Gauss-Legendre rule of the compiled path (10 points: exact to rounding for the smooth
 #: integrands cos^2(t) sin(h - alpha sin t) even over the widest t-interval, pi)

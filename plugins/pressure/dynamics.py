@@ -13,9 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from workbench_plugins.pressure.winkler import Winkler
-from workbench.errors import WorkbenchError
-from workbench.hookspecs import hookimpl
-from workbench.models import BoreSection, PressureSolution
+from workbench.plugin import BoreSection, PressureSolution, WorkbenchError, hookimpl
 
 
 class DynamicsPressure(Winkler):

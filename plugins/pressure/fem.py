@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.errors import WorkbenchError
-from workbench.fem.contact import ContactSolver, half_angle
-from workbench.hookspecs import hookimpl
-from workbench.models import BoreSection, PressureModel, PressureSolution, parameter
+# the FE contact solver (workbench.fem.contact) loads with the module, as before; the FE joint
+# model and the batch solver on first use (scikit-fem is slow to import)
+from workbench.plugin import (BoreSection, ContactSolver, PressureModel, PressureSolution,
+                              WorkbenchError, half_angle, hookimpl, parameter)
 
 
 class FEM(PressureModel):
@@ -100,7 +100,7 @@ class FEM(PressureModel):
         if np.max(np.abs(wear - state[1])) > tol:
             state = (state[0], wear)
         self._wear[key] = state
-        from workbench.fem.joint import JointModel  # lazily: scikit-fem is slow to import
+        from workbench.plugin import JointModel  # lazily: scikit-fem is slow to import
         nominal = JointModel(R, R - state[0], p.outer_radius_ratio * R, n, section.bushing,
                              section.journal, p.mesh_growth, p.bushing_mesh, p.pin_mesh)
         if not np.any(state[1] > 0):
@@ -128,7 +128,7 @@ class FEM(PressureModel):
     def solve_load(self, section: BoreSection, load) -> PressureSolution:
         solver = self.solver(section)
         load = np.asarray(load, float)
-        from workbench.fem.primal import solve_robust
+        from workbench.plugin import solve_robust
         return self._solution(section, solver, solve_robust(solver, np.asarray(section.gap, float), load))
 
     def solve_loads(self, section: BoreSection, loads, gaps=None) -> tuple[np.ndarray, np.ndarray]:
@@ -143,8 +143,8 @@ class FEM(PressureModel):
         L, G = self.batch_inputs(section, loads, gaps)
         solver = self.solver(section)
         gaps2 = np.ascontiguousarray(np.asarray(section.gap, float)[None, :]) if G is None else G
-        from workbench.fem import batch
-        return batch.solve_loads(solver, gaps2, L)
+        from workbench.plugin import fe_solve_loads
+        return fe_solve_loads(solver, gaps2, L)
 
     def solve_approach(self, section: BoreSection, eccentricity) -> PressureSolution:
         solver = self.solver(section)

@@ -21,12 +21,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from workbench.jit import njit  # house: numba is imported when a compiled function is first needed
 
-from workbench.errors import SolverError, WorkbenchError
-from workbench.fem.contact import half_angle
-from workbench.hookspecs import hookimpl
-from workbench.models import BoreSection, Material, PressureModel, PressureSolution, parameter
+from workbench.plugin import (BoreSection, Material, PressureModel, PressureSolution, SolverError,
+                              WorkbenchError, half_angle, hookimpl, njit, parameter)
 
 
 def layer_modulus(m: Material, rule: str) -> float:
@@ -207,15 +204,15 @@ class Winkler(PressureModel):
             raise WorkbenchError("winkler calibration needs a positive mean clearance")
         E_star = 1.0 / (section.bushing.h + section.journal.h)
         if p.calibrate == "persson":
-            from workbench.fem import closed_forms as cf  # lazily: scipy.optimize is slow to import
-            eps = cf.persson_half_angle(P, E_star, dR)
-            return cf.winkler_stiffness_for_half_angle(eps, P, section.radius, dR)
+            # lazily: scipy.optimize is slow to import
+            from workbench.plugin import persson_half_angle, winkler_stiffness_for_half_angle
+            eps = persson_half_angle(P, E_star, dR)
+            return winkler_stiffness_for_half_angle(eps, P, section.radius, dR)
         return self._fem_calibrated(section, P_cal, np.array([1.0, 0.0]) if direction is None else direction)
 
     def _fem_calibrated(self, section: BoreSection, F: float, direction) -> float:
         """``k`` whose discrete Winkler half-angle equals the FE model's at load ``F`` [N]."""
-        from workbench.fem.contact import ContactSolver
-        from workbench.fem.joint import JointModel
+        from workbench.plugin import ContactSolver, JointModel
 
         cache = self.__dict__.setdefault("_fem_cache", {})
         R, n = float(section.radius), len(section.theta)
@@ -233,7 +230,7 @@ class Winkler(PressureModel):
         """The parameters (``{"stiffness": k [Pa/m]}``) whose discrete half-angle at ``load`` [N]
         is ``target`` [rad]; ``clearance`` [m] for the start value (default: the mean gap).
         The fit itself is :func:`workbench.fem.calibration.fit_winkler_stiffness`."""
-        from workbench.fem.calibration import fit_winkler_stiffness
+        from workbench.plugin import fit_winkler_stiffness
         load = np.asarray(load, float)
         dR = max(float(np.mean(section.gap)), 1e-12) if clearance is None else float(clearance)
         k = fit_winkler_stiffness(lambda k: self._solve_force(section, load, k).info["half_angle"],

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from workbench.errors import StudyError
+from workbench.plugin import StudyError
 
 
 def wear_inputs(pressure, slip, sliding_distance=0.0):

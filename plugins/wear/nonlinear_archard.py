@@ -31,8 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.hookspecs import hookimpl
-from workbench.models import WearLaw, parameter
+from workbench.plugin import WearLaw, hookimpl, parameter
 
 from ._common import as_depth, require_positive, wear_inputs
 

@@ -17,9 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.errors import WorkbenchError
-from workbench.hookspecs import hookimpl
-from workbench.models import WearLaw, parameter
+from workbench.plugin import WearLaw, WorkbenchError, hookimpl, parameter
 
 from ._common import as_depth, wear_inputs
 

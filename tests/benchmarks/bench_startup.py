@@ -142,6 +142,10 @@ def _phases_child(out: str, hide_dask: bool, root: Path = ROOT) -> None:
     import numpy as np
     import xarray as xr
     from workbench.results import dataset as results
+    try:
+        from workbench.kinds import dynamics_dataset
+    except ImportError:        # a checkout from before the dynamics dataset moved up to its kind
+        dynamics_dataset = results
     xr.Dataset({"v": ("x", np.zeros(2))}, coords={"x": ["a", "b"]})   # xarray's first-use imports
     lap("results libraries")
     from workbench.mbs.solver import simulate
@@ -157,7 +161,7 @@ def _phases_child(out: str, hide_dask: bool, root: Path = ROOT) -> None:
     rows.append(("compile-load", first_c - main_c, first_w - main_w))
     rows.append(("solve", main_c + twin_c, main_w + twin_w))
     clock[:] = [time.process_time(), time.perf_counter()]
-    ds = results.simulation_to_dataset(sim, ideal=ideal, study=study, registry=registry)
+    ds = dynamics_dataset.simulation_to_dataset(sim, ideal=ideal, study=study, registry=registry)
     ds.attrs["ideal_twin_status"] = "ok"
     lap("dataset")
     results.write_dataset(ds, out)

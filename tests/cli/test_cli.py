@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from study_helpers import STUDY_TEXT, fake_simulation, toy_registry
 from workbench.cli.main import main
-from workbench.results.dataset import open_results, simulation_to_dataset, write_dataset
+from workbench.kinds.dynamics_dataset import simulation_to_dataset
+from workbench.results.dataset import open_results, write_dataset
 from workbench.study.load import load_study_text
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from workbench.cli.main import main
 from workbench.errors import WorkbenchError
 from workbench.flex.export import export_vtu
 from workbench.flex.plot import SPECTRUM_FILE, flex_plots
-from workbench.results.dataset import run_dynamics
+from workbench.kinds.dynamics_run import run_dynamics
 from workbench.study.load import load_study_text
 
 ROOT = Path(__file__).resolve().parents[2]

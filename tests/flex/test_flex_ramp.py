@@ -22,7 +22,7 @@ from workbench.errors import StudyError
 from workbench.flex.ramp import ramp_function
 from workbench.flex.results import spectrum
 from workbench.mbs.mechanism import DriverFunction
-from workbench.results.dataset import run_dynamics
+from workbench.kinds.dynamics_run import run_dynamics
 from workbench.study.load import load_study_text
 
 ROOT = Path(__file__).resolve().parents[2]

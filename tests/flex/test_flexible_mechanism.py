@@ -25,7 +25,7 @@ from workbench.mbs.mechanism import (Body, Driver, DriverFunction, Mechanism, Re
                                      TranslationalJoint)
 from workbench.mbs.solution import SolverSettings
 from workbench.mbs.solver import simulate as rigid_simulate
-from workbench.results.dataset import run_dynamics
+from workbench.kinds.dynamics_run import run_dynamics
 from workbench.study.load import load_study, load_study_text
 
 ROOT = Path(__file__).resolve().parents[2]

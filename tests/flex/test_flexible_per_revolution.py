@@ -19,7 +19,7 @@ import pytest
 
 from workbench.flex.results import mean_se, per_revolution
 from workbench.kinds.dynamics import summary_lines
-from workbench.results.dataset import run_dynamics
+from workbench.kinds.dynamics_run import run_dynamics
 from workbench.study.load import load_study, load_study_text
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ import pytest
 from study_helpers import STUDY_TEXT, fake_simulation, toy_registry
 from workbench import kinds
 from workbench.errors import WorkbenchError
-from workbench.results.dataset import simulation_to_dataset
+from workbench.kinds.dynamics_dataset import simulation_to_dataset
 from workbench.study.load import load_study_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,7 +94,7 @@ def test_every_unit_of_every_variable_parses(datasets, kind):
 
 
 def test_mixed_driver_units_use_a_units_variable():
-    from workbench.results.dataset import _load_var
+    from workbench.kinds.dynamics_dataset import _load_var
     v = _load_var(("driver", "time"), np.zeros((2, 3)), ["N m", "N"], "load")
     assert "units" not in v.attrs and v.attrs["units_variable"] == "driver_unit"
     assert _load_var(("driver", "time"), np.zeros((2, 3)), ["N", "N"], "load").attrs["units"] == "N"

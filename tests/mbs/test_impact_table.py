@@ -109,7 +109,7 @@ def test_first_impact_of_the_flores_study_comes_from_the_table(registry):
     """analysis.impact and the first_impact_peak_force reducer read the table, so the first-impact
     peak no longer depends on the output step."""
     from workbench.results.reducers import REDUCERS
-    from workbench.results.dataset import simulation_to_dataset
+    from workbench.kinds.dynamics_dataset import simulation_to_dataset
 
     mech = _flores(registry)
     sim = simulate(mech, SolverSettings(t_end=4e-4, output_step=1e-5))

@@ -181,7 +181,7 @@ def test_ctrl_c_keeps_the_finished_phases(tmp_path, monkeypatch):
     # an interrupt during the third smooth phase: the two finished phases go to OUT.partial.nc,
     # OUT itself is not written
     import workbench.nonsmooth.phases as ed
-    from workbench.nonsmooth.dataset import run_study
+    from workbench.kinds.dynamics_run import run_event_driven as run_study
     from workbench.plugins import build_registry
     from workbench.results.dataset import open_results
     real, calls = ed.solve_ivp, []

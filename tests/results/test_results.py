@@ -12,7 +12,8 @@ import xarray as xr
 from study_helpers import STUDY_TEXT, fake_simulation, toy_registry
 from workbench import __version__
 from workbench.errors import WorkbenchError
-from workbench.results.dataset import driver_values, open_results, simulation_to_dataset, write_dataset
+from workbench.kinds.dynamics_dataset import driver_values, simulation_to_dataset
+from workbench.results.dataset import open_results, write_dataset
 from workbench.study.load import load_study_text
 
 OMEGA = 5000.0 * 2.0 * math.pi / 60.0

@@ -12,101 +12,18 @@ is refused before it starts (``[checks] max_memory_gb``, :mod:`workbench.study.c
 """
 from __future__ import annotations
 
-import functools
 import sys
 import time
 from pathlib import Path
 
 import click
 
-from .. import __version__
 from ..errors import WorkbenchError
 from ..models import FAMILIES
-
-# exit codes
-EXIT_USER_ERROR = 2      # usage error, bad input, output refused, a run stopped by --max-time or [checks]
-EXIT_RUN_FAILED = 3      # the computation failed: solver failure, a model returned unusable values
-EXIT_INTERRUPTED = 130   # 128 + SIGINT, the shell's convention for Ctrl-C
-EXIT_CODES_HELP = """\b
-Exit status:
-  0    done
-  1    an internal error (a bug: please report it with the traceback)
-  2    usage error or bad input (study file, options, output path), or a
-       run stopped by --max-time or by a [checks] guard
-  3    the computation failed (the solver, or a model's unusable output)
-  130  interrupted (Ctrl-C); what the run had finished is kept"""
-
-
-def _exit_code(exc) -> int:
-    """EXIT_RUN_FAILED for a failed computation, EXIT_USER_ERROR for every other WorkbenchError."""
-    from ..errors import SolverError
-    limit = getattr(sys.modules.get("workbench.mbs.run_control"), "SolverTimeLimit", ())
-    model = getattr(sys.modules.get("workbench.wear.increment"), "ModelOutputError", ())
-    chain, e = [], exc
-    while e is not None and len(chain) < 20:   # a run re-raises the solver's error with the file it kept
-        chain.append(e)
-        e = e.__cause__ or e.__context__
-    if any(isinstance(e, limit) for e in chain):   # stopped at the limit the user set: not a failure
-        return EXIT_USER_ERROR
-    if isinstance(exc, (SolverError, model)) or any(isinstance(e, model) for e in chain):
-        return EXIT_RUN_FAILED
-    return EXIT_USER_ERROR
-
-
-def _console(stderr: bool = False):
-    from rich.console import Console
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
-
-
-def _tagged(tag: str, color: str, text: str, *, err: bool = False) -> None:
-    """Print ``tag`` in ``color`` (on a terminal) and ``text`` as is, without importing rich
-    (start-up: ``validate`` prints only such lines)."""
-    click.echo(f"{click.style(tag, fg=color)} {text}", err=err)
-
-
-def _friendly(func):
-    """Turn a WorkbenchError into a message on stderr and exit status 2 or 3 (see _exit_code)."""
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except WorkbenchError as exc:
-            from rich.markup import escape
-            _console(stderr=True).print(f"[bold red]error:[/] {escape(str(exc))}")
-            sys.exit(_exit_code(exc))
-        except (KeyboardInterrupt, Exception) as exc:
-            from ..runtime.interrupts import is_interrupt
-            if not is_interrupt(exc):   # Ctrl-C in compiled code may surface as a SystemError
-                raise
-            from rich.markup import escape
-            kept = getattr(exc, "kept", None)
-            _console(stderr=True).print("[bold red]interrupted[/]" + (f": {escape(kept)}" if kept else ""))
-            sys.exit(EXIT_INTERRUPTED)
-    return wrapper
-
-
-def _registry():
-    from ..plugins import build_registry
-    return build_registry()
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
-@click.version_option(__version__, prog_name="workbench")
-@click.pass_context
-def main(ctx):
-    """Joint Wear Workbench: clearance, contact, friction and wear in planar mechanisms.
-
-    Results and tables go to stdout; progress, notes and warnings to stderr.
-    """
-    if _OWN_PROCESS:   # --- startup: every command but a sweep leaves dask unimported
-        from .startup import hide_dask
-        hide_dask(ctx.invoked_subcommand)
-        _COMMAND[0] = ctx.invoked_subcommand
-
-
-# the command's own process leaves dask unimported
-_OWN_PROCESS = False
-_COMMAND: list = [None]   # the command this process runs (None: --help, --version)
+from . import common
+from .common import (EXIT_CODES_HELP, EXIT_INTERRUPTED, EXIT_RUN_FAILED, EXIT_USER_ERROR,  # noqa: F401 (re-exported)
+                     _console, _exit_code, _friendly, _plot, _prefetch_results_libraries, _registry,
+                     _tagged, main)
 
 
 def entry() -> None:
@@ -114,13 +31,12 @@ def entry() -> None:
     of its own, the only case where a command may hide dask from the process
     (:func:`workbench.cli.startup.hide_dask`) and end it without the interpreter's tear-down
     (:func:`workbench.cli.startup.exit_now`); ``main`` called from Python changes nothing global."""
-    global _OWN_PROCESS
-    _OWN_PROCESS = True
+    common._OWN_PROCESS = True
     try:
         main()
     except SystemExit as exc:   # click ends every command so, 0 included
         from .startup import exit_now
-        exit_now(exc.code, _COMMAND[0])
+        exit_now(exc.code, common._COMMAND[0])
         raise
 
 
@@ -226,7 +142,7 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
     from ..jit import load as load_numba
     from ..study.load import load_study
     load_numba()   # numba first, in this thread: a run needs it, and the study's checks then run compiled
-    if PREFETCH:
+    if common.PREFETCH:
         _prefetch_results_libraries(plots=plot)
     console = _console()
     registry = _registry()
@@ -254,17 +170,6 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
         _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console, result=out)
 
 
-# the results libraries are imported beside the run
-#: import xarray and the netCDF engine (and matplotlib, for the plots) in a background thread while
-#: ``run`` simulates or a sweep's workers run (False: when first used); see :mod:`workbench.cli.startup`
-PREFETCH = True
-
-
-def _prefetch_results_libraries(plots: bool = False) -> None:
-    from .startup import prefetch_results_libraries
-    prefetch_results_libraries(plots=plots)
-
-
 def _note(console):
     def note(message):
         from rich.markup import escape
@@ -285,25 +190,6 @@ def _with_progress(console, total: float | None, what: str, job):
                   TextColumn("{task.fields[info]}"), TimeElapsedColumn(), console=console) as bar:
         task = bar.add_task("run", total=total, info="")
         return job(lambda done, total_, info: bar.update(task, completed=done, info=info))
-
-
-def _plot(ds, outdir: Path, console, result: Path | None = None) -> list[Path]:
-    """Write the plots of ``ds`` (already on disk at ``result``, which a failure never touches),
-    chosen by the dataset's study kind (:func:`workbench.kinds.plots`)."""
-    from .. import kinds
-    kept = f"the results are in {result}; " if result is not None else ""
-    try:
-        paths = kinds.plots(ds, outdir)
-    except OSError as exc:
-        raise WorkbenchError(f"{kept}cannot write the plots to {outdir}: {exc}") from exc
-    except (WorkbenchError, KeyboardInterrupt):
-        raise
-    except Exception as exc:  # noqa: BLE001 - a failing plot never costs the user the dataset
-        raise WorkbenchError(f"{kept}the plots failed ({type(exc).__name__}: {exc}); "
-                             f"try again with `workbench plot`") from exc
-    for p in paths or []:
-        console.print(f"[green]plot[/] {p}")
-    return paths
 
 
 @main.command()

@@ -1,4 +1,4 @@
-"""``workbench sweep``: a parameter sweep from the command line (registered on :func:`workbench.cli.main.main`)."""
+"""``workbench sweep``: a parameter sweep from the command line (registered on :func:`workbench.cli.common.main`, the group :mod:`workbench.cli.main` re-exports)."""
 from __future__ import annotations
 
 import time
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from . import main as cli
-from .main import _console, _friendly, _plot, _prefetch_results_libraries, _registry, main
+from . import common as cli
+from .common import _console, _friendly, _plot, _prefetch_results_libraries, _registry, main
 from ..errors import WorkbenchError
 
 

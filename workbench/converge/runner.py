@@ -303,13 +303,11 @@ def table_dataset(study, rows, quantities, cycles=None) -> xr.Dataset:
     ``rows``: ``(knob, base study, tightened study, base values, tightened values, changes,
     stats)`` with ``stats`` from :func:`workbench.converge.verdict.statistical_changes` (``{}``
     for a dynamics study)."""
-    from .. import __version__
+    from ..runtime.version import __version__
+    from ..results.variables import var
     labels = [r[0].label for r in rows]
     n = len(rows)
     v = {}
-
-    def var(dims, data, units, long_name, **extra):
-        return xr.Variable(dims, np.asarray(data), attrs={"units": units, "long_name": long_name, **extra})
 
     vals = [[getattr(getattr(s0, k.target), k.fields[0]), getattr(getattr(s1, k.target), k.fields[0])]
             for k, s0, s1, *_ in rows]

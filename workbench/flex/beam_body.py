@@ -80,30 +80,3 @@ class BeamBody:
                     and 0.0 <= s <= self.length):
                 out.append(f"{who}: point '{pname}' = {s!r} must be an arc length in [0, {self.length:g}] m")
         return out
-
-
-def read_beams(items, probs) -> list[BeamBody]:
-    """The ``[[mechanism.beams]]`` tables (``(path, table)`` pairs) as :class:`BeamBody`; every
-    problem goes to ``probs`` (file, key, value and the valid range)."""
-    from ..study import schema as S
-    out = []
-    for path, t in items:
-        v = S.read_table(t, S.BEAM, path, probs)
-        if v is None:
-            continue
-        pts, ok = {}, True
-        length = v["length"] if v["length"] is not S.BAD else math.inf
-        points = v["points"] if isinstance(v["points"], dict) else {}
-        for pname, s in points.items():
-            if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) \
-                    or not 0.0 <= s <= length:
-                probs.add(f"{path}.points.{pname}", f"a beam point is an arc length in [0, {length:g}] m "
-                                                    f"(the beam's length), got {s!r}")
-                ok = False
-            else:
-                pts[str(pname)] = float(s)
-        if ok and not S.has_bad(v):
-            v["points"] = pts
-            v["position"] = tuple(v["position"])
-            out.append(BeamBody(**v))
-    return out

@@ -1,6 +1,6 @@
 """Dataset variables of the flexible beams and the slider-acceleration spectrum.
 
-Called by :func:`workbench.results.dataset.simulation_to_dataset` when the run had beams.  Dimensions:
+Called by :func:`workbench.kinds.dynamics_dataset.simulation_to_dataset` when the run had beams.  Dimensions:
 ``beam``; ``beam_node`` (nodes of the beam with the most elements; the others are NaN-padded);
 ``axis`` (x, y); ``frequency``; ``revolution`` (crank revolutions after the start-up one).
 
@@ -16,15 +16,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import xarray as xr
+
+from ..mbs.mechanism import guided_slider
+from ..results.variables import var as _var
 
 #: the dominant frequency of the slider acceleration is looked for above this many crank
 #: revolution frequencies (the rigid mechanism's own content is the crank's first harmonics)
 HARMONIC_CUTOFF = 4.0
-
-
-def _var(dims, data, units, long_name):
-    return xr.Variable(dims, np.asarray(data), attrs={"units": units, "long_name": long_name})
 
 
 def spectrum(t: np.ndarray, x: np.ndarray):
@@ -140,8 +138,7 @@ def beam_variables(sim, mech):
                                    "beam's ends (positive to the left of the chord)"),
     }
     attrs = {}
-    from ..results.dataset import _slider
-    slider = _slider(mech) if mech is not None else None
+    slider = guided_slider(mech) if mech is not None else None
     drv = mech.first_angle_driver() if mech is not None else None
     if slider is not None and slider[0] in sim.body_names and nt > 8:
         bi = sim.body_names.index(slider[0])

@@ -129,6 +129,6 @@ def plots(ds, outdir: str | Path) -> list[Path]:
     """Write the plots of ``ds`` into ``outdir`` with the plotter of its kind; return the files."""
     kind = kind_of(ds)
     if kind == "sweep":
-        from ..sweeps.plot import plot_sweep
+        from ..results.sweep_plot import plot_sweep
         return plot_sweep(ds, outdir)
     return get(kind).plots(ds, outdir)

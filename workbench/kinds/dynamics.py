@@ -1,7 +1,7 @@
 """Study kind ``dynamics``: the planar multibody solver with clearance joints, and its ideal twin.
 
-The run and its dataset are :func:`workbench.results.dataset.run_dynamics` (which keeps a failed run's
-samples beside the output); the plots are :func:`workbench.results.plot.plot_results`.
+The run and its dataset are :func:`workbench.kinds.dynamics_run.run_dynamics` (which keeps a failed run's
+samples beside the output) and :mod:`workbench.kinds.dynamics_dataset`; the plots are :func:`workbench.results.plot.plot_results`.
 """
 from __future__ import annotations
 
@@ -23,10 +23,10 @@ def progress_total(study) -> float | None:
 
 
 #: the engines whose runs build their own dataset (their event tables and frictional joints),
-#: module and function; every other engine's run is :func:`workbench.results.dataset.run_dynamics`
+#: module and function; every other engine's run is :func:`workbench.kinds.dynamics_run.run_dynamics`
 #: (with the ideal-joint twin and the plausibility guard)
-_OWN_DATASET = {"event_driven": ("..nonsmooth.dataset", "run_study"),
-                "moreau_jean": ("..nonsmooth.mj_results", "run_study")}
+_OWN_DATASET = {"event_driven": (".dynamics_run", "run_event_driven"),
+                "moreau_jean": (".dynamics_run", "run_moreau_jean")}
 
 
 def describe(study) -> str:
@@ -48,7 +48,7 @@ def run(study, *, registry, out: str | Path | None = None, progress=None):
         module, function = _OWN_DATASET[sel.name]
         route = getattr(importlib.import_module(module, __package__), function)
         return route(study, registry=registry, out=out, selection=sel)
-    from ..results.dataset import run_dynamics
+    from .dynamics_run import run_dynamics
     return run_dynamics(study, registry=registry, out=out, selection=sel)
 
 

@@ -27,6 +27,7 @@ from ..errors import StudyError
 from ..fem import closed_forms as cf
 from ..fem.contact import half_angle
 from ..results.plot import PNG
+from ..results.variables import var
 from ..models import BoreSection
 
 SUFFIX = ".nc"
@@ -154,9 +155,6 @@ def run(study, *, registry, out: str | Path | None = None, progress=None):
         ha_err = ha / ha[:, b:b + 1] - 1
         rms_err = np.sqrt(np.mean((pressure - pressure[:, b:b + 1]) ** 2, axis=-1)) / peak[:, b:b + 1]
     cases = study.cases
-
-    def var(dims, data, units, long_name):
-        return (dims, data, {"units": units, "long_name": long_name})
 
     def case_var(f, units, long_name):
         return var(("case",), np.array([f(c) for c in cases], float), units, long_name)

@@ -60,10 +60,9 @@ from .kernels import RAISED
 TWO_PI = 2.0 * math.pi
 #: packed parameter columns (the joint's contact row, made by the law's ``pack``): foundation
 #: modulus k [Pa/m], joint length b [m], hysteresis factor chi [1], impact-speed floor [m/s], Gauss
-#: points per piece [1], pieces of the unworn arc [1]
-P_K, P_LEN, P_CHI, P_VFLOOR, P_NGAUSS, P_PIECES = range(6)
-N_PARAM = 6
-MAX_GAUSS = 8
+#: points per piece [1], pieces of the unworn arc [1] -- the plugin contract's layout
+#: (:data:`workbench.models.DISTRIBUTED_SLOTS`), which a distributed-contact law packs first
+from ..models import MAX_GAUSS, N_PARAM, P_CHI, P_K, P_LEN, P_NGAUSS, P_PIECES, P_VFLOOR  # noqa: E402,F401
 #: factor on the bound ``|e| dth^4 / 384`` of the overlap's departure from its nodal cubic
 #: (:mod:`.distributed_segment`): room for rounding, which is ~1e-19 m against the bound's ~1e-14 m
 ERR_SAFETY = 1.01

@@ -1,41 +1,22 @@
-"""Turning plugin kernels into first-class compiled functions for the integrator.
+"""Plugin kernels as first-class compiled functions for the integrator, and their parameter rows.
 
 Contact and friction kernels are ``numba.njit`` functions written by plugin authors.  The
 integrator is compiled (and cached on disk) once for *any* set of models: it receives a tuple of
-C function pointers with a fixed signature, one per clearance joint, built here by wrapping each
-plugin kernel in a ``numba.cfunc``.  A pointer call costs tens of nanoseconds and lets every
-clearance joint use its own law without recompiling the solver.
+C function pointers with a fixed signature, one per clearance joint, made by wrapping each plugin
+kernel in a ``numba.cfunc``.  That calling convention is part of the plugin contract and lives in
+:mod:`workbench.jit` (:func:`contact_cfunc`, :func:`friction_cfunc`, the ``out`` slots), where the
+conformance suite compiles every kernel too; it is named here for the solver's modules.  Here: the
+placeholder kernels of joints without a model and the packed parameter rows (:func:`pack_rows`).
 """
 from __future__ import annotations
 
-import functools
-import math
-
 import numpy as np
 
-from ..runtime.caches import cached_cfunc  # house: the C wrappers come from the on-disk cache when warm
 from ..jit import njit  # house: numba is imported when a compiled function is first needed
+from ..jit import N_OUT, RAISED, contact_cfunc, contact_sig, friction_cfunc, friction_sig  # noqa: F401
 
-
-# the C signatures are numba types, made when first needed
-# first-class function types are what makes per-joint laws cheap; the feature is stable for
-# the plain C signatures used here (workbench.jit.load silences numba's experimental warning)
-@functools.lru_cache(maxsize=None)
-def contact_sig():
-    """F_n = contact(delta, delta_dot, delta_dot_minus, p, out) with out[RAISED] = 1.0 when the
-    kernel raised (the numba signature :data:`CONTACT_SIG`)."""
-    from numba import types
-    return types.float64(types.float64, types.float64, types.float64, types.CPointer(types.float64),
-                         types.CPointer(types.float64))
-
-
-@functools.lru_cache(maxsize=None)
-def friction_sig():
-    """f_t = friction(v_t, f_n, z, p, out) with out[0] = z_dot, out[RAISED] = 1.0 when the kernel
-    raised (the numba signature :data:`FRICTION_SIG`)."""
-    from numba import types
-    return types.float64(types.float64, types.float64, types.float64,
-                         types.CPointer(types.float64), types.CPointer(types.float64))
+#: NaN columns appended to every packed parameter row (see :func:`pack_rows`)
+N_SENTINEL = 8
 
 
 def __getattr__(name: str):
@@ -44,50 +25,6 @@ def __getattr__(name: str):
     if name == "FRICTION_SIG":
         return friction_sig()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-#: slot of the wrappers' ``out`` array flagging an exception raised inside the kernel
-RAISED = 1
-#: length of the ``out`` array the wrappers write
-N_OUT = 2
-#: NaN columns appended to every packed parameter row (see :func:`pack_rows`)
-N_SENTINEL = 8
-
-
-@functools.lru_cache(maxsize=None)
-def contact_cfunc(kernel):
-    """C-callable wrapper of a contact kernel (memoised per kernel)."""
-    k = kernel
-
-    def wrapper(delta, delta_dot, delta_dot_minus, p, out):
-        try:
-            f = k(delta, delta_dot, delta_dot_minus, p)
-            out[RAISED] = 0.0
-            return f
-        except Exception:  # noqa: BLE001 - reported by the integrator as a model error
-            out[RAISED] = 1.0
-            return math.nan
-    res = cached_cfunc(contact_sig, wrapper, kernel)  # house: from the on-disk cache when warm
-    res._workbench_kernel = kernel  # the kernel itself, for the specialised path (codegen)
-    return res
-
-
-@functools.lru_cache(maxsize=None)
-def friction_cfunc(kernel):
-    """C-callable wrapper of a friction kernel (memoised per kernel)."""
-    k = kernel
-
-    def wrapper(v_t, f_n, z, p, out):
-        try:
-            ft, dz = k(v_t, f_n, z, p)
-            out[0] = dz
-            out[RAISED] = 0.0
-            return ft
-        except Exception:  # noqa: BLE001 - reported by the integrator as a model error
-            out[0] = 0.0
-            out[RAISED] = 1.0
-            return math.nan
-    res = cached_cfunc(friction_sig, wrapper, kernel)  # house: from the on-disk cache when warm
-    res._workbench_kernel = kernel  # the kernel itself, for the specialised path (codegen)
-    return res
 
 
 @njit(cache=True)

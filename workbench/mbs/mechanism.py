@@ -450,3 +450,18 @@ class Mechanism:
         return Mechanism(self.bodies, tuple(joints), self.drivers, self.forces, (),
                          self.ground_points, self.gravity,
                          beams=self.beams)  # flexible beams (owner: workbench.flex)
+
+
+def guided_slider(mechanism) -> tuple[str, tuple[float, float]] | None:
+    """The slider body and its guide direction (global frame) when the guide is on the ground."""
+    for c in mechanism.clearance_joints:
+        if isinstance(c, TranslationalClearanceJoint):
+            axis = c.axis if c.guide_body == GROUND else (1.0, 0.0)
+            return c.slider_body, axis
+    for j in mechanism.joints:
+        if isinstance(j, TranslationalJoint):
+            if j.body_i == GROUND:
+                return j.body_j, j.axis
+            if j.body_j == GROUND:
+                return j.body_i, j.axis
+    return None

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..results.variables import var as _var
+
 EV_IMPACT, EV_REVERSAL, EV_STICK, EV_BREAKAWAY, EV_SIDE = 0, 1, 2, 3, 4
 EVENT_NAMES = {EV_IMPACT: "impact", EV_REVERSAL: "slip_reversal", EV_STICK: "stick_start",
                EV_BREAKAWAY: "stick_to_slip", EV_SIDE: "side_switch"}
@@ -33,7 +35,6 @@ def event_table(ds, friction=(), joint_names=()):
     """``ds`` with the event table of its impacts (``impact_*`` variables, when present) and of
     the friction events ``friction`` (``(time [s], friction-joint index, kind, normal force [N])``
     rows; ``joint_names[k]`` the name of friction joint ``k``)."""
-    from ..results.dataset import _var
     rows = []
     if "impact_time" in ds:
         t = np.asarray(ds["impact_time"].values, float)

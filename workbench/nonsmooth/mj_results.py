@@ -2,8 +2,8 @@
 
 :func:`simulate` turns the steps of :func:`workbench.nonsmooth.moreau_jean.run` into the
 dynamics kind's :class:`~workbench.mbs.solution.Simulation` (so the dataset, summary and plots
-are the compliant solver's); :func:`run_study` is the dynamics kind's route for
-the ``moreau_jean`` engine (:mod:`workbench.engines.moreau_jean`).  Contact and friction forces are impulses over the step
+are the compliant solver's); :func:`workbench.kinds.dynamics_run.run_moreau_jean` is the dynamics kind's route for
+``[solver] method = "moreau_jean"``.  Contact and friction forces are impulses over the step
 (mean forces [N]); the contact "energy" is the work the impulses absorb (the impact losses).
 """
 from __future__ import annotations
@@ -73,29 +73,3 @@ def simulate(mech, settings, *, step: float, restitution=None, lcp: str = "lemke
         dissipated_energy=o["D_fric"] + o["D_damp"], drift_position=dp,
         drift_velocity=dv, impact_time=imp_t, impact_velocity=imp_v,
         impact_joint=imp_j, impact_point=imp_j.copy(), stats=stats, status=o["status"])
-
-
-def run_study(study, *, registry, out=None, selection=None):
-    """Run a dynamics study on the ``moreau_jean`` engine (``[solver] engine = "moreau_jean"``,
-    or the older ``method = "moreau_jean"``; ``selection``: the
-    :class:`~workbench.engines.base.Selection` the dynamics kind made); write ``out`` when given.
-    Ctrl-C keeps the steps done, beside the output (never over it)."""
-    from .. import engines
-    from ..results.dataset import simulation_to_dataset
-    s = study.solver
-    if selection is None:
-        selection = engines.Selection(engines.get("moreau_jean"), "the Moreau-Jean dataset route")
-    try:
-        sim = engines.run(selection, study.mechanism, s)
-        fr = sim.extras["friction_events"]
-    except SolverError as exc:
-        where = f"{study.file}: " if getattr(study, "file", None) else ""
-        raise SolverError(f"{where}Moreau-Jean run failed: {exc}") from None
-    ds = simulation_to_dataset(sim, study=study, registry=registry)
-    from .events import event_table
-    # its impacts and its contacts' friction events in one table (workbench.nonsmooth.events)
-    ds = event_table(ds, fr, [c.name for c in study.mechanism.clearance_joints])
-    ds.attrs.update(solver="moreau_jean", solver_step=s.step, solver_step_units="s",
-                    solver_theta=0.5, ideal_twin_status="not requested")
-    from .dataset import write_result
-    return write_result(ds, out, complete=sim.status == "complete")

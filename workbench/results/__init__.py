@@ -1,10 +1,17 @@
 """Results: the bottom layer every study kind writes through.
 
-* :mod:`~workbench.results.dataset` -- variables with units and long names, CF attributes,
-  provenance, reading and writing result files (:func:`open_results`);
-* :mod:`~workbench.results.outputs` -- the output-path rules that keep a user's files safe;
+* :mod:`~workbench.results.variables` -- :func:`~workbench.results.variables.var`, the one builder
+  of a variable with ``units`` and ``long_name``, and JSON attributes;
+* :mod:`~workbench.results.dataset` -- CF attributes, provenance, reading and writing result files
+  (:func:`open_results`);
+* :mod:`~workbench.results.outputs` -- the output-path rules that keep a user's files safe, and the
+  reader of a wear store;
 * :mod:`~workbench.results.reducers` -- summary quantities of one result, compared by sweeps;
-* :mod:`~workbench.results.plot` -- figure helpers and the dynamics plots.
+* :mod:`~workbench.results.plot` -- figure helpers and the dynamics plots;
+  :mod:`~workbench.results.sweep_plot` -- the summary plot of a sweep.
+
+A foundation: nothing here imports an engine, a study kind or an interface (the layer contract in
+``pyproject.toml``); the run of a study and its dataset belong to its kind (:mod:`workbench.kinds`).
 
 The names below are loaded on first use, so importing this package stays cheap.
 """

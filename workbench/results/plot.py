@@ -12,7 +12,7 @@
   ideal mechanism's.
 
 The x axis is the crank angle [deg] when the dataset has ``crank_angle``, else time [ms].
-A sweep dataset (``study_kind = "sweep"``) goes to :func:`workbench.sweeps.plot.plot_sweep`.
+A sweep dataset (``study_kind = "sweep"``) goes to :func:`workbench.results.sweep_plot.plot_sweep`.
 matplotlib is imported inside the functions; every plot of the workbench draws on a
 :func:`new_figure` (Agg canvas, no global pyplot state, no backend switch).
 
@@ -221,7 +221,7 @@ def plot_driver_load(ds, path: Path) -> Path | None:
 def plot_results(ds, outdir: str | Path) -> list[Path]:
     """Write every plot that applies to ``ds`` into ``outdir``; return the files written."""
     if ds.attrs.get("study_kind") == "sweep":
-        from ..sweeps.plot import plot_sweep
+        from .sweep_plot import plot_sweep
         return plot_sweep(ds, outdir)
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)

@@ -20,7 +20,7 @@ Wear studies register their reducers here too (kind ``"wear"``); their datasets 
 ``wear_volume(cycle, joint, surface)`` [m^3], ``wear_depth(cycle, joint, surface, theta)`` [m],
 ``peak_pressure(cycle, joint)`` [Pa] and ``max_contact_force(cycle, joint)`` [N].
 
-Dynamics reducers (variables of :func:`workbench.results.dataset.simulation_to_dataset`):
+Dynamics reducers (variables of :func:`workbench.kinds.dynamics_dataset.simulation_to_dataset`):
 
 ===========================  =====  ==========================================================
 name                         units  meaning

@@ -21,7 +21,7 @@ environment are left alone, so a user's own ``cache=True`` functions go where nu
 ``NUMBA_CACHE_DIR`` set by the user, or ``WORKBENCH_NUMBA_CACHE=default``, keeps numba's own rule
 for ours too.
 
-:func:`use_numba_cache` installs the locator; :func:`workbench.jit.load` calls it before the first
+:func:`use_numba_cache` installs the locator; :func:`load_numba` (``workbench.jit.load``) calls it before the first
 compiled function of ours is made (``workbench.jit.njit`` makes numba's dispatchers on first use),
 since numba picks a function's cache folder when its dispatcher is created.  It also prunes the
 root: folders ``numba-*`` of other source states unused for a week, then the least recently used
@@ -35,6 +35,7 @@ import os
 import re
 import shutil
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -50,6 +51,39 @@ STALE_AFTER = 7 * 24 * 3600.0
 PACKAGES = ("workbench", "workbench_plugins")
 
 _state: dict = {}   # the installed locator's numba folder and source folders (one per process)
+
+
+# --- loading numba (workbench.jit makes the compiled functions of ours on first use)
+#: the lock under which numba is loaded and each compiled function of ours is made
+NUMBA_LOCK = threading.RLock()
+_NUMBA_STATE = {"loaded": False}
+
+
+def numba_loaded() -> bool:
+    """Whether numba is imported in this process (by :func:`load` or by anyone else): then a
+    compiled function costs no import, only its cache load."""
+    return _NUMBA_STATE["loaded"] or "numba" in sys.modules
+
+
+def load_numba() -> None:
+    """Import numba and send the workbench's compiled functions to their source-keyed cache
+    (:func:`use_numba_cache`); idempotent.  Called before the first dispatcher
+    is made, since numba picks a function's cache folder when the dispatcher is created."""
+    if _NUMBA_STATE["loaded"]:
+        return
+    with NUMBA_LOCK:
+        if _NUMBA_STATE["loaded"]:
+            return
+        import warnings
+
+        import numba.experimental.function_type  # noqa: F401 - types the kernels' C wrappers
+        from numba.core.errors import NumbaExperimentalFeatureWarning
+
+        use_numba_cache()
+        # first-class function types (the kernels' C wrappers handed to the integrator) are
+        # stable for the plain C signatures the solver uses
+        warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+        _NUMBA_STATE["loaded"] = True
 
 
 def cache_root() -> Path:
@@ -344,8 +378,7 @@ def _make_cfunc(sig, wrapper, ident: str | None, marker: Path | None):
     from numba.core import sigutils
     from numba.core.ccallback import CFunc
 
-    from ..jit import load
-    load()   # numba imported, our cache locator installed
+    load_numba()   # numba imported, our cache locator installed
     res = CFunc(wrapper, sigutils.normalize_signature(sig() if callable(sig) else sig), locals={},
                 options={})
     if ident is not None:
@@ -387,8 +420,7 @@ class LazyCFunc:
     def cfunc(self):
         """The real ``numba.cfunc`` object (made, or loaded from the cache, on the first call)."""
         if self._cfunc is None:
-            from ..jit import _LOCK
-            with _LOCK:
+            with NUMBA_LOCK:
                 if self._cfunc is None:
                     self._cfunc = self._make()
         return self._cfunc

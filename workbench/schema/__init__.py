@@ -8,5 +8,9 @@
 * :mod:`~workbench.schema.paths` -- study key paths (``mechanism.clearance_joints[0].clearance``);
 * :mod:`~workbench.schema.docs` and :mod:`~workbench.schema.jsonschema` -- the Markdown reference
   and the JSON Schemas for editors, generated from the sections.
+
+The package spans two layers (``docs/architecture.md``): :mod:`~workbench.schema.core` is a
+foundation (model parameters go through it too); the tables of the study and sweep files and the
+references generated from them sit with the study kinds.
 """
 from .core import BAD, REQUIRED, Key, Problems, Section, check_value, read_table  # noqa: F401

@@ -36,10 +36,11 @@ from ..mbs.mechanism import MIN_AXIS_LENGTH, axis_ok
 from .checks import Checks, ImplausibleResultError, penetration_findings, pre_run, read_checks
 from . import schema as S
 from .input import parse_toml, read_file_text  # noqa: F401 (read_file_text: used by sweep_spec)
+from ..flex.beam_body import BeamBody
 
 if TYPE_CHECKING:  # the per-kind specs (imported where the kinds parse them)
     from ..kinds.pressure_config import PressureStudy
-    from ..wear.config import WearConfig
+    from ..kinds.wear_config import WearConfig
 
 
 
@@ -143,7 +144,7 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
     output = OutputOptions(**out) if not S.has_bad(out) else None
     wear = None
     if kind == "wear":
-        from ..wear.config import parse_wear
+        from ..kinds.wear_config import parse_wear
         wear = parse_wear(doc.get("wear", {}), mechanism, registry, probs, _model)
         solver = _solver(doc.get("solver", {}), probs, mechanism, output,
                          t_end=wear.cycle_period if wear is not None else 1.0)
@@ -218,6 +219,32 @@ def _model(registry, family: str, table, path: str, probs: S.Problems):
         return S.BAD
 
 
+def _read_beams(items, probs) -> list[BeamBody]:
+    """The ``[[mechanism.beams]]`` tables (``(path, table)`` pairs) as :class:`BeamBody`; every
+    problem goes to ``probs`` (file, key, value and the valid range)."""
+    out = []
+    for path, t in items:
+        v = S.read_table(t, S.BEAM, path, probs)
+        if v is None:
+            continue
+        pts, ok = {}, True
+        length = v["length"] if v["length"] is not S.BAD else math.inf
+        points = v["points"] if isinstance(v["points"], dict) else {}
+        for pname, s in points.items():
+            if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) \
+                    or not 0.0 <= s <= length:
+                probs.add(f"{path}.points.{pname}", f"a beam point is an arc length in [0, {length:g}] m "
+                                                    f"(the beam's length), got {s!r}")
+                ok = False
+            else:
+                pts[str(pname)] = float(s)
+        if ok and not S.has_bad(v):
+            v["points"] = pts
+            v["position"] = tuple(v["position"])
+            out.append(BeamBody(**v))
+    return out
+
+
 def _mechanism(table, probs: S.Problems, registry) -> Mechanism | None:
     m = S.read_table(table, S.MECHANISM, "mechanism", probs)
     if m is None:
@@ -227,8 +254,7 @@ def _mechanism(table, probs: S.Problems, registry) -> Mechanism | None:
         v = S.read_table(t, S.BODY, path, probs)
         if not S.has_bad(v):
             bodies.append(Body(**v))
-    from ..flex.beam_body import read_beams
-    beams = read_beams(_items(m, "beams", "mechanism"), probs)
+    beams = _read_beams(_items(m, "beams", "mechanism"), probs)
     joints = []
     for path, t in _items(m, "joints", "mechanism"):
         sec = _typed(t, S.JOINT_TYPES, path, probs)

@@ -1,10 +1,11 @@
 """Translational clearance joints in the wear loop (:mod:`.loop`): their worn state, rates,
 increments, store rows and resumption.
 
-The loop keeps its revolute joints in ``run.worn``; the worn translational joints live in
-``run.guides`` (joint index -> :class:`GuideWear`) and enter the loop through the small hooks
-marked ``translational`` in :mod:`.loop`.  Their rates join the revolute ones in the update's rate
-dictionary (same :class:`~workbench.wear.increment.WearRate` type, keyed by the clearance-joint
+The loop keeps its revolute joints in ``run.worn`` (:mod:`.revolute_loop`); the worn translational
+joints live in ``run.guides`` (joint index -> :class:`GuideWear`).  Both modules have the same
+shape (``start``, ``surfaces``, ``rates``, ``impacts``, ``hardness_ratios``, ``increments``,
+``record``, ``static``, ``apply``, ``restore``), and :mod:`.loop` calls each in turn.  Their rates
+join in the update's rate dictionary (same :class:`~workbench.wear.increment.WearRate` type, keyed by the clearance-joint
 index), so the averaging-cycle control, the outlier screen and the jump control treat both kinds
 alike.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
@@ -28,6 +30,7 @@ import xarray as xr
 from ..mbs.guide_profile import GUIDE_SURFACES, SLIDER_FACES
 from ..engines import simulate
 from ..errors import WorkbenchError
+from ..results.variables import var
 from . import translational as tr
 from .increment import ModelOutputError
 from .guide import WornGuide, guide_nodes
@@ -162,8 +165,8 @@ def _slider_slide(rate, dN, w) -> np.ndarray:
     return dN * per_face[:, None] / rate.cycles.n * np.ones_like(w.h_slider)
 
 
-def _var(dims, data, units, long_name):
-    return xr.Variable(dims, np.asarray(data, float), {"units": units, "long_name": long_name})
+#: the variables of this module hold measured (float) data
+_var = partial(var, dtype=float)
 
 
 def static(run) -> xr.Dataset:

@@ -40,7 +40,6 @@ import dataclasses
 import json
 import math
 import time as _time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,12 +49,10 @@ import xarray as xr
 from .. import engines
 from ..errors import SolverError, WorkbenchError
 from .chains import run_chains
-from . import coupled, guide_loop, records, statistics as st   # guide_loop: translational joints
+# the worn joints by kind, each a module of the same shape: revolute and translational (guide) joints
+from . import coupled, guide_loop, records, revolute_loop, statistics as st
 from .history import control_limit, remember, with_scatter   # jump control over the last updates
-from .increment import (ContactSamples, ModelOutputError, WearRate, cycle_rates, estimate, join_cycles,
-                        jump_increment, wear_rate)
 from .store import WearStore, guarded
-from .surfaces import WornJoint
 from .validity import ValidityLog
 
 SURFACES = records.SURFACES
@@ -131,9 +128,8 @@ def _ideal_output(study, cfg) -> np.ndarray:
 
 def _simulate(run: WearRun, n: int, tighten: float):
     study, cfg = run.study, run.cfg
-    surfaces = {j: (w.h_bushing, w.h_journal) for j, w in run.worn.items()}
-    surfaces.update(guide_loop.surfaces(run))    # translational joints
-    geoms = ({j: w.contact_geometry() for j, w in run.worn.items()} if cfg.stiffness == "worn" else None)
+    surfaces = {**revolute_loop.surfaces(run), **guide_loop.surfaces(run)}
+    geoms = revolute_loop.geometries(run) if cfg.stiffness == "worn" else None
     t = _time.perf_counter()
     try:
         if cfg.chains > 1:   # replicas side by side (workbench.wear.chains), joined into one simulation
@@ -150,37 +146,13 @@ def _simulate(run: WearRun, n: int, tighten: float):
 
 
 def _rates(run: WearRun, sim, n: int, old: dict | None) -> dict:
-    """Wear-rate estimates of every joint from ``n`` averaging cycles of ``sim``.
-
-    ``old``: the estimates from a shorter simulation of the same update.  The integration does not
-    depend on its end time, so the longer run repeats the shorter one sample for sample; when it
-    does (checked bit for bit), only the added cycles are evaluated."""
-    cfg = run.cfg
-    start = cfg.settle_cycles * cfg.samples_per_cycle
-    S = cfg.samples_per_cycle
+    """Wear-rate estimates of every worn joint from ``n`` averaging cycles of ``sim`` (``old``: the
+    estimates of a shorter simulation of the same update, :func:`.revolute_loop.rates`)."""
     t = _time.perf_counter()
-    rates = {}
-    for j, w in run.worn.items():
-        samples = ContactSamples.from_simulation(sim, j, start)
-        prev = old.get(j) if old else None
-        pressure = coupled.bind(run, sim, j, start, samples) if coupled.is_coupled(cfg) else cfg.pressure
-        with _context(run, w):
-            if prev is not None and _same_prefix(prev.samples, samples, prev.cycles.n * S):
-                k = prev.cycles.n
-                tail = cycle_rates(w, samples.part(k * S, len(samples.force)), n - k, pressure,
-                                   cfg.law, cfg.bushing_share)
-                rates[j] = estimate(join_cycles(prev.cycles, tail), samples)
-            else:
-                rates[j] = wear_rate(w, samples, n, pressure, cfg.law, cfg.bushing_share)
-            rates[j].pressure_model = pressure   # distributed contact: the bound model for jump_increment
-    rates.update(guide_loop.rates(run, sim, n))    # translational joints
+    rates = revolute_loop.rates(run, sim, n, old)
+    rates.update(guide_loop.rates(run, sim, n))
     run.timings.pressure_wear += _time.perf_counter() - t
     return rates
-
-
-def _same_prefix(a: ContactSamples, b: ContactSamples, m: int) -> bool:
-    return all(np.array_equal(getattr(a, f)[:m], getattr(b, f)[:m])
-               for f in ("force", "friction", "angle", "phi_rel", "slip", "penetration"))
 
 
 def _converged(run: WearRun, rates: dict) -> float:
@@ -236,22 +208,11 @@ def measure(run: WearRun, ideal: np.ndarray) -> Measurement:
     start = cfg.settle_cycles * cfg.samples_per_cycle
     out = sim.position[start:, cfg.output_body, cfg.output_coordinate]
     t_start = sim.time[start]
-    impacts = {j: int(np.sum((sim.impact_joint == j) & (sim.impact_time >= t_start))) for j in run.worn}
-    impacts.update(guide_loop.impacts(run, sim, t_start))    # translational joints
+    impacts = {**revolute_loop.impacts(run, sim, t_start), **guide_loop.impacts(run, sim, t_start)}
     S = cfg.samples_per_cycle          # the ideal mechanism is periodic: one cycle, repeated
     ref = np.concatenate([np.tile(ideal[:S], n), ideal[S:S + 1]])
     dev = out[:len(ref)] - ref[:len(out)]
     return Measurement(rates, sim, start, dev, impacts, n, resampled)
-
-
-@contextmanager
-def _context(run: WearRun, worn: WornJoint):
-    """Add the update, the joint and the cycles done to a model's bad-output error."""
-    try:
-        yield
-    except ModelOutputError as exc:
-        raise WorkbenchError(f"wear update {run.update}: {exc} for joint '{worn.joint.name}' "
-                             f"(after {run.cycles_done:.6g} cycles)") from None
 
 
 def choose_jump(run: WearRun, meas: Measurement) -> float:
@@ -288,23 +249,12 @@ def _restore_history(run: WearRun, ds: xr.Dataset) -> None:
 def _restore(run: WearRun, ds: xr.Dataset) -> None:
     """Set ``run`` to the state after the last complete row of ``ds``."""
     last = ds.isel(cycle=-1)
-    js = sorted(run.worn)
-    val = lambda name, *k: np.asarray(last[name].values[k], float)  # noqa: E731
-    for k, j in enumerate(js):
-        w = run.worn[j]
-        w.h_bushing = val("wear_depth", k, 0) + val("depth_increment", k, 0)
-        w.h_journal = val("wear_depth", k, 1) + val("depth_increment", k, 1)
-        w.sliding_bushing = val("sliding_distance", k) + val("sliding_increment", k)
-        dN = float(last.cycle_jump.values)
-        vol_var = val("wear_volume_stderr", k) ** 2 + (dN * val("volume_rate_stderr", k)) ** 2
-        run.variance[j] = (vol_var, val("wear_depth_stderr", k) ** 2 + val("depth_increment_stderr", k) ** 2)
-        run.previous[j] = (np.concatenate([val("wear_rate", k, 0), val("wear_rate", k, 1)]),
-                           np.concatenate([val("wear_rate_stderr", k, 0), val("wear_rate_stderr", k, 1)]))
+    revolute_loop.restore(run, ds)
     run.previous_jump = float(last.cycle_jump.values)
     run.previous_cycles = int(last["average_cycles"].values)
     run.cycles_done = float(ds.cycle.values[-1]) + float(last.cycle_jump.values)
     run.update = int(last["update"].values) + 1
-    guide_loop.restore(run, ds)    # translational joints
+    guide_loop.restore(run, ds)
     run.validity.warnings = list(json.loads(ds.attrs.get("validity_warnings", "[]")))
     run.validity.notes = list(json.loads(ds.attrs.get("validity_notes", "[]")))
 
@@ -333,10 +283,10 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
     """
     cfg = study.wear
     coupled.check(study)   # distributed contact (owner: workbench.wear.coupled)
-    run = WearRun(study, cfg, worn={j: WornJoint.fresh(study.mechanism.clearance_joints[j], cfg.nodes)
-                                    for j in cfg.joints})
+    run = WearRun(study, cfg)
     run.selection = engines.select(study.mechanism, study.solver)   # recorded in the store's attrs
-    guide_loop.start(run)    # translational joints
+    revolute_loop.start(run)
+    guide_loop.start(run)
     store = WearStore(out)
     wall = _time.perf_counter()
     ideal = _ideal_output(study, cfg)
@@ -350,29 +300,23 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
                                  f"(study file {ds.attrs.get('study_file') or '?'})")
         _restore_history(run, ds)
         done = float(ds.cycle_jump.values[-1]) == 0.0
-    for j, w in run.worn.items():
-        run.variance.setdefault(j, (np.zeros(2), np.zeros((2, cfg.nodes))))
     new = 0
     while not done:
         meas = measure(run, ideal)
         with_scatter(run, meas)    # jump_control = "history": errors widened to the scatter between updates
-        ratios = {j: run.validity.pressure_ratio(w.joint, meas.rates[j].peak_pressure, cfg.hardness_limit,
-                                                 run.update, run.cycles_done) for j, w in run.worn.items()}
+        ratios = revolute_loop.hardness_ratios(run, meas)
         dN = choose_jump(run, meas)
         t = _time.perf_counter()
-        inc = {}
-        for j, w in run.worn.items():
-            with _context(run, w):
-                inc[j] = jump_increment(w, meas.rates[j], dN, cfg.law, cfg.bushing_share,
-                                        meas.rates[j].pressure_model)   # distributed contact: bound model
-        ginc = guide_loop.increments(run, meas, dN)    # translational joints
+        inc = revolute_loop.increments(run, meas, dN)
+        ginc = guide_loop.increments(run, meas, dN)
         run.timings.pressure_wear += _time.perf_counter() - t
         keep = dN == 0.0 or run.update == 0 or run.update % cfg.dynamics_every == 0
         t = _time.perf_counter()
-        row = records.row(run, meas, dN, inc, ratios)
-        row = guide_loop.record(run, meas, dN, ginc, guide_loop.hardness_ratios(run, meas), row)  # translational
+        row = revolute_loop.record(run, meas, dN, inc, ratios)
+        row = guide_loop.record(run, meas, dN, ginc, guide_loop.hardness_ratios(run, meas), row)
         if run.update == 0 and not resume:
-            store.create(xr.merge([_static(run, ideal, meas), guide_loop.static(run), row, _dynamics(run, meas)])
+            store.create(xr.merge([revolute_loop.static(run, ideal, meas), guide_loop.static(run), row,
+                                   _dynamics(run, meas)])
                          .assign_attrs(_attrs(run, registry)))
         else:
             store.append(row, _dynamics(run, meas) if keep else None)
@@ -385,18 +329,8 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
                      max(float(max(w.h_bushing.max(), w.h_journal.max())) for w in run.worn.values()))
         if dN == 0.0:
             break
-        for j, w in run.worn.items():
-            db, dj, ds_, se_b, se_j = inc[j]
-            w.h_bushing = w.h_bushing + db
-            w.h_journal = w.h_journal + dj
-            w.sliding_bushing = w.sliding_bushing + ds_
-            # the same float operations as _restore on the stored standard errors, so that a
-            # resumed run carries bit-identical variances
-            vol_var, depth_var = run.variance[j]
-            run.variance[j] = (np.sqrt(vol_var) ** 2 + (dN * meas.rates[j].volume_stderr) ** 2,
-                               np.sqrt(depth_var) ** 2 + np.array([se_b, se_j]) ** 2)
-            run.previous[j] = (meas.rates[j].profile, meas.rates[j].profile_stderr)
-        guide_loop.apply(run, meas, dN, ginc)    # translational joints
+        revolute_loop.apply(run, meas, dN, inc)
+        guide_loop.apply(run, meas, dN, ginc)
         remember(run, run.cycles_done, {j: meas.rates[j].volume for j in run.worn})
         run.previous_jump = dN
         run.previous_cycles = meas.n_cycles

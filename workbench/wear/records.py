@@ -8,13 +8,9 @@ import math
 import numpy as np
 import xarray as xr
 
-from .. import __version__
+from ..results.variables import var as _var
 
 SURFACES = ("bushing", "journal")
-
-
-def _var(dims, data, units, long_name):
-    return xr.Variable(dims, np.asarray(data), {"units": units, "long_name": long_name})
 
 
 def row(run, meas, dN: float, increments: dict, ratios: dict) -> xr.Dataset:

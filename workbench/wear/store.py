@@ -35,10 +35,9 @@ import xarray as xr
 from ..errors import WorkbenchError
 from ..runtime.locks import FolderLock
 from ..results.outputs import STORE_META, OutputError, check_writable, is_our_store, store_attrs, write_marker
+# the store's layout and its reader live with the other file helpers (re-exported: tests and scripts use them here)
+from ..results.outputs import APPEND_DIMS, COMPLETED, RECORDS, open_store  # noqa: F401
 
-COMPLETED = "updates_completed"
-RECORDS = "records_completed"
-APPEND_DIMS = {"cycle": COMPLETED, "record": RECORDS}
 
 
 def _trim(path: Path) -> tuple[int, int]:
@@ -52,24 +51,6 @@ def _trim(path: Path) -> tuple[int, int]:
         if dims and dims[0] in done and arr.shape[0] > done[dims[0]]:
             arr.resize((done[dims[0]],) + arr.shape[1:])
     return done["cycle"], done["record"]
-
-
-def open_store(path: str | Path) -> xr.Dataset:
-    """The completed updates of the wear store at ``path`` as a dataset (loaded).
-
-    Read-only and safe while a run is appending: every appended variable is read up to the
-    completed rows recorded in the group attributes, so a row being written is never seen.
-    """
-    store = xr.backends.ZarrStore.open_group(str(path), mode="r", consolidated=False)
-    try:
-        variables, attrs = store.load()   # lazily indexed: nothing is read yet
-        done = {dim: int(attrs.get(attr, 0)) for dim, attr in APPEND_DIMS.items()}
-        variables = {name: v.isel({d: slice(0, done[d]) for d in v.dims if d in done})
-                     for name, v in variables.items()}
-        ds = xr.decode_cf(xr.Dataset(variables, attrs=attrs), decode_times=False, decode_timedelta=False)
-        return ds.load()
-    finally:
-        store.close()
 
 
 class WearStore:

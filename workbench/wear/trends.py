@@ -32,10 +32,12 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from functools import partial
 
 import numpy as np
 import xarray as xr
 
+from ..results.variables import var
 from . import statistics as st
 
 #: the quantities of the chain: (store variable, its unit, long name)
@@ -48,8 +50,8 @@ QUANTITIES = (
 SIGMAS = 2.0
 
 
-def _var(dims, data, units, long_name):
-    return xr.Variable(dims, np.asarray(data, float), {"units": units, "long_name": long_name})
+#: the variables of this module hold measured (float) data
+_var = partial(var, dtype=float)
 
 
 def _cycle_impacts(sim, joint: int, t0: float, period: float, n: int) -> np.ndarray:

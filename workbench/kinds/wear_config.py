@@ -112,7 +112,7 @@ def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Probl
                      if isinstance(c, TranslationalClearanceJoint)}
     guides = [translational[n] for n in names if n in translational]
     if guides:
-        from .translational import pressure_problem
+        from ..wear.translational import pressure_problem
         why = pressure_problem(pressure)
         if why is not None:
             probs.add("wear.pressure", why)
