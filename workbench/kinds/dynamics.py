@@ -100,7 +100,7 @@ def summary_lines(ds) -> list[str]:
         lines.append(f"  driver {d['name']}: peak |load| {d['peak_load']:.4g} {d['peak_load_units']}")
     if "per_revolution_summary" in ds.attrs:
         lines.append("  " + ds.attrs["per_revolution_summary"])
-    if "friction_events" in s:   # --- set-valued joint friction (nonsmooth)
+    if "friction_events" in s:   # the event-driven engine's friction events
         lines.append("  friction events: " + ", ".join(f"{n} {c}" for n, c in s["friction_events"].items()))
     if "solver" in s:
         lines.append(f"  solver: {s['solver']['steps']} steps, {s['solver']['wall_time']:.2f} s")

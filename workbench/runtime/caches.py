@@ -53,7 +53,7 @@ PACKAGES = ("workbench", "workbench_plugins")
 _state: dict = {}   # the installed locator's numba folder and source folders (one per process)
 
 
-# --- loading numba (workbench.jit makes the compiled functions of ours on first use)
+# Loading numba (workbench.jit makes the compiled functions of ours on first use)
 #: the lock under which numba is loaded and each compiled function of ours is made
 NUMBA_LOCK = threading.RLock()
 _NUMBA_STATE = {"loaded": False}
