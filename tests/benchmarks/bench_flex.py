@@ -47,7 +47,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "flex"))
 sys.path.insert(0, str(ROOT / "tests" / "reference"))
 
 from exudyn_flexible_slider_crank import FlexibleSliderCrank, simulate as exudyn_run  # noqa: E402

@@ -13,7 +13,7 @@ from workbench.mbs.solution import SolverSettings
 from workbench.study.load import load_study
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(Path(__file__).parents[1]))
+sys.path.insert(0, str(Path(__file__).parent))
 from test_flexible_mechanism import _sliding_pendulum, slider_crank  # noqa: E402
 
 
