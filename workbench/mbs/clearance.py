@@ -291,8 +291,16 @@ def film_forces(q, qd, bi, bj, cb, sb, Pjx, Pjy, ebx, eby, lk, lp, Q, tmp):
 
 
 @njit(cache=True)
-def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z, rec, tmp,
-                     lflag=None, lkern=None, lpar=None):
+def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z, rec, tmp):
+    """:func:`clearance_forces_lubricated` without lubrication (the flexible solver's proxies,
+    which compile it for their 15 argument types): the film branch is compiled away."""
+    return clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar,
+                                       has_z, rec, tmp, None, None, None)
+
+
+@njit(cache=True)
+def clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z, rec,
+                                tmp, lflag, lkern, lpar):
     """Add clearance-joint contact and friction forces to ``Q``; fill ``zdot`` and ``rec``.
 
     Returns ``(contact_power, friction_power, fault)``: the rate of work absorbed by the
@@ -300,8 +308,8 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
     dissipation too, :func:`film_forces`) and ``-1`` when all is well, else
     ``joint * N_FAULT + cause`` for the first model output that failed its check (``FAULT_*``;
     the remaining joints are then not evaluated).  ``tmp`` holds ``kernels.N_OUT`` floats.
-    ``lflag``/``lkern``/``lpar``: the lubrication of each joint (:data:`.compiled.Model`); left
-    out (the flexible solver's proxies), no joint is lubricated and the branch is compiled away.
+    ``lflag``/``lkern``/``lpar``: the lubrication of each joint (:data:`.compiled.Model`); all
+    three None (:func:`clearance_forces`): no joint is lubricated and the branch is compiled away.
     """
     pc = 0.0; pf = 0.0; bad = -1
     for j in range(clr_i.shape[0]):

@@ -17,7 +17,7 @@ from collections import namedtuple
 import numpy as np
 from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
-from .clearance import clearance_forces
+from .clearance import clearance_forces_lubricated
 from .compiled import DRV_PHI, FORCE, REV, SPRING, TORQUE, TRANS
 from .joint_friction import close_loop  # joint friction (owner: reactions)
 from .ldl import cholesky_solve, ldl_factor, ldl_solve  # noqa: F401 - re-exported
@@ -132,7 +132,7 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
     Q = ws.Q; minv = ws.minv; zdot = ws.zdot
     Q[:] = 0.0
     pd = element_forces(q, qd, Q, frc_i, frc_f, gravity, mass)
-    pc, pf, bad = clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar,
+    pc, pf, bad = clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar,
                                    has_z, rec, ws.tmp, lub[0], lub[1], lub[2])
     if bad >= 0:
         return bad
