@@ -495,3 +495,29 @@ def test_lubricated_slider_crank_smooths_the_impacts_and_closes_the_energy_books
     KE, PE, W = (np.asarray(x) for x in (s_wet.kinetic_energy, s_wet.potential_energy, s_wet.driver_work))
     res = W - (KE + PE - KE[0] - PE[0]) - D - np.asarray(s_wet.contact_energy)
     assert np.abs(res).max() < 1e-9 * np.abs(W).max()
+
+
+def test_a_study_file_selects_a_lubrication_model_and_a_bad_one_is_refused(tmp_path):
+    """`mechanism.clearance_joints[].lubrication = {model = ...}` in a study file: the Flores study
+    with a short-bearing film runs one revolution without an impact, the dataset names the model
+    and its parameters in `joint_models`; an unknown model or parameter is a study error naming
+    the key path and the choices."""
+    import json
+    import re
+    from pathlib import Path
+    import workbench
+    from workbench.errors import StudyError
+    src = (Path(__file__).resolve().parents[1] / "studies" / "flores_slider_crank.toml").read_text()
+    text = re.sub(r'(?m)^friction = \{ model = "ambrosio".*$', 'lubrication = { model = "short_bearing", viscosity = 0.4 }', src)
+    text = re.sub(r"(?m)^length = 0\.01 .*$", "length = 0.04", text)
+    text = re.sub(r"(?m)^revolutions = 2 .*$", "revolutions = 1", text)
+    assert "lubrication = " in text and "revolutions = 1" in text
+    ds = workbench.run(workbench.load_study(text))
+    models = json.loads(ds.attrs["joint_models"])["B"]
+    assert models["lubrication"]["model"] == "short_bearing"
+    assert models["lubrication"]["parameters"]["viscosity"] == 0.4
+    assert float(abs(ds["contact_force"]).max()) == 0.0
+    with pytest.raises(StudyError, match=r"lubrication\.model.*short_bearing"):
+        workbench.load_study(text.replace('model = "short_bearing"', 'model = "short_bearng"'))
+    with pytest.raises(StudyError, match=r"lubrication.*viscosity"):
+        workbench.load_study(text.replace("viscosity = 0.4", "viscosity = -1.0"))
