@@ -5,13 +5,19 @@ Each model's compiled kernel is called in a compiled loop over a fixed set of jo
 conformance suite (R 10 mm, c 0.1 mm, L 10 mm); the cost per call is printed with its ratio to
 the Hertz contact kernel (``contact:hertz``, the cheapest dry law) and to the Lankarani-Nikravesh
 law, measured in this process.  The finite bearing's one-off table build and one direct FE solve
-(Gümbel, Reynolds LCP, JFO) are timed too.  Run: ``python tests/benchmarks/bench_lubrication.py``.
-Not a test: no timing is asserted.
+(Gümbel, Reynolds LCP, JFO) are timed too, and the Flores slider-crank per crank revolution
+with its rod-slider joint dry (Lankarani-Nikravesh, e = 0.9) and lubricated by each model (0.4 Pa
+s, L = 40 mm; the dry law stays the backstop): wall time (after compilation), steps and
+right-hand-side calls, as ratios to the dry run.  Run:
+``python tests/benchmarks/bench_lubrication.py``.  Not a test: no timing is asserted.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -89,6 +95,33 @@ def main():
             rey.solve_film(0.6, 1.0, 0.0, cavitation=cav, n_theta=96, n_y=25, **kw)
         t = (time.perf_counter() - t0) / 5
         print(f"direct FE solve, {cav:8s} (96 x 25 mesh): {t * 1e3:8.1f} ms = {t / ref['hertz']:.2e} x hertz")
+
+    slider_crank_per_revolution(reg)
+
+
+def slider_crank_per_revolution(reg, revolutions: int = 2):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from mechanisms import OMEGA, slider_crank
+    from workbench.mbs.solution import SolverSettings
+    from workbench.mbs.solver import simulate
+    dry = slider_crank(reg.create("contact", "lankarani_nikravesh", {"restitution": 0.9}), None, clearance=0.5e-3)
+    c = dry.clearance_joints[0]
+    st = SolverSettings(t_end=revolutions * 2 * math.pi / OMEGA, output_step=1e-5)
+    cases = [("dry (lankarani_nikravesh)", dry)]
+    for name in reg.names("lubrication"):
+        lub = reg.create("lubrication", name, {"viscosity": 0.4})
+        cases.append((name, dataclasses.replace(dry, clearance_joints=(
+            dataclasses.replace(c, lubrication=lub, length=0.04),))))
+    print(f"Flores slider-crank, per crank revolution ({revolutions} simulated):")
+    print(f"{'joint':28s} {'wall s':>8s} {'steps':>8s} {'rhs':>8s} {'x wall':>7s} {'x rhs':>7s} {'impacts':>8s}")
+    base = None
+    for name, m in cases:
+        simulate(m, dataclasses.replace(st, t_end=st.t_end / revolutions / 8))     # compile / warm the table
+        t0 = time.perf_counter(); sim = simulate(m, st); wall = (time.perf_counter() - t0) / revolutions
+        steps, rhs = sim.stats["steps"] / revolutions, sim.stats["rhs_calls"] / revolutions
+        base = base or (wall, rhs)
+        print(f"{name:28s} {wall:8.3f} {steps:8.0f} {rhs:8.0f} {wall / base[0]:7.2f} {rhs / base[1]:7.2f} "
+              f"{sim.stats['events']:8d}")
 
 
 if __name__ == "__main__":
