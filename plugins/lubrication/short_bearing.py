@@ -18,16 +18,19 @@ import numpy as np
 
 from workbench.hookspecs import hookimpl
 from workbench.lubrication.short_bearing import short_bearing_kernel
-from workbench.models import ContactGeometry, LubricationModel
+from workbench.models import ContactGeometry, LubricationModel, parameter
 
 from ._common import bearing_dimensions, eps_cap_field, viscosity_field
 
 
 class ShortBearing(LubricationModel):
-    """Ocvirk short-bearing film force with wedge and squeeze terms on the pi film, Flores et al.
-    (2006) eq. 10-11 (after Pinkus & Sternlicht (1961) ch. 3); Petrov-type Couette shear moment.
-    Valid for ``L/D <~ 0.5`` (within ~5 % of the finite-length Reynolds solution at ``L/D = 0.1``
-    and ``eps <= 0.7``, see docs/lubrication.md)."""
+    """Ocvirk short-bearing film force with wedge and squeeze terms, Flores et al. (2006) eq. 10-11
+    (after Pinkus & Sternlicht (1961) ch. 3): ``cavitation = "pi_film"`` is their form as
+    published (pressure integrated over the fixed half 0..pi), ``"gumbel"`` (default) the same
+    pressure with negative values set to zero (continuous, mirror-symmetric, equal at steady
+    state; workbench.lubrication.short_bearing); Petrov-type Couette shear moment.  Valid for
+    ``L/D <~ 0.5`` (within ~3 % of the finite-length Reynolds solution at ``L/D = 0.1`` and
+    ``eps <= 0.7``, see docs/lubrication.md)."""
     name = "short_bearing"
     reference = ("Flores et al., Mech. Mach. Theory 41 (2006) 247-261, eq. 10-11; Pinkus & Sternlicht (1961) "
                  "ch. 3; Ocvirk (1952)")
@@ -36,12 +39,16 @@ class ShortBearing(LubricationModel):
     class Params:
         viscosity: float = viscosity_field()
         eps_cap: float = eps_cap_field()
+        cavitation: str = parameter("gumbel", unit="text", doc="gumbel: p >= 0 on the half where the "
+                                    "Ocvirk pressure is positive; pi_film: the fixed half 0..pi of Flores "
+                                    "et al. (2006)", choices=("gumbel", "pi_film"))
 
     kernel = short_bearing_kernel
 
     def pack(self, geometry: ContactGeometry) -> np.ndarray:
         R, L, c = bearing_dimensions(geometry, self.name)
-        return np.array([self.params.viscosity, R, L, c, self.params.eps_cap], dtype=np.float64)
+        return np.array([self.params.viscosity, R, L, c, self.params.eps_cap,
+                         float(self.params.cavitation == "gumbel")], dtype=np.float64)
 
 
 @hookimpl

@@ -2,8 +2,8 @@
 
 The journal feels, at every instant,
 
-* the **film** force of a short (Ocvirk, :mod:`.short_bearing`) or long (Sommerfeld,
-  :mod:`.long_bearing`) bearing at the eccentricity ratio ``min(eps, eps_film_max)`` (the film
+* the **film** force of a short (Ocvirk with the Gümbel condition,
+  :func:`.short_bearing.gumbel_forces`) or long (Sommerfeld, pi film, :mod:`.long_bearing`) bearing at the eccentricity ratio ``min(eps, eps_film_max)`` (the film
   formulas are singular at ``eps = 1``, where the asperities carry the load);
 * the **asperity** pressure of Greenwood & Tripp (1970) (:mod:`.greenwood_tripp`) on the
   nominal film ``h(theta) = c (1 + eps cos theta)`` (``theta`` from the largest film), integrated
@@ -33,7 +33,7 @@ from ..jit import njit
 from . import greenwood_tripp as gt
 from .kinematics import couette_torque, film_state, to_frame
 from .long_bearing import sommerfeld_forces
-from .short_bearing import ocvirk_forces
+from .short_bearing import gumbel_forces
 
 FILMS = ("short_bearing", "long_bearing")
 #: p layout: [mu, R, L, c, eps_film_max, film, K E*, sigma, mu_b, v_reg, n_quad, f52 table...]
@@ -76,7 +76,7 @@ def mixed_parts(ex, ey, vx, vy, omega, p):
     eps, eps_dot, w, uex, uey = film_state(ex, ey, vx, vy, omega, c)
     eps_f = min(eps, eps_f_max)
     if film == 0:
-        fe, ft = ocvirk_forces(eps_f, eps_dot, w, mu, R, L, c)
+        fe, ft = gumbel_forces(eps_f, eps_dot, w, mu, R, L, c)
     else:
         fe, ft = sommerfeld_forces(eps_f, eps_dot, w, mu, R, L, c)
     fa = asperity_force(eps, p)

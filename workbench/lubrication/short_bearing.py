@@ -18,6 +18,23 @@ state (``eps_dot = 0``, ``gamma_dot = 0``): load ``W = mu omega R L^3 eps sqrt(1
 eps^2)) / (4 c^2 (1 - eps^2)^2)`` and attitude angle ``phi = arctan(pi sqrt(1 - eps^2) / (4 eps))``.
 Beware the operator-precedence slip ``atan(pi*sqrt(1-e**2)/4*e)`` (that is ``pi sqrt(1-e^2) eps/4``)
 found in an open implementation: at ``eps = 0.5`` it gives 34.2 deg instead of 53.7 deg.
+
+The pi film is fixed at ``0 <= theta <= pi`` whatever the motion: with squeeze it keeps negative
+pressure there, and when the whirl outruns the rotation (``w < 0``) it integrates the sub-ambient
+half and pulls the journal outwards, and the bearing turning the other way is not its mirror
+image.  :func:`gumbel_forces` is the same Ocvirk pressure with the Gümbel condition instead:
+``p = max(0, p_Ocvirk)``.  The Ocvirk pressure at each ``z`` is ``V sin(theta - theta_0) / (1 + eps
+cos theta)^3`` times a positive factor, ``V = sqrt((eps w)^2 + 4 eps_dot^2)``, ``theta_0 =
+atan2(2 eps_dot, eps w)``, so it is positive exactly on ``theta_0 < theta < theta_0 + pi``; with the
+Sommerfeld substitution ``1 + eps cos theta = (1 - eps^2) / (1 - eps cos gamma)`` the three integrals
+become trigonometric polynomials in ``gamma``:
+
+    int sin^2/(1 + eps cos)^3 dtheta = int sin^2 gamma dgamma / (1 - eps^2)^(3/2)
+    int sin cos/(1 + eps cos)^3 dtheta = int sin gamma (cos gamma - eps) dgamma / (1 - eps^2)^2
+    int cos^2/(1 + eps cos)^3 dtheta = int (cos gamma - eps)^2 dgamma / (1 - eps^2)^(5/2)
+
+It is continuous in every input, mirror-symmetric, never pulls, and equals the pi film at steady
+state (``eps_dot = 0``, ``w > 0``, ``theta_0 = 0``).
 """
 from __future__ import annotations
 
@@ -40,12 +57,42 @@ def ocvirk_forces(eps, eps_dot, w, mu, R, L, c):
 
 
 @njit(cache=True)
+def _gamma(theta, k):
+    """Sommerfeld's angle ``gamma(theta)``: ``tan(gamma/2) = k tan(theta/2)``, ``k = sqrt((1 - eps) /
+    (1 + eps))``, continuous and increasing on (-2 pi, 2 pi)."""
+    return 2.0 * math.atan2(k * math.sin(0.5 * theta), math.cos(0.5 * theta))
+
+
+@njit(cache=True)
+def gumbel_forces(eps, eps_dot, w, mu, R, L, c):
+    """``(F_e, F_t)`` [N] of the Ocvirk pressure with the Gümbel condition (module docstring)."""
+    s = 1.0 - eps * eps
+    k = mu * R * L ** 3 / (2.0 * c * c)
+    a = eps * w; b = 2.0 * eps_dot
+    if a == 0.0 and b == 0.0:
+        return 0.0, 0.0
+    th0 = math.atan2(b, a)
+    kk = math.sqrt((1.0 - eps) / (1.0 + eps))
+    g1 = _gamma(th0, kk); g2 = _gamma(th0 + math.pi, kk)
+    s1, c1 = math.sin(g1), math.cos(g1)
+    s2, c2 = math.sin(g2), math.cos(g2)
+    iss = (0.5 * (g2 - g1) - 0.5 * (s2 * c2 - s1 * c1)) / s ** 1.5
+    isc = (0.5 * (s2 * s2 - s1 * s1) + eps * (c2 - c1)) / (s * s)
+    icc = (0.5 * (g2 - g1) + 0.5 * (s2 * c2 - s1 * c1) - 2.0 * eps * (s2 - s1) + eps * eps * (g2 - g1)) / s ** 2.5
+    return k * (a * isc - b * icc), k * (a * iss - b * isc)
+
+
+@njit(cache=True)
 def short_bearing_kernel(ex, ey, vx, vy, omega, p):
-    """Lubrication kernel (:class:`workbench.models.LubricationModel`); ``p = [mu, R, L, c, eps_max]``."""
+    """Lubrication kernel (:class:`workbench.models.LubricationModel`); ``p = [mu, R, L, c, eps_max,
+    gumbel]`` (``gumbel`` 1: :func:`gumbel_forces`, 0: the pi film of :func:`ocvirk_forces`)."""
     mu = p[0]; R = p[1]; L = p[2]; c = p[3]; eps_max = p[4]
     eps, eps_dot, w, uex, uey = film_state(ex, ey, vx, vy, omega, c)
     eps = min(eps, eps_max)
-    fe, ft = ocvirk_forces(eps, eps_dot, w, mu, R, L, c)
+    if p[5] != 0.0:
+        fe, ft = gumbel_forces(eps, eps_dot, w, mu, R, L, c)
+    else:
+        fe, ft = ocvirk_forces(eps, eps_dot, w, mu, R, L, c)
     fx, fy = to_frame(fe, ft, uex, uey)
     return fx, fy, couette_torque(mu, R, L, c, eps, omega)
 
