@@ -24,7 +24,7 @@ class FiniteBearing(LubricationModel):
     conserving JFO cavitation needs a feed groove and is offered by
     :func:`workbench.lubrication.reynolds.solve_film`, not tabulated."""
     name = "finite_bearing"
-    reference = ("Reynolds equation, Pinkus & Sternlicht (1961) ch. 3 eq. 3-1; Raimondi & Boyd (1958); "
+    reference = ("Reynolds equation, Pinkus & Sternlicht (1961) ch. 3; Raimondi & Boyd (1958); "
                  "Hintermüller, Ito & Kunisch (2003) for the LCP")
 
     @dataclass(frozen=True)

@@ -15,12 +15,12 @@ from ._common import bearing_dimensions, viscosity_field
 
 
 class MixedLubrication(LubricationModel):
-    """Load shared by a hydrodynamic film (Ocvirk or Sommerfeld, Flores et al. (2006) eq. 10-11)
-    and asperity contact (Greenwood & Tripp (1970) eq. 22 with the F_5/2 integral); friction =
+    """Load shared by a hydrodynamic film (Ocvirk or Sommerfeld, Flores et al. (2006) (short-bearing forces))
+    and asperity contact (Greenwood & Tripp (1970) with the F_5/2 integral); friction =
     Petrov-type film shear + boundary friction mu_b |F_asperity|.  The Stribeck curve follows from
     the force balance (no regime is prescribed).  Not passive: the asperities store elastic energy."""
     name = "mixed_lubrication"
-    reference = ("Greenwood & Tripp, Proc. IMechE 185 (1970) 625-633, eq. 22; Flores et al. (2006) eq. 10-11; "
+    reference = ("Greenwood & Tripp, Proc. IMechE 185 (1970) 625-633; Flores et al. (2006) (short-bearing forces); "
                  "Patir & Cheng (1979) for the load sharing")
     passive = False
     max_eccentricity_ratio = 1.02

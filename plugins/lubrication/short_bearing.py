@@ -1,4 +1,4 @@
-"""Short journal bearing (Ocvirk), the dynamic form of Flores et al. (2006) eq. 10-11 after Pinkus &
+"""Short journal bearing (Ocvirk), the dynamic form of Flores et al. (2006) (short-bearing forces) after Pinkus &
 Sternlicht (1961).
 
 Why lubrication is its own plugin family (``register_lubrication_models``) and not a contact law:
@@ -24,7 +24,7 @@ from ._common import bearing_dimensions, eps_cap_field, viscosity_field
 
 
 class ShortBearing(LubricationModel):
-    """Ocvirk short-bearing film force with wedge and squeeze terms, Flores et al. (2006) eq. 10-11
+    """Ocvirk short-bearing film force with wedge and squeeze terms, Flores et al. (2006) (short-bearing forces)
     (after Pinkus & Sternlicht (1961) ch. 3): ``cavitation = "pi_film"`` is their form as
     published (pressure integrated over the fixed half 0..pi), ``"gumbel"`` (default) the same
     pressure with negative values set to zero (continuous, mirror-symmetric, equal at steady
@@ -32,7 +32,7 @@ class ShortBearing(LubricationModel):
     ``L/D <~ 0.5`` (within ~3 % of the finite-length Reynolds solution at ``L/D = 0.1`` and
     ``eps <= 0.7``, see docs/lubrication.md)."""
     name = "short_bearing"
-    reference = ("Flores et al., Mech. Mach. Theory 41 (2006) 247-261, eq. 10-11; Pinkus & Sternlicht (1961) "
+    reference = ("Flores et al., Mech. Mach. Theory 41 (2006) 247-261, short-bearing forces; Pinkus & Sternlicht (1961) "
                  "ch. 3; Ocvirk (1952)")
 
     @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 * :mod:`.kinematics` -- eccentricity ratio, its rate, whirl and wedge velocity from the
   bushing-frame eccentricity and its rate (compiled);
-* :mod:`.short_bearing` -- Ocvirk, the dynamic form of Flores et al. (2006) eq. 10-11;
+* :mod:`.short_bearing` -- Ocvirk, the dynamic form of Flores et al. (2006) (short-bearing forces);
 * :mod:`.long_bearing` -- Sommerfeld with the half-Sommerfeld (Gümbel) condition;
 * :mod:`.reynolds` -- the finite bearing: Reynolds equation on the unwrapped film with scikit-fem,
   Gümbel, Reynolds (LCP) and mass-conserving JFO cavitation, worn film shapes;

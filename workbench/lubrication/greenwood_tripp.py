@@ -6,7 +6,7 @@ asperity density ``eta`` [1/m^2], asperity summit radius ``beta`` [m]) at a mean
 
     p_a(h) = K E* F_{5/2}(h / sigma),   K = (16 sqrt(2) / 15) pi (eta beta sigma)^2 sqrt(sigma / beta),
 
-``1/E* = (1 - nu_1^2)/E_1 + (1 - nu_2^2)/E_2`` (Greenwood & Tripp (1970) eq. 22 in the form used in
+``1/E* = (1 - nu_1^2)/E_1 + (1 - nu_2^2)/E_2`` (Greenwood & Tripp (1970) in the form used in
 mixed-lubrication bearing models, e.g. Hu et al. (1994); written with ``8 sqrt(2)/15`` it goes with
 the modulus ``E' = 2 E*``).  ``F_n(t) = (2 pi)^(-1/2) int_t^inf (s - t)^n exp(-s^2/2) ds`` (the
 Gaussian summit-height integral, Greenwood & Williamson (1966)); in closed form with the parabolic

@@ -5,7 +5,7 @@ unwrapped onto ``(theta, y)``, ``theta`` in ``[0, 2 pi)`` measured from the line
 *largest* film (the journal is displaced towards ``theta = pi``), ``y = z / R`` in
 ``[-L/D, L/D]``.  With ``H = h / c = 1 + eps cos(theta) + h_w(theta) / c`` (``h_w``: an optional
 worn-bushing profile, seen in this frame) and the time derivative taken in the frame of the line
-of centres (Pinkus & Sternlicht (1961) ch. 3; Flores et al. (2006) eq. 7-9), the Reynolds equation
+of centres (Pinkus & Sternlicht (1961) ch. 3; Flores et al. (2006)), the Reynolds equation
 
     div(h^3 grad p) = 6 mu R^2 [ w d(theta_f h)/d theta + 2 theta_f d h / d t ],
 

@@ -8,7 +8,7 @@ integrates in ``z`` (Ocvirk (1952); Pinkus & Sternlicht (1961) ch. 3):
 
 ``h = c (1 + eps cos theta)``, ``theta`` from the largest film, ``w = omega - 2 gamma_dot``
 (:mod:`.kinematics`).  Integrated over the ``pi`` film ``0 <= theta <= pi`` (the half where the
-wedge pressure is positive; the convention of Flores et al. (2006) eq. 10-11):
+wedge pressure is positive; the convention of Flores et al. (2006) (short-bearing forces)):
 
     F_e = -(mu R L^3 / (2 c^2)) [ 2 eps^2 w / (1 - eps^2)^2 + pi eps_dot (1 + 2 eps^2) / (1 - eps^2)^(5/2) ]
     F_t = +(mu R L^3 / (2 c^2)) [ pi eps w / (2 (1 - eps^2)^(3/2)) + 4 eps eps_dot / (1 - eps^2)^2 ]
@@ -48,7 +48,7 @@ from .kinematics import couette_torque, film_state, to_frame
 
 @njit(cache=True)
 def ocvirk_forces(eps, eps_dot, w, mu, R, L, c):
-    """``(F_e, F_t)`` [N] of the dynamic short bearing (module docstring; Flores et al. (2006) eq. 10-11)."""
+    """``(F_e, F_t)`` [N] of the dynamic short bearing (module docstring; Flores et al. (2006) (short-bearing forces))."""
     s = 1.0 - eps * eps
     k = mu * R * L ** 3 / (2.0 * c * c)
     fe = -k * (2.0 * eps * eps * w / (s * s) + math.pi * eps_dot * (1.0 + 2.0 * eps * eps) / s ** 2.5)
