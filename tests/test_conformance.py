@@ -81,6 +81,11 @@ def test_friction_law(cls):
     C.check_friction_law(cls)
 
 
+@pytest.mark.parametrize("cls", _models("lubrication"))
+def test_lubrication_model(cls):
+    C.check_lubrication_model(cls)
+
+
 @pytest.mark.parametrize("cls", _models("pressure", "solve_load"))
 def test_pressure_carries_the_load(cls):
     C.check_pressure_load(cls, loads=C.LOADS)

@@ -18,8 +18,8 @@ import workbench.plugins as host
 from workbench import hookspecs
 from workbench.errors import PluginError, StudyError
 from workbench.hookspecs import hookimpl
-from workbench.models import (FAMILIES, ContactLaw, FrictionLaw, Model, PressureModel, WearLaw,
-                              parameter)
+from workbench.models import (FAMILIES, ContactLaw, FrictionLaw, LubricationModel, Model, PressureModel,
+                              WearLaw, parameter)
 from workbench.plugins import build_registry, get_plugin_manager
 
 
@@ -83,7 +83,27 @@ class ToyWear(WearLaw):
         k_d: float = parameter(1e-15, unit="1/Pa", doc="dimensional wear coefficient", min=0.0)
 
 
-TOYS = {"contact": ToyContact, "friction": ToyFriction, "pressure": ToyPressure, "wear": ToyWear}
+def _lubrication_kernel(ex, ey, vx, vy, omega, p):
+    return -p[0] * vx, -p[0] * vy, 0.0
+
+
+class ToyLubrication(LubricationModel):
+    """Linear squeeze damper, for the host tests."""
+    name = "toy_lubrication"
+    reference = "test fixture, eq. (5)"
+
+    @dataclass(frozen=True)
+    class Params:
+        damping: float = parameter(1e3, unit="N s/m", doc="film damping", min=0.0)
+
+    kernel = staticmethod(_lubrication_kernel)
+
+    def pack(self, geometry):
+        return np.array([self.params.damping])
+
+
+TOYS = {"contact": ToyContact, "friction": ToyFriction, "pressure": ToyPressure, "wear": ToyWear,
+        "lubrication": ToyLubrication}
 FAMILY_HOOK = {family: hook for hook, family in hookspecs.HOOK_FAMILIES.items()}
 
 

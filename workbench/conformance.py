@@ -29,6 +29,11 @@ The properties are contracts of :mod:`workbench.models`:
 * contact and friction laws with named kernel parameters (``slots``, made by
   :func:`workbench.models.kernel_slots`): ``pack`` returns one value per slot and each
   parameter's value sits at its own slot;
+* lubrication models: the kernel returns three finite floats on a grid of eccentricities (up to
+  the model's ``max_eccentricity_ratio``), eccentricity rates and relative speeds, agrees with its
+  reference path, gives no force for a centred journal at rest, is frame-invariant (turning ``e``
+  and ``v`` turns the force, keeps the moment), resists a pure approach (``F . v < 0``) and, for a
+  ``passive`` model, never does positive work while nothing turns (``omega = 0``: ``F . v <= 0``);
 * wear laws: ``depth`` returns finite depths >= 0 of the inputs' broadcast shape (also for the
   wear loop's ``(samples, nodes)``, ``(samples, 1)``, ``(1, nodes)``), 0 where the pressure or the
   slip is 0, not decreasing with pressure or slip; a law with ``uses_shear`` gets
@@ -50,7 +55,8 @@ from typing import Any
 import numpy as np
 
 from .errors import WorkbenchError
-from .models import (BoreSection, ContactGeometry, ContactLaw, FrictionLaw, KernelSlots, Material,
+from .models import (BoreSection, ContactGeometry, ContactLaw, FrictionLaw, KernelSlots, LubricationModel,
+                     Material,
                      PressureModel, PressureSolution, WearLaw)
 
 
@@ -548,8 +554,79 @@ def check_slots(cls) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# lubrication models
+# --------------------------------------------------------------------------------------------
+ECC_RATIOS = (0.0, 1e-6, 0.1, 0.5, 0.9, 0.97)     # times max_eccentricity_ratio / 0.99, [1]
+ECC_ANGLES = (0.0, 1.0, -2.5)                      # [rad]
+RATE_RATIOS = ((0.0, 0.0), (1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.7, -0.7))  # (radial, tangential) [c/s x 100]
+OMEGAS = (-300.0, 0.0, 300.0)                      # [rad/s]
+
+
+def _lub_call(cls, k, ex, ey, vx, vy, w, p):
+    call = f"kernel(ex={ex:.3g}, ey={ey:.3g}, vx={vx:.3g}, vy={vy:.3g}, omega={w:g})"
+    out = k(ex, ey, vx, vy, w, p)
+    if not isinstance(out, tuple) or len(out) != 3:
+        _fail(cls, f"{call} returned {out!r}; a lubrication kernel returns (f_x, f_y, t_j)")
+    vals = tuple(float(v) for v in out)
+    if not all(math.isfinite(v) for v in vals):
+        _fail(cls, f"{call} = {vals} is not finite")
+    return call, vals
+
+
+def check_lubrication_model(cls) -> None:
+    """Kernel: finite (f_x, f_y, t_j), reference path, centred journal at rest, frame invariance,
+    resistance to approach, passivity without rotation (``passive`` models)."""
+    if not issubclass(cls, LubricationModel):
+        _fail(cls, "is not a workbench.models.LubricationModel")
+    kernel = cls.kernel
+    if not hasattr(kernel, "py_func"):
+        _fail(cls, "kernel is not a numba.njit function (the solver calls it in its compiled loop)")
+    geo = standard_geometry("cylindrical")
+    model = cls()
+    try:
+        p = np.asarray(model.pack(geo))
+    except Exception as exc:  # noqa: BLE001
+        _fail(cls, f"pack(cylindrical geometry) raised {type(exc).__name__}: {exc}")
+    if p.ndim != 1 or p.dtype != np.float64 or p.size == 0 or not np.all(np.isfinite(p)):
+        _fail(cls, f"pack() must return a non-empty 1-D float64 array of finite values, got {p!r}")
+    c = geo.clearance
+    top = cls.max_eccentricity_ratio / 0.99
+    for er in ECC_RATIOS:
+        for a in ECC_ANGLES:
+            ex, ey = er * top * c * math.cos(a), er * top * c * math.sin(a)
+            ux, uy = math.cos(a), math.sin(a)
+            for vr, vt in RATE_RATIOS:
+                vx = 100.0 * c * (vr * ux - vt * uy); vy = 100.0 * c * (vr * uy + vt * ux)
+                for w in OMEGAS:
+                    call, (fx, fy, tj) = _lub_call(cls, kernel, ex, ey, vx, vy, w, p)
+                    _, ref = _lub_call(cls, kernel.py_func, ex, ey, vx, vy, w, p)
+                    scale = max(abs(fx), abs(fy), 1e-12)
+                    if (abs(fx - ref[0]) > 1e-9 * scale or abs(fy - ref[1]) > 1e-9 * scale
+                            or not math.isclose(tj, ref[2], rel_tol=1e-9, abs_tol=1e-15)):
+                        _fail(cls, f"{call}: compiled {(fx, fy, tj)} != reference path {ref}")
+                    if er == 0.0 and vr == 0.0 and vt == 0.0 and (fx != 0.0 or fy != 0.0):
+                        _fail(cls, f"{call} = ({fx}, {fy}) N: a centred journal at rest carries no load")
+                    # frame invariance: turn e and v by b
+                    b = 0.7
+                    cb, sb = math.cos(b), math.sin(b)
+                    _, (gx, gy, tk) = _lub_call(cls, kernel, cb * ex - sb * ey, sb * ex + cb * ey,
+                                                cb * vx - sb * vy, sb * vx + cb * vy, w, p)
+                    rx, ry = cb * fx - sb * fy, sb * fx + cb * fy
+                    if (abs(gx - rx) > 1e-7 * scale + 1e-9 or abs(gy - ry) > 1e-7 * scale + 1e-9
+                            or not math.isclose(tk, tj, rel_tol=1e-7, abs_tol=1e-12)):
+                        _fail(cls, f"{call}: turning e and v by {b} rad gives ({gx}, {gy}, {tk}), expected "
+                                   f"({rx}, {ry}, {tj}): the model is not frame-invariant")
+                    power = fx * vx + fy * vy
+                    if w == 0.0 and vr > 0.0 and vt == 0.0 and er > 0.0 and not power < 0.0:
+                        _fail(cls, f"{call}: F . v = {power} W >= 0 for a pure approach: the film must resist it")
+                    if cls.passive and w == 0.0 and power > 1e-9 * scale * math.hypot(vx, vy):
+                        _fail(cls, f"{call}: F . v = {power} W > 0 while nothing turns: the film gives energy")
+
+
+# --------------------------------------------------------------------------------------------
 CHECKS = {"contact": check_contact_law, "friction": check_friction_law,
-          "pressure": check_pressure_model, "wear": check_wear_law}
+          "pressure": check_pressure_model, "wear": check_wear_law,
+          "lubrication": check_lubrication_model}
 
 
 def check_model(cls) -> None:

@@ -68,10 +68,21 @@ def register_wear_laws(register):
     """
 
 
+@hookspec
+def register_lubrication_models(register):
+    """Register lubricated-joint models (hydrodynamic film, mixed lubrication).
+
+    Called once when the registry is built.  ``register(cls)`` takes a subclass of
+    :class:`workbench.models.LubricationModel` with ``name``, ``reference``, ``Params``, ``pack``
+    and a compiled ``kernel(ex, ey, vx, vy, omega, p) -> (f_x, f_y, t_j)``.  Returns nothing.
+    """
+
+
 #: hook name -> model family it registers
 HOOK_FAMILIES = {
     "register_contact_laws": "contact",
     "register_friction_laws": "friction",
     "register_pressure_models": "pressure",
     "register_wear_laws": "wear",
+    "register_lubrication_models": "lubrication",
 }

@@ -166,10 +166,21 @@ def friction_sig():
                          types.CPointer(types.float64), types.CPointer(types.float64))
 
 
+@functools.lru_cache(maxsize=None)
+def lubrication_sig():
+    """f_x = lubrication(ex, ey, vx, vy, omega, p, out) with out[LUB_FY] = f_y, out[LUB_TJ] = t_j,
+    out[RAISED] = 1.0 when the kernel raised (:class:`workbench.models.LubricationModel`)."""
+    from numba import types
+    f = types.float64
+    return f(f, f, f, f, f, types.CPointer(f), types.CPointer(f))
+
+
 #: slot of the wrappers' ``out`` array flagging an exception raised inside the kernel
 RAISED = 1
+#: slots of the lubrication wrapper's ``out`` array: the force's y component, the moment
+LUB_FY, LUB_TJ = 0, 2
 #: length of the ``out`` array the wrappers write
-N_OUT = 2
+N_OUT = 3
 
 
 @functools.lru_cache(maxsize=None)
@@ -207,4 +218,26 @@ def friction_cfunc(kernel):
             return math.nan
     res = _cached_cfunc(friction_sig, wrapper, kernel)  # house: from the on-disk cache when warm
     res._workbench_kernel = kernel  # the kernel itself, for the specialised path (codegen)
+    return res
+
+
+@functools.lru_cache(maxsize=None)
+def lubrication_cfunc(kernel):
+    """C-callable wrapper of a lubrication kernel (memoised per kernel)."""
+    k = kernel
+
+    def wrapper(ex, ey, vx, vy, omega, p, out):
+        try:
+            fx, fy, tj = k(ex, ey, vx, vy, omega, p)
+            out[LUB_FY] = fy
+            out[LUB_TJ] = tj
+            out[RAISED] = 0.0
+            return fx
+        except Exception:  # noqa: BLE001 - reported by the integrator as a model error
+            out[LUB_FY] = 0.0
+            out[LUB_TJ] = 0.0
+            out[RAISED] = 1.0
+            return math.nan
+    res = _cached_cfunc(lubrication_sig, wrapper, kernel)
+    res._workbench_kernel = kernel
     return res

@@ -1,6 +1,6 @@
 """Base classes every model implements, whether built in or third-party.
 
-Four families of models, each registered through one hook (see :mod:`workbench.hookspecs`):
+Five families of models, each registered through one hook (see :mod:`workbench.hookspecs`):
 
 ============  =========================================================================
 family        question the model answers
@@ -10,6 +10,9 @@ family        question the model answers
 ``friction``  tangential force from the slip velocity [m/s] and the normal force [N]
 ``pressure``  contact pressure on the bore nodes [Pa] for a load or an approach
 ``wear``      wear depth on the nodes [m] from pressure [Pa] and slip distance [m]
+``lubrication`` film (and asperity) force and friction moment on a lubricated journal from
+              its eccentricity [m], the eccentricity's rate [m/s] and the relative angular
+              velocity [rad/s] (:mod:`workbench.lubrication`)
 ============  =========================================================================
 
 A model class carries ``name``, ``reference`` (paper and equation) and ``Params``: a frozen
@@ -29,7 +32,7 @@ import numpy as np
 
 from .errors import PluginError, WorkbenchError
 
-FAMILIES = ("contact", "friction", "pressure", "wear")
+FAMILIES = ("contact", "friction", "pressure", "wear", "lubrication")
 
 
 # --------------------------------------------------------------------------------------------
@@ -568,5 +571,59 @@ class WearLaw(Model):
         raise NotImplementedError
 
 
+# --------------------------------------------------------------------------------------------
+# lubricated joints
+# --------------------------------------------------------------------------------------------
+class LubricationModel(Model):
+    """Force of a lubricant film (and, in mixed lubrication, of the asperities) on a journal.
+
+    Not a contact law: a film carries load while the journal is *inside* the clearance (the
+    contact-law contract demands zero force there), its force has a component normal to the
+    eccentricity, and it depends on the journal's whirl and on the surfaces' rotation, which a
+    contact kernel never sees (see :mod:`workbench.lubrication` for the full argument).
+
+    Subclasses provide
+
+    * ``kernel``: a ``numba.njit`` function ``kernel(ex, ey, vx, vy, omega, p) -> (f_x, f_y, t_j)``.
+      Inputs, all in the **bushing frame**: ``(ex, ey)`` the journal centre minus the bushing centre
+      [m]; ``(vx, vy)`` the rate of that vector as seen from the bushing [m/s]; ``omega`` the
+      journal's angular velocity minus the bushing's [rad/s].  Outputs: the force the film (plus
+      asperities) exerts on the journal, applied at the journal centre, in the bushing frame [N],
+      and the moment about the journal centre [N m] (film shear, asperity friction).  The bushing
+      receives the opposite force at the same point and the opposite moment.  The force must be
+      finite for ``|e| < c`` (models that allow ``|e| >= c``, e.g. mixed lubrication, say so with
+      ``max_eccentricity_ratio``), zero for a centred journal at rest, and rotate with the frame.
+    * ``pack(geometry)``: the parameter array ``p`` for one joint (a
+      :class:`ContactGeometry`: radii, length, materials), resolved once per run.
+    """
+    family: ClassVar[str] = "lubrication"
+    kernel: ClassVar[Any] = None
+    #: largest eccentricity ratio |e|/c the conformance grid goes to
+    max_eccentricity_ratio: ClassVar[float] = 0.99
+    #: True when the force never does positive work on the relative motion of journal and bushing
+    #: while they do not turn (``omega = 0``: ``F . v <= 0``); False for models that store energy
+    #: (asperity elasticity)
+    passive: ClassVar[bool] = True
+
+    def pack(self, geometry: ContactGeometry) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def force(self, e, e_dot, omega, geometry: ContactGeometry) -> tuple[np.ndarray, np.ndarray]:
+        """Vectorised reference path: ``e``, ``e_dot`` (..., 2) [m], [m/s]; ``omega`` (...) [rad/s].
+        Returns ``(F (..., 2) [N], t_j (...) [N m])`` by looping the plain-Python kernel."""
+        p = self.pack(geometry)
+        e = np.asarray(e, float); v = np.asarray(e_dot, float)
+        shape = np.broadcast_shapes(e.shape[:-1], v.shape[:-1], np.shape(omega))
+        e = np.broadcast_to(e, shape + (2,)); v = np.broadcast_to(v, shape + (2,))
+        w = np.broadcast_to(np.asarray(omega, float), shape)
+        f = self.kernel.py_func if hasattr(self.kernel, "py_func") else self.kernel
+        F = np.empty(shape + (2,)); T = np.empty(shape)
+        for i in np.ndindex(shape):
+            fx, fy, t = f(e[i][0], e[i][1], v[i][0], v[i][1], w[i], p)
+            F[i] = (fx, fy); T[i] = t
+        return F, T
+
+
 BASES: dict[str, type[Model]] = {
-    "contact": ContactLaw, "friction": FrictionLaw, "pressure": PressureModel, "wear": WearLaw}
+    "contact": ContactLaw, "friction": FrictionLaw, "pressure": PressureModel, "wear": WearLaw,
+    "lubrication": LubricationModel}

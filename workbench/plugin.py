@@ -39,7 +39,7 @@ from .hookspecs import hookimpl  # noqa: F401
 from .jit import is_compiled, njit  # noqa: F401
 from .models import (BASES, DISTRIBUTED_SLOTS, FAMILIES, MAX_GAUSS, N_PARAM, P_CHI, P_K,  # noqa: F401
                      P_LEN, P_NGAUSS, P_PIECES, P_VFLOOR, BoreSection, ContactGeometry, ContactLaw,
-                     FrictionLaw, KernelSlots, Material, Model, NoParams, ParameterInfo, PressureModel,
+                     FrictionLaw, KernelSlots, LubricationModel, Material, Model, NoParams, ParameterInfo, PressureModel,
                      PressureSolution, WearLaw, kernel_slots, parameter, range_text)
 
 #: engine services, imported when first asked for: name -> (module, attribute)
@@ -52,11 +52,18 @@ _SERVICES = {
     "fit_winkler_stiffness": ("workbench.fem.calibration", "fit_winkler_stiffness"),
     "persson_half_angle": ("workbench.fem.closed_forms", "persson_half_angle"),
     "winkler_stiffness_for_half_angle": ("workbench.fem.closed_forms", "winkler_stiffness_for_half_angle"),
+    # lubricated joints (workbench.lubrication): film kernels and the modules of the tabulated
+    # finite bearing and of mixed lubrication (attribute None: the module itself)
+    "short_bearing_kernel": ("workbench.lubrication.short_bearing", "short_bearing_kernel"),
+    "long_bearing_kernel": ("workbench.lubrication.long_bearing", "long_bearing_kernel"),
+    "finite_bearing": ("workbench.lubrication.finite_bearing", None),
+    "mixed_lubrication": ("workbench.lubrication.mixed", None),
 }
 
 __all__ = [
     # models and their data
     "FAMILIES", "BASES", "Model", "ContactLaw", "FrictionLaw", "PressureModel", "WearLaw",
+    "LubricationModel",
     "ContactGeometry", "Material", "BoreSection", "PressureSolution",
     # parameters and kernel slots
     "parameter", "NoParams", "ParameterInfo", "range_text", "kernel_slots", "KernelSlots",
@@ -74,7 +81,8 @@ __all__ = [
 def __getattr__(name: str):
     if name in _SERVICES:
         module, attr = _SERVICES[name]
-        value = getattr(importlib.import_module(module), attr)
+        value = importlib.import_module(module)
+        value = value if attr is None else getattr(value, attr)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

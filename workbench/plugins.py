@@ -153,7 +153,7 @@ def validate_model(cls: Any, family: str, plugin: str) -> None:
         raise PluginError(f"{where}: {exc}") from None
     except TypeError as exc:
         raise PluginError(f"{where}: every parameter of '{name}' needs a default ({exc})") from None
-    if family in ("contact", "friction"):
+    if family in ("contact", "friction", "lubrication"):
         if cls.kernel is None or not callable(cls.kernel):
             raise PluginError(f"{where}: '{name}' has no compiled kernel")
     if family == "friction" and cls.n_states not in (0, 1):

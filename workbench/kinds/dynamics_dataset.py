@@ -174,7 +174,9 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
             ax = np.asarray(slider[1], dtype=float)
             attrs["slider_axis"] = (ax / np.linalg.norm(ax)).tolist()
         attrs["joint_models"] = json_attr({c.name: {"contact": model_info(c.contact, registry),
-                                                "friction": model_info(c.friction, registry)}
+                                                "friction": model_info(c.friction, registry),
+                                                **({"lubrication": model_info(c.lubrication, registry)}
+                                                   if getattr(c, "lubrication", None) is not None else {})}
                                        for c in mech.clearance_joints})
     if ideal is not None:
         ti = np.asarray(ideal.time, dtype=float)

@@ -38,7 +38,7 @@ from ..jit import njit  # house: numba is imported when a compiled function is f
 from .compiled import CL_FRICTION_BOUND, CL_REV, REV_HB_MAX, REV_HJ_MAX, REV_NODES, REV_PROFILE
 from .compiled import REV_DISTRIBUTED
 from .distributed_joint import joint_forces as _distributed_forces, joint_gap as _distributed_gap
-from .kernels import RAISED
+from .kernels import LUB_FY, LUB_TJ, RAISED
 from .kinematics import apply_force, material_velocity, point_position, rotate
 from .slider_guide import corner
 
@@ -50,6 +50,8 @@ TWO_PI = 2.0 * math.pi
 # model-output checks: a fault is reported as joint * N_FAULT + cause
 FAULT_CONTACT_NONFINITE, FAULT_CONTACT_RAISED, FAULT_CONTACT_TENSILE = 0, 1, 2
 FAULT_FRICTION_NONFINITE, FAULT_FRICTION_RAISED, FAULT_FRICTION_BOUND = 3, 4, 5
+#: the lubrication model of the joint raised or returned a non-finite force or moment
+FAULT_LUBRICATION = 6
 N_FAULT = 8
 #: full width [rad] of the moving average that the worn-profile control points take over the
 #: nodes (module docstring): about the Hertz contact width of a loaded kilonewton journal joint,
@@ -260,13 +262,54 @@ def worn_penetration(row, ebx, eby, phi_rel):
 
 
 @njit(cache=True)
+def film_forces(q, qd, bi, bj, cb, sb, Pjx, Pjy, ebx, eby, lk, lp, Q, tmp):
+    """Add the lubrication model's force and moment of one revolute clearance joint to ``Q``.
+
+    The kernel (:class:`workbench.models.LubricationModel`) gets the bushing-frame eccentricity
+    ``(ebx, eby)``, its rate seen from the bushing (the velocity of the journal centre relative to
+    the bushing's material point there, turned into the bushing frame) and ``omega_j - omega_b``;
+    its force acts on the journal at the journal centre and, opposite, on the bushing at the same
+    point; its moment on the journal and, opposite, on the bushing.  Returns ``(dissipation [W],
+    ok)``: the power the film takes from the relative motion, ``-(F . v_rel + t_j omega_rel)``."""
+    vjx, vjy = material_velocity(q, qd, bj, Pjx, Pjy)
+    vbx, vby = material_velocity(q, qd, bi, Pjx, Pjy)
+    dvx = vjx - vbx; dvy = vjy - vby
+    wrel = (qd[3 * bj + 2] if bj >= 0 else 0.0) - (qd[3 * bi + 2] if bi >= 0 else 0.0)
+    tmp[LUB_FY] = 0.0; tmp[LUB_TJ] = 0.0; tmp[RAISED] = 0.0
+    flx = lk(ebx, eby, cb * dvx + sb * dvy, -sb * dvx + cb * dvy, wrel, lp.ctypes, tmp.ctypes)
+    fly = tmp[LUB_FY]; tj = tmp[LUB_TJ]
+    if tmp[RAISED] != 0.0 or not (math.isfinite(flx) and math.isfinite(fly) and math.isfinite(tj)):
+        return 0.0, False
+    fx = cb * flx - sb * fly; fy = sb * flx + cb * fly
+    apply_force(Q, q, bj, Pjx, Pjy, fx, fy)
+    apply_force(Q, q, bi, Pjx, Pjy, -fx, -fy)
+    if bj >= 0:
+        Q[3 * bj + 2] += tj
+    if bi >= 0:
+        Q[3 * bi + 2] -= tj
+    return -(fx * dvx + fy * dvy + tj * wrel), True
+
+
+@njit(cache=True)
 def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z, rec, tmp):
+    """:func:`clearance_forces_lubricated` without lubrication (the flexible solver's proxies,
+    which compile it for their 15 argument types): the film branch is compiled away."""
+    return clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar,
+                                       has_z, rec, tmp, None, None, None)
+
+
+@njit(cache=True)
+def clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z, rec,
+                                tmp, lflag, lkern, lpar):
     """Add clearance-joint contact and friction forces to ``Q``; fill ``zdot`` and ``rec``.
 
     Returns ``(contact_power, friction_power, fault)``: the rate of work absorbed by the
-    normal contact forces [W], the friction dissipation rate [W] and ``-1`` when all is well, else
+    normal contact forces [W], the friction dissipation rate [W] (lubricated joints: the film's
+    dissipation too, :func:`film_forces`) and ``-1`` when all is well, else
     ``joint * N_FAULT + cause`` for the first model output that failed its check (``FAULT_*``;
     the remaining joints are then not evaluated).  ``tmp`` holds ``kernels.N_OUT`` floats.
+    ``lflag``/``lkern``/``lpar``: the lubrication of each joint (:data:`.compiled.Model`); all
+    three None (:func:`clearance_forces`): no joint is lubricated and the branch is compiled away.
     """
     pc = 0.0; pf = 0.0; bad = -1
     for j in range(clr_i.shape[0]):
@@ -305,6 +348,12 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
             Rb = clr_f[j, 4]; Rj = clr_f[j, 5]
             ex = Pjx - Pbx; ey = Pjy - Pby
             ebx = cb * ex + sb * ey; eby = -sb * ex + cb * ey
+            if lflag is not None:   # lubrication: the film acts in and out of contact
+                if lflag[j] != 0:
+                    pfl, ok = film_forces(q, qd, bi, bj, cb, sb, Pjx, Pjy, ebx, eby, lkern[j], lpar[j], Q, tmp)
+                    if not ok:
+                        return pc, pf, j * N_FAULT + FAULT_LUBRICATION
+                    pf += pfl
             delta, psi, hb, hj = worn_penetration(clr_f[j], ebx, eby, phj - phb)
             em = math.sqrt(ebx * ebx + eby * eby)
             if hb == 0.0 and hj == 0.0 and em > 1e-300 and clr_f[j, REV_HB_MAX] + clr_f[j, REV_HJ_MAX] <= 0.0:

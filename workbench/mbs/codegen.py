@@ -46,6 +46,8 @@ def unsupported(cm) -> str | None:
             return f"clearance joint {j} is translational"
         if cm.clr_f[j, REV_DISTRIBUTED] > 0.0:
             return f"clearance joint {j} has a distributed contact law"
+        if j < len(cm.lubricated) and cm.lubricated[j]:
+            return f"clearance joint {j} is lubricated"
     for k in (*cm.contact_kernels, *cm.friction_kernels):
         if kernel_import(k) is None:
             return f"kernel {k!r} is not a module-level numba function"

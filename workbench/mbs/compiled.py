@@ -49,10 +49,13 @@ MAX_POLY, MAX_HARM = 6, 3
 #: ``pt_joint``, the clearance joint of each contact point.
 #: Joint friction (:mod:`.joint_friction`): ``jf_i``/``jf_f`` its tables (0 rows: none), ``jkern``
 #: the friction laws' C functions, ``jpar`` their packed parameters, ``jinfo`` the loop statistics.
+#: Lubricated revolute clearance joints (:mod:`workbench.lubrication`): ``lflag`` 1 per lubricated
+#: joint, ``lkern`` the lubrication models' C functions, ``lpar`` their packed parameters.
 Model = namedtuple("Model", [
     "mass", "cons_i", "cons_f", "n_rows", "drv_f", "frc_i", "frc_f", "gravity", "clr_i", "clr_f",
     "pt_joint", "ckern", "fkern", "cpar", "fpar", "has_z",
-    "jf_i", "jf_f", "jkern", "jpar", "jinfo"])  # joint friction (owner: reactions)
+    "jf_i", "jf_f", "jkern", "jpar", "jinfo",  # joint friction (owner: reactions)
+    "lflag", "lkern", "lpar"])  # lubrication
 
 
 @dataclass
@@ -83,6 +86,10 @@ class CompiledModel:
     #: the loop statistics the right-hand side writes (:data:`.joint_friction.INFO_FIELDS`), then
     #: its scratch: one right-hand side at a time per compiled model (each run compiles its own)
     joint_friction_info: np.ndarray = field(default_factory=lambda: np.zeros(8))
+    #: lubrication: 1 per lubricated clearance joint, the models' C functions and packed parameters
+    lubricated: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
+    lubrication_kernels: tuple = ()
+    lubrication_params: np.ndarray = field(default_factory=lambda: np.zeros((1, 1)))
 
     def model(self) -> Model:
         """The :data:`Model` the compiled functions take."""
@@ -92,10 +99,12 @@ class CompiledModel:
         jf = self.joint_friction
         if jf is None:
             jf = (np.zeros((0, 4), np.int64), np.zeros((0, 2)), (kernels.no_friction(),), np.zeros((1, 1)))
+        lk = self.lubrication_kernels or (kernels.no_lubrication(),)
         return Model(self.mass, self.cons_i, self.cons_f, self.n_rows, self.drv_f,
                      self.frc_i, self.frc_f, self.gravity, self.clr_i, self.clr_f, pt_joint,
                      self.contact_kernels, self.friction_kernels, self.contact_params,
-                     self.friction_params, self.has_friction_state, *jf, self.joint_friction_info)
+                     self.friction_params, self.has_friction_state, *jf, self.joint_friction_info,
+                     self.lubricated, lk, self.lubrication_params)
 
 
 def _rot(phi: float) -> np.ndarray:
@@ -196,6 +205,8 @@ def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
         has_friction_state=np.array(clr["hs"] if clr["hs"] else [0], dtype=np.int64),
         driver_rows=np.array(driver_rows, dtype=np.int64),
         joint_rows=np.array(joint_rows, dtype=np.int64),
+        lubricated=np.array(clr["lf"] or [0], dtype=np.int64),
+        lubrication_kernels=tuple(clr["lk"]), lubrication_params=kernels.pack_rows(clr["lp"]),
         **_joint_friction(mech, 3 * nb, row, clr["n_points"]))  # joint friction (owner: reactions)
 
 
@@ -310,7 +321,7 @@ def _clearance_joints(mech: Mechanism, ang, surfaces: dict, geometries: dict) ->
     # of workbench.mbs.guide_profile.pack_guide; n_prof counts the revolute profiles only
     n_prof = max((len(np.asarray(v[0])) for jc, v in surfaces.items()
                   if isinstance(mech.clearance_joints[jc], RevoluteClearanceJoint)), default=0)
-    out = {k: [] for k in ("i", "f", "ck", "fk", "cp", "fp", "hs")}
+    out = {k: [] for k in ("i", "f", "ck", "fk", "cp", "fp", "hs", "lf", "lk", "lp")}
     npts = 0
     bidx = mech.body_index
     for jc, c in enumerate(mech.clearance_joints):
@@ -362,6 +373,16 @@ def _clearance_joints(mech: Mechanism, ang, surfaces: dict, geometries: dict) ->
                     crow[REV_PROFILE:REV_PROFILE + len(hb)] = hb
                     crow[REV_PROFILE + len(hb):REV_PROFILE + 2 * len(hb)] = hj
                 out["f"][-1][REV_DIST_FLOOR] = clearance_floor(hb, hj)
+        lub = getattr(c, "lubrication", None)
+        if lub is None:
+            out["lf"].append(0); out["lk"].append(kernels.no_lubrication()); out["lp"].append(np.zeros(1))
+        else:
+            if getattr(c.contact, "distributed", False):
+                raise MechanismError(f"clearance joint '{c.name}': a lubricated joint needs a point-contact "
+                                     f"law as its backstop, not the distributed '{c.contact.name}'")
+            out["lf"].append(1)
+            out["lk"].append(_compiled_kernel(kernels.lubrication_cfunc, lub, "lubrication", c.name))
+            out["lp"].append(_packed(lub.pack(geom), lub, "lubrication", c.name))
         if c.friction is None:
             out["fk"].append(kernels.no_friction()); out["fp"].append(np.zeros(1)); out["hs"].append(0)
         else:

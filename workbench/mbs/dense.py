@@ -13,7 +13,7 @@ import math
 import numpy as np
 from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
-from .clearance import clearance_forces
+from .clearance import clearance_forces_lubricated
 
 #: accuracy of a located maximum [fraction of the step] and the iteration cap of Brent's method
 TH_TOL = 1e-9
@@ -50,9 +50,9 @@ def probe(y, K, h, th, dm, model, ys, Qs, zds, recs, tmps):
     npts = y.shape[0] - 2 * n - 4
     dense(y, K, h, th, ys)
     Qs[:] = 0.0
-    _, _, bad = clearance_forces(ys[:n], ys[n:2 * n], ys[2 * n:2 * n + npts], dm, Qs, zds, model.clr_i,
+    _, _, bad = clearance_forces_lubricated(ys[:n], ys[n:2 * n], ys[2 * n:2 * n + npts], dm, Qs, zds, model.clr_i,
                                  model.clr_f, model.ckern, model.fkern, model.cpar, model.fpar,
-                                 model.has_z, recs, tmps)
+                                 model.has_z, recs, tmps, model.lflag, model.lkern, model.lpar)
     return bad == -1
 
 

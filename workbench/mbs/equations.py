@@ -17,7 +17,7 @@ from collections import namedtuple
 import numpy as np
 from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
-from .clearance import clearance_forces
+from .clearance import clearance_forces_lubricated
 from .compiled import DRV_PHI, FORCE, REV, SPRING, TORQUE, TRANS
 from .joint_friction import close_loop  # joint friction (owner: reactions)
 from .ldl import cholesky_solve, ldl_factor, ldl_solve  # noqa: F401 - re-exported
@@ -110,18 +110,21 @@ def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):
                       model.cons_i, model.cons_f, model.drv_f, model.frc_i, model.frc_f, model.gravity,
                       model.clr_i, model.clr_f, model.ckern, model.fkern, model.cpar, model.fpar,
                       model.has_z,
-                      model.jf_i, model.jf_f, model.jkern, model.jpar, model.jinfo)  # joint friction
+                      model.jf_i, model.jf_f, model.jkern, model.jpar, model.jinfo,  # joint friction
+                      (model.lflag, model.lkern, model.lpar))  # lubrication: one argument (30 at most:
+    # with more, CPython calls through *args, which numba cannot inline)
 
 
 @njit(cache=True, inline="always")
 def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
                mass, cons_i, cons_f, drv_f, frc_i, frc_f, gravity, clr_i, clr_f,
                ckern, fkern, cpar, fpar, has_z,
-               jf_i, jf_f, jkern, jpar, jinfo):
+               jf_i, jf_f, jkern, jpar, jinfo, lub):
     """:func:`rhs` on the arrays of the model (:data:`.compiled.Model` fields of those names,
     ``has_z`` = ``has_z``, ``ckern``/``fkern`` the kernel tuples, ``cpar``/``fpar`` the packed
     parameters; ``jf_i`` ... ``jinfo`` the ideal joints' friction, :mod:`.joint_friction`, whose
-    faults are codes <= :data:`.joint_friction.FAULT_BASE`)."""
+    faults are codes <= :data:`.joint_friction.FAULT_BASE`; ``lub`` the lubrication's ``(lflag,
+    lkern, lpar)``, :func:`.clearance.clearance_forces`)."""
     n = mass.shape[0]
     npts = ydot.shape[0] - 2 * n - 4
     m = max(n_rows, 1)
@@ -129,8 +132,8 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
     Q = ws.Q; minv = ws.minv; zdot = ws.zdot
     Q[:] = 0.0
     pd = element_forces(q, qd, Q, frc_i, frc_f, gravity, mass)
-    pc, pf, bad = clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar,
-                                   has_z, rec, ws.tmp)
+    pc, pf, bad = clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar,
+                                   has_z, rec, ws.tmp, lub[0], lub[1], lub[2])
     if bad >= 0:
         return bad
     qdd = ydot[n:2 * n]

@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import njit  # house: numba is imported when a compiled function is first needed
-from ..jit import N_OUT, RAISED, contact_cfunc, contact_sig, friction_cfunc, friction_sig  # noqa: F401
+from ..jit import (LUB_FY, LUB_TJ, N_OUT, RAISED, contact_cfunc, contact_sig, friction_cfunc,  # noqa: F401
+                   friction_sig, lubrication_cfunc, lubrication_sig)
 
 #: NaN columns appended to every packed parameter row (see :func:`pack_rows`)
 N_SENTINEL = 8
@@ -25,6 +26,16 @@ def __getattr__(name: str):
     if name == "FRICTION_SIG":
         return friction_sig()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@njit(cache=True)
+def _no_lubrication(ex, ey, vx, vy, omega, p):
+    return 0.0, 0.0, 0.0
+
+
+def no_lubrication():
+    """Wrapper used for clearance joints without a lubrication model."""
+    return lubrication_cfunc(_no_lubrication)
 
 
 @njit(cache=True)

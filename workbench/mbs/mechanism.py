@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -185,7 +186,9 @@ class RevoluteClearanceJoint:
     The bushing of radius ``bushing_radius`` [m] is centred at ``bushing_point`` of
     ``bushing_body``; the journal of radius ``journal_radius`` [m] at ``journal_point`` of
     ``journal_body``.  ``length`` [m] is the axial length.  Contact and friction forces come from
-    the chosen models.
+    the chosen models; ``lubrication`` (a :class:`workbench.models.LubricationModel`, optional)
+    adds the force and moment of a lubricant film (and asperities) at every instant, in or out of
+    contact (:mod:`workbench.lubrication`); the contact law stays the backstop beyond the clearance.
     """
     name: str
     bushing_body: str
@@ -199,6 +202,7 @@ class RevoluteClearanceJoint:
     length: float = 0.01
     bushing_material: Material = Material()
     journal_material: Material = Material()
+    lubrication: Any = None   # lubrication: a LubricationModel, or None for a dry joint
 
     @property
     def clearance(self) -> float:

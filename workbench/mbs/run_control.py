@@ -18,7 +18,8 @@ import time as _time
 from ..errors import SolverError
 from ..runtime.scoped import scoped
 from .clearance import (FAULT_CONTACT_NONFINITE, FAULT_CONTACT_RAISED, FAULT_CONTACT_TENSILE,
-                        FAULT_FRICTION_BOUND, FAULT_FRICTION_NONFINITE, FAULT_FRICTION_RAISED, N_FAULT)
+                        FAULT_FRICTION_BOUND, FAULT_FRICTION_NONFINITE, FAULT_FRICTION_RAISED,
+                        FAULT_LUBRICATION, N_FAULT)
 from .compiled import CL_FRICTION_BOUND
 from .integrator import (CTL_ABORT, STATUS_BAD_MODEL, STATUS_MAX_STEPS, STATUS_NONFINITE,
                          STATUS_SINGULAR, STATUS_STEP_UNDERFLOW)
@@ -154,6 +155,8 @@ def failure_message(cm, status, t_fail, fault, k_out, n_out, partial=None):
         cause = fault % N_FAULT
         if cause in (FAULT_FRICTION_NONFINITE, FAULT_FRICTION_RAISED, FAULT_FRICTION_BOUND):
             m = f"friction model '{c.friction.name if c.friction is not None else '?'}'"
+        elif cause == FAULT_LUBRICATION:
+            m = f"lubrication model '{getattr(getattr(c, 'lubrication', None), 'name', '?')}'"
         else:
             m = f"contact model '{c.contact.name}'"
         text = {
@@ -170,6 +173,8 @@ def failure_message(cm, status, t_fail, fault, k_out, n_out, partial=None):
             FAULT_FRICTION_NONFINITE: "returned a non-finite friction force or state rate (NaN or "
                                       "inf); a kernel that reads past the parameters its pack() "
                                       "returns gets NaN",
+            FAULT_LUBRICATION: "raised an exception or returned a non-finite force or moment inside "
+                               "its compiled kernel (call kernel.py_func at that state to see it)",
             FAULT_FRICTION_BOUND: (f"returned a friction force larger than its own largest "
                                    f"coefficient ({cm.clr_f[fault // N_FAULT, CL_FRICTION_BOUND]:g}) "
                                    f"times the normal force"),

@@ -72,7 +72,8 @@ def _pack_models(mech: Mechanism, probs: S.Problems) -> bool:
     for i, c in enumerate(mech.clearance_joints):
         geom = contact_geometry(c)
         for family, model, call in (("contact", c.contact, lambda m: m.pack(geom)),
-                                    ("friction", c.friction, lambda m: m.pack())):
+                                    ("friction", c.friction, lambda m: m.pack()),
+                                    ("lubrication", getattr(c, "lubrication", None), lambda m: m.pack(geom))):
             if model is None:
                 continue
             path = f"{_joint_path(i)}.{family}"
@@ -99,7 +100,8 @@ def _pack_models(mech: Mechanism, probs: S.Problems) -> bool:
 def _ranges(mech: Mechanism, checks: Checks, probs: S.Problems) -> list[str]:
     warnings = []
     for i, c in enumerate(mech.clearance_joints):
-        for family, model in (("contact", c.contact), ("friction", c.friction)):
+        for family, model in (("contact", c.contact), ("friction", c.friction),
+                              ("lubrication", getattr(c, "lubrication", None))):
             if model is None:
                 continue
             for info, v in out_of_valid_range(model):

@@ -345,6 +345,9 @@ def _clearance(t, path: str, probs: S.Problems, registry):
         friction = friction_table
     else:
         friction = _model(registry, "friction", friction_table, f"{path}.friction", probs)
+    lub_table = v.pop("lubrication", None)
+    lubrication = lub_table if lub_table is None or lub_table is S.BAD else \
+        _model(registry, "lubrication", lub_table, f"{path}.lubrication", probs)
     if kind == "revolute":
         mats = ("bushing_material", "journal_material")
         size, alt = "bushing_radius", "clearance"
@@ -354,7 +357,8 @@ def _clearance(t, path: str, probs: S.Problems, registry):
     for mname in mats:
         if v[mname] is not S.BAD:
             v[mname] = _material(v[mname], f"{path}.{mname}", probs)
-    if S.has_bad(v) or contact is S.BAD or friction is S.BAD or None in (v[mats[0]], v[mats[1]]):
+    if (S.has_bad(v) or contact is S.BAD or friction is S.BAD or lubrication is S.BAD
+            or None in (v[mats[0]], v[mats[1]])):
         return None
     c = v.pop(alt)
     if (v[size] is None) == (c is None):
@@ -363,7 +367,7 @@ def _clearance(t, path: str, probs: S.Problems, registry):
     if kind == "revolute":
         if c is not None:
             v[size] = v["journal_radius"] + c
-        return RevoluteClearanceJoint(contact=contact, friction=friction, **v)
+        return RevoluteClearanceJoint(contact=contact, friction=friction, lubrication=lubrication, **v)
     if c is not None:
         v[size] = v["slider_height"] + 2.0 * c
     if not _axis(v["axis"], f"{path}.axis", probs):

@@ -212,7 +212,11 @@ REVOLUTE_CLEARANCE = Section(
         Key("length", "number", "m", "axial length of the joint", 0.01, gt=0.0),
         Key("bushing_material", "table", "", "material of the bushing (see `material`)", None),
         Key("journal_material", "table", "", "material of the journal", None),
-    ) + _MODELS)
+    ) + _MODELS + (
+        Key("lubrication", "table", "", "lubricant film (and asperity) model, same form (see `workbench "
+            "plugins --family lubrication`; omit for a dry joint); the contact law stays the backstop "
+            "beyond the clearance", None),
+    ))
 TRANSLATIONAL_CLEARANCE = Section(
     "mechanism.clearance_joints[] (type = \"translational\")",
     "Rectangular slider (length L along the guide, height W) in a guide of height H, clearance "
@@ -430,6 +434,7 @@ TREE: dict = {
     "mechanism.clearance_joints[]": CLEARANCE_TYPES,
     "mechanism.clearance_joints[].contact": ("model", "contact"),
     "mechanism.clearance_joints[].friction": ("model", "friction"),
+    "mechanism.clearance_joints[].lubrication": ("model", "lubrication"),
     **{f"mechanism.clearance_joints[].{m}": MATERIAL
        for m in ("bushing_material", "journal_material", "guide_material", "slider_material")},
     "solver": SOLVER,

@@ -1,0 +1,28 @@
+"""Shared parameters of the built-in lubrication models (not a plugin: no entry point, no hook)."""
+from __future__ import annotations
+
+from workbench.plugin import StudyError
+from workbench.plugin import ContactGeometry, parameter
+
+
+def viscosity_field():
+    return parameter(0.04, unit="Pa s", doc="dynamic viscosity of the lubricant (isoviscous film)", gt=0.0,
+                     valid_range=(1e-4, 10.0), range_source="Newtonian oils from light spindle oil to heavy gear oil")
+
+
+def eps_cap_field():
+    return parameter(0.99, unit="1", doc="largest eccentricity ratio the film formula is evaluated at "
+                     "(the formulas are singular at 1; beyond it the force stays at its value there)",
+                     gt=0.0, lt=1.0)
+
+
+def bearing_dimensions(geometry: ContactGeometry, model: str) -> tuple[float, float, float]:
+    """``(R, L, c)`` [m]: journal radius, length and radial clearance of a revolute joint."""
+    if geometry.kind != "cylindrical":
+        raise StudyError(f"lubrication model '{model}': a film needs a journal in a bushing "
+                         f"(a 'cylindrical' geometry), got '{geometry.kind}'")
+    R, L, c = geometry.radius_journal, geometry.length, geometry.clearance
+    if not (R > 0.0 and L > 0.0 and c > 0.0):
+        raise StudyError(f"lubrication model '{model}': radius {R}, length {L} and clearance {c} m "
+                         "must all be > 0")
+    return R, L, c

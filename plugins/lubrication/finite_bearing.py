@@ -1,0 +1,53 @@
+"""Finite-length journal bearing: the Reynolds equation solved with scikit-fem on the unwrapped
+film and tabulated for the dynamics (:mod:`workbench.lubrication.finite_bearing`,
+:mod:`workbench.lubrication.reynolds`).  A model of the ``lubrication`` family (why a family of its
+own: :mod:`workbench_plugins.lubrication.short_bearing`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.plugin import hookimpl
+from workbench.plugin import finite_bearing as fb
+from workbench.plugin import ContactGeometry, LubricationModel, parameter
+
+from ._common import bearing_dimensions, eps_cap_field, viscosity_field
+
+
+class FiniteBearing(LubricationModel):
+    """Finite-length bearing: Reynolds equation on the unwrapped film (P1 FE, periodic in theta),
+    Gümbel (p >= 0 clipping) or Reynolds/Swift-Stieber (p >= 0 complementarity, the condition of
+    Raimondi & Boyd (1958)) cavitation; dimensionless forces tabulated over the eccentricity ratio
+    and the squeeze angle at the joint's L/D and interpolated bicubically (Pinkus & Sternlicht
+    (1961) ch. 3 eq. of Reynolds; Raimondi & Boyd (1958) for the cavitation condition).  Mass-
+    conserving JFO cavitation needs a feed groove and is offered by
+    :func:`workbench.lubrication.reynolds.solve_film`, not tabulated."""
+    name = "finite_bearing"
+    reference = ("Reynolds equation, Pinkus & Sternlicht (1961) ch. 3; Raimondi & Boyd (1958); "
+                 "Hintermüller, Ito & Kunisch (2003) for the LCP")
+
+    @dataclass(frozen=True)
+    class Params:
+        viscosity: float = viscosity_field()
+        eps_cap: float = eps_cap_field()
+        cavitation: str = parameter("gumbel", unit="text", doc="cavitation condition of the tabulated film",
+                                    choices=("gumbel", "reynolds"))
+        table_eps: int = parameter(65, unit="1", doc="table nodes in the eccentricity ratio", min=9, max=257)
+        table_psi: int = parameter(72, unit="1", doc="table nodes in the squeeze angle", min=12, max=360)
+        mesh_theta: int = parameter(96, unit="1", doc="mesh divisions around the bore", min=24, max=1024)
+        mesh_axial: int = parameter(17, unit="1", doc="mesh nodes along the length (odd)", min=5, max=257)
+
+    kernel = fb.finite_kernel
+
+    def pack(self, geometry: ContactGeometry) -> np.ndarray:
+        R, L, c = bearing_dimensions(geometry, self.name)
+        q = self.params
+        tab = fb.table(round(L / (2.0 * R), 12), q.cavitation, int(q.table_eps), int(q.table_psi),
+                       int(q.mesh_theta), int(q.mesh_axial))
+        return fb.pack(q.viscosity, R, L, c, q.eps_cap, tab)
+
+
+@hookimpl
+def register_lubrication_models(register):
+    register(FiniteBearing)

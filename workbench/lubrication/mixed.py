@@ -1,0 +1,144 @@
+"""Mixed lubrication of a journal bearing: the load shared by the film and the asperities.
+
+The journal feels, at every instant,
+
+* the **film** force of a short (Ocvirk with the Gümbel condition,
+  :func:`.short_bearing.gumbel_forces`) or long (Sommerfeld, pi film, :mod:`.long_bearing`) bearing at the eccentricity ratio ``min(eps, eps_film_max)`` (the film
+  formulas are singular at ``eps = 1``, where the asperities carry the load);
+* the **asperity** pressure of Greenwood & Tripp (1970) (:mod:`.greenwood_tripp`) on the
+  nominal film ``h(theta) = c (1 + eps cos theta)`` (``theta`` from the largest film), integrated
+  over the bore: ``F_a = R L int p_a(h(theta)) (cos theta, sin theta) dtheta`` along the
+  eccentricity and normal to it (the second vanishes by symmetry);
+* the **friction** of both parts (Patir & Cheng (1979) / Gelinck & Schipper (2000) share the
+  friction the same way): film shear, Petrov's Couette moment ``-2 pi mu R^3 L omega / (c
+  sqrt(1 - eps^2))`` (:func:`.kinematics.couette_torque`), plus boundary friction
+  ``mu_b |F_a|`` at the contact, against the slip ``v_s = R omega + c eps gamma_dot``
+  (regularised: ``v_s / sqrt(v_s^2 + v_reg^2)``).
+
+Nothing in the model knows about regimes: at a given load the eccentricity at which film and
+asperities together carry it decides how much each part carries and what the friction is, so the
+Stribeck curve (friction coefficient against the Hersey number ``mu N / P``) comes out of the
+force balance (:func:`steady_state`, :func:`stribeck`).
+
+The wear law of a mixed joint is fed with the asperity pressure only
+(:func:`asperity_pressure_profile`): the film carries load without wear.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..jit import njit
+from . import greenwood_tripp as gt
+from .kinematics import couette_torque, film_state, to_frame
+from .long_bearing import sommerfeld_forces
+from .short_bearing import gumbel_forces
+
+FILMS = ("short_bearing", "long_bearing")
+#: p layout: [mu, R, L, c, eps_film_max, film, K E*, sigma, mu_b, v_reg, n_quad, f52 table...]
+P_TABLE = 11
+
+
+def pack(mu, R, L, c, eps_film_max, film, sigma, eta, beta, E_star, mu_b, v_reg, n_quad=96) -> np.ndarray:
+    """Parameter array of :func:`mixed_kernel`."""
+    head = [mu, R, L, c, eps_film_max, float(FILMS.index(film)), gt.prefactor(sigma, eta, beta) * E_star,
+            sigma, mu_b, v_reg, float(n_quad)]
+    return np.concatenate([np.asarray(head, float), gt.f52_table()])
+
+
+@njit(cache=True)
+def asperity_force(eps, p):
+    """Asperity force along the eccentricity ``F_a`` [N] (<= 0: pushes the journal back) for
+    eccentricity ratio ``eps``: trapezoidal rule over the window around the thinnest film where
+    ``h / sigma < T_MAX`` (outside it ``F_{5/2}`` is below 1e-15)."""
+    R = p[1]; L = p[2]; c = p[3]; KE = p[6]; sigma = p[7]; n = int(p[10])
+    t_max = p[P_TABLE] + p[P_TABLE + 1] * (p[P_TABLE + 2] - 1.0)
+    hmin = c * (1.0 - eps)
+    if hmin >= t_max * sigma or eps <= 0.0:
+        return 0.0
+    ca = 1.0 - (t_max * sigma - hmin) / (c * eps)     # h(pi - a) = t_max sigma
+    a = math.pi if ca <= -1.0 else math.acos(ca)
+    s = 0.0
+    for k in range(n + 1):
+        th = math.pi - a + 2.0 * a * k / n
+        wgt = 0.5 if (k == 0 or k == n) else 1.0
+        h = c * (1.0 + eps * math.cos(th))
+        s += wgt * gt.f52(h / sigma, p, P_TABLE) * math.cos(th)
+    return R * L * KE * s * (2.0 * a / n)
+
+
+@njit(cache=True)
+def mixed_parts(ex, ey, vx, vy, omega, p):
+    """``(fe_film, ft_film, f_asp, t_film, t_asp, uex, uey, eps)``: the parts of :func:`mixed_kernel`."""
+    mu = p[0]; R = p[1]; L = p[2]; c = p[3]; eps_f_max = p[4]; film = int(p[5])
+    mu_b = p[8]; v_reg = p[9]
+    eps, eps_dot, w, uex, uey = film_state(ex, ey, vx, vy, omega, c)
+    eps_f = min(eps, eps_f_max)
+    if film == 0:
+        fe, ft = gumbel_forces(eps_f, eps_dot, w, mu, R, L, c)
+    else:
+        fe, ft = sommerfeld_forces(eps_f, eps_dot, w, mu, R, L, c)
+    fa = asperity_force(eps, p)
+    t_film = couette_torque(mu, R, L, c, eps_f, omega)
+    gdot = 0.5 * (omega - w)
+    vs = R * omega + c * eps * gdot
+    t_asp = -R * mu_b * abs(fa) * vs / math.sqrt(vs * vs + v_reg * v_reg)
+    return fe, ft, fa, t_film, t_asp, uex, uey, eps
+
+
+@njit(cache=True)
+def mixed_kernel(ex, ey, vx, vy, omega, p):
+    """Lubrication kernel: film + asperity force on the journal and the moment of both frictions."""
+    fe, ft, fa, t_film, t_asp, uex, uey, eps = mixed_parts(ex, ey, vx, vy, omega, p)
+    R = p[1]
+    # boundary friction at the contact point (journal centre + R u_e), along u_t
+    ff = t_asp / R
+    fx, fy = to_frame(fe + fa, ft + ff, uex, uey)
+    return fx, fy, t_film + t_asp
+
+
+def asperity_pressure_profile(theta_b, e_b, p) -> np.ndarray:
+    """Asperity pressure [Pa] on bushing-frame angles ``theta_b`` for the eccentricity ``e_b``
+    [m] (bushing frame): what the wear law of a mixed joint is fed with."""
+    c, KE, sigma = p[3], p[6], p[7]
+    h = c - (e_b[0] * np.cos(theta_b) + e_b[1] * np.sin(theta_b))
+    return KE * gt.F(2.5, h / sigma)
+
+
+
+
+def steady_state(p, load: float, omega: float) -> dict:
+    """Journal under a constant load ``load`` [N] turning at ``omega`` [rad/s] with no whirl: the
+    eccentricity ratio where film + asperities carry the load (the force's magnitude depends on
+    ``eps`` only), the share of the asperities and the friction coefficient ``|t_j| / (R W)``."""
+    from scipy.optimize import brentq
+    c = p[3]
+
+    def parts(eps):
+        return mixed_parts.py_func(eps * c, 0.0, 0.0, 0.0, omega, p)
+
+    def excess(eps):
+        fe, ft, fa, *_ = parts(eps)
+        return math.hypot(fe + fa, ft) - load
+    hi = 1.0
+    while excess(hi) < 0.0:
+        hi += 0.05
+    eps = brentq(excess, 1e-9, hi, xtol=1e-14, rtol=1e-13)
+    fe, ft, fa, t_film, t_asp, *_ = parts(eps)
+    R = p[1]
+    return {"eps": eps, "asperity_share": abs(fa) / load, "film_share": math.hypot(fe, ft) / load,
+            "friction": abs(t_film + t_asp) / (R * load), "friction_film": abs(t_film) / (R * load),
+            "friction_asperity": abs(t_asp) / (R * load),
+            "lambda": c * (1.0 - eps) / p[7],
+            "attitude": math.atan2(ft, -(fe + fa))}
+
+
+def stribeck(p, load: float, omegas) -> dict:
+    """:func:`steady_state` over the speeds ``omegas`` [rad/s], with the Hersey number
+    ``mu N / P`` (``N`` rev/s, ``P = W / (L D)``)."""
+    mu, R, L = p[0], p[1], p[2]
+    rows = [steady_state(p, load, w) for w in omegas]
+    out = {k: np.array([r[k] for r in rows]) for k in rows[0]}
+    out["hersey"] = mu * (np.asarray(omegas) / (2 * math.pi)) / (load / (L * 2 * R))
+    return out
