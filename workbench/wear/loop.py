@@ -372,13 +372,14 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
         t = _time.perf_counter()
         row = records.row(run, meas, dN, inc, ratios)
         row = guide_loop.record(run, meas, dN, ginc, guide_loop.hardness_ratios(run, meas), row)  # translational
+        # the validity notes are committed with the update they belong to (one atomic step)
+        validity = (dict(validity_warnings=list(run.validity.warnings), validity_notes=list(run.validity.notes))
+                    if run.validity.warnings or run.validity.notes else None)
         if run.update == 0 and not resume:
             store.create(xr.merge([_static(run, ideal, meas), guide_loop.static(run), row, _dynamics(run, meas)])
-                         .assign_attrs(_attrs(run, registry)))
+                         .assign_attrs(_attrs(run, registry)), attrs=validity)
         else:
-            store.append(row, _dynamics(run, meas) if keep else None)
-        if run.validity.warnings or run.validity.notes:
-            store.set_attrs(validity_warnings=list(run.validity.warnings), validity_notes=list(run.validity.notes))
+            store.append(row, _dynamics(run, meas) if keep else None, attrs=validity)
         run.timings.io += _time.perf_counter() - t
         run.timings.updates += 1
         if progress is not None:

@@ -1,10 +1,16 @@
 """The wear result store: a zarr group that grows by one ``cycle`` row per update.
 
 Every update appends one row to every variable with a ``cycle`` dimension (``to_zarr(append_dim=
-"cycle")``) and *then* raises the group attribute ``updates_completed``.  A run killed while
-writing leaves at most one partial row; :func:`open_store` and :meth:`WearStore.resume` trim every
-variable back to ``updates_completed`` rows, so a reader, or a resumed run, only ever sees whole
-updates.  The store is read with xarray's own zarr reader: :func:`open_store` (or
+"cycle")``), flushes those rows to the disk and *then* commits the number of completed updates
+in one atomic step: the commit record ``.workbench/state.json`` of :mod:`.commit`, written to a
+temporary name and renamed over the old one.  The count is never absent: the root attributes
+that xarray rewrites while appending carry the count of the updates completed *before* the row
+being written, and the commit record holds the old or the new count at every instant.  A run
+killed anywhere leaves at most one partial row; :func:`open_store` reads, and
+:meth:`WearStore.resume` keeps, only the committed rows, so a reader, or a resumed run, only ever
+sees whole updates.  A store whose commit record is missing or damaged is recovered from the rows
+its arrays hold (:func:`.commit.committed`); the workbench never deletes a completed update.
+The store is read with xarray's own zarr reader: :func:`open_store` (or
 :func:`workbench.results.open_results`) opens it with :class:`xarray.backends.ZarrStore` and cuts
 each variable at the completed rows *before* the dataset is formed (:func:`xarray.open_zarr`
 itself would refuse a store whose variables differ by a row being appended); a finished store
@@ -16,10 +22,12 @@ a file or a foreign folder), the writer's lock of :mod:`workbench.locks` (a seco
 ``--resume`` while a run writes gets a clear message; a dead writer's lock is taken over with a
 note), and the state of an existing store: finished (replaced only with ``overwrite``, the new
 store written next to it and swapped in), unfinished (continued with ``resume``, or replaced
-with ``overwrite``), or caught mid-creation with no completed update (restarted, also by a plain
-re-run).  On an exception the store keeps its completed updates and its ``run_status`` says
-``interrupted`` (Ctrl-C) or ``failed: ...``; both can be continued with ``resume``.
-:func:`guarded` wraps :func:`workbench.wear.loop.run_wear_study` in a session.
+with ``overwrite``), or caught mid-creation with provably no completed update (restarted, also
+by a plain re-run).  On an exception the store keeps its completed updates and its
+``run_status`` says ``interrupted`` (Ctrl-C) or ``failed: ...``; both can be continued with
+``resume``.  A failure to write the store (disk full, read-only, I/O error) ends the run with a
+:class:`StoreWriteError` naming the file and the updates kept.  :func:`guarded` wraps
+:func:`workbench.wear.loop.run_wear_study` in a session.
 """
 from __future__ import annotations
 
@@ -34,36 +42,44 @@ import xarray as xr
 
 from ..errors import WorkbenchError
 from ..locks import FolderLock
-from ..outputs import STORE_META, OutputError, check_writable, is_our_store, store_attrs, write_marker
+from ..outputs import STORE_META, OutputError, check_writable, is_our_store, write_marker
+from . import commit
+from .commit import APPEND_DIMS, COMPLETED, RECORDS, StoreDamaged  # noqa: F401 - public names
 
-COMPLETED = "updates_completed"
-RECORDS = "records_completed"
-APPEND_DIMS = {"cycle": COMPLETED, "record": RECORDS}
+__all__ = ["COMPLETED", "RECORDS", "APPEND_DIMS", "WearStore", "StoreSession", "StoreWriteError",
+           "StoreDamaged", "open_store", "completed_updates", "guarded", "held_here"]
 
 
-def _trim(path: Path) -> tuple[int, int]:
-    """Cut every appended variable of the store at ``path`` to its completed rows; return the
-    numbers of completed updates and dynamics records."""
-    import zarr
-    group = zarr.open_group(str(path), mode="r+")
-    done = {dim: int(group.attrs.get(attr, 0)) for dim, attr in APPEND_DIMS.items()}
-    for name, arr in group.arrays():
-        dims = arr.attrs.get("_ARRAY_DIMENSIONS") or ()
-        if dims and dims[0] in done and arr.shape[0] > done[dims[0]]:
-            arr.resize((done[dims[0]],) + arr.shape[1:])
-    return done["cycle"], done["record"]
+class StoreWriteError(WorkbenchError):
+    """The wear store could not be written (disk full, read-only, I/O error); the completed
+    updates are kept."""
+
+
+def _committed(path: Path, what: str) -> commit.Committed:
+    try:
+        return commit.committed(path)
+    except StoreDamaged as exc:
+        raise StoreDamaged(f"cannot {what}: {exc}") from None
 
 
 def open_store(path: str | Path) -> xr.Dataset:
     """The completed updates of the wear store at ``path`` as a dataset (loaded).
 
     Read-only and safe while a run is appending: every appended variable is read up to the
-    completed rows recorded in the group attributes, so a row being written is never seen.
+    completed rows of the commit record (:mod:`.commit`), so a row being written is never seen.
     """
-    store = xr.backends.ZarrStore.open_group(str(path), mode="r", consolidated=False)
+    path = Path(path)
+    c = _committed(path, f"read the wear store {path}")
+    try:
+        store = xr.backends.ZarrStore.open_group(str(path), mode="r", consolidated=False)
+    except Exception as exc:  # noqa: BLE001 - not a zarr group, or its metadata files are damaged
+        hint = (" (its commit record is intact: `workbench run STUDY -o STORE --resume` repairs it)"
+                if c.source == "state" and c.updates else "")
+        raise WorkbenchError(f"{path}: cannot read it as a wear store: {exc}{hint}") from None
     try:
         variables, attrs = store.load()   # lazily indexed: nothing is read yet
-        done = {dim: int(attrs.get(attr, 0)) for dim, attr in APPEND_DIMS.items()}
+        attrs = {**attrs, **(c.attrs or {}), COMPLETED: c.updates, RECORDS: c.records}
+        done = {"cycle": c.updates, "record": c.records}
         variables = {name: v.isel({d: slice(0, done[d]) for d in v.dims if d in done})
                      for name, v in variables.items()}
         ds = xr.decode_cf(xr.Dataset(variables, attrs=attrs), decode_times=False, decode_timedelta=False)
@@ -79,11 +95,12 @@ class WearStore:
         self.path = Path(path)
         self.rows = 0
         self.records = 0
-        self.attrs: dict = {}   # dataset attributes: re-sent with every append (xarray rewrites them)
+        self.attrs: dict = {}   # the committed dataset attributes (without the counters)
 
     # -- lifecycle
-    def create(self, first: xr.Dataset) -> None:
-        """Start a new store with the first row ``first``.
+    def create(self, first: xr.Dataset, attrs: dict | None = None) -> None:
+        """Start a new store with the first row ``first`` (and dataset attributes ``attrs``
+        committed with it).
 
         The store must have been opened by a :class:`StoreSession` of this process (which checked
         and prepared the folder and holds its lock); without one, only a path that does not exist
@@ -94,49 +111,101 @@ class WearStore:
             if self.path.exists():
                 raise OutputError(f"{self.path} exists: a wear store is created only at a new path "
                                   f"or through a StoreSession (run_wear_study)")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.attrs = dict(first.attrs)
-        # in a session the folder holds only our marker and lock (the session cleared it): "a"
-        # creates the group there; "w-" would refuse the non-empty folder
-        mode = "a" if session is not None and completed_updates(self.path) == 0 else "w-"
-        first.to_zarr(str(self.path), mode=mode, consolidated=False, zarr_format=2)
-        self._completed(1, 1 if "record" in first.dims else 0)
+            self.path.mkdir(parents=True)
+            write_marker(self.path)
+        elif not commit.committed(self.path).provably_empty:   # the session cleared it
+            raise OutputError(f"{self.path} holds completed updates: it is continued with resume, never "
+                              f"created again")
+        self.attrs = commit.plain_attrs({**first.attrs, **_encoded(attrs or {})})
+        self.rows = self.records = 0
+        commit.write_state(self.path, updates=0, records=0, attrs=self.attrs)   # before any row
+        first.assign_attrs(self._counted()).to_zarr(str(self.path), mode="a", consolidated=False,
+                                                    zarr_format=2, write_empty_chunks=True)
+        self._commit(1, 1 if "record" in first.dims else 0)
 
     def resume(self) -> xr.Dataset:
-        """Open an existing store for appending; return its completed rows (loaded)."""
+        """Open an existing store for appending; return its completed rows (loaded).
+
+        Cuts the rows beyond the committed ones (a partial update of a killed run), removes the
+        temporary files of an abandoned write, and repairs a missing or damaged commit record or
+        root attributes file from the other (or from the arrays).  Never cuts a completed row.
+        """
         if not self.path.exists():
             raise WorkbenchError(f"cannot resume: no wear store at {self.path}")
-        try:
-            self.rows, self.records = _trim(self.path)
-        except Exception as exc:  # not a zarr group, or unreadable
-            raise WorkbenchError(f"cannot resume from {self.path}: not a wear result store ({exc})") from None
-        if self.rows == 0:
+        c = _committed(self.path, f"resume from {self.path}")
+        if c.updates == 0:
             raise WorkbenchError(f"cannot resume from {self.path}: it holds no completed update")
-        ds = open_store(self.path)
-        self.attrs = {k: v for k, v in ds.attrs.items() if k not in (COMPLETED, RECORDS)}
-        return ds
+        if c.attrs is None:
+            raise WorkbenchError(
+                f"cannot resume from {self.path}: {c.describe()}the attributes that say which study made it "
+                f"are lost, so the run cannot be continued; its {c.updates} completed updates are kept in "
+                f"the arrays (nothing was changed)")
+        try:
+            commit.remove_partials(self.path)
+            _cut(self.path, {"cycle": c.updates, "record": c.records})
+            self.rows, self.records, self.attrs = c.updates, c.records, dict(c.attrs)
+            if c.source != "state":
+                commit.write_state(self.path, updates=self.rows, records=self.records, attrs=self.attrs)
+            self._mirror()
+        except OSError as exc:
+            raise StoreWriteError(f"cannot resume {self.path}: {_os_text(exc)}; its {c.updates} completed "
+                                  f"updates are kept") from None
+        return open_store(self.path)
 
-    def append(self, row: xr.Dataset, record: xr.Dataset | None = None) -> None:
+    def append(self, row: xr.Dataset, record: xr.Dataset | None = None, attrs: dict | None = None) -> None:
         """Append one update (variables with a ``cycle`` dimension of length 1) and, optionally,
-        one dynamics record (variables with a ``record`` dimension of length 1)."""
-        row = row[[v for v in row.data_vars if "cycle" in row[v].dims]].assign_attrs(self.attrs)
-        row.to_zarr(str(self.path), append_dim="cycle", consolidated=False)
-        if record is not None:
-            record = record[[v for v in record.data_vars if "record" in record[v].dims]].assign_attrs(self.attrs)
+        one dynamics record (variables with a ``record`` dimension of length 1); ``attrs`` (dataset
+        attributes) are committed with it."""
+        counted = self._counted()   # xarray rewrites the root attributes: with the count as it is
+        if record is not None:      # the record first: a completed row always has its record
+            record = record[[v for v in record.data_vars if "record" in record[v].dims]].assign_attrs(counted)
             record.drop_vars([c for c in record.coords if "record" not in record[c].dims]).to_zarr(
-                str(self.path), append_dim="record", consolidated=False)
-        self._completed(self.rows + 1, self.records + (record is not None))
+                str(self.path), append_dim="record", consolidated=False, write_empty_chunks=True)
+        row = row[[v for v in row.data_vars if "cycle" in row[v].dims]].assign_attrs(counted)
+        row.to_zarr(str(self.path), append_dim="cycle", consolidated=False, write_empty_chunks=True)
+        self._commit(self.rows + 1, self.records + (record is not None), attrs)
 
     def set_attrs(self, **attrs) -> None:
-        import zarr
-        attrs = {k: (json.dumps(v) if isinstance(v, (dict, list)) else v) for k, v in attrs.items()}
-        self.attrs.update(attrs)
-        zarr.open_group(str(self.path), mode="r+").attrs.update(attrs)
+        """Commit dataset attributes (dicts and lists stored as JSON text) with the current count."""
+        self._commit(self.rows, self.records, attrs)
 
-    def _completed(self, rows: int, records: int) -> None:
+    def _counted(self) -> dict:
+        return {**self.attrs, COMPLETED: self.rows, RECORDS: self.records}
+
+    def _commit(self, rows: int, records: int, attrs: dict | None = None) -> None:
+        """Flush the new rows, commit the count (atomic), then copy it to the root attributes."""
+        new = {**self.attrs, **commit.plain_attrs(_encoded(attrs or {}))}
+        if rows > self.rows or records > self.records:
+            commit.sync_rows(self.path, {"cycle": rows - 1 if rows > self.rows else None,
+                                         "record": records - 1 if records > self.records else None})
+        commit.write_state(self.path, updates=rows, records=records, attrs=new)
+        self.rows, self.records, self.attrs = rows, records, new
+        self._mirror()
+
+    def _mirror(self) -> None:
         import zarr
-        self.rows, self.records = rows, records
-        zarr.open_group(str(self.path), mode="r+").attrs.update({COMPLETED: rows, RECORDS: records})
+        zarr.open_group(str(self.path), mode="r+", zarr_format=2).attrs.put(self._counted())
+
+
+def _encoded(attrs: dict) -> dict:
+    return {k: (json.dumps(v) if isinstance(v, (dict, list)) else v) for k, v in attrs.items()}
+
+
+def _cut(path: Path, done: dict) -> None:
+    """Cut every appended variable of the store at ``path`` to its ``done[dim]`` completed rows."""
+    import zarr
+    group = zarr.open_group(str(path), mode="r+", zarr_format=2)
+    for _name, arr in group.arrays():
+        dims = arr.attrs.get("_ARRAY_DIMENSIONS") or ()
+        if dims and dims[0] in done and arr.shape[0] > done[dims[0]]:
+            arr.resize((done[dims[0]],) + arr.shape[1:])
+
+
+def _os_text(exc: OSError) -> str:
+    import errno
+    name = errno.errorcode.get(exc.errno or 0, "")
+    where = f": {exc.filename}" if exc.filename else ""
+    return f"{exc.strerror or exc}{f' ({name})' if name else ''}{where}"
 
 
 # ------------------------------------------------------------------------------ the writer's session
@@ -149,11 +218,21 @@ def held_here(path: str | Path) -> "StoreSession | None":
 
 
 def completed_updates(path: str | Path) -> int:
-    """Number of completed updates recorded in the store at ``path`` (0 if none or no store)."""
+    """Number of completed updates of the store at ``path`` (:func:`.commit.committed`; 0 if no
+    store, or a damaged one -- which :func:`provably_empty` never calls empty)."""
     try:
-        return int((store_attrs(path) or {}).get(COMPLETED, 0))
-    except (TypeError, ValueError):
+        return commit.committed(path).updates if Path(path).is_dir() else 0
+    except StoreDamaged:
         return 0
+
+
+def provably_empty(path: str | Path) -> bool:
+    """True only when the store at ``path`` provably holds no completed update (the condition
+    for the workbench to remove what a run wrote there); False for a damaged store."""
+    try:
+        return commit.committed(path).provably_empty
+    except StoreDamaged:
+        return False
 
 
 def _has_user_entries(p: Path) -> bool:
@@ -249,9 +328,16 @@ class StoreSession:
             if _has_user_entries(p):
                 raise OutputError(f"{p} is not a workbench wear store; it is never written into")
             write_marker(p)
-        done = completed_updates(p)
-        status = str((store_attrs(p) or {}).get("run_status", ""))
-        if done == 0:
+        try:
+            c = commit.committed(p)
+        except StoreDamaged as exc:
+            if self.overwrite:
+                self._swap()
+                return
+            raise OutputError(f"{exc}; choose another output path, or pass --overwrite to replace it") from None
+        done = c.updates
+        status = str((c.attrs or {}).get("run_status", ""))
+        if c.provably_empty:   # the commit record says 0, or no row is held by every variable
             if any(e.name != STORE_META for e in p.iterdir()):
                 self.note(f"{p} holds a wear run stopped before its first update was completed "
                           f"({status or 'no status'}); starting it again")
@@ -275,7 +361,8 @@ class StoreSession:
         for e in p.iterdir():
             if e.name == STORE_META:
                 continue
-            # safe: inside our own store (marker checked, our lock held) that holds no completed update
+            # safe: inside our own store (marker checked, our lock held) that provably holds no
+            # completed update (commit.committed: its commit record says 0, or no row is whole)
             shutil.rmtree(e) if e.is_dir() and not e.is_symlink() else e.unlink()  # safe: see above
 
     def _swap(self) -> None:
@@ -300,8 +387,8 @@ class StoreSession:
         if self.lock is not None:
             self.lock.release()
             self.lock = None
-        if p.exists() and completed_updates(p) == 0 and is_our_store(p):
-            shutil.rmtree(p)  # safe: the new store this session made, holding no completed update
+        if p.exists() and is_our_store(p) and provably_empty(p):
+            shutil.rmtree(p)  # safe: the new store this session made, provably holding no completed update
         if not p.exists():
             os.rename(old, p)
         self.replaced = None
@@ -325,7 +412,7 @@ class StoreSession:
         try:
             done = completed_updates(p) if p.is_dir() else 0
             if exc is not None and done > 0:
-                status = str((store_attrs(p) or {}).get("run_status", ""))
+                status = str((commit.committed(p).attrs or {}).get("run_status", ""))
                 if isinstance(exc, KeyboardInterrupt) and status != "complete":
                     self._status("interrupted (resume with --resume)")
                 elif not isinstance(exc, KeyboardInterrupt) and done > self._done_at_open:
@@ -337,16 +424,25 @@ class StoreSession:
                     self.replaced = None
                 else:
                     self._restore_replaced()
-            elif exc is not None and done == 0 and self.created and is_our_store(p):
+            elif exc is not None and self.created and is_our_store(p) and provably_empty(p):
                 self._release()
-                shutil.rmtree(p)  # safe: the folder this session created; it holds no completed update
+                shutil.rmtree(p)  # safe: the folder this session created; it provably holds no completed update
         finally:
             self._release()
             _HELD.pop(str(p.resolve()), None)
 
     def _status(self, status: str) -> None:
-        import zarr
-        zarr.open_group(str(self.path), mode="r+").attrs["run_status"] = status
+        """Commit ``run_status`` (best effort: a full disk must not hide the run's own error)."""
+        try:
+            c = commit.committed(self.path)
+            if c.attrs is None or c.source != "state":
+                return   # nothing to build a commit record from; resume repairs the store
+            store = WearStore(self.path)
+            store.rows, store.records, store.attrs = c.updates, c.records, dict(c.attrs)
+            store.set_attrs(run_status=status)
+        except (OSError, WorkbenchError) as exc:
+            self.note(f"{self.path}: could not record run_status '{status[:60]}' ({exc}); the completed "
+                      f"updates are kept")
 
     def _release_old(self) -> None:
         if self._old_lock is not None:
@@ -381,6 +477,11 @@ def guarded(run):
             session.close(exc2)
             if exc2 is not exc:
                 raise exc2 from exc
+            if isinstance(exc, OSError):   # disk full, read-only, I/O error: a message, not a traceback
+                n = completed_updates(out)
+                kept = (f"{out} keeps its {n} completed updates; continue with --resume once the cause is "
+                        f"fixed" if n else "no update was completed, so no store was kept")
+                raise StoreWriteError(f"the wear run stopped: {_os_text(exc)}; {kept}") from exc
             raise
         session.close(None)
         return result
