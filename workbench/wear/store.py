@@ -142,11 +142,11 @@ class WearStore:
                 f"the arrays (nothing was changed)")
         try:
             commit.remove_partials(self.path)
-            _cut(self.path, {"cycle": c.updates, "record": c.records})
             self.rows, self.records, self.attrs = c.updates, c.records, dict(c.attrs)
+            self._mirror()   # first: zarr cannot open a group whose .zattrs is damaged
+            _cut(self.path, {"cycle": c.updates, "record": c.records})
             if c.source != "state":
                 commit.write_state(self.path, updates=self.rows, records=self.records, attrs=self.attrs)
-            self._mirror()
         except OSError as exc:
             raise StoreWriteError(f"cannot resume {self.path}: {_os_text(exc)}; its {c.updates} completed "
                                   f"updates are kept") from None
@@ -183,8 +183,8 @@ class WearStore:
         self._mirror()
 
     def _mirror(self) -> None:
-        import zarr
-        zarr.open_group(str(self.path), mode="r+", zarr_format=2).attrs.put(self._counted())
+        """Copy the committed attributes and count to the root ``.zattrs`` (atomic rename)."""
+        commit.write_json(self.path / ".zattrs", self._counted(), durable=False)   # a copy: the record rules
 
 
 def _encoded(attrs: dict) -> dict:
@@ -328,6 +328,10 @@ class StoreSession:
             if _has_user_entries(p):
                 raise OutputError(f"{p} is not a workbench wear store; it is never written into")
             write_marker(p)
+        try:
+            commit.remove_partials(p)   # temporary files of a write a killed run abandoned
+        except OSError as exc:
+            raise OutputError(f"cannot write into the wear store {p}: {exc.strerror or exc}") from None
         try:
             c = commit.committed(p)
         except StoreDamaged as exc:
