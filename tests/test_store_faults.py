@@ -667,3 +667,26 @@ def test_the_counter_is_present_at_every_write_step_of_an_append(tmp_path, refer
         _play(out, calls, ups[2], ups[3])
     assert len(seen) > 10
     assert all(a is not None and a >= 2 and b >= 2 for a, b in seen), seen
+
+
+def test_issue_3_through_the_command_line(tmp_path, reference):
+    """The reported case: an interrupted store's root ``.zattrs`` emptied, then ``workbench run
+    --resume`` (the real wear loop, restoring its state from the store): exit 0, every update
+    kept, the result identical to the uninterrupted run's; a plain run before it refuses."""
+    from workbench.plugins import build_registry
+    ref, _calls = reference
+    study = tmp_path / "rig.toml"
+    study.write_text(RIG_TEXT)
+    out = tmp_path / "e.zarr"
+    registry = build_registry()
+    run_wear_study(load_study_text(RIG_TEXT, file=study, registry=registry), registry=registry, out=out,
+                   max_updates=2)
+    (out / ".zattrs").write_text("{}")
+    r = CliRunner().invoke(main, ["run", str(study), "-o", str(out), "--no-plot"], env={"COLUMNS": "250"})
+    assert r.exit_code == 2 and "unfinished wear run (2 completed updates" in r.output, r.output
+    r = CliRunner().invoke(main, ["run", str(study), "-o", str(out), "--no-plot", "--resume"])
+    assert r.exit_code == 0, r.output
+    res, full = open_store(out), open_store(ref)
+    assert res.attrs["run_status"] == "complete" and res.sizes == full.sizes
+    for name in res.data_vars:
+        np.testing.assert_array_equal(res[name].values, full[name].values, err_msg=name)
