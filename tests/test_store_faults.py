@@ -690,3 +690,38 @@ def test_issue_3_through_the_command_line(tmp_path, reference):
     assert res.attrs["run_status"] == "complete" and res.sizes == full.sizes
     for name in res.data_vars:
         np.testing.assert_array_equal(res[name].values, full[name].values, err_msg=name)
+
+
+def test_a_plugin_raising_keeps_the_completed_updates_and_exits_3(tmp_path, monkeypatch):
+    """A wear law that raises in the third update (a plugin's bug): exit status 3, a message
+    naming the law, the update and the joint, no traceback; the two completed updates are kept
+    and ``--resume`` finishes the run once the law works."""
+    study = tmp_path / "rig.toml"
+    study.write_text(RIG_TEXT)
+    out = tmp_path / "p.zarr"
+    from workbench.plugins import build_registry
+    Archard = build_registry().get("wear", "archard")
+    real_depth = Archard.depth
+    state = {"armed": False, "off": False}
+    real_append = WearStore.append
+
+    def counting_append(self, *a, **k):
+        real_append(self, *a, **k)
+        state["armed"] = not state["off"]            # two updates completed: the law fails next
+
+    def flaky(self, pressure, *a, **k):
+        if state["armed"]:
+            pressure = {"not": "an array"}          # the law's own code fails on it
+        return real_depth(self, pressure, *a, **k)
+    monkeypatch.setattr(Archard, "depth", flaky)
+    monkeypatch.setattr(WearStore, "append", counting_append)
+    r = CliRunner().invoke(main, ["run", str(study), "-o", str(out), "--no-plot"], env={"COLUMNS": "250"})
+    text = " ".join(r.output.split())
+    assert r.exit_code == 3, r.output
+    assert "wear update 2: the wear law 'archard' raised" in text and "for joint 'J'" in text
+    assert "Traceback" not in r.output and completed_updates(out) == 2
+    assert "failed" in open_store(out).attrs["run_status"]
+    state.update(armed=False, off=True)
+    r = CliRunner().invoke(main, ["run", str(study), "-o", str(out), "--no-plot", "--resume"])
+    assert r.exit_code == 0, r.output
+    assert open_store(out).attrs["run_status"] == "complete"
