@@ -725,3 +725,43 @@ def test_a_plugin_raising_keeps_the_completed_updates_and_exits_3(tmp_path, monk
     r = CliRunner().invoke(main, ["run", str(study), "-o", str(out), "--no-plot", "--resume"])
     assert r.exit_code == 0, r.output
     assert open_store(out).attrs["run_status"] == "complete"
+
+
+@pytest.mark.slow
+def test_issue_1_reproduction_the_counter_is_never_missing_while_a_run_writes(tmp_path):
+    """The reported reproduction: ``workbench run`` of the rig with many updates, ``.zattrs``
+    polled; the counter is present in every read of it (and the commit record readable); kill -9
+    after 3 or more updates; a plain re-run refuses (it never restarts and deletes), ``--resume``
+    finishes with every update kept."""
+    import time
+    text = RIG.read_text().replace("cycles = 2000.0", "cycles = 20000.0") \
+                          .replace("depth_step = 0.05            # <= 1 um per update", "depth_step = 0.01")
+    study = tmp_path / "rig.toml"
+    study.write_text(text)
+    out = tmp_path / "r.zarr"
+    cmd = [sys.executable, "-m", "workbench.cli", "run", str(study), "-o", str(out), "--no-plot"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    reads, missing, done = 0, 0, 0
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and proc.poll() is None and done < 3:
+            try:
+                raw = (out / ".zattrs").read_bytes()
+            except FileNotFoundError:
+                continue
+            attrs = json.loads(raw) if raw.strip() else {}
+            if "study_kind" in attrs:   # the group exists
+                reads += 1
+                missing += COMPLETED not in attrs
+                done = json.loads((out / STORE_META / STATE_NAME).read_text())[COMPLETED]
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert done >= 3 and reads > 10 and missing == 0, (done, reads, missing)
+    n = completed_updates(out)
+    assert n >= 3
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "continue it with --resume" in r.stderr and completed_updates(out) == n
+    r = subprocess.run(cmd + ["--resume"], capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr
+    assert open_store(out).attrs["run_status"] == "complete"
