@@ -765,3 +765,28 @@ def test_issue_1_reproduction_the_counter_is_never_missing_while_a_run_writes(tm
     r = subprocess.run(cmd + ["--resume"], capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stderr
     assert open_store(out).attrs["run_status"] == "complete"
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not sys.platform.startswith("linux"), reason="mounts a tmpfs (root)")
+def test_a_real_read_only_folder_is_refused_before_the_work_and_resume_finishes_later(tmp_path, synthetic):
+    """An interrupted store on a file system remounted read-only: ``--resume`` (and a plain run)
+    refuse before any work with exit-2 messages, the store unchanged; remounted writable,
+    ``--resume`` ends identical."""
+    ref, calls = synthetic
+    mnt = tmp_path / "ro"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mnt)]).returncode:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        out = _interrupted(mnt, synthetic)
+        before = _snapshot(out)
+        subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
+        for resume in (True, False):
+            with pytest.raises(Exception, match="not writable.*Read-only file system"):
+                StoreSession(out, resume=resume).open()
+        assert _snapshot(out) == before
+        subprocess.run(["mount", "-o", "remount,rw", str(mnt)], check=True)
+        assert drive(out, calls) == "resume"
+        assert_identical(out, ref)
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)])
