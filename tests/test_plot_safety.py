@@ -187,3 +187,13 @@ def test_publish_never_follows_a_symlink_in_our_place(tmp_path):
     with pytest.raises(OutputError, match="not written by the workbench"):
         publish(_draw_a, folder, overwrite=True)
     assert unchanged(target)
+
+
+def test_sweep_plot_dir_with_a_users_file_is_refused_before_the_cases_run(tmp_path):
+    mine = users_file(tmp_path / "s_plots" / "summary.png")
+    sweep = ROOT / "studies" / "contact_law_comparison.toml"
+    for extra in ((), ("--overwrite",)):
+        r = invoke("sweep", sweep, "-o", tmp_path / "s.nc", "--serial", *extra)
+        refused(r, f"{mine} exists and was not written by the workbench")
+        assert unchanged(mine)
+        assert not (tmp_path / "s.nc").exists() and not (tmp_path / "s.cases").exists()
