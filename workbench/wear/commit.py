@@ -280,13 +280,15 @@ def committed(store: str | Path) -> Committed:
     the rows an array holds); nothing is changed here.
     """
     store = Path(store)
+    # the record first, the arrays after: a writer only adds rows and commits after writing them,
+    # so arrays read after the record hold at least the rows it counts, also during a live write
+    state, problem = _read_json(state_path(store))
     present: dict[str, list] = {d: [] for d in APPEND_DIMS}
     for folder, meta, dims in _arrays(store):
         if dims and dims[0] in APPEND_DIMS:
             present[dims[0]].append((_present_rows(folder, meta), folder.name))
     rows = {d: min((n for n, _ in present[d]), default=0) for d in APPEND_DIMS}
     problems = []
-    state, problem = _read_json(state_path(store))
     if problem:
         problems.append(problem)
     elif state is not None and not _valid_state(state):
