@@ -111,10 +111,13 @@ def open_results(path: str | Path):
     return _open(path)
 
 
-def plots(ds, outdir: str | Path) -> list[Path]:
-    """Write the plots of a result (chosen by its study kind) into ``outdir``; return the files."""
+def plots(ds, outdir: str | Path, *, overwrite: bool = False) -> list[Path]:
+    """Write the plots of a result (chosen by its study kind) into ``outdir``; return the files.
+
+    A file in ``outdir`` that the workbench did not write is never replaced; a figure of ours only
+    with ``overwrite=True`` (:mod:`workbench.results.plot_files`)."""
     from . import kinds
-    return kinds.plots(ds, outdir)
+    return kinds.plots(ds, outdir, overwrite=overwrite, option="outdir")
 
 
 __all__ = ["load_study", "run", "sweep", "registry", "get_registry", "open_results", "plots"]

@@ -135,6 +135,26 @@ def test_plots_follow_the_stored_kind(datasets, kind, expect, tmp_path):
     assert expect in [p.name for p in paths] and all(p.stat().st_size > 5000 for p in paths)
 
 
+@pytest.mark.parametrize("kind", ["dynamics", "wear", "pressure"])
+def test_the_plot_folder_check_knows_every_name_a_kind_draws(datasets, kind, tmp_path):
+    """Every figure a kind draws matches its ``workbench.results.plot_files.PLOT_NAMES``, so the check
+    of the plot folder before a run sees a user's file of any of those names."""
+    import fnmatch
+
+    from workbench.results.outputs import OutputError
+    from workbench.results.plot_files import PLOT_NAMES, check_plot_dir
+    paths = kinds.plots(datasets[kind], tmp_path / "ours")
+    assert paths
+    for p in paths:
+        assert any(fnmatch.fnmatchcase(p.name, pat) for pat in PLOT_NAMES[kind]), p.name
+        users = tmp_path / "users" / p.name
+        users.parent.mkdir(exist_ok=True)
+        users.write_bytes(b"a user's figure")
+        with pytest.raises(OutputError, match=p.name):
+            check_plot_dir(users.parent, kind=kind, overwrite=True)
+        users.unlink()
+
+
 def test_summaries(datasets):
     s = kinds.summary(datasets["dynamics"])
     assert s["joints"]["B"]["impacts"] == 3 and s["driver"]["peak_load_units"] == "N m"

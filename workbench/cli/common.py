@@ -113,13 +113,25 @@ def _prefetch_results_libraries(plots: bool = False) -> None:
     prefetch_results_libraries(plots=plots)
 
 
-def _plot(ds, outdir: Path, console, result: Path | None = None) -> list[Path]:
+def _plot_folder(out: Path, plot_dir: Path | None, option: str = "--plot-dir") -> tuple[Path, str]:
+    """The plot folder (given, or ``<OUT without suffix>_plots``) and how to name it in messages."""
+    if plot_dir is not None:
+        return plot_dir, option
+    return out.with_name(out.stem + "_plots"), f"the default plot folder; choose one with {option}"
+
+
+def _plot(ds, outdir: Path, console, result: Path | None = None, overwrite: bool = False,
+          option: str = "--plot-dir") -> list[Path]:
     """Write the plots of ``ds`` (already on disk at ``result``, which a failure never touches),
-    chosen by the dataset's study kind (:func:`workbench.kinds.plots`)."""
+    chosen by the dataset's study kind (:func:`workbench.kinds.plots`): never over a file the
+    workbench did not write, over a figure of ours only with ``overwrite``."""
     from .. import kinds
+    from ..results.outputs import OutputError
     kept = f"the results are in {result}; " if result is not None else ""
     try:
-        paths = kinds.plots(ds, outdir)
+        paths = kinds.plots(ds, outdir, overwrite=overwrite, option=option)
+    except OutputError as exc:
+        raise OutputError(f"{kept}{exc}") from None
     except OSError as exc:
         raise WorkbenchError(f"{kept}cannot write the plots to {outdir}: {exc}") from exc
     except (WorkbenchError, KeyboardInterrupt):

@@ -22,7 +22,7 @@ from ..errors import WorkbenchError
 from ..models import FAMILIES
 from . import common
 from .common import (EXIT_CODES_HELP, EXIT_INTERRUPTED, EXIT_RUN_FAILED, EXIT_USER_ERROR,  # noqa: F401 (re-exported)
-                     _console, _exit_code, _friendly, _plot, _prefetch_results_libraries, _registry,
+                     _console, _exit_code, _friendly, _plot, _plot_folder, _prefetch_results_libraries, _registry,
                      _tagged, main)
 
 
@@ -109,7 +109,8 @@ def schema_command(kind: str):
                    "for a wear study, a zarr store (xarray.open_zarr), e.g. results/wear.zarr")
 @click.option("--plot/--no-plot", default=True, show_default=True, help="write the PNG plots too")
 @click.option("--plot-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="where the plots go [default: <OUT without suffix>_plots]")
+              help="where the plots go [default: <OUT without suffix>_plots]; a file there that the "
+                   "workbench did not write is never replaced")
 @click.option("--resume", is_flag=True, help="wear study: continue the run stored in OUT")
 @click.option("--overwrite", is_flag=True,
               help="replace the workbench result already at OUT (never a file the workbench did not write)")
@@ -152,6 +153,10 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
         raise WorkbenchError(f"{study_file}: --resume is for wear studies (this is a {study.kind} study)")
     check_output(out, kind=study.kind, inputs=input_paths(study_file, study.text), overwrite=overwrite,
                  resume=resume)
+    plot_dir, plot_option = _plot_folder(out, plot_dir)
+    if plot:   # the plot folder follows the output rules too, checked before the run
+        from ..results.plot_files import check_plot_dir
+        check_plot_dir(plot_dir, kind=study.kind, overwrite=overwrite or resume, option=plot_option)
     options = dict(resume=resume, overwrite=overwrite, note=_note(_console(stderr=True))) if kind.RESUMABLE else {}
     what = kind.describe(study)
     t0 = time.perf_counter()
@@ -167,7 +172,7 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
     for line in kinds.summary_lines(ds):
         console.print(line, markup=False)
     if plot:
-        _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console, result=out)
+        _plot(ds, plot_dir, console, result=out, overwrite=overwrite or resume, option=plot_option)
 
 
 def _note(console):
@@ -195,16 +200,25 @@ def _with_progress(console, total: float | None, what: str, job):
 @main.command()
 @click.argument("result", type=click.Path(exists=True, path_type=Path))
 @click.option("-o", "--out-dir", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help="where the PNGs go [default: <RESULT without suffix>_plots]")
+              default=None, help="where the PNGs go [default: <RESULT without suffix>_plots]; a file "
+                                 "there that the workbench did not write is never replaced")
+@click.option("--overwrite", is_flag=True, help="replace the figures an earlier workbench run drew there "
+                                                "(never a file the workbench did not write)")
 @_friendly
-def plot(result: Path, out_dir: Path | None):
+def plot(result: Path, out_dir: Path | None, overwrite: bool = False):
     """Write the PNG plots of a results file."""
     from ..results.dataset import open_results
+    folder, option = _plot_folder(result, out_dir, option="-o")
+    from ..results.plot_files import _check_folder
+    _check_folder(folder, option)
     try:
         ds = open_results(result)
     except (OSError, ValueError) as exc:
         raise WorkbenchError(f"{result}: cannot read it as a workbench results file: {exc}") from None
-    _plot(ds, out_dir or result.with_name(result.stem + "_plots"), _console())
+    from ..kinds import kind_of
+    from ..results.plot_files import check_plot_dir
+    check_plot_dir(folder, kind=kind_of(ds), overwrite=overwrite, option=option)
+    _plot(ds, folder, _console(), overwrite=overwrite, option=option)
 
 
 # ParaView export

@@ -56,6 +56,10 @@ def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | Non
     console = _console()
     registry = _registry()
     sw = load_sweep(sweep_file, registry=registry)
+    plot_dir, plot_option = cli._plot_folder(out, plot_dir)
+    if plot:   # the plot folder follows the output rules too, checked before the cases run
+        from ..results.plot_files import check_plot_dir
+        check_plot_dir(plot_dir, kind="sweep", overwrite=overwrite, option=plot_option)
     if cli.PREFETCH and not serial:   # the results libraries (and matplotlib) while the sweep warms up
         _prefetch_results_libraries(plots=plot)
     grid = " x ".join(f"{d} ({n})" for d, n in zip(sw.dims, sw.shape))
@@ -70,7 +74,7 @@ def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | Non
                   + (f"; [red]{n_failed} of {ds['status'].size} cases failed[/]" if n_failed else ""))
     _sweep_table(console, ds, sw)
     if plot:
-        _plot(ds, plot_dir or out.with_name(out.stem + "_plots"), console, result=out)
+        _plot(ds, plot_dir, console, result=out, overwrite=overwrite, option=plot_option)
 
 
 def _sweep_table(console, ds, sw, max_rows: int = 60) -> None:

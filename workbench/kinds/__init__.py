@@ -125,10 +125,14 @@ def summary_lines(ds) -> list[str]:
     return get(kind_of(ds)).summary_lines(ds)
 
 
-def plots(ds, outdir: str | Path) -> list[Path]:
-    """Write the plots of ``ds`` into ``outdir`` with the plotter of its kind; return the files."""
+def plots(ds, outdir: str | Path, *, overwrite: bool = False, option: str = "--plot-dir") -> list[Path]:
+    """Write the plots of ``ds`` into ``outdir`` with the plotter of its kind; return the files.
+
+    Never over a file the workbench did not write; over a figure of ours only with ``overwrite``
+    (:func:`workbench.results.plot_files.publish`; ``option`` names the folder's option in messages)."""
+    from ..results.plot_files import publish
     kind = kind_of(ds)
     if kind == "sweep":
         from ..results.sweep_plot import plot_sweep
-        return plot_sweep(ds, outdir)
-    return get(kind).plots(ds, outdir)
+        return publish(lambda staging: plot_sweep(ds, staging), outdir, overwrite=overwrite, option=option)
+    return publish(lambda staging: get(kind).plots(ds, staging), outdir, overwrite=overwrite, option=option)

@@ -140,7 +140,7 @@ def open_results(path: str | Path) -> xr.Dataset:
     """Read a results file (netCDF) or a wear store (zarr directory) fully into memory."""
     import xarray as xr
     if Path(path).is_dir():
-        from .outputs import open_store
+        from .store_reader import open_store
         return open_store(path)
     with xr.open_dataset(path, engine=ENGINE, decode_timedelta=False) as ds:
         return ds.load()

@@ -175,7 +175,7 @@ def check_output(out: str | Path, *, kind: str, inputs=(), overwrite: bool = Fal
     of ours may be replaced.  ``resume`` : a wear store is continued (it must exist; the store
     itself checks it under its lock).  Raises :class:`OutputError` naming the path, the problem
     and what to do.  A wear store's own state (finished, unfinished, being written) is checked
-    by :class:`workbench.wear.store.StoreSession` when the run opens it.
+    by :class:`workbench.wear.session.StoreSession` when the run opens it.
     """
     out = Path(out)
     suffix = KIND_SUFFIX.get(kind)
@@ -238,29 +238,3 @@ def remove_our_result(path: str | Path) -> None:
         if not is_our_dataset(path):
             raise OutputError(f"{path} is not a workbench result; it is not deleted")
         path.unlink()  # safe: checked just above to be a dataset of ours
-
-
-# --- the wear store's layout (:mod:`workbench.wear.store` writes it) and its reader
-#: group attributes counting the completed rows of each appended dimension
-COMPLETED = "updates_completed"
-RECORDS = "records_completed"
-APPEND_DIMS = {"cycle": COMPLETED, "record": RECORDS}
-
-
-def open_store(path: str | Path) -> "xr.Dataset":
-    """The completed updates of the wear store (:mod:`workbench.wear.store`) at ``path`` as a dataset (loaded).
-
-    Read-only and safe while a run is appending: every appended variable is read up to the
-    completed rows recorded in the group attributes, so a row being written is never seen.
-    """
-    import xarray as xr
-    store = xr.backends.ZarrStore.open_group(str(path), mode="r", consolidated=False)
-    try:
-        variables, attrs = store.load()   # lazily indexed: nothing is read yet
-        done = {dim: int(attrs.get(attr, 0)) for dim, attr in APPEND_DIMS.items()}
-        variables = {name: v.isel({d: slice(0, done[d]) for d in v.dims if d in done})
-                     for name, v in variables.items()}
-        ds = xr.decode_cf(xr.Dataset(variables, attrs=attrs), decode_times=False, decode_timedelta=False)
-        return ds.load()
-    finally:
-        store.close()

@@ -52,7 +52,8 @@ from .chains import run_chains
 # the worn joints by kind, each a module of the same shape: revolute and translational (guide) joints
 from . import coupled, guide_loop, records, revolute_loop, statistics as st
 from .history import control_limit, remember, with_scatter   # jump control over the last updates
-from .store import WearStore, guarded
+from .session import guarded
+from .store import WearStore
 from .validity import ValidityLog
 
 SURFACES = records.SURFACES
@@ -260,13 +261,13 @@ def _restore(run: WearRun, ds: xr.Dataset) -> None:
 
 
 def _refuse_to_clobber(out: Path) -> None:
-    """Never replace a store without the checks of :class:`~workbench.wear.store.StoreSession`.
+    """Never replace a store without the checks of :class:`~workbench.wear.session.StoreSession`.
 
     ``run_wear_study`` opens its store through a session (``@guarded``) before any work: it has
     already refused a finished or unfinished store (without ``overwrite`` / ``resume``), restarted
     one caught mid-creation, and holds the store's lock.
     """
-    from .store import held_here
+    from .session import held_here
     if held_here(out) is None:
         raise WorkbenchError(f"{out} exists and is not opened by this run; a wear store is written "
                              f"only through run_wear_study")
@@ -314,14 +315,15 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
         t = _time.perf_counter()
         row = revolute_loop.record(run, meas, dN, inc, ratios)
         row = guide_loop.record(run, meas, dN, ginc, guide_loop.hardness_ratios(run, meas), row)
+        # the validity notes are committed with the update they belong to (one atomic step)
+        validity = (dict(validity_warnings=list(run.validity.warnings), validity_notes=list(run.validity.notes))
+                    if run.validity.warnings or run.validity.notes else None)
         if run.update == 0 and not resume:
             store.create(xr.merge([revolute_loop.static(run, ideal, meas), guide_loop.static(run), row,
                                    _dynamics(run, meas)])
-                         .assign_attrs(_attrs(run, registry)))
+                         .assign_attrs(_attrs(run, registry)), attrs=validity)
         else:
-            store.append(row, _dynamics(run, meas) if keep else None)
-        if run.validity.warnings or run.validity.notes:
-            store.set_attrs(validity_warnings=list(run.validity.warnings), validity_notes=list(run.validity.notes))
+            store.append(row, _dynamics(run, meas) if keep else None, attrs=validity)
         run.timings.io += _time.perf_counter() - t
         run.timings.updates += 1
         if progress is not None:

@@ -54,12 +54,37 @@ def geometries(run) -> dict:
 
 @contextmanager
 def context(run, worn: WornJoint):
-    """Add the update, the joint and the cycles done to a model's bad-output error."""
+    """Add the update, the joint and the cycles done to a model's bad-output error; a model
+    (a plugin) that raises is a :class:`ModelOutputError` naming it (exit status 3), so that the
+    run ends with a message and the store keeps its completed updates."""
     try:
         yield
     except ModelOutputError as exc:
         raise WorkbenchError(f"wear update {run.update}: {exc} for joint '{worn.joint.name}' "
                              f"(after {run.cycles_done:.6g} cycles)") from None
+    except WorkbenchError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a plugin's own exception
+        from ..runtime.interrupts import is_interrupt
+        if is_interrupt(exc):
+            raise
+        raise ModelOutputError(
+            f"wear update {run.update}: {_culprit(exc, run.cfg)} raised {type(exc).__name__}: {exc} for joint "
+            f"'{worn.joint.name}' (after {run.cycles_done:.6g} cycles)") from exc
+
+
+def _culprit(exc: BaseException, cfg) -> str:
+    """The model whose code raised ``exc`` (the innermost frame in its module), or both candidates."""
+    models = [("pressure model", cfg.pressure), ("wear law", cfg.law)]
+    tb, modules = exc.__traceback__, []
+    while tb is not None:
+        modules.append(tb.tb_frame.f_globals.get("__name__", ""))
+        tb = tb.tb_next
+    for name in reversed(modules):
+        for what, m in models:
+            if name and name == type(m).__module__:
+                return f"the {what} '{m.name}'"
+    return " or ".join(f"the {what} '{m.name}'" for what, m in models)
 
 
 def same_prefix(a: ContactSamples, b: ContactSamples, m: int) -> bool:
