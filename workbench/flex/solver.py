@@ -52,7 +52,6 @@ from ..errors import SolverError
 from ..mbs.mechanism import Mechanism
 from ..mbs.run_control import RunInterrupted, SolverTimeLimit, current_deadline
 from ..mbs.solution import Simulation, SolverSettings
-from ..mbs.solver import assemble_positions
 from .mechanism import FlexModel
 from .clearance import BAD_CONTACT, newton_clearance_kernel
 from .loop import FAILED_NEWTON, next_step, step_length
@@ -93,29 +92,12 @@ class _NewtonFailed(Exception):
 
 
 def assemble(fm: FlexModel, t0: float = 0.0, tol: float = 1e-13, max_iter: int = 50):
-    """Consistent initial ``(q, v)``: positions by Gauss-Newton from the reference state
-    (minimum-norm corrections), velocities by the consistent field of least strain rate in the
-    beams and least kinetic-energy change of the rigid bodies from their guesses (a beam carried
-    along rigidly has no strain rate, so a consistent rigid motion is found exactly)."""
-    q = fm.q_ref.copy()
-    v0 = np.zeros(fm.n)
-    for i, b in enumerate(fm.mech.bodies):
-        v0[3 * i:3 * i + 3] = (*b.velocity, b.angular_velocity)
-    if fm.m == 0:
-        return q, v0
-    assemble_positions(lambda x: fm.constraints(x, t0)[:2], q, t0, tol, max_iter,
-                       "body and beam positions/angles and the joint points")
-    Phi, B, Pt = fm.constraints(q, t0)
-    W = fm.M.copy()
-    _, K, _ = fm.forces(q, np.zeros(fm.n), t0, with_tangent=False)
-    for bm, cb, o in fm.beams:
-        blk = slice(o, o + cb.n)
-        kb = K[blk, blk]
-        W[blk, blk] = kb + 1e-9 * np.abs(kb).max() / np.abs(cb.M).max() * cb.M
-    m = fm.m
-    A = np.block([[W, B.T], [B, np.zeros((m, m))]])
-    sol = np.linalg.lstsq(A, np.concatenate([W @ v0, -Pt]), rcond=None)[0]
-    return q, sol[:fm.n]
+    """Consistent initial ``(q, v)`` at ``t0`` [s]: the ideal mechanism's configuration and
+    velocity field (clearance joints centred, zero relative velocity; beams moved rigidly, then
+    the least-strain correction), assembled on the branch of the given positions
+    (:func:`workbench.flex.start.consistent_start`)."""
+    from .start import consistent_start
+    return consistent_start(fm, t0, tol, max_iter)
 
 
 def _initial_acceleration(fm: FlexModel, q, v, t, stepper=None):
