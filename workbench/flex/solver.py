@@ -58,6 +58,8 @@ from .loop import FAILED_NEWTON, next_step, step_length
 from .newton import SINGULAR, index1_kernel, newton_kernel
 from .record import _Recorder, beam_outputs  # noqa: F401  (beam_outputs: part of the API)
 from .generalized_alpha import AlphaParameters
+from .guard import RunGuard
+from .start import mechanism_size as start_size
 
 #: spectral radius at infinity of the generalised-alpha scheme [1]
 RHO_INF = 0.8
@@ -85,6 +87,9 @@ SLOPE_WEIGHT = True
 COMPILED_LOOP = True
 #: attempted steps per call of the compiled loop (between checks of the wall-time limit and Ctrl-C)
 LOOP_ATTEMPTS = 20000
+#: output samples per call of the compiled loop, checked against the run's bounds between calls
+#: (:mod:`workbench.flex.guard`)
+GUARD_SAMPLES = 200
 
 
 class _NewtonFailed(Exception):
@@ -332,11 +337,22 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
         fm.dm[:len(g0)][g0 > 0] = np.maximum(gd0[g0 > 0], 1e-6)
     rec.sample(0, t, q, v, acc, lam)
     k_out = 1
+    guard = RunGuard(fm, rec, start_size(fm))
+
+    def guarded(k_end):
+        # stop a run that left its bounds (workbench.flex.guard), keeping its samples up to the bad one
+        bad = guard.check(k_end)
+        if bad is not None:
+            k, why = bad
+            raise SolverError(f"the flexible run left its bounds and was stopped: {why}",
+                              partial=rec.simulation(k + 1, stats, "failed"))
+
     compiled = COMPILED_LOOP and not fm.n_clr and stepper.reuse and stepper.Minv is not None
     after_reject = False
     stepper.deadline = deadline
     q, v, acc, a, lam = (np.ascontiguousarray(x, float).copy() for x in (q, v, acc, a, lam))
     stats = {"steps": 0, "rejected_steps": 0, "events": 0}
+    guarded(1)
     try:
         while k_out < n_out:
             if _time.monotonic() >= deadline:
@@ -349,9 +365,11 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
             t_next = out_times[k_out]
             if compiled:
                 tt, kk = np.array([t, h, float(after_reject)]), np.array([k_out], np.int64)
-                status = stepper.run((q, v, acc, a, lam), tt, out_times, kk, hmax, hmin, settings.max_steps, stats,
-                                     rec)
+                # GUARD_SAMPLES output samples per call, checked between calls
+                status = stepper.run((q, v, acc, a, lam), tt, out_times[:k_out + GUARD_SAMPLES], kk, hmax, hmin,
+                                     settings.max_steps, stats, rec)
                 t, h, k_out, after_reject = float(tt[0]), float(tt[1]), int(kk[0]), bool(tt[2])
+                guarded(k_out)
                 if status == FAILED_NEWTON:
                     raise SolverError(f"the flexible solver's Newton iteration failed at t = {t:.9g} s with "
                                       f"steps down to {2 * h:.3g} s", partial=rec.simulation(k_out, stats, "failed"))
@@ -400,6 +418,7 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
             if land:
                 rec.sample(k_out, t, q, v, acc, lam)
                 k_out += 1
+                guarded(k_out)
             h = next_step(h, hs, cut, err, SAFETY, DEAD_BAND, after_reject, hmax)
             after_reject = False
     except KeyboardInterrupt:
