@@ -135,7 +135,7 @@ def test_a_start_at_another_crank_angle_is_driven_there_on_the_branch(initial, r
 
 def test_a_start_far_from_the_given_positions_is_refused_naming_the_body():
     mech = slider_crank(207e9)
-    slider = dataclasses.replace(mech.bodies[1], position=(0.17, 0.05))     # 5 cm off its guide
+    slider = dataclasses.replace(mech.bodies[1], position=(0.17, 0.1))     # 10 cm off its guide
     bad = dataclasses.replace(mech, bodies=(mech.bodies[0], slider))
     with pytest.raises(SolverError) as info:
         assemble(FlexModel(bad), 0.0)

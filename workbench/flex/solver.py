@@ -64,8 +64,11 @@ from .start import mechanism_size as start_size
 #: spectral radius at infinity of the generalised-alpha scheme [1]
 RHO_INF = 0.8
 MAX_NEWTON = 12
-#: Newton stops when the scaled correction is below this fraction of the step tolerance
-NEWTON_FRACTION = 1e-3
+#: Newton stops when the residual of the equations of motion is below this fraction of the forces
+#: in play (the largest inertia, applied/internal or constraint force) [1] ...
+NEWTON_FRACTION = 1e-9
+#: ... and the constraints' violation below this fraction of the mechanism's size [1]
+PHI_FRACTION = 1e-12
 #: safety factor of the step-size controller [1]
 SAFETY = 0.9
 #: modified Newton where there are no clearance joints (their forces' tangent changes too fast)
@@ -157,8 +160,10 @@ class _Stepper:
         self.work = (np.zeros(n), np.zeros((n, n)), np.zeros((n, n)), np.zeros(n), np.zeros((n, n)),
                      np.zeros((n, n)), np.zeros(m), np.zeros((m, n)), np.zeros(m), self.A, self.rhs)
         # the compiled loop's parameters (loop.PAR_NAMES)
+        from .start import mechanism_size
+        self.phi_tol = PHI_FRACTION * mechanism_size(fm)
         self.par = np.array([self.am, self.af, self.gamma, self.beta, self.rtol, self.atol, SAFETY,
-                             1e-3 * self.atol + 1e-12, NEWTON_FRACTION, REUSE_BP, REUSE_RATE, MAX_NEWTON,
+                             self.phi_tol, NEWTON_FRACTION, REUSE_BP, REUSE_RATE, MAX_NEWTON,
                              float(self.reuse), DEAD_BAND])
         self.deadline = math.inf
         # the compiled samples' index-1 solve uses the inverse of the constant mass matrix
@@ -214,7 +219,7 @@ class _Stepper:
         lam1 = lam.copy()
         sc = self.scale(q)
         w = self.work
-        phi_tol = 1e-3 * self.atol + 1e-12
+        phi_tol = self.phi_tol
         try:
             if not fm.n_clr:
                 status = newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, *self.fixed, w[0], w[1], w[2], sc,
@@ -265,10 +270,20 @@ class _Stepper:
         A, rhs = self.A, self.rhs
         for it in range(1, MAX_NEWTON + 1):
             g, K, C = fm.forces(q1, v1, t1)
-            r = fm.M @ acc1 + g
+            Ma = fm.M @ acc1
+            r = Ma + g
+            fmax = max(np.abs(Ma).max(), np.abs(g).max())
+            phimax = 0.0
             if m:
                 phi, B, _ = fm.constraints(q1, t1)
-                r += B.T @ lam1
+                Bl = B.T @ lam1
+                r += Bl
+                fmax = max(fmax, np.abs(Bl).max())
+                phimax = np.abs(phi).max()
+            # converged: the residual within NEWTON_FRACTION of the forces in play (newton_kernel)
+            if np.abs(r).max() <= NEWTON_FRACTION * fmax and phimax <= self.phi_tol:
+                break
+            if m:
                 fm.constraint_hessian(q1, lam1, K)
                 # [[M + (C gp + K + H) / bp, B^T], [B, 0]] (rows and multipliers scaled by bp)
                 np.multiply(C, gp / bp, out=A[:n, :n])
@@ -297,9 +312,6 @@ class _Stepper:
             self.newton_iterations += 1
             if not np.all(np.isfinite(q1)):
                 raise _NewtonFailed
-            if np.max(np.abs(dq) / sc) <= NEWTON_FRACTION and (
-                    not m or np.abs(phi).max() <= 1e-3 * self.atol + 1e-12):
-                break
         else:
             raise _NewtonFailed
         a1 = ((1.0 - af) * acc1 + af * acc - am * a) / (1.0 - am)

@@ -35,7 +35,7 @@ import numpy as np
 from ..errors import SolverError
 
 #: a body may move at most this fraction of the mechanism's size to close the joints [1]
-MOVE_LIMIT = 0.1
+MOVE_LIMIT = 0.25
 #: ... and turn at most this angle [rad]
 TURN_LIMIT = 0.5
 #: largest driver increment of the continuation [rad] (a position driver: this fraction of the size)
