@@ -10,8 +10,8 @@
   mechanism's as the rod stiffens (studies/flexible_slider_crank_c020.toml against
   studies/mixed_clearance_slider_crank_c020.toml, the rod's E scaled, its Kelvin-Voigt damping
   time by 1/sqrt(scale) to keep the axial mode's 5 % damping).  Measured: rigid 143.610 us,
-  2.7818 m/s; 1000 x steel +0.001 % / -0.006 %; 100 x +0.011 % / -0.004 %; 207 GPa +1.72 % /
-  +3.42 % (the axial mode, 6.8 kHz, shifts it).
+  2.7818 m/s; 1000 x steel +0.001 % / +0.001 %; 100 x +0.012 % / +0.018 %; 207 GPa +1.72 % /
+  +3.42 % (146.082 us, 2.8770 m/s: the axial mode, 6.8 kHz, shifts it).
 * The speed-ramp pre-roll starts on the branch of the given configuration for every ramp length
   (the old rigid-beam Gauss-Newton put the slider at x = -0.17 m for 12, 24 and 36 ms at 5000 rpm).
 * A crank started at ``initial`` = pi or 1 rad with the bodies drawn at 0 is driven there by
