@@ -139,8 +139,8 @@ def newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, M, g0, rpf_i, rpf_f, bm_i, bm_
 
     ``g0``: constant part of the internal minus external forces [N]; ``rpf_i`` (k,) rigid body of
     each constant point force, ``rpf_f`` (k, 4): body-frame point [m] and force [N]; ``bm_i``
-    (nb, 2): beams' first coordinate and element count; ``bm_f`` (nb, 4): element length [m], EA
-    [N], EI [N m^2], damping time [s]."""
+    (nb, 2): beams' first coordinate and element count; ``bm_f`` (nb, 5): element length [m], EA
+    [N], EI [N m^2], damping time [s], curvature exponent [1]."""
     n = q1.shape[0]
     m = Phi.shape[0]
     dprev = np.inf
@@ -159,7 +159,7 @@ def newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, M, g0, rpf_i, rpf_f, bm_i, bm_
         point_force_moments(q1, rpf_i, rpf_f, G, K, True)
         for k in range(bm_i.shape[0]):
             beam_forces(q1, v1, bm_i[k, 0], bm_i[k, 1], bm_f[k, 0], bm_f[k, 1], bm_f[k, 2], bm_f[k, 3],
-                        G, K, C, fresh)
+                        G, K, C, fresh, bm_f[k, 4])
         Ma = M @ acc1
         r = Ma + G
         fmax = 0.0
@@ -250,7 +250,8 @@ def index1_kernel(q, v, t, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx, pt_
         G[i] = g0[i] + Gx[i]
     point_force_moments(q, rpf_i, rpf_f, G, K, False)
     for k in range(bm_i.shape[0]):
-        beam_forces(q, v, bm_i[k, 0], bm_i[k, 1], bm_f[k, 0], bm_f[k, 1], bm_f[k, 2], bm_f[k, 3], G, K, C, False)
+        beam_forces(q, v, bm_i[k, 0], bm_i[k, 1], bm_f[k, 0], bm_f[k, 1], bm_f[k, 2], bm_f[k, 3], G, K, C, False,
+                    bm_f[k, 4])
     if m == 0:
         return np.linalg.solve(M, -G)
     constraint_kernel(q + eps * v, t, pt_kind, pt_idx, pt_vec, jt, jt_f, dr, dr_f, Phi, B, Pt)

@@ -150,7 +150,8 @@ class _Stepper:
         rpf_i = np.array([i for i, _, _ in rpf], np.int64)
         rpf_f = np.array([(*s, *F) for _, s, F in rpf], float).reshape(-1, 4)
         bm_i = np.array([(o, cb.n_el) for _, cb, o in fm.beams], np.int64).reshape(-1, 2)
-        bm_f = np.array([(cb.le, cb.ea, cb.ei, float(bm.damping)) for bm, cb, _ in fm.beams], float).reshape(-1, 4)
+        bm_f = np.array([(cb.le, cb.ea, cb.ei, float(bm.damping), cb.pw) for bm, cb, _ in fm.beams],
+                        float).reshape(-1, 5)
         self.fixed = (np.ascontiguousarray(fm.M), -(fm.f_gravity + fm.const_force), rpf_i, rpf_f, bm_i, bm_f,
                       *fm.carrays.args())
         self.reuse = MODIFIED_NEWTON    # modified Newton where there are no clearance joints
