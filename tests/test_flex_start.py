@@ -189,3 +189,25 @@ def test_the_guard_names_time_and_cause_of_a_constraint_or_energy_excursion():
     rec.KE[12:] += 10.0                           # energy from nowhere
     k, why = flex_guard.RunGuard(fm, rec, 0.17).check(len(sim.time))
     assert k == 12 and "energy balance" in why
+
+
+def test_workbench_run_of_a_crumpled_start_exits_3_and_keeps_the_samples(tmp_path, monkeypatch):
+    # the shipped ideal-joint study with initial = pi, its start replaced by the old assembly's
+    # crumpled state (which `workbench run` reported as a success with a 4.95e15 N m crank moment)
+    from click.testing import CliRunner
+    import xarray as xr
+    from workbench.cli.main import main
+    from workbench.flex import solver as flex_solver
+    study = tmp_path / "crumpled.toml"
+    study.write_text(IDEAL.read_text().replace("initial = 0.0", "initial = 3.141592653589793", 1))
+
+    def old_assembly(fm, t0=0.0, *args, **kw):
+        _, q, v = _crumpled(fm.mech)
+        return q, v
+
+    monkeypatch.setattr(flex_solver, "assemble", old_assembly)
+    r = CliRunner().invoke(main, ["run", str(study), "-o", str(tmp_path / "c.nc"), "--no-plot"])
+    assert r.exit_code == 3, r.output
+    assert "left its bounds" in r.output and "axial strain" in r.output and "t = 0 s" in r.output
+    with xr.open_dataset(tmp_path / "c.partial.nc") as ds:
+        assert ds.sizes["time"] == 1

@@ -10,7 +10,10 @@ by the spectral radius ``rho_inf`` (:data:`RHO_INF`, as the Exudyn reference mod
 method uses the iteration matrix ``M beta' + C gamma' + K + d(Phi_q^T lambda)/dq`` with the
 beams' exact tangent (:func:`workbench.flex.ancf_cable.element_forces`), the constraints' exact
 second derivative and the clearance forces' finite-difference tangent; the constraint rows and
-multipliers are scaled by ``beta'`` (Bottasso, Bauchau & Cardona (2007)).  The iteration is
+multipliers are scaled by ``beta'`` (Bottasso, Bauchau & Cardona (2007)).  It stops when the
+residual of the equations of motion is within :data:`NEWTON_FRACTION` of the forces in play and
+the constraints within :data:`PHI_FRACTION` of the mechanism's size, independent of rtol/atol
+(:func:`workbench.flex.newton.newton_kernel`).  The iteration is
 compiled (:func:`workbench.flex.newton.newton_kernel`; :meth:`_Stepper.step_reference` is the
 Python reference path).  Without clearance joints it is a modified Newton method (Arnold & Brüls
 (2007)): the matrix's LU factors are kept across iterations and steps while ``beta'``
@@ -40,6 +43,11 @@ penetration at its end lies in ``(0, critical_penetration]`` or the bracket is s
 ``min_step``; the impact speed there is the contact law's ``delta_dot_minus``.
 
 Steps land on the output times (no interpolation: the samples are converged states).
+
+Start and bounds: the run starts from the ideal mechanism's configuration and velocity field on
+the branch of the given positions (:mod:`workbench.flex.start`), and stops with a
+:class:`~workbench.errors.SolverError` that keeps its samples when the constraint residual, a
+beam's axial strain or the energy balance leaves its bounds (:mod:`workbench.flex.guard`).
 """
 from __future__ import annotations
 
