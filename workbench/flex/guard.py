@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .start import STRAIN_LIMIT, axial_strains
+from .start import STRAIN_LIMIT, STRAIN_POINTS
 
 #: largest constraint residual at a sample, as a fraction of the mechanism's size [1]
 CONSTRAINT_LIMIT = 1e-6
@@ -53,44 +53,84 @@ class RunGuard:
         self.scale = 0.0
         self.slack = 0.0              # the work quadrature's uncertainty so far [J]
 
-    def _power(self, k):
-        """``(power [W], largest driver rate scaled by its unit [1/s])`` at sample ``k``."""
+    def _power(self, ks):
+        """``(power [W], largest driver rate scaled by its unit [1/s])`` at the samples ``ks``."""
         fm, rec = self.fm, self.rec
-        p, rate = 0.0, 0.0
+        p, rate = np.zeros(len(ks)), np.zeros(len(ks))
         for col, rel, drow, r in fm.driver_list:
-            f1 = fm.driver_values(drow, rec.times[k])[1]
-            p += -rec.L[k, r] * f1
-            rate = max(rate, abs(f1) / (1.0 if col % 3 == 2 and col < 3 * fm.nb else self.size))
+            f1 = np.array([fm.driver_values(drow, rec.times[k])[1] for k in ks])
+            p -= rec.L[ks, r] * f1
+            rate = np.maximum(rate, np.abs(f1) / (1.0 if col % 3 == 2 and col < 3 * fm.nb else self.size))
         return p, rate
 
+    def _strains(self, ks):
+        """``(largest axial strain per sample (nan: non-finite), beam index, arc length [m])``
+        over the beams' nodes and element points (:func:`~workbench.flex.start.axial_strains`,
+        vectorised over the samples)."""
+        from .ancf_cable import hermite
+        worst = np.zeros(len(ks))
+        which = np.zeros(len(ks), int)
+        where = np.zeros(len(ks))
+        for b, (bm, cb, o) in enumerate(self.fm.beams):
+            D = np.array([hermite(x, cb.le)[1] for x in STRAIN_POINTS])            # (points, 4)
+            idx = o + 4 * np.arange(cb.n_el)[:, None] + np.arange(8)[None, :]     # (el, 8)
+            e = self.rec.Q[ks][:, idx]                                            # (ns, el, 8)
+            rx = np.einsum("pa,nea->nep", D, e[:, :, 0::2])
+            ry = np.einsum("pa,nea->nep", D, e[:, :, 1::2])
+            eps = np.abs(np.hypot(rx, ry) - 1.0).reshape(len(ks), -1)              # (ns, el * points)
+            eps = np.where(np.isfinite(eps), eps, np.inf)
+            j = np.argmax(eps, axis=1)
+            m = eps[np.arange(len(ks)), j]
+            new = m > worst
+            worst = np.where(new, m, worst)
+            which = np.where(new, b, which)
+            el, pt = np.divmod(j, len(STRAIN_POINTS))
+            where = np.where(new, (el + np.asarray(STRAIN_POINTS)[pt]) * cb.le, where)
+        return worst, which, where
+
     def check(self, k_end: int):
-        """Check the samples up to ``k_end`` (exclusive); ``(k, message)`` of the first out of
-        bounds, or ``None``."""
+        """Check the samples from the last checked one up to ``k_end`` (exclusive); ``(k, message)``
+        of the first out of bounds, or ``None``."""
         fm, rec = self.fm, self.rec
-        for k in range(self.k, k_end):
-            t = rec.times[k]
-            for name, eps, at in axial_strains(fm, rec.Q[k]):
-                if not eps <= STRAIN_LIMIT:
-                    return k, (f"beam '{name}' axial strain {eps:.3g} at s = {at:.4g} m beyond the limit "
-                               f"{STRAIN_LIMIT:g} at t = {t:.9g} s (a crumpled or torn rod)")
-            if fm.m and not rec.DP[k] <= self.phi_limit:
-                return k, (f"constraint residual {rec.DP[k]:.3g} m beyond the limit {self.phi_limit:.3g} m at "
-                           f"t = {t:.9g} s")
-            p, rate = self._power(k)
-            if k > 0:
-                if rate * (t - rec.times[k - 1]) > RESOLVED:
-                    self.energy = False
-                self.work += 0.5 * (p + self.power) * (t - rec.times[k - 1])
-                self.slack += abs(p - self.power) * (t - rec.times[k - 1])
-            self.power = p
-            e = rec.KE[k] + rec.PE[k] - self.work
-            if self.e0 is None:
-                self.e0 = e
-            self.scale = max(self.scale, rec.KE[k], abs(self.work))
-            if not np.isfinite(e) or self.energy and e - self.e0 > ENERGY_LIMIT * self.scale + self.slack + 1e-12:
-                return k, (f"energy balance: kinetic + potential - driver work grew by {e - self.e0:.4g} J (limit "
-                           f"{ENERGY_LIMIT:g} x {self.scale:.4g} J, the energy in play, + {self.slack:.3g} J, the work "
-                           f"quadrature's uncertainty) by t = {t:.9g} s: energy "
-                           f"created by the integration")
-            self.k = k + 1
+        ks = np.arange(self.k, k_end)
+        if not len(ks):
+            return None
+        t = rec.times[ks]
+        bad = {}
+        eps, which, where = self._strains(ks)
+        over = np.flatnonzero(~(eps <= STRAIN_LIMIT))
+        if len(over):
+            i = over[0]
+            bad[i] = (f"beam '{fm.beams[which[i]][0].name}' axial strain {eps[i]:.3g} at s = {where[i]:.4g} m "
+                      f"beyond the limit {STRAIN_LIMIT:g} at t = {t[i]:.9g} s (a crumpled or torn rod)")
+        if fm.m:
+            over = np.flatnonzero(~(rec.DP[ks] <= self.phi_limit))
+            if len(over) and over[0] not in bad:
+                i = over[0]
+                bad[i] = (f"constraint residual {rec.DP[ks[i]]:.3g} m beyond the limit {self.phi_limit:.3g} m at "
+                          f"t = {t[i]:.9g} s")
+        # energy: trapezoidal driver work carried over from the last batch
+        p, rate = self._power(ks)
+        tp = np.concatenate([[rec.times[self.k - 1] if self.k else t[0]], t])
+        pp = np.concatenate([[self.power if self.k else p[0]], p])
+        dt = np.diff(tp)
+        work = self.work + np.cumsum(0.5 * (pp[1:] + pp[:-1]) * dt)
+        slack = self.slack + np.cumsum(np.abs(pp[1:] - pp[:-1]) * dt)
+        coarse = np.logical_or.accumulate(rate * dt > RESOLVED) | (not self.energy)
+        e = rec.KE[ks] + rec.PE[ks] - work
+        e0 = e[0] if self.e0 is None else self.e0
+        scale = np.maximum.accumulate(np.maximum(np.maximum(rec.KE[ks], np.abs(work)), self.scale))
+        with np.errstate(invalid="ignore"):
+            grown = e - e0 > ENERGY_LIMIT * scale + slack + 1e-12
+        over = np.flatnonzero(~np.isfinite(e) | (grown & ~coarse))
+        if len(over) and over[0] not in bad:
+            i = over[0]
+            bad[i] = (f"energy balance: kinetic + potential - driver work grew by {e[i] - e0:.4g} J (limit "
+                      f"{ENERGY_LIMIT:g} x {scale[i]:.4g} J, the energy in play, + {slack[i]:.3g} J, the work "
+                      f"quadrature's uncertainty) by t = {t[i]:.9g} s: energy created by the integration")
+        if bad:
+            i = min(bad)
+            return int(ks[i]), bad[i]
+        self.k, self.work, self.power, self.slack = k_end, float(work[-1]), float(p[-1]), float(slack[-1])
+        self.e0, self.scale, self.energy = e0, float(scale[-1]), not bool(coarse[-1])
         return None
