@@ -122,3 +122,50 @@ def test_bending_frequencies_converge_to_euler_bernoulli():
     # cubic Hermite elements: frequency errors fall as h^4 (measured 3.9 on 8 -> 16 -> 32 elements)
     orders = [math.log2(errors[i] / errors[i + 1]) for i in range(2)]
     assert min(orders) > 3.5, (errors, orders)
+
+
+@pytest.mark.parametrize("curvature", ["exact", "material"])
+def test_both_curvatures_have_exact_derivatives_and_agree_with_the_fast_kernel(curvature):
+    # kappa = (r' x r'') / |r'|^(2p), p = 1.5 (exact) or 1 (material): forces and tangent are the
+    # energy's derivatives, and the compiled scalar kernel (beam_forces.element_kernel) and the
+    # damping matrix agree with the matrix reference
+    from workbench.flex.ancf_cable import CURVATURE_EXPONENT
+    from workbench.flex.beam_forces import element_damping, element_kernel
+    pw = CURVATURE_EXPONENT[curvature]
+    rng = np.random.default_rng(5)
+    le, ea, ei = 0.2, E * A, E * I
+    e = _deformed(rng, le)
+    Q, K = element_forces(e, ea, ei, le, pw)
+    h = 1e-6
+    Qfd = np.array([(element_energy(e + h * d, ea, ei, le, pw) - element_energy(e - h * d, ea, ei, le, pw)) / (2 * h)
+                    for d in np.eye(8)])
+    Kfd = np.array([(element_forces(e + h * d, ea, ei, le, pw)[0] - element_forces(e - h * d, ea, ei, le, pw)[0])
+                    / (2 * h) for d in np.eye(8)]).T
+    np.testing.assert_allclose(Q, Qfd, rtol=1e-6, atol=1e-6 * np.abs(Q).max())
+    np.testing.assert_allclose(K, Kfd, rtol=1e-5, atol=1e-6 * np.abs(K).max())
+    Qk, Kk, Dk = np.zeros(8), np.zeros((8, 8)), np.zeros((8, 8))
+    element_kernel(e, ea, ei, le, 1e-5, Qk, Kk, Dk, True, None, pw)
+    np.testing.assert_allclose(Qk, Q, rtol=1e-12, atol=1e-12 * np.abs(Q).max())
+    np.testing.assert_allclose(Kk, K, rtol=1e-11, atol=1e-12 * np.abs(K).max())
+    np.testing.assert_allclose(Dk, element_damping(e, ea, ei, le, 1e-5, pw), rtol=1e-11, atol=1e-12 * np.abs(Dk).max())
+    # the two forms differ by 1 / |r'| in the curvature only: equal on an unstretched arc
+    Qo = element_forces(e, ea, ei, le, 2.5 - pw)[0]
+    assert np.abs(Qo - Q).max() > 1e-6 * np.abs(Q).max()
+
+
+def test_curvature_is_a_study_option_with_the_exact_default(registry):
+    from workbench.errors import StudyError
+    from workbench.flex.mechanism import FlexModel
+    from workbench.study.load import load_study_text
+    path = Path(__file__).resolve().parents[1] / "studies" / "flexible_slider_crank_ideal.toml"
+    text = path.read_text()
+    assert "curvature" not in text
+    st = load_study_text(text, file=path, registry=registry)
+    assert st.mechanism.beams[0].curvature == "exact" and FlexModel(st.mechanism).beams[0][1].pw == 1.5
+    mat = text.replace('type = "ancf_beam"', 'type = "ancf_beam"\ncurvature = "material"', 1)
+    st = load_study_text(mat, file=path, registry=registry)
+    assert st.mechanism.beams[0].curvature == "material" and FlexModel(st.mechanism).beams[0][1].pw == 1.0
+    with pytest.raises(StudyError) as info:
+        load_study_text(text.replace('type = "ancf_beam"', 'type = "ancf_beam"\ncurvature = "materal"', 1),
+                        file=path, registry=registry)
+    assert "curvature" in str(info.value) and "material" in str(info.value)

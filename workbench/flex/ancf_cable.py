@@ -4,9 +4,21 @@ Each element has two nodes with the position ``r`` and the slope ``r' = dr/dx`` 
 beam's centre line, ``e = [r1, r1', r2, r2']`` (8 coordinates), interpolated by cubic Hermite
 shape functions of the reference arc length ``x`` in ``[0, le]`` (Shabana (1997); Berzeri &
 Shabana (2000)).  Elastic line energy of Gerstmayr & Irschik (2008) eqs 6-9: the axial strain
-``eps = |r'| - 1`` and the exact curvature ``kappa = (r' x r'') / |r'|^3``,
+``eps = |r'| - 1`` and a curvature ``kappa``,
 
     U = 1/2 int_0^le (EA eps^2 + EI kappa^2) dx,
+
+with the curvature a choice of the beam (``curvature``, :data:`CURVATURE_EXPONENT`):
+
+* ``"exact"`` (the default): ``kappa = (r' x r'') / |r'|^3``, the curvature of the deformed
+  centre line per unit of its own arc length (Gerstmayr & Irschik (2008));
+* ``"material"``: ``kappa = (r' x r'') / |r'|^2``, the rate of the centre line's angle per unit of
+  the *reference* arc length, ``d theta / dx`` (the form of Berzeri & Shabana (2000)'s simple
+  elastic-force models and of Exudyn's ``ANCFCable2D``).
+
+The two differ by the factor ``1 / |r'| = 1 / (1 + eps)`` only, i.e. where axial strain and
+curvature coexist: negligible for steel rods (strains of 1e-4), 0.7-2.5 % in the crank-moment
+peaks of the undamped 6 and 2 GPa slider-cranks near resonance.
 
 integrated by Gauss-Legendre quadrature (5 points: exact for the mass matrix and for the bending
 energy of the undeformed, straight element).  The mass matrix ``M = rho A int S^T S dx`` is
@@ -25,6 +37,11 @@ from __future__ import annotations
 
 import numpy as np
 from ..jit import njit  # house: numba is imported when a compiled function is first needed
+
+#: the curvature ``kappa = (r' x r'') / |r'|^(2 p)`` by name: its exponent ``p`` [1] (module docstring)
+CURVATURE_EXPONENT = {"exact": 1.5, "material": 1.0}
+#: the curvature of a beam that does not choose one
+DEFAULT_CURVATURE = "exact"
 
 GAUSS_X, GAUSS_W = np.polynomial.legendre.leggauss(5)
 GAUSS_X = 0.5 * (GAUSS_X + 1.0)   # on [0, 1]
@@ -79,7 +96,7 @@ def element_mass(rho_a: float, le: float) -> np.ndarray:
 
 
 @njit(cache=True)
-def element_forces(e: np.ndarray, ea: float, ei: float, le: float):
+def element_forces(e: np.ndarray, ea: float, ei: float, le: float, pw: float = 1.5):
     """Elastic forces ``Q = dU/de`` [N, N m] and tangent stiffness ``K = d^2U/de^2`` of one element.
 
     Parameters
@@ -88,6 +105,8 @@ def element_forces(e: np.ndarray, ea: float, ei: float, le: float):
     ea : axial stiffness E A [N].
     ei : bending stiffness E I [N m^2].
     le : reference length [m].
+    pw : exponent of the curvature ``kappa = (r' x r'') / |r'|^(2 pw)`` [1]: 1.5 the exact
+        curvature, 1 the material one (:data:`CURVATURE_EXPONENT`).
     """
     Q = np.zeros(8)
     K = np.zeros((8, 8))
@@ -111,27 +130,28 @@ def element_forces(e: np.ndarray, ea: float, ei: float, le: float):
         ddc = A + A.T
         dg = 2.0 * (r1 @ S1)
         ddg = 2.0 * (S1.T @ S1)
-        g15 = gg * nr
+        g15 = gg ** pw
         g25 = g15 * gg
         g35 = g25 * gg
         kap = c / g15
-        dkap = dc / g15 - 1.5 * c / g25 * dg
-        ddkap = (ddc / g15 - 1.5 / g25 * (np.outer(dc, dg) + np.outer(dg, dc))
-                 - 1.5 * c / g25 * ddg + 3.75 * c / g35 * np.outer(dg, dg))
+        dkap = dc / g15 - pw * c / g25 * dg
+        ddkap = (ddc / g15 - pw / g25 * (np.outer(dc, dg) + np.outer(dg, dc))
+                 - pw * c / g25 * ddg + pw * (pw + 1.0) * c / g35 * np.outer(dg, dg))
         Q += w * (ea * eps * deps + ei * kap * dkap)
         K += w * (ea * (np.outer(deps, deps) + eps * ddeps) + ei * (np.outer(dkap, dkap) + kap * ddkap))
     return Q, K
 
 
-def element_energy(e: np.ndarray, ea: float, ei: float, le: float) -> float:
-    """Strain energy [J] of one element (the reference the force test differentiates)."""
+def element_energy(e: np.ndarray, ea: float, ei: float, le: float, pw: float = 1.5) -> float:
+    """Strain energy [J] of one element (the reference the force test differentiates); ``pw`` as
+    :func:`element_forces`."""
     u = 0.0
     for xg, wg in zip(GAUSS_X, GAUSS_W):
         _, ds, dds = hermite(float(xg), le)
         r1 = _matrix(ds) @ e
         r2 = _matrix(dds) @ e
         nr = float(np.hypot(*r1))
-        kap = (r1[0] * r2[1] - r1[1] * r2[0]) / nr ** 3
+        kap = (r1[0] * r2[1] - r1[1] * r2[0]) / nr ** (2.0 * pw)
         u += 0.5 * le * wg * (ea * (nr - 1.0) ** 2 + ei * kap ** 2)
     return u
 
@@ -143,14 +163,16 @@ class CableBeam:
     ----------
     length : m.   area : m^2.   second_moment : m^4.   youngs_modulus : Pa.   density : kg/m^3.
     n_el : number of elements.   origin : (2,) m, the first node.   angle : rad, the beam's axis.
+    curvature : ``"exact"`` or ``"material"`` (:data:`CURVATURE_EXPONENT`).
     """
 
     def __init__(self, length, area, second_moment, youngs_modulus, density, n_el, origin=(0.0, 0.0),
-                 angle=0.0):
+                 angle=0.0, curvature=DEFAULT_CURVATURE):
         if n_el < 1 or length <= 0 or area <= 0 or second_moment <= 0 or youngs_modulus <= 0 or density <= 0:
             raise ValueError("CableBeam: length, area, second_moment, youngs_modulus, density must be > 0 "
                              "and n_el >= 1")
         self.L, self.n_el = float(length), int(n_el)
+        self.pw = CURVATURE_EXPONENT[curvature]
         self.le = self.L / self.n_el
         self.ea = youngs_modulus * area
         self.ei = youngs_modulus * second_moment
@@ -174,7 +196,7 @@ class CableBeam:
         K = np.zeros((self.n, self.n))
         for k in range(self.n_el):
             sl = slice(4 * k, 4 * k + 8)
-            qe, ke = element_forces(np.ascontiguousarray(q[sl]), self.ea, self.ei, self.le)
+            qe, ke = element_forces(np.ascontiguousarray(q[sl]), self.ea, self.ei, self.le, self.pw)
             Q[sl] += qe
             K[sl, sl] += ke
         return Q, K

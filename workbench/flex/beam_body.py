@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass, field
 
 BEAM_TYPES = ("ancf_beam",)
+#: the curvature forms of :mod:`workbench.flex.ancf_cable` (``CURVATURE_EXPONENT``)
+CURVATURES = ("exact", "material")
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,9 @@ class BeamBody:
     position : position of the beam's start (s = 0) in the reference state [m].
     angle : direction of the undeformed beam [rad].
     points : named arc-length coordinates ``s`` [m] along the beam.
+    curvature : the bending strain, ``"exact"`` (default) ``(r' x r'') / |r'|^3`` (Gerstmayr &
+        Irschik (2008)) or ``"material"`` ``(r' x r'') / |r'|^2`` (Berzeri & Shabana (2000);
+        Exudyn's ``ANCFCable2D``): :data:`workbench.flex.ancf_cable.CURVATURE_EXPONENT`.
     """
     name: str
     length: float
@@ -49,6 +54,7 @@ class BeamBody:
     angle: float = 0.0
     points: dict = field(default_factory=dict)
     type: str = "ancf_beam"
+    curvature: str = "exact"
 
     @property
     def mass(self) -> float:
@@ -73,6 +79,8 @@ class BeamBody:
                 out.append(f"{who}: {key} must be a finite number > 0 {unit}, got {v!r}")
         if not (isinstance(self.elements, int) and 1 <= self.elements <= 200):
             out.append(f"{who}: elements must be an integer in 1 .. 200, got {self.elements!r}")
+        if self.curvature not in CURVATURES:
+            out.append(f"{who}: curvature '{self.curvature}' is not valid (valid: {', '.join(CURVATURES)})")
         if not (math.isfinite(self.damping) and self.damping >= 0):
             out.append(f"{who}: damping must be a finite number >= 0 s, got {self.damping!r}")
         for pname, s in self.points.items():

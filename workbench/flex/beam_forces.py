@@ -19,7 +19,7 @@ from .ancf_cable import GAUSS_W, GAUSS_X, _matrix, element_forces, hermite
 
 
 @njit(cache=True)
-def element_damping(e, ea, ei, le, beta):
+def element_damping(e, ea, ei, le, beta, pw=1.5):
     """Damping matrix ``D(e)`` [N s/m ...] of one element (module docstring)."""
     D = np.zeros((8, 8))
     for g in range(GAUSS_X.size):
@@ -35,13 +35,13 @@ def element_damping(e, ea, ei, le, beta):
         c = r1[0] * r2[1] - r1[1] * r2[0]
         dc = r1[0] * S2[1] + r2[1] * S1[0] - r1[1] * S2[0] - r2[0] * S1[1]
         dg = 2.0 * (r1 @ S1)
-        dkap = dc / (gg * nr) - 1.5 * c / (gg * gg * nr) * dg
+        dkap = dc / gg ** pw - pw * c / gg ** (pw + 1.0) * dg
         D += w * (ea * np.outer(deps, deps) + ei * np.outer(dkap, dkap))
     return D
 
 
 @njit(cache=True)
-def element_kernel(e, ea, ei, le, beta, Q, K, D, tangent=True, ve=None):
+def element_kernel(e, ea, ei, le, beta, Q, K, D, tangent=True, ve=None, pw=1.5):
     """Fast path of one element: adds the elastic forces to ``Q``, their exact tangent to ``K``
     and the damping matrix to ``D`` (``beta > 0``) when ``tangent`` (a modified Newton iteration
     needs the forces only), and with the element velocities ``ve`` the damping forces ``D(e) ve``
@@ -64,7 +64,7 @@ def element_kernel(e, ea, ei, le, beta, Q, K, D, tangent=True, ve=None):
         nr = np.sqrt(gg)
         eps = nr - 1.0
         c = r1x * r2y - r1y * r2x
-        g15 = gg * nr
+        g15 = gg ** pw          # |r'|^3 (exact curvature) or |r'|^2 (material)
         g25 = g15 * gg
         g35 = g25 * gg
         kap = c / g15
@@ -75,7 +75,7 @@ def element_kernel(e, ea, ei, le, beta, Q, K, D, tangent=True, ve=None):
             dc[2 * a + 1] = r1x * dds[a] - ds[a] * r2x
         for i in range(8):
             # dg = 2 nr deps
-            dkap[i] = dc[i] / g15 - 3.0 * c / g25 * nr * deps[i]
+            dkap[i] = dc[i] / g15 - 2.0 * pw * c / g25 * nr * deps[i]
             Q[i] += w * (ea * eps * deps[i] + ei * kap * dkap[i])
         if ve is not None and beta > 0.0:
             de = 0.0
@@ -105,8 +105,8 @@ def element_kernel(e, ea, ei, le, beta, Q, K, D, tangent=True, ve=None):
                             ddc = 0.0
                         dgi = 2.0 * nr * deps[I]
                         dgj = 2.0 * nr * deps[J]
-                        ddkap = (ddc / g15 - 1.5 / g25 * (dc[I] * dgj + dgi * dc[J])
-                                 - 3.0 * c / g25 * dij + 3.75 * c / g35 * dgi * dgj)
+                        ddkap = (ddc / g15 - pw / g25 * (dc[I] * dgj + dgi * dc[J])
+                                 - 2.0 * pw * c / g25 * dij + pw * (pw + 1.0) * c / g35 * dgi * dgj)
                         K[I, J] += w * (ea * (deps[I] * deps[J] + eps * ddeps)
                                         + ei * (dkap[I] * dkap[J] + kap * ddkap))
                         if beta > 0.0:
@@ -114,10 +114,10 @@ def element_kernel(e, ea, ei, le, beta, Q, K, D, tangent=True, ve=None):
 
 
 @njit(cache=True)
-def beam_forces(q, v, off, n_el, le, ea, ei, beta, G, K, C, tangent=True):
+def beam_forces(q, v, off, n_el, le, ea, ei, beta, G, K, C, tangent=True, pw=1.5):
     """Add one beam's elastic and damping forces to ``G`` (internal forces, [N]) and, when
     ``tangent``, their derivatives to ``K`` (d/dq) and ``C`` (d/dv); the beam's coordinates start
-    at ``off``."""
+    at ``off``; ``pw`` the curvature's exponent (:data:`workbench.flex.ancf_cable.CURVATURE_EXPONENT`)."""
     Q = np.empty(8)
     Ke = np.zeros((8, 8))
     D = np.zeros((8, 8))
@@ -127,7 +127,7 @@ def beam_forces(q, v, off, n_el, le, ea, ei, beta, G, K, C, tangent=True):
         if tangent:
             Ke[:, :] = 0.0
             D[:, :] = 0.0
-        element_kernel(q[a:a + 8], ea, ei, le, beta, Q, Ke, D, tangent, v[a:a + 8])
+        element_kernel(q[a:a + 8], ea, ei, le, beta, Q, Ke, D, tangent, v[a:a + 8], pw)
         for i in range(8):
             G[a + i] += Q[i]
             if tangent:
@@ -137,7 +137,7 @@ def beam_forces(q, v, off, n_el, le, ea, ei, beta, G, K, C, tangent=True):
 
 
 @njit(cache=True)
-def beam_energy(q, off, n_el, le, ea, ei):
+def beam_energy(q, off, n_el, le, ea, ei, pw=1.5):
     """Strain energy [J] of one beam, compiled: ``int (EA eps^2 + EI kappa^2) / 2 dx`` by the
     elements' Gauss rule (the fast path of :func:`beam_energy_reference`)."""
     u = 0.0
@@ -150,12 +150,12 @@ def beam_energy(q, off, n_el, le, ea, ei):
                 r1x += ds[b] * q[a + 2 * b]; r1y += ds[b] * q[a + 2 * b + 1]
                 r2x += dds[b] * q[a + 2 * b]; r2y += dds[b] * q[a + 2 * b + 1]
             nr = np.sqrt(r1x * r1x + r1y * r1y)
-            kap = (r1x * r2y - r1y * r2x) / (nr * nr * nr)
+            kap = (r1x * r2y - r1y * r2x) / nr ** (2.0 * pw)
             u += 0.5 * le * GAUSS_W[g] * (ea * (nr - 1.0) ** 2 + ei * kap * kap)
     return u
 
 
-def beam_energy_reference(q, off, n_el, le, ea, ei) -> float:
+def beam_energy_reference(q, off, n_el, le, ea, ei, pw=1.5) -> float:
     """Strain energy [J] of one beam (sum of :func:`~workbench.flex.ancf_cable.element_energy`)."""
     from .ancf_cable import element_energy
-    return sum(element_energy(np.asarray(q[off + 4 * k: off + 4 * k + 8]), ea, ei, le) for k in range(n_el))
+    return sum(element_energy(np.asarray(q[off + 4 * k: off + 4 * k + 8]), ea, ei, le, pw) for k in range(n_el))

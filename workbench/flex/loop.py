@@ -164,7 +164,8 @@ def index1_schur(q, v, t, M, Minv, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx
         G[i] = g0[i] + Gx[i]
     point_force_moments(q, rpf_i, rpf_f, G, K, False)
     for k in range(bm_i.shape[0]):
-        beam_forces(q, v, bm_i[k, 0], bm_i[k, 1], bm_f[k, 0], bm_f[k, 1], bm_f[k, 2], bm_f[k, 3], G, K, C, False)
+        beam_forces(q, v, bm_i[k, 0], bm_i[k, 1], bm_f[k, 0], bm_f[k, 1], bm_f[k, 2], bm_f[k, 3], G, K, C, False,
+                    bm_f[k, 4])
     a0 = -(Minv @ G)
     if m == 0:
         sol[:n] = a0
@@ -214,7 +215,7 @@ def sample_kernel(k, t, q, v, M, g0, rpf_i, rpf_f, bm_i, bm_f, pt_kind, pt_idx, 
         ke += 0.5 * v[i] * mv
         pe += g0[i] * q[i]
     for b in range(bm_i.shape[0]):
-        pe += beam_energy(q, bm_i[b, 0], bm_i[b, 1], bm_f[b, 0], bm_f[b, 1], bm_f[b, 2])
+        pe += beam_energy(q, bm_i[b, 0], bm_i[b, 1], bm_f[b, 0], bm_f[b, 1], bm_f[b, 2], bm_f[b, 4])
     KE[k] = ke
     PE[k] = pe
     if m:

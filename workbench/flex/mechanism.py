@@ -58,7 +58,7 @@ class FlexModel(ClearanceProxy):
         self.beams, self.beam_offset = [], {}
         for bm in mech.beams:
             cb = CableBeam(bm.length, bm.area, bm.second_moment, bm.E, bm.density, bm.elements,
-                           origin=bm.position, angle=bm.angle)
+                           origin=bm.position, angle=bm.angle, curvature=getattr(bm, "curvature", "exact"))
             self.beams.append((bm, cb, off))
             self.beam_offset[bm.name] = off
             off += cb.n
@@ -313,7 +313,7 @@ class FlexModel(ClearanceProxy):
             G[3 * i + 2] -= As[0] * F[1] - As[1] * F[0]
             K[3 * i + 2, 3 * i + 2] += As @ F
         for bm, cb, o in self.beams:
-            beam_forces(q, v, o, cb.n_el, cb.le, cb.ea, cb.ei, float(bm.damping), G, K, C)
+            beam_forces(q, v, o, cb.n_el, cb.le, cb.ea, cb.ei, float(bm.damping), G, K, C, True, cb.pw)
         if self.n_clr:
             Qc, active = self.clearance(q, v)
             G -= Qc
@@ -329,7 +329,7 @@ class FlexModel(ClearanceProxy):
         ke = 0.5 * v @ self.M @ v
         pe = -(self.f_gravity + self.const_force) @ q
         for bm, cb, o in self.beams:
-            pe += beam_energy(q, o, cb.n_el, cb.le, cb.ea, cb.ei)
+            pe += beam_energy(q, o, cb.n_el, cb.le, cb.ea, cb.ei, cb.pw)
         return ke, pe
 
     def midspan_deflection(self, q, bi: int):

@@ -14,7 +14,9 @@ angle is twice continuously differentiable across ``t_start``), i.e. the angle
 
 which reaches the study's own driver ``phi(t_start) = phi_0 + omega t_start`` with its speed and
 zero acceleration at ``x = 1``.  The mechanism starts the pre-roll assembled at rest (the
-consistent start at zero speed: no step; the beams placed unstrained, as rigid bodies), and the
+consistent start at zero speed: no step; the beams placed unstrained, as rigid bodies; the crank
+turned back from its given angle by continuation, so the mechanism keeps the branch of its given
+configuration -- :func:`pre_roll_start`), and the
 study's run starts at ``t_start`` from the
 pre-roll's final state: the recorded window, the driver and everything after ``t_start`` are the
 study's own.  A ramp several times longer than the axial mode's period is quasi-static for that
@@ -57,49 +59,19 @@ def ramp_problems(mechanism, solver) -> list[tuple[str, str]]:
     return []
 
 
-def _rigid_beam_assembly(fm, t: float, tol: float = 1e-13, max_iter: int = 50) -> np.ndarray:
-    """Positions at ``t`` [s] with every beam moved as a rigid body from its straight reference
-    (Gauss-Newton over the rigid bodies' coordinates and each beam's translation and rotation
-    about its first node): the unstrained start of the pre-roll.  The general assembly
-    (:func:`workbench.flex.solver.assemble`) corrects every nodal coordinate by minimum
-    norm, which from far off (the crank turned back by the ramp's angle) can crumple a beam."""
-    from ..errors import SolverError
-    n3 = 3 * fm.nb
-    refs = [(o, fm.q_ref[o:o + cb.n].reshape(-1, 4).copy()) for _, cb, o in fm.beams]
-    p = np.concatenate([fm.q_ref[:n3], np.zeros(3 * len(refs))])
-
-    def place(p):
-        q = fm.q_ref.copy()
-        q[:n3] = p[:n3]
-        G = np.zeros((fm.n, len(p)))
-        G[:n3, :n3] = np.eye(n3)
-        for k, (o, ref) in enumerate(refs):
-            cx, cy, th = p[n3 + 3 * k:n3 + 3 * k + 3]
-            c, s = np.cos(th), np.sin(th)
-            R, dR = np.array([[c, -s], [s, c]]), np.array([[-s, -c], [c, -s]])
-            rel = ref[:, 0:2] - ref[0, 0:2]
-            blk = np.column_stack([ref[0, 0:2] + (cx, cy) + rel @ R.T, ref[:, 2:4] @ R.T])
-            q[o:o + blk.size] = blk.ravel()
-            dq = np.column_stack([rel @ dR.T, ref[:, 2:4] @ dR.T]).ravel()
-            cols = n3 + 3 * k
-            G[o:o + blk.size:4, cols] = 1.0
-            G[o + 1:o + blk.size:4, cols + 1] = 1.0
-            G[o:o + blk.size, cols + 2] = dq
-        return q, G
-
-    for _ in range(max_iter):
-        q, G = place(p)
-        Phi, B, _ = fm.constraints(q, t)
-        if np.linalg.norm(Phi) < tol:
-            return q
-        p -= np.linalg.lstsq(B @ G, Phi, rcond=None)[0]
-    raise SolverError(f"could not assemble the speed-ramp start at t = {t:.9g} s with rigid beams: constraint "
-                      f"violation {np.linalg.norm(Phi):.3e} after {max_iter} Gauss-Newton iterations")
+def pre_roll_start(pre, t: float):
+    """``(q, v)`` of the pre-roll mechanism ``pre`` at ``t`` [s]: the consistent start
+    (:func:`workbench.flex.start.consistent_start`: the beams placed unstrained, as rigid bodies, the
+    crank driven back from the given positions to the ramp's start angle by continuation, so the
+    mechanism keeps the branch of its given configuration; at rest, the ramp's speed being zero)."""
+    from .mechanism import FlexModel
+    from .start import consistent_start
+    return consistent_start(FlexModel(pre), t)
 
 
-def ramped_start(mech, settings, *, surfaces=None, geometries=None):
-    """``(q, v)`` at ``settings.t_start`` after the pre-roll (module docstring) of ``mech``."""
-    from .solver import simulate
+def pre_roll(mech, settings):
+    """``(pre, settings)``: the pre-roll's mechanism (the ramp's driver, the bodies at rest) and
+    solver settings (over ``[t_start - ramp, t_start]``, one output sample at its end)."""
     d = mech.first_angle_driver()
     ramp = float(settings.ramp)
     f = ramp_function(d.function, float(settings.t_start), ramp)
@@ -109,9 +81,15 @@ def ramped_start(mech, settings, *, surfaces=None, geometries=None):
     pre = dataclasses.replace(mech, drivers=drivers, bodies=bodies)
     s1 = dataclasses.replace(settings, t_start=settings.t_start - ramp, t_end=settings.t_start, output_step=ramp,
                              ramp=0.0)
-    from .mechanism import FlexModel
-    q0 = _rigid_beam_assembly(FlexModel(pre), s1.t_start)
-    sim = simulate(pre, s1, surfaces=surfaces, geometries=geometries, initial=(q0, np.zeros_like(q0)))
+    return pre, s1
+
+
+def ramped_start(mech, settings, *, surfaces=None, geometries=None):
+    """``(q, v)`` at ``settings.t_start`` after the pre-roll (module docstring) of ``mech``."""
+    from .solver import simulate
+    pre, s1 = pre_roll(mech, settings)
+    q0, v0 = pre_roll_start(pre, s1.t_start)
+    sim = simulate(pre, s1, surfaces=surfaces, geometries=geometries, initial=(q0, v0))
     q = [sim.position[-1].ravel()] + [sim.flex[b.name]["coordinates"][-1].ravel() for b in mech.beams]
     v = [sim.velocity[-1].ravel()] + [sim.flex[b.name]["velocities"][-1].ravel() for b in mech.beams]
     return np.concatenate(q), np.concatenate(v)

@@ -10,7 +10,10 @@ by the spectral radius ``rho_inf`` (:data:`RHO_INF`, as the Exudyn reference mod
 method uses the iteration matrix ``M beta' + C gamma' + K + d(Phi_q^T lambda)/dq`` with the
 beams' exact tangent (:func:`workbench.flex.ancf_cable.element_forces`), the constraints' exact
 second derivative and the clearance forces' finite-difference tangent; the constraint rows and
-multipliers are scaled by ``beta'`` (Bottasso, Bauchau & Cardona (2007)).  The iteration is
+multipliers are scaled by ``beta'`` (Bottasso, Bauchau & Cardona (2007)).  It stops when the
+residual of the equations of motion is within :data:`NEWTON_FRACTION` of the forces in play and
+the constraints within :data:`PHI_FRACTION` of the mechanism's size, independent of rtol/atol
+(:func:`workbench.flex.newton.newton_kernel`).  The iteration is
 compiled (:func:`workbench.flex.newton.newton_kernel`; :meth:`_Stepper.step_reference` is the
 Python reference path).  Without clearance joints it is a modified Newton method (Arnold & Brüls
 (2007)): the matrix's LU factors are kept across iterations and steps while ``beta'``
@@ -40,6 +43,11 @@ penetration at its end lies in ``(0, critical_penetration]`` or the bracket is s
 ``min_step``; the impact speed there is the contact law's ``delta_dot_minus``.
 
 Steps land on the output times (no interpolation: the samples are converged states).
+
+Start and bounds: the run starts from the ideal mechanism's configuration and velocity field on
+the branch of the given positions (:mod:`workbench.flex.start`), and stops with a
+:class:`~workbench.errors.SolverError` that keeps its samples when the constraint residual, a
+beam's axial strain or the energy balance leaves its bounds (:mod:`workbench.flex.guard`).
 """
 from __future__ import annotations
 
@@ -52,19 +60,23 @@ from ..errors import SolverError
 from ..mbs.mechanism import Mechanism
 from ..mbs.run_control import RunInterrupted, SolverTimeLimit, current_deadline
 from ..mbs.solution import Simulation, SolverSettings
-from ..mbs.solver import assemble_positions
 from .mechanism import FlexModel
 from .clearance import BAD_CONTACT, newton_clearance_kernel
 from .loop import FAILED_NEWTON, next_step, step_length
 from .newton import SINGULAR, index1_kernel, newton_kernel
 from .record import _Recorder, beam_outputs  # noqa: F401  (beam_outputs: part of the API)
 from .generalized_alpha import AlphaParameters
+from .guard import RunGuard
+from .start import mechanism_size as start_size
 
 #: spectral radius at infinity of the generalised-alpha scheme [1]
 RHO_INF = 0.8
 MAX_NEWTON = 12
-#: Newton stops when the scaled correction is below this fraction of the step tolerance
-NEWTON_FRACTION = 1e-3
+#: Newton stops when the residual of the equations of motion is below this fraction of the forces
+#: in play (the largest inertia, applied/internal or constraint force) [1] ...
+NEWTON_FRACTION = 1e-9
+#: ... and the constraints' violation below this fraction of the mechanism's size [1]
+PHI_FRACTION = 1e-12
 #: safety factor of the step-size controller [1]
 SAFETY = 0.9
 #: modified Newton where there are no clearance joints (their forces' tangent changes too fast)
@@ -86,6 +98,9 @@ SLOPE_WEIGHT = True
 COMPILED_LOOP = True
 #: attempted steps per call of the compiled loop (between checks of the wall-time limit and Ctrl-C)
 LOOP_ATTEMPTS = 20000
+#: output samples per call of the compiled loop, checked against the run's bounds between calls
+#: (:mod:`workbench.flex.guard`)
+GUARD_SAMPLES = 200
 
 
 class _NewtonFailed(Exception):
@@ -93,29 +108,12 @@ class _NewtonFailed(Exception):
 
 
 def assemble(fm: FlexModel, t0: float = 0.0, tol: float = 1e-13, max_iter: int = 50):
-    """Consistent initial ``(q, v)``: positions by Gauss-Newton from the reference state
-    (minimum-norm corrections), velocities by the consistent field of least strain rate in the
-    beams and least kinetic-energy change of the rigid bodies from their guesses (a beam carried
-    along rigidly has no strain rate, so a consistent rigid motion is found exactly)."""
-    q = fm.q_ref.copy()
-    v0 = np.zeros(fm.n)
-    for i, b in enumerate(fm.mech.bodies):
-        v0[3 * i:3 * i + 3] = (*b.velocity, b.angular_velocity)
-    if fm.m == 0:
-        return q, v0
-    assemble_positions(lambda x: fm.constraints(x, t0)[:2], q, t0, tol, max_iter,
-                       "body and beam positions/angles and the joint points")
-    Phi, B, Pt = fm.constraints(q, t0)
-    W = fm.M.copy()
-    _, K, _ = fm.forces(q, np.zeros(fm.n), t0, with_tangent=False)
-    for bm, cb, o in fm.beams:
-        blk = slice(o, o + cb.n)
-        kb = K[blk, blk]
-        W[blk, blk] = kb + 1e-9 * np.abs(kb).max() / np.abs(cb.M).max() * cb.M
-    m = fm.m
-    A = np.block([[W, B.T], [B, np.zeros((m, m))]])
-    sol = np.linalg.lstsq(A, np.concatenate([W @ v0, -Pt]), rcond=None)[0]
-    return q, sol[:fm.n]
+    """Consistent initial ``(q, v)`` at ``t0`` [s]: the ideal mechanism's configuration and
+    velocity field (clearance joints centred, zero relative velocity; beams moved rigidly, then
+    the least-strain correction), assembled on the branch of the given positions
+    (:func:`workbench.flex.start.consistent_start`)."""
+    from .start import consistent_start
+    return consistent_start(fm, t0, tol, max_iter)
 
 
 def _initial_acceleration(fm: FlexModel, q, v, t, stepper=None):
@@ -160,7 +158,8 @@ class _Stepper:
         rpf_i = np.array([i for i, _, _ in rpf], np.int64)
         rpf_f = np.array([(*s, *F) for _, s, F in rpf], float).reshape(-1, 4)
         bm_i = np.array([(o, cb.n_el) for _, cb, o in fm.beams], np.int64).reshape(-1, 2)
-        bm_f = np.array([(cb.le, cb.ea, cb.ei, float(bm.damping)) for bm, cb, _ in fm.beams], float).reshape(-1, 4)
+        bm_f = np.array([(cb.le, cb.ea, cb.ei, float(bm.damping), cb.pw) for bm, cb, _ in fm.beams],
+                        float).reshape(-1, 5)
         self.fixed = (np.ascontiguousarray(fm.M), -(fm.f_gravity + fm.const_force), rpf_i, rpf_f, bm_i, bm_f,
                       *fm.carrays.args())
         self.reuse = MODIFIED_NEWTON    # modified Newton where there are no clearance joints
@@ -170,8 +169,10 @@ class _Stepper:
         self.work = (np.zeros(n), np.zeros((n, n)), np.zeros((n, n)), np.zeros(n), np.zeros((n, n)),
                      np.zeros((n, n)), np.zeros(m), np.zeros((m, n)), np.zeros(m), self.A, self.rhs)
         # the compiled loop's parameters (loop.PAR_NAMES)
+        from .start import mechanism_size
+        self.phi_tol = PHI_FRACTION * mechanism_size(fm)
         self.par = np.array([self.am, self.af, self.gamma, self.beta, self.rtol, self.atol, SAFETY,
-                             1e-3 * self.atol + 1e-12, NEWTON_FRACTION, REUSE_BP, REUSE_RATE, MAX_NEWTON,
+                             self.phi_tol, NEWTON_FRACTION, REUSE_BP, REUSE_RATE, MAX_NEWTON,
                              float(self.reuse), DEAD_BAND])
         self.deadline = math.inf
         # the compiled samples' index-1 solve uses the inverse of the constant mass matrix
@@ -227,7 +228,7 @@ class _Stepper:
         lam1 = lam.copy()
         sc = self.scale(q)
         w = self.work
-        phi_tol = 1e-3 * self.atol + 1e-12
+        phi_tol = self.phi_tol
         try:
             if not fm.n_clr:
                 status = newton_kernel(q1, v1, acc1, lam1, t1, bp, gp, *self.fixed, w[0], w[1], w[2], sc,
@@ -278,10 +279,20 @@ class _Stepper:
         A, rhs = self.A, self.rhs
         for it in range(1, MAX_NEWTON + 1):
             g, K, C = fm.forces(q1, v1, t1)
-            r = fm.M @ acc1 + g
+            Ma = fm.M @ acc1
+            r = Ma + g
+            fmax = max(np.abs(Ma).max(), np.abs(g).max())
+            phimax = 0.0
             if m:
                 phi, B, _ = fm.constraints(q1, t1)
-                r += B.T @ lam1
+                Bl = B.T @ lam1
+                r += Bl
+                fmax = max(fmax, np.abs(Bl).max())
+                phimax = np.abs(phi).max()
+            # converged: the residual within NEWTON_FRACTION of the forces in play (newton_kernel)
+            if np.abs(r).max() <= NEWTON_FRACTION * fmax and phimax <= self.phi_tol:
+                break
+            if m:
                 fm.constraint_hessian(q1, lam1, K)
                 # [[M + (C gp + K + H) / bp, B^T], [B, 0]] (rows and multipliers scaled by bp)
                 np.multiply(C, gp / bp, out=A[:n, :n])
@@ -310,9 +321,6 @@ class _Stepper:
             self.newton_iterations += 1
             if not np.all(np.isfinite(q1)):
                 raise _NewtonFailed
-            if np.max(np.abs(dq) / sc) <= NEWTON_FRACTION and (
-                    not m or np.abs(phi).max() <= 1e-3 * self.atol + 1e-12):
-                break
         else:
             raise _NewtonFailed
         a1 = ((1.0 - af) * acc1 + af * acc - am * a) / (1.0 - am)
@@ -350,11 +358,22 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
         fm.dm[:len(g0)][g0 > 0] = np.maximum(gd0[g0 > 0], 1e-6)
     rec.sample(0, t, q, v, acc, lam)
     k_out = 1
+    guard = RunGuard(fm, rec, start_size(fm))
+
+    def guarded(k_end):
+        # stop a run that left its bounds (workbench.flex.guard), keeping its samples up to the bad one
+        bad = guard.check(k_end)
+        if bad is not None:
+            k, why = bad
+            raise SolverError(f"the flexible run left its bounds and was stopped: {why}",
+                              partial=rec.simulation(k + 1, stats, "failed"))
+
     compiled = COMPILED_LOOP and not fm.n_clr and stepper.reuse and stepper.Minv is not None
     after_reject = False
     stepper.deadline = deadline
     q, v, acc, a, lam = (np.ascontiguousarray(x, float).copy() for x in (q, v, acc, a, lam))
     stats = {"steps": 0, "rejected_steps": 0, "events": 0}
+    guarded(1)
     try:
         while k_out < n_out:
             if _time.monotonic() >= deadline:
@@ -367,9 +386,11 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
             t_next = out_times[k_out]
             if compiled:
                 tt, kk = np.array([t, h, float(after_reject)]), np.array([k_out], np.int64)
-                status = stepper.run((q, v, acc, a, lam), tt, out_times, kk, hmax, hmin, settings.max_steps, stats,
-                                     rec)
+                # GUARD_SAMPLES output samples per call, checked between calls
+                status = stepper.run((q, v, acc, a, lam), tt, out_times[:k_out + GUARD_SAMPLES], kk, hmax, hmin,
+                                     settings.max_steps, stats, rec)
                 t, h, k_out, after_reject = float(tt[0]), float(tt[1]), int(kk[0]), bool(tt[2])
+                guarded(k_out)
                 if status == FAILED_NEWTON:
                     raise SolverError(f"the flexible solver's Newton iteration failed at t = {t:.9g} s with "
                                       f"steps down to {2 * h:.3g} s", partial=rec.simulation(k_out, stats, "failed"))
@@ -418,6 +439,7 @@ def simulate(mech: Mechanism, settings: SolverSettings, *, surfaces: dict | None
             if land:
                 rec.sample(k_out, t, q, v, acc, lam)
                 k_out += 1
+                guarded(k_out)
             h = next_step(h, hs, cut, err, SAFETY, DEAD_BAND, after_reject, hmax)
             after_reject = False
     except KeyboardInterrupt:

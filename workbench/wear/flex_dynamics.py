@@ -12,7 +12,8 @@ that :meth:`workbench.wear.increment.ContactSamples.from_simulation` reads, so t
 store, resume and the plots are those of a rigid mechanism.
 
 Start-up protocol: every update starts from the assembled state (the flexible solver's
-consistent start: rigid-body velocities, least strain rate in the beams), which is a step load on
+consistent start: the ideal mechanism's configuration and velocity field, beams moved rigidly,
+:mod:`workbench.flex.start`), which is a step load on
 a beam; its axial mode rings until its damping (Kelvin-Voigt ``damping`` of the beam, or the
 generalised-alpha scheme's numerical damping) has taken it out.  The wear loop's
 ``settle_cycles`` are the cycles given to that transient before the averaging starts: a study
