@@ -157,7 +157,7 @@ def test_curvature_is_a_study_option_with_the_exact_default(registry):
     from workbench.errors import StudyError
     from workbench.flex.mechanism import FlexModel
     from workbench.study.load import load_study_text
-    path = Path(__file__).resolve().parents[1] / "studies" / "flexible_slider_crank_ideal.toml"
+    path = Path(__file__).resolve().parents[2] / "studies" / "flexible_slider_crank_ideal.toml"
     text = path.read_text()
     assert "curvature" not in text
     st = load_study_text(text, file=path, registry=registry)
