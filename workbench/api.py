@@ -117,4 +117,14 @@ def plots(ds, outdir: str | Path) -> list[Path]:
     return kinds.plots(ds, outdir)
 
 
-__all__ = ["load_study", "run", "sweep", "registry", "get_registry", "open_results", "plots"]
+def calibrate(study, data, *, registry=None, **options):
+    """The posterior of the wear coefficient of the wear ``study`` given measured ``data`` (a CSV or
+    netCDF file, or :class:`~workbench.calibration.Measurements`), as ``workbench calibrate`` computes
+    it; ``options``: ``prior``, ``method``, ``simulation``, ``keep_simulation``, ``k_max_factor``,
+    ``level`` (:func:`workbench.calibration.calibrate`)."""
+    from .calibration import calibrate as _calibrate
+    reg = registry if registry is not None else get_registry()
+    return _calibrate(study, data, registry=reg, **options)
+
+
+__all__ = ["load_study", "run", "sweep", "registry", "get_registry", "open_results", "plots", "calibrate"]

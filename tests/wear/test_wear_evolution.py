@@ -81,7 +81,8 @@ def test_shaft_only_wear_is_uniform_and_follows_the_winkler_quadrature(registry,
     clearance ``c + h`` (Wang & Liu (2015) eq. 13-14 on the Winkler closed form): a straight line
     in N up to the slow change of ``f`` (1.06 -> 1.05), integrated here by quadrature.
     Tolerances: uniformity 1e-3 of the mean (360 samples per turn on 720 nodes; measured 1.3e-4),
-    mean depth 2e-3 against the quadrature (the loop's explicit jumps at 5 % of c each)."""
+    mean depth 2e-3 against the quadrature (the loop's explicit jumps at 5 % of c each; measured
+    7.7e-4); the straight line with the first rate is off by -0.25 % at the end (asserted 1 %)."""
     st = rig(registry, **{"bushing_share = 1.0": "bushing_share = 0.0", "cycles = 2000.0": "cycles = 20000.0"})
     ds = run_wear_study(st, registry=registry, out=tmp_path / "shaft.zarr")
     k = st.wear.pressure.params.stiffness
@@ -97,7 +98,7 @@ def test_shaft_only_wear_is_uniform_and_follows_the_winkler_quadrature(registry,
     final = ds.wear_depth.values[-1, 0, 1].mean()
     # linear growth: against the first rate held constant the depth is off by the change of f only
     f0 = winkler(P, C, k)[2]
-    assert final == pytest.approx(KD * (R_J / R_B) * P * f0 * 20000.0, rel=2e-2)
+    assert final == pytest.approx(KD * (R_J / R_B) * P * f0 * 20000.0, rel=1e-2)
     assert final > 0.2 * C
 
 
@@ -106,8 +107,8 @@ def test_bushing_only_wear_grows_linearly_while_shallow(registry, tmp_path):
     deflection (h << p_max/k = 7.3 um), the profile grows as ``N k_d s p0(theta)`` with ``p0`` the
     Winkler closed form of the unworn bore.  The pressure redistributes by ~k h / p_max as the
     pocket forms, so the profile's departure from the straight line is bounded by h_max/(p_max/k);
-    at 2000 cycles (2.6 um) the measured departure of the worn volume is ~0.4 %, of the profile's
-    peak ~9 % (the peak pressure falls first), both within that bound (36 %)."""
+    at 2000 cycles (2.6 um) the measured departure of the worn volume is 0.44 %, of the profile
+    6.4 % of its peak (the peak pressure falls first), both within that bound (37 %)."""
     st = rig(registry)
     ds = run_wear_study(st, registry=registry, out=tmp_path / "bush.zarr")
     k = st.wear.pressure.params.stiffness
@@ -205,8 +206,9 @@ def test_contact_widens_as_the_surfaces_conform(deep_pocket):
     for small eps eps^3 = (3/2) k_d s P N / (R_b c): the cube-root widening of a Hertz contact of
     effective radius R^2/c worn flat (Archard wear of a cylinder on a plane).
 
-    Tolerance 2e-3 on d_max over the run (measured <= 1.0e-3: elastic start and explicit jumps of
-    1 % of c), and the local log-log slope of d_max(N) -> 2/3 in the shallow part (cube-root width)."""
+    Tolerance 2e-3 on d_max over the run (measured <= 1.6e-3: elastic start and explicit jumps of
+    1 % of c), and the local log-log slope of d_max(N) -> 2/3 in the shallow part (cube-root width;
+    measured 0.68 between d_max = 0.03 c and 0.08 c)."""
     ev = deep_pocket
     dmax = ev.bushing.max(axis=1)
     for i in range(5, len(ev.cycles)):
