@@ -21,3 +21,12 @@ from .posterior import PRIORS, Prior
 from .run import METHODS, calibrate
 
 __all__ = ["calibrate", "Measurements", "read_measurements", "write_csv", "DataError", "Prior", "PRIORS", "METHODS"]
+
+
+def calibrate_mcmc(*args, **kwargs):
+    """The wear coefficient with parameters that change the dynamics (:func:`.mcmc.calibrate_mcmc`)."""
+    from .mcmc import calibrate_mcmc as _c
+    return _c(*args, **kwargs)
+
+
+__all__ += ["calibrate_mcmc"]
