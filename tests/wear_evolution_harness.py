@@ -93,7 +93,7 @@ def cam_contact(radius: np.ndarray, beta: np.ndarray, e0: float, phi: float):
 
 def run_cam(law, *, radius: float, eccentricity: float, line_load: float, cycles: float,
             depth_step: float, nodes: int = 720, samples: int = 720, patch: float = math.radians(3.0),
-            ) -> CamEvolution:
+            pressure: str = "patch", stiffness: float = 5.0e12) -> CamEvolution:
     """A circular cam (``radius`` R0 [m], its centre ``eccentricity`` e0 [m] from the rotation
     centre) turning under a flat-faced follower pressed with a constant ``line_load`` [N/m]; the
     cam wears, the follower does not.
@@ -108,7 +108,12 @@ def run_cam(law, *, radius: float, eccentricity: float, line_load: float, cycles
     ``depth_step`` [m] of depth per update, and the increment ``dN`` times the rate
     (:func:`workbench.wear.increment.jump_increment` for a law without running-in).  Depths are
     applied along the radius from the initial centre (the normal, to first order in the centre's
-    shift over the radius)."""
+    shift over the radius).
+
+    ``pressure = "winkler"`` replaces the patch by a Winkler foundation on the follower's face,
+    ``p = stiffness * (y_node - y_face)`` where positive, the face height found so that the
+    pressure carries the line load: a pressure that sees the worn geometry (``stiffness`` [Pa/m];
+    5e12 gives a contact half-width of about 3 degrees on the 20 mm cam)."""
     M, S = nodes, samples
     beta = 2.0 * math.pi * np.arange(M) / M
     r = np.full(M, float(radius))
@@ -120,9 +125,19 @@ def run_cam(law, *, radius: float, eccentricity: float, line_load: float, cycles
         for s in range(S):
             phi = s * dphi
             k, y = cam_contact(r, beta, eccentricity, phi)
-            x = (beta - k * 2.0 * math.pi / M + math.pi) % (2.0 * math.pi) - math.pi
-            w = np.sqrt(np.clip(1.0 - (x / patch) ** 2, 0.0, None))
-            p[s] = line_load * w / float(np.sum(w * r * (2.0 * math.pi / M)))
+            if pressure == "winkler":
+                yn = eccentricity * math.sin(phi) + r * np.sin(beta + phi)
+                w8 = r * (2.0 * math.pi / M)
+                load = lambda yf: stiffness * float(np.sum(np.maximum(yn - yf, 0.0) * w8)) - line_load  # noqa: E731
+                lo, hi = y - 1e-3, y
+                for _ in range(60):     # bisection on the face height (1e-3 m / 2^60: below rounding)
+                    mid = 0.5 * (lo + hi)
+                    lo, hi = (mid, hi) if load(mid) > 0.0 else (lo, mid)
+                p[s] = stiffness * np.maximum(yn - 0.5 * (lo + hi), 0.0)
+            else:
+                x = (beta - k * 2.0 * math.pi / M + math.pi) % (2.0 * math.pi) - math.pi
+                w = np.sqrt(np.clip(1.0 - (x / patch) ** 2, 0.0, None))
+                p[s] = line_load * w / float(np.sum(w * r * (2.0 * math.pi / M)))
             slip[s] = y * dphi          # omega y dt with omega dt = dphi
         rate = law.depth(p, slip[:, None], np.zeros((1, M))).sum(axis=0)   # [m/cycle] per node
         dN = min(cycles - N, max(1.0, math.floor(depth_step / rate.max())))

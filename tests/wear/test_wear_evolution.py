@@ -222,7 +222,34 @@ def test_contact_widens_as_the_surfaces_conform(deep_pocket):
 
 
 # ------------------------------------------------------------------------------ (d) the wearing cam
-def test_wearing_circular_cam_stays_circular(registry):
+CAM = dict(radius=0.02, eccentricity=0.005, line_load=2.0e5, cycles=1.0e5, depth_step=2e-6)
+
+
+@pytest.fixture(scope="module")
+def cams():
+    """harness: the cam worn 1e5 cycles (20 um) with the two pressures (Winkler ~4 s, patch ~1 s)."""
+    from workbench.plugins import build_registry
+    law = build_registry().create("wear", "archard", {"wear_coefficient": KD})
+    return {pr: H.run_cam(law, pressure=pr, **CAM) for pr in ("winkler", "patch")}
+
+
+def cam_errors(ev):
+    """Per update: cycles, radius error / wear, centre error / its shift, departure from a circle / wear."""
+    R0, e0, Pc = CAM["radius"], CAM["eccentricity"], CAM["line_load"]
+    out = []
+    for i in range(1, len(ev.cycles)):
+        n, r = ev.cycles[i], ev.radius[i]
+        x, y = e0 + r * np.cos(ev.beta), r * np.sin(ev.beta)      # cam frame, O at the origin
+        xc, yc, Rf = H.fit_circle(x, y)
+        R_cf = R0 - KD * Pc * n
+        e_cf = e0 * R_cf / R0
+        wear, shift = R0 - R_cf, e0 - e_cf
+        out.append((n, abs(Rf - R_cf) / wear, max(abs(math.hypot(xc, yc) - e_cf), abs(yc)) / shift,
+                    np.abs(np.hypot(x - xc, y - yc) - Rf).max() / wear))
+    return np.array(out)
+
+
+def test_wearing_circular_cam_stays_circular(cams):
     """(d) harness: the wearing circular cam of Dickrell, Dooner & Sawyer (2003), flat-faced
     follower, constant follower load, the cam alone wearing (our derivation of the closed form, in
     docs/validation.md; the paper's own expression was not available to check against).
@@ -236,22 +263,22 @@ def test_wearing_circular_cam_stays_circular(registry):
     proportion to the radius).
 
     Cam R0 = 20 mm, e0 = 5 mm, P = 2e5 N/m, k_d = 1e-15 1/Pa, 1e5 cycles (20 um of wear), depth
-    step 2 um.  Tolerances: radius 1e-4 of the wear (measured 1.2e-6), centre 1e-2 of its shift
-    (measured <= 1.6e-3), departure from a circle 1.5e-2 of the wear (measured 0.75 % at the end).
-    The departure is a node-scale ripple that grows faster than the wear (0.03 % at 8 000 cycles,
-    0.75 % at 1e5, 3 % at 2e5): the harness's pressure patch has a fixed shape placed at the highest
-    node and does not see the local worn geometry (docs/validation.md)."""
-    law = registry.create("wear", "archard", {"wear_coefficient": KD})
-    R0, e0, Pc, N = 0.02, 0.005, 2.0e5, 1.0e5
-    ev = H.run_cam(law, radius=R0, eccentricity=e0, line_load=Pc, cycles=N, depth_step=2e-6)
-    assert ev.cycles[-1] == N and len(ev.cycles) > 10
-    for i in range(1, len(ev.cycles)):
-        n, r = ev.cycles[i], ev.radius[i]
-        x, y = e0 + r * np.cos(ev.beta), r * np.sin(ev.beta)      # cam frame, O at the origin
-        xc, yc, Rf = H.fit_circle(x, y)
-        R_cf = R0 - KD * Pc * n
-        e_cf = e0 * R_cf / R0
-        wear, shift = R0 - R_cf, e0 - e_cf
-        assert abs(Rf - R_cf) < 1e-4 * wear
-        assert abs(math.hypot(xc, yc) - e_cf) < 1e-2 * shift and abs(yc) < 1e-3 * shift
-        assert np.abs(np.hypot(x - xc, y - yc) - Rf).max() < 1.5e-2 * wear
+    step 2 um, Winkler pressure on the follower's face.  Tolerances: radius 1e-4 of the wear
+    (measured 1.3e-6), centre 2e-3 of its shift (measured 3.8e-4), departure from a circle 1e-4
+    of the wear (measured 4.9e-6)."""
+    err = cam_errors(cams["winkler"])
+    assert err[-1, 0] == CAM["cycles"] and len(err) > 10
+    assert err[:, 1].max() < 1e-4 and err[:, 2].max() < 2e-3 and err[:, 3].max() < 1e-4
+
+
+def test_a_geometry_blind_pressure_grows_a_ripple_on_the_cam(cams):
+    """The same cam with a pressure patch of fixed shape centred on the highest node (blind to the
+    local worn geometry): the radius and centre still follow the closed form (they are set by the
+    load and the sliding), but a node-scale ripple grows faster than the wear -- its share of the
+    wear rises from update to update (measured 0.03 % at 8 000 cycles, 0.75 % at 1e5; 3 % at 2e5),
+    while with the Winkler pressure it stays at ~1e-5 (docs/validation.md, the ripple)."""
+    blind, seeing = cam_errors(cams["patch"]), cam_errors(cams["winkler"])
+    assert blind[:, 1].max() < 1e-4 and blind[:, 2].max() < 1e-2
+    assert blind[-1, 3] > 100 * seeing[-1, 3] and blind[-1, 3] > 3e-3
+    late = blind[len(blind) // 2:, 3]
+    assert np.all(np.diff(late) > 0)        # growing relative to the wear
