@@ -23,13 +23,8 @@ Likelihood as in :mod:`.posterior`, with the surrogate's error added to the vari
 """
 from __future__ import annotations
 
-import copy
 import datetime as _dt
 import math
-import shutil
-import tempfile
-import tomllib
-from pathlib import Path
 
 import numpy as np
 import xarray as xr
@@ -39,7 +34,7 @@ from ..errors import WorkbenchError
 from . import forward as fw
 from .data import Measurements, read_measurements
 from .posterior import Prior
-from .run import reference_coefficient, simulate
+from .run import reference_coefficient
 
 
 def _var(dims, data, units, long_name):
@@ -87,9 +82,7 @@ def calibrate_mcmc(study, data, parameters: dict, *, prior: Prior | str | None =
     from scipy.interpolate import RBFInterpolator
     from scipy.optimize import minimize
     from ..api import load_study
-    from ..schema.paths import parse_path, set_path
-    from ..study.load import load_study_text
-    import tomli_w
+    from ..schema.paths import parse_path
     study = load_study(study, registry=registry)
     k0 = reference_coefficient(study)
     data = data if isinstance(data, Measurements) else read_measurements(data)
@@ -98,7 +91,6 @@ def calibrate_mcmc(study, data, parameters: dict, *, prior: Prior | str | None =
     if not names:
         raise WorkbenchError("calibrate_mcmc: no parameters besides the wear coefficient; use calibrate()")
     priors = [Prior.parse(p) if isinstance(p, str) else p for p in parameters.values()]
-    doc = tomllib.loads(study.text)
     for path in names:
         try:
             parse_path(path)
@@ -106,19 +98,8 @@ def calibrate_mcmc(study, data, parameters: dict, *, prior: Prior | str | None =
             raise WorkbenchError(f"calibrate: parameter {path!r}: {exc}") from None
     n_max = float(np.max(data.cycles))
     if designs is None:
-        points = _design(priors, design, seed)
-        designs = []
-        tmp = Path(tempfile.mkdtemp(prefix="workbench-calibrate-"))
-        try:
-            for j, theta in enumerate(points):
-                d = copy.deepcopy(doc)
-                for path, v in zip(names, theta):
-                    set_path(d, parse_path(path), float(v))
-                st = load_study_text(tomli_w.dumps(d), file=study.file, registry=registry)
-                designs.append((theta, simulate(st, n_max * k_max_factor, tmp / f"design{j}.zarr",
-                                                registry=registry).load()))
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)   # safe: our own temporary folder
+        from .design import design_runs
+        designs = design_runs(study, names, _design(priors, design, seed), n_max * k_max_factor, registry)
     theta_d = np.array([np.atleast_1d(t) for t, _ in designs], float)
     fwds = [fw.from_store(ds, data, k0) for _, ds in designs]
     k_hi = k0 * min(f.last for f in fwds) / n_max

@@ -90,6 +90,18 @@ class Prior:
             return np.where((k >= self.a) & (k <= self.b), lk, -np.inf)
         return -0.5 * ((k - self.a) / self.b) ** 2 + lk
 
+    def ppf(self, u) -> np.ndarray:
+        """Quantiles at probabilities ``u`` (the inverse of the distribution function): to draw from
+        the distribution, and to map a unit-cube design onto it (uncertainty propagation)."""
+        u = np.clip(np.asarray(u, float), 1e-12, 1.0 - 1e-12)
+        if self.kind == "lognormal":
+            return self.a * np.exp(self.b * stats.norm.ppf(u))
+        if self.kind == "normal":
+            return self.a + self.b * stats.norm.ppf(u)
+        if self.kind == "loguniform":
+            return np.exp(np.log(self.a) + u * (np.log(self.b) - np.log(self.a)))
+        return self.a + u * (self.b - self.a)
+
     def describe(self) -> str:
         names = {"lognormal": ("median", "sigma_ln"), "loguniform": ("lower", "upper"),
                  "normal": ("mean", "sd"), "uniform": ("lower", "upper")}[self.kind]
