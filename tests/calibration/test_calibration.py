@@ -229,3 +229,18 @@ def test_command_line_writes_the_posterior_and_the_plots(tmp_path, runs):
     bad.write_text("quantity,cycles,theta_deg,value,stderr\nwear_depth,100,10,1e-6,-1\n")
     r3 = CliRunner().invoke(main, ["calibrate", str(RIG), str(bad), "-o", str(tmp_path / "x.nc"), "--simulation", str(sim)])
     assert r3.exit_code == 2 and "bad.csv, line 2, column 'stderr'" in r3.output
+
+
+def test_calibrate_runs_the_reference_itself(runs, tmp_path):
+    """Without ``simulation`` the study is run (to the last measured cycle for the linear model) and,
+    with ``keep_simulation``, kept; the posterior matches the one on the shared reference run."""
+    m = noisy(runs, 7)
+    keep = tmp_path / "kept.zarr"
+    res = calibrate(runs["study"], m, method="linear", keep_simulation=keep, registry=runs["registry"],
+                    prior="lognormal:1e-15:1.0")
+    assert keep.is_dir() and res.attrs["simulation_file"] == str(keep) and res.attrs["simulation_cycles"] == 2000.0
+    ref = calibrate(runs["study"], m, method="linear", simulation=runs["ref"], registry=runs["registry"],
+                    prior="lognormal:1e-15:1.0")
+    assert float(res.k_median) == pytest.approx(float(ref.k_median), rel=1e-6)
+    assert math.isnan(res.attrs["nonlinearity"])  # this run does not reach N k/k0 for the check
+    assert ref.attrs["nonlinearity"] > 0.3        # ... the longer one flags the linear model on this rig

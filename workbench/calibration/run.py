@@ -133,9 +133,11 @@ def calibrate(study, data, *, prior: Prior | str | None = None, method: str = "s
     i_map = int(np.argmax(post.density))
     # how far the small-wear model (k/k0) h(N) is from the exact k N scaling at the mode, in
     # measurement standard errors: above ~0.3 the linear method's interval is biased
-    ms, _ = fwd.scaled(k[i_map:i_map + 1], data.cycles)
-    ml, _ = fwd.linear(k[i_map:i_map + 1], data.cycles)
-    nonlinearity = float(np.sqrt(np.mean(((ms - ml) / data.stderr) ** 2)))
+    nonlinearity = math.nan        # NaN: the run does not reach N k/k0 (a linear-method run)
+    if k[i_map] * n_max / k0 <= fwd.last:
+        ms, _ = fwd.scaled(k[i_map:i_map + 1], data.cycles)
+        ml, _ = fwd.linear(k[i_map:i_map + 1], data.cycles)
+        nonlinearity = float(np.sqrt(np.mean(((ms - ml) / data.stderr) ** 2)))
     sim_ratio = float(np.median(s[i_map] / data.stderr))
     obs = np.arange(len(data))
     units = np.array([("m" if q == "wear_depth" else "m^3") for q in data.quantity])
@@ -182,6 +184,6 @@ def calibrate(study, data, *, prior: Prior | str | None = None, method: str = "s
             "simulation_to_measurement_error": sim_ratio,
             "nonlinearity": nonlinearity,
             "nonlinearity_meaning": ("RMS over the observations of (scaled - linear prediction) / measurement "
-                                     "error at the posterior mode; above ~0.3 use method 'scaled'"),
+                                     "error at the posterior mode; above ~0.3 use method 'scaled'; NaN: the run does not reach N k/k0"),
         })
     return out
