@@ -29,7 +29,7 @@ def test_sobol_indices_of_an_additive_model():
 
 
 @pytest.mark.slow
-def test_rig_with_lognormal_k_and_normal_clearance(registry):
+def test_rig_with_lognormal_k_and_normal_clearance(registry, tmp_path):
     """The constant-load rig to 2000 cycles, k lognormal (median 1e-15, sigma of ln k 0.25: ~25 %)
     and the bushing radius normal (10.02 mm +- 1 um, the clearance 20 +- 1 um): 5 design runs over
     the radius (k through the k N scaling), 2 held-back direct runs (~60 s).  The surrogate meets the
@@ -46,6 +46,9 @@ def test_rig_with_lognormal_k_and_normal_clearance(registry):
     assert np.all((band_v[0] < v[:, 0]) & (v[:, 0] < band_v[2]))
     i = list(ds.input.values).index("wear.law.wear_coefficient")
     assert ds.sobol_total_deepest.values[i] > 0.8 and ds.sobol_total_volume.values[i] > 0.8
+    from workbench.uq.plot import plots
+    files = plots(ds, tmp_path / "plots")
+    assert sorted(f.name for f in files) == ["uq_bands.pdf", "uq_bands.png", "uq_sobol.pdf", "uq_sobol.png"]
     print({n: (float(a), float(b)) for n, a, b in zip(ds.input.values, ds.sobol_total_deepest.values,
                                                       ds.sobol_total_volume.values)},
           d, v, band_d, band_v, float(ds.chaotic_share_deepest))

@@ -21,7 +21,8 @@ def plots(ds, outdir) -> list[Path]:
     ax.plot(k, ds["prior_density"].values, "--", label=f"prior: {ds.attrs.get('prior', '')}")
     ax.axvspan(float(ds["k_lower"]), float(ds["k_upper"]), alpha=0.2,
                label=f"{float(ds.attrs.get('credible_level', 0.95)):.0%} credible interval")
-    ax.set_xscale("log")
+    if k[-1] / k[0] > 3.0:   # a narrow posterior's zoomed grid reads better on a linear axis
+        ax.set_xscale("log")
     ax.set_xlabel("wear coefficient k [1/Pa]")
     ax.set_ylabel("density of ln k")
     ax.set_title(f"k = {float(ds['k_median']):.4g} [{float(ds['k_lower']):.4g}, {float(ds['k_upper']):.4g}] 1/Pa")
