@@ -15,7 +15,7 @@ __all__ = ["__version__"]
 
 
 # the Python API (workbench.api), exported lazily: importing workbench stays cheap
-_API = ("load_study", "run", "sweep", "registry", "get_registry", "open_results", "plots")
+_API = ("load_study", "run", "sweep", "registry", "get_registry", "open_results", "plots", "calibrate")
 __all__ += list(_API)
 
 

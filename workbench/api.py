@@ -39,15 +39,10 @@ def load_study(path_or_text, *, registry=None):
     """Load and check a study: ``path_or_text`` is a path (``str`` or :class:`~pathlib.Path`) to a
     TOML study file, or the TOML text itself (a string with a line break or starting with ``[``).
     Relative paths inside a study given as text are taken from the current folder."""
-    from .study.load import Study, load_study as _load_file, load_study_text
+    from .study.load import Study, load_any
     if isinstance(path_or_text, Study):
         return path_or_text
-    reg = registry if registry is not None else get_registry()
-    if isinstance(path_or_text, str) and ("\n" in path_or_text or path_or_text.lstrip().startswith("[")):
-        return load_study_text(path_or_text, registry=reg)
-    if not isinstance(path_or_text, (str, Path)):
-        raise WorkbenchError(f"load_study: expected a path or TOML text, got {type(path_or_text).__name__}")
-    return _load_file(path_or_text, registry=reg)
+    return load_any(path_or_text, registry=registry if registry is not None else get_registry())
 
 
 def run(study, out: str | Path | None = None, *, registry=None, progress=None, overwrite: bool = False,
@@ -120,4 +115,14 @@ def plots(ds, outdir: str | Path, *, overwrite: bool = False) -> list[Path]:
     return kinds.plots(ds, outdir, overwrite=overwrite, option="outdir")
 
 
-__all__ = ["load_study", "run", "sweep", "registry", "get_registry", "open_results", "plots"]
+def calibrate(study, data, *, registry=None, **options):
+    """The posterior of the wear coefficient of the wear ``study`` given measured ``data`` (a CSV or
+    netCDF file, or :class:`~workbench.calibration.Measurements`), as ``workbench calibrate`` computes
+    it; ``options``: ``prior``, ``method``, ``simulation``, ``keep_simulation``, ``k_max_factor``,
+    ``level`` (:func:`workbench.calibration.calibrate`)."""
+    from .calibration import calibrate as _calibrate
+    reg = registry if registry is not None else get_registry()
+    return _calibrate(study, data, registry=reg, **options)
+
+
+__all__ = ["load_study", "run", "sweep", "registry", "get_registry", "open_results", "plots", "calibrate"]

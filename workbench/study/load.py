@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import MechanismError, StudyError, choices_text, did_you_mean
+from ..errors import MechanismError, StudyError, WorkbenchError, choices_text, did_you_mean
 from ..mbs.mechanism import (Body, ConstantForce, ConstantTorque, Driver, DriverFunction, Mechanism,
                             RevoluteClearanceJoint, RevoluteJoint, SpringDamper,
                             TranslationalClearanceJoint, TranslationalJoint)
@@ -432,3 +432,21 @@ def run_study(study: Study, *, registry=None, out: str | Path | None = None, **o
     """
     from .. import kinds
     return kinds.run(study, registry=registry, out=out, **options)
+
+
+def load_any(path_or_text, *, registry=None):
+    """A :class:`Study` from a path (``str`` or :class:`~pathlib.Path`) to a TOML study file, the
+    TOML text itself (a string with a line break or starting with ``[``), or a loaded study
+    (returned as it is).  Relative paths inside a study given as text are taken from the current
+    folder.  ``registry``: the model registry (default: a new one of the installed models)."""
+    if isinstance(path_or_text, Study):
+        return path_or_text
+    if registry is None:
+        from ..plugins import build_registry
+        registry = build_registry()
+    if isinstance(path_or_text, str) and ("\n" in path_or_text or path_or_text.lstrip().startswith("[")):
+        return load_study_text(path_or_text, registry=registry)
+    if not isinstance(path_or_text, (str, Path)):
+        raise WorkbenchError(f"load_study: expected a path or TOML text, got {type(path_or_text).__name__}")
+    return load_study(path_or_text, registry=registry)
+
