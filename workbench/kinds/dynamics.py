@@ -26,7 +26,8 @@ def progress_total(study) -> float | None:
 #: module and function; every other engine's run is :func:`workbench.results.dataset.run_dynamics`
 #: (with the ideal-joint twin and the plausibility guard)
 _OWN_DATASET = {"event_driven": ("..nonsmooth.dataset", "run_study"),
-                "moreau_jean": ("..nonsmooth.mj_results", "run_study")}
+                "moreau_jean": ("..nonsmooth.mj_results", "run_study"),
+                "spatial": ("..spatial.dataset", "run_study")}
 
 
 def describe(study) -> str:

@@ -199,6 +199,10 @@ class SpatialMechanism:
         b = self.body(name)
         return None if b is None else b.points
 
+    def first_angle_driver(self):
+        """The first driver of a joint angle, or ``None`` (``[solver] revolutions``)."""
+        return next((d for d in self.drivers if d.coordinate == "angle"), None)
+
     def problems(self) -> list[tuple[str, str]]:
         """Every problem of the mechanism at once, as ``(key, message)``."""
         out = []

@@ -106,7 +106,7 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None) -> Simulation:
     wall = _time.perf_counter() - w0
     if not res.success:
         raise SolverError(f"the spatial run failed at t = {res.t[-1] if len(res.t) else t0:.6g} s: {res.message}")
-    stats = {"steps": int(len(res.t)), "rhs_calls": calls[0], "wall_time": wall, "nfev": int(res.nfev),
+    stats = {"output_samples": int(len(res.t)), "rhs_calls": calls[0], "wall_time": wall, "nfev": int(res.nfev),
              "path": "scipy"}
     return to_simulation(model, res.t, res.y.T, alpha, beta, stats)
 
