@@ -36,7 +36,9 @@ an axial contact on the left face (``g3 e1`` at ``-c e1 + R n3``) or the right o
 ``g3 = max(f1, 0)``, ``g4 = max(-f1, 0)``).  The axial contact sits where the tilted journal reaches
 the face: ``n3 = (n2 - n1)/|n2 - n1|``, ``n4 = -n3`` (their eqs. 28-37).  Because ``n3`` depends on
 the radial contacts, the radial system is solved again with ``n3`` from the previous solve until
-it no longer changes.  The axial friction moment is ``k_r R (F1 + F2 + g3 + g4)`` (their eq. 53;
+it no longer changes.  When the axial contact's own moment ``R g`` reverses the tilt it comes from
+(short journals, ``R`` comparable to ``c``, under a large axial load: the iteration flips ``n3``
+and has no consistent point), the axial load is taken as spread round the face (the ring below).  The axial friction moment is ``k_r R (F1 + F2 + g3 + g4)`` (their eq. 53;
 ``k_s = 0``: no sliding).  When the journal is not tilted (``n1 = n2``) the axial load is a ring
 on the face: no moment from it, the same friction moment.
 
@@ -87,9 +89,10 @@ def _axial_perp(g3, g4, n3, k_r, R, c) -> np.ndarray:
     return out
 
 
-def cylinder(F, M, law, s_dot, omega, R, c, axial: bool):
+def cylinder(F, M, law, s_dot, omega, R, c, axial: bool, ring: bool = False):
     """Contact loads and friction of a cylindrical (``axial = False``) or revolute (``axial = True``)
-    joint from its reaction on the inner body: force ``F`` [N] and moment ``M`` [N m] about the
+    joint from its reaction on the inner body (``ring``: the revolute's axial load spread round the
+    face instead of at the tilt point of their eq. 36): force ``F`` [N] and moment ``M`` [N m] about the
     sleeve centre, joint-frame components (``F[0]``, ``M[0]`` along the axis are not used but for
     the revolute's axial force ``F[0]``).  ``R`` radius [m], ``c`` half the distance of the end faces [m].
 
@@ -104,17 +107,55 @@ def cylinder(F, M, law, s_dot, omega, R, c, axial: bool):
     g3 = max(F[0], 0.0) if axial else 0.0
     g4 = max(-F[0], 0.0) if axial else 0.0
     u = np.linalg.solve(A, b0)
-    if g3 or g4:
-        n3_old = None
-        for _ in range(MAX_AXIAL_ITER):
-            n3 = _axial_direction(u)
-            if n3_old is not None and np.max(np.abs(n3 - n3_old)) <= AXIAL_TOL:
-                break
-            u = np.linalg.solve(A, b0 - _axial_perp(g3, g4, n3, k_r, R, c))
-            n3_old = n3
+    if (g3 or g4) and not ring:
+        u = _axial_fixed_point(A, b0, g3, g4, k_r, R, c, u)
     F1, F2 = math.hypot(u[0], u[1]), math.hypot(u[2], u[3])
     return (k_s * (F1 + F2), k_r * R * (F1 + F2 + g3 + g4), F1, F2, g3, g4,
             math.atan2(u[0], u[1]), math.atan2(u[2], u[3]))
+
+
+def _axial_fixed_point(A, b0, g3, g4, k_r, R, c, u):
+    """The radial loads ``u`` consistent with the axial contact direction ``n3`` they give (their
+    eq. 36), as a fixed point in the azimuth of ``n3``: plain iteration, then a scan of the circle
+    for a sign change of ``angle(n3(theta)) - theta`` refined by bisection; no consistent azimuth
+    (the tilt reverses under the axial contact's own moment) gives the ring (no moment)."""
+    def image(th):
+        n3 = np.array([0.0, math.sin(th), math.cos(th)])
+        uu = np.linalg.solve(A, b0 - _axial_perp(g3, g4, n3, k_r, R, c))
+        d = _axial_direction(uu)
+        return uu, (math.atan2(d[1], d[2]) if d.any() else None)
+
+    d = _axial_direction(u)
+    if not d.any():
+        return u
+    th = math.atan2(d[1], d[2])
+    for _ in range(MAX_AXIAL_ITER):
+        uu, th2 = image(th)
+        if th2 is None:
+            return np.linalg.solve(A, b0)
+        step = math.remainder(th2 - th, 2 * math.pi)
+        th = th + step
+        if abs(step) <= AXIAL_TOL:
+            return image(th)[0]
+
+    def gap(x):
+        y = image(x)[1]
+        return math.nan if y is None else math.remainder(y - x, 2 * math.pi)
+    grid = np.linspace(-math.pi, math.pi, 73)
+    vals = [gap(x) for x in grid]
+    for a, b, fa, fb in zip(grid[:-1], grid[1:], vals[:-1], vals[1:]):
+        if np.isfinite(fa) and np.isfinite(fb) and fa * fb <= 0 and abs(fa - fb) < math.pi:
+            for _ in range(60):
+                m = 0.5 * (a + b)
+                fm = gap(m)
+                if not np.isfinite(fm):
+                    break
+                if fa * fm <= 0:
+                    b = m
+                else:
+                    a, fa = m, fm
+            return image(0.5 * (a + b))[0]
+    return np.linalg.solve(A, b0)
 
 
 def _axial_direction(u) -> np.ndarray:
@@ -140,7 +181,13 @@ def universal(F, Mn, m_f1, m_f2, law, omega1, omega2, R1, c1, R2, c2):
     Journal 1 (axis a, frame ``e1 = a, e2 = b, e3 = n``): force ``(F_a, F_b, F_n)``, moment
     ``(., m_f2, Mn)``.  Journal 2 (axis b, frame ``e1 = b, e2 = n, e3 = a``, the cyclic
     substitution of their eq. 56): force ``(F_b, F_n, F_a)``, moment ``(., Mn, m_f1)``.
+
+    The journals' axial loads are taken spread round their faces (``ring``: no moment across the
+    axis, the same friction moment ``mu R (F1 + F2 + g3 + g4)``, their eqs. 55 and 58), not at the
+    tilt point of their eq. 36: with the two journals coupled through each other's friction
+    moment, the tilt point made the loop circle without a consistent solution in our tests (an
+    open item).
     """
-    r1 = cylinder((F[0], F[1], F[2]), (0.0, m_f2, Mn), law, 0.0, omega1, R1, c1, axial=True)
-    r2 = cylinder((F[1], F[2], F[0]), (0.0, Mn, m_f1), law, 0.0, omega2, R2, c2, axial=True)
+    r1 = cylinder((F[0], F[1], F[2]), (0.0, m_f2, Mn), law, 0.0, omega1, R1, c1, axial=True, ring=True)
+    r2 = cylinder((F[1], F[2], F[0]), (0.0, Mn, m_f1), law, 0.0, omega2, R2, c2, axial=True, ring=True)
     return r1[1], r2[1], sum(r1[2:6]), sum(r2[2:6])

@@ -42,8 +42,10 @@ from .mechanism import GROUND, SpatialMechanism
 from .rotation import g_matrix, perpendicular, rotation_matrix
 
 #: fixed point of the joint friction: largest number of iterations, relative tolerance
-MAX_FRICTION_ITER = 200
+FIXED_POINT_ITER = 40
 FRICTION_RTOL = 1e-13
+#: largest residual (relative to the friction values) the root finder may leave
+FRICTION_FLOOR = 1e-10
 
 
 @dataclass
@@ -381,13 +383,45 @@ class Model:
         return Q, power
 
     # ------------------------------------------------------------------ right-hand side
+    def _close_friction_loop(self, t, D, lu, rhs, Q, n, sol, lu_solve):
+        """The friction values consistent with the reactions they change: fixed-point iteration
+        from zero friction (a contraction for ``mu`` well below 1), and when it has not met
+        :data:`FRICTION_RTOL` after :data:`FIXED_POINT_ITER` iterations (it stalls at round-off or
+        circles, e.g. a universal joint whose two journals carry each other's friction moment),
+        Powell's hybrid method on ``F(fr) - fr = 0`` from the last iterate."""
+        fr = np.zeros((self.nf, 3))
+
+        def image(x):
+            s_ = lu_solve(lu, _with(rhs, n, Q + self.friction_q(x)[0]))
+            return self.friction(D, s_[n:], x)[0]
+
+        for it in range(FIXED_POINT_ITER):
+            new = image(fr)
+            delta = np.max(np.abs(new - fr))
+            fr = new
+            if delta <= FRICTION_RTOL * (np.max(np.abs(fr)) + 1e-300):
+                break
+        else:
+            from scipy.optimize import root
+            res = root(lambda x: (image(x.reshape(fr.shape)) - x.reshape(fr.shape)).ravel(), fr.ravel(),
+                       method="hybr", options={"xtol": 1e-13})
+            x = res.x.reshape(fr.shape)
+            resid = np.max(np.abs(image(x) - x))
+            if not resid <= FRICTION_FLOOR * (np.max(np.abs(x)) + 1e-300):
+                raise MechanismError(f"joint friction: the reactions and the friction did not agree at "
+                                     f"t = {t:.9g} s (residual {resid:.3g}; a self-locking joint?)")
+            fr = x
+        Qf, fpow = self.friction_q(fr)
+        sol = lu_solve(lu, _with(rhs, n, Q + Qf))
+        rec = self.friction(D, sol[n:], fr)[1]
+        return fr, rec, fpow, sol
+
     def dynamics(self, t, y, alpha, beta, *, record=False):
         """``y_dot`` (and, with ``record``, the multipliers, accelerations and friction record).
 
         Friction: ``lambda`` depends on the friction, the friction on ``lambda``; the augmented
-        matrix does not depend on either, so it is factorised once and the loop
-        ``fr <- friction(lambda(fr))`` re-solves with it until the friction values change by
-        less than :data:`FRICTION_RTOL` of their size (a contraction for ``mu`` well below 1)."""
+        matrix does not depend on either, so it is factorised once and the loop is closed with it
+        (:meth:`_close_friction_loop`)."""
         from scipy.linalg import lu_factor, lu_solve
         nb = self.nb
         kin = self.kinematics(y)
@@ -409,18 +443,7 @@ class Model:
         sol = lu_solve(lu, rhs)
         fr = np.zeros((self.nf, 3)); rec = np.zeros((self.nf, 8)); fpow = 0.0
         if self.nf:
-            for it in range(MAX_FRICTION_ITER):
-                new, rec = self.friction(D, sol[n:], fr)
-                delta = np.max(np.abs(new - fr))
-                fr = new
-                Qf, fpow = self.friction_q(fr)
-                rhs[:n] = Q + Qf
-                sol = lu_solve(lu, rhs)
-                if delta <= FRICTION_RTOL * (np.max(np.abs(fr)) + 1e-300):
-                    break
-            else:
-                raise MechanismError(f"joint friction: the reactions and the friction did not agree after "
-                                     f"{MAX_FRICTION_ITER} iterations at t = {t:.9g} s (a self-locking joint?)")
+            fr, rec, fpow, sol = self._close_friction_loop(t, D, lu, rhs, Q, n, sol, lu_solve)
         acc, lam = sol[:n], sol[n:]
         yd = np.empty_like(y)
         yd[:3 * nb] = w[:, :3].reshape(-1)
@@ -437,6 +460,12 @@ class Model:
             return yd
         return yd, dict(lam=lam, acc=acc, D=D, Phi=Phi, Phid=Phid, friction=fr, friction_record=rec,
                         potential=pot, driver_power=drv)
+
+
+def _with(rhs, n, top):
+    out = rhs.copy()
+    out[:n] = top
+    return out
 
 
 def _unit(v) -> np.ndarray:
