@@ -107,6 +107,22 @@ FORCE_TYPES = {
 
 SECTIONS = (MECHANISM, BODY, JOINT, DRIVER) + tuple(FORCE_TYPES.values())
 
+#: table path -> its section (the JSON Schema's tree of a spatial ``[mechanism]``)
+TREE: dict = {
+    "mechanism": MECHANISM,
+    "mechanism.bodies[]": BODY,
+    "mechanism.joints[]": JOINT,
+    "mechanism.joints[].friction": ("model", "friction"),
+    "mechanism.drivers[]": DRIVER,
+    "mechanism.forces[]": FORCE_TYPES,
+}
+
+
+def format_reference() -> str:
+    """Markdown tables of the spatial sections (``docs/study_format.md``)."""
+    from ..schema.docs import format_sections
+    return format_sections(SECTIONS)
+
 
 def is_spatial(table) -> bool:
     """True when a ``[mechanism]`` table says ``dimension = 3``."""
