@@ -311,12 +311,14 @@ class SpatialMechanism:
                                       f"cross axes (valid: axis_j perpendicular to axis_i)")]
         return []
 
-    def validate(self) -> None:
-        """Raise :class:`~workbench.errors.MechanismError` listing every problem."""
+    def validate(self) -> "SpatialMechanism":
+        """Raise :class:`~workbench.errors.MechanismError` listing every problem; return the
+        mechanism itself when it has none."""
         probs = self.problems()
         if probs:
             raise MechanismError("the spatial mechanism has problems:\n  - "
                                  + "\n  - ".join(f"[{k}] {m}" for k, m in probs))
+        return self
 
 
 def _show(v) -> str:
