@@ -22,6 +22,8 @@ class Settings(CommonSettings):
     baumgarte_alpha: float = 5.0
     baumgarte_beta: float = 5.0
     method: str = "DOP853"
+    #: ``"fast"``: the compiled right-hand side (numba); ``"scipy"``: the reference one (Python)
+    path: str = "fast"
 
 
 def is_spatial(mechanism) -> bool:

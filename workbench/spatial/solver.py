@@ -77,7 +77,13 @@ def initial_state(model: Model, t0: float, *, tol: float = 1e-13, max_iter: int 
 def simulate(mech: SpatialMechanism, settings, *, initial=None) -> Simulation:
     """Run ``mech`` with ``settings`` (a :class:`~workbench.mbs.solution.SolverSettings` or the
     spatial engine's settings: ``t_start``, ``t_end``, ``output_step``, ``rtol``, ``atol``,
-    ``max_step``, ``first_step``, ``baumgarte_alpha``, ``baumgarte_beta``, ``method``).
+    ``max_step``, ``first_step``, ``baumgarte_alpha``, ``baumgarte_beta``, ``method``, ``path``).
+
+    ``path = "fast"`` (default): the compiled right-hand side (:mod:`.kernels`) when the mechanism
+    is in its scope, a call whose friction loop does not close evaluated on the reference path
+    (``stats['reference_fallbacks']``); ``"scipy"``: the reference right-hand side
+    (:meth:`.model.Model.dynamics`) throughout.  Either way the output samples are evaluated on
+    the reference path.
     ``initial``: a state vector to start from (default :func:`initial_state`)."""
     from scipy.integrate import solve_ivp  # lazily (house): scipy.integrate is slow to import
     model = Model(mech)
@@ -90,11 +96,25 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None) -> Simulation:
     calls = [0]
     deadline = _time.monotonic() + settings.max_wall_time
 
+    args = None
+    if getattr(settings, "path", "fast") != "scipy":
+        from .kernels import pack
+        args = pack(model)
+    fallbacks = [0]
+
     def f(t, y):
         calls[0] += 1
         if _time.monotonic() > deadline:
             raise SolverError(f"the spatial run reached its wall-time limit at t = {t:.6g} s")
+        if args is not None:
+            yd = np.empty_like(y)
+            if _rhs(t, y, alpha, beta, *args, friction_table(model, args, y), yd) == 0:
+                return yd
+            fallbacks[0] += 1    # the friction loop did not close in the compiled code
         return model.dynamics(t, y, alpha, beta)
+
+    if args is not None:
+        from .kernels import friction_table, rhs as _rhs
 
     w0 = _time.perf_counter()
     kw = {}
@@ -107,7 +127,7 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None) -> Simulation:
     if not res.success:
         raise SolverError(f"the spatial run failed at t = {res.t[-1] if len(res.t) else t0:.6g} s: {res.message}")
     stats = {"output_samples": int(len(res.t)), "rhs_calls": calls[0], "wall_time": wall, "nfev": int(res.nfev),
-             "path": "scipy"}
+             "path": "fast" if args is not None else "scipy", "reference_fallbacks": fallbacks[0]}
     return to_simulation(model, res.t, res.y.T, alpha, beta, stats)
 
 
