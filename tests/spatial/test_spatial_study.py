@@ -113,3 +113,21 @@ def test_the_study_runs_into_a_dataset_with_units(registry, tmp_path):
         assert ds[name].attrs["units"] and ds[name].attrs["long_name"], name
     assert float(ds["velocity"].sel(body="bar", xyz="z").isel(time=0)) == pytest.approx(1.0)
     assert float(ds["joint_friction_force"].isel(friction_joint=0, time=-1)) < 0   # opposes the slide
+
+
+def test_vtu_export_of_the_bodies_motion(registry, tmp_path):
+    meshio = pytest.importorskip("meshio")
+    import numpy as np
+    from workbench import engines
+    from workbench.spatial.vtu import write_vtu
+    st = load_study_text(_bad("t_end = 3.0", "t_end = 0.1", _bad("step = 0.01", "step = 0.01")),
+                         file="pend.toml", registry=registry)
+    sim = engines.simulate(st.mechanism, st.solver)
+    pvd = write_vtu(sim, st.mechanism, tmp_path / "vtu", every=5)
+    files = sorted((tmp_path / "vtu").glob("*.vtu"))
+    assert pvd.exists() and len(files) == 3 and files[0].name in pvd.read_text()
+    last = meshio.read(files[-1])
+    corners = last.points
+    # the box's centroid is the centre of mass; its long edges are 1 m
+    assert np.allclose(corners.mean(axis=0), sim.position[10, 0, :3], atol=1e-12)
+    assert np.linalg.norm(corners[1] - corners[0]) == pytest.approx(1.0)
