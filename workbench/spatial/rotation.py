@@ -42,7 +42,7 @@ def from_axis_angle(axis, angle: float) -> np.ndarray:
 
 
 def from_matrix(A) -> np.ndarray:
-    """Euler parameters (``e0 >= 0``) of the rotation matrix ``A`` (Shepperd's method)."""
+    """Euler parameters (``e0 >= 0``) of the rotation matrix ``A`` (Shepperd (1978))."""
     A = np.asarray(A, float)
     tr = np.trace(A)
     cands = [tr, A[0, 0], A[1, 1], A[2, 2]]
