@@ -2,7 +2,8 @@
 spherical, revolute, cylindrical, prismatic, universal and fixed joints, drivers, springs and
 applied loads, joint friction from the reactions (Qi, Luo & Huang (2009)); the augmented index-1
 DAE with Baumgarte stabilisation integrated by ``scipy.integrate.solve_ivp`` (``method``,
-DOP853 by default).
+DOP853 by default) on the compiled right-hand side (``path = "fast"``) or the reference one
+(``path = "scipy"``).
 
 It runs the mechanisms whose ``dimension`` is 3 (:class:`~workbench.spatial.SpatialMechanism`)
 and refuses the planar ones; it takes no worn surfaces (no clearance joints in 3-D yet).
@@ -61,11 +62,12 @@ def simulate(mechanism, settings, **kw):
 
 
 def describe(settings) -> str:
-    return f"spatial rigid bodies, scipy {getattr(settings, 'method', 'DOP853')}"
+    rhs = "reference" if getattr(settings, "path", "fast") == "scipy" else "compiled"
+    return f"spatial rigid bodies, {rhs} right-hand side, scipy {getattr(settings, 'method', 'DOP853')}"
 
 
 ENGINE = Engine(
     name=NAME, summary="rigid bodies in 3-D with Euler parameters, ideal spatial joints and joint "
-    "friction from the reactions (augmented DAE, Baumgarte, scipy DOP853)",
+    "friction from the reactions (augmented DAE, Baumgarte, compiled right-hand side, scipy DOP853)",
     settings=Settings, accepts=accepts, problems=problems, simulate=simulate, describe=describe,
     worn_surfaces=False, rigid=False)
