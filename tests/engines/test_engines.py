@@ -151,6 +151,8 @@ def _former_choice(mechanism, settings) -> str:
     """The solver the code before workbench.engines ran (kinds/dynamics, results.run_dynamics,
     wear.flex_dynamics.simulator, mbs.solver's path), frozen here as the oracle."""
     from workbench.nonsmooth.support import is_set_valued
+    if getattr(mechanism, "dimension", 2) == 3:
+        return "spatial"   # spatial studies came with the spatial engine (no former solver)
     if any(is_set_valued(getattr(j, "friction", None)) for j in mechanism.joints):
         return "event_driven"
     if settings.method == "moreau_jean":
@@ -172,7 +174,7 @@ def test_every_shipped_study_runs_on_the_solver_it_ran_on_before(registry):
         sel = engines.select(s.mechanism, s.solver)
         assert sel.engine.name == _former_choice(s.mechanism, s.solver), path.name
         seen.add(sel.engine.name)
-    assert seen == {"compiled", "event_driven", "moreau_jean", "generalized_alpha"}
+    assert seen == {"compiled", "event_driven", "moreau_jean", "generalized_alpha", "spatial"}
 
 
 def test_the_engines_import_no_study_kind_cli_or_results_module():

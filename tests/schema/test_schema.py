@@ -65,6 +65,9 @@ def test_schema_command_offers_every_kind_and_prints_json():
 
 def test_json_schema_carries_units_bounds_and_model_parameters(registry):
     s = build_schema("dynamics", registry)
+    spatial = s["properties"]["mechanism"]["then"]     # [mechanism] dimension = 3
+    assert spatial["properties"]["bodies"]["items"]["properties"]["quaternion"]["default"] == [1.0, 0.0, 0.0, 0.0]
+    s["properties"]["mechanism"] = s["properties"]["mechanism"]["else"]   # the planar tables
     body = s["properties"]["mechanism"]["properties"]["bodies"]["items"]
     assert body["properties"]["mass"]["exclusiveMinimum"] == 0.0
     assert "[kg]" in body["properties"]["mass"]["description"] and "mass" in body["required"]

@@ -29,6 +29,7 @@ _NOT_SLIDER_CRANKS = {"crank_rocker_friction.toml", "crank_rocker_friction_dampe
                       "crank_rocker_free.toml", "stick_slip_oscillator.toml",
                       "pendulum_pin_friction.toml"}
 # --- nonsmooth: end
+_NOT_SLIDER_CRANKS |= {"qi_pendulum.toml"}   # spatial: checked in tests/spatial/test_qi_pendulum.py
 
 
 @pytest.fixture(scope="module")

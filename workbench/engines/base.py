@@ -121,6 +121,13 @@ def foreign_keys(engine: Engine, settings) -> list[str]:
 
 
 # -- small helpers the engines share ---------------------------------------------------------
+def spatial_refusal(mechanism) -> str | None:
+    """Why a planar engine cannot run ``mechanism`` (``None``: it is planar)."""
+    if getattr(mechanism, "dimension", 2) == 3:
+        return "the mechanism is spatial (dimension = 3), which the spatial engine integrates"
+    return None
+
+
 def has_beams(mechanism) -> bool:
     """True when ``mechanism`` has flexible beams."""
     return bool(getattr(mechanism, "beams", ()))

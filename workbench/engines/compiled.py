@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from .base import CommonSettings, Engine, has_beams, names_text, set_valued_joints
+from .base import CommonSettings, Engine, has_beams, names_text, set_valued_joints, spatial_refusal
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,8 @@ def rigid_refusal(mechanism, settings) -> str | None:
 
 
 def accepts(mechanism, settings) -> str | None:
+    if spatial_refusal(mechanism):
+        return spatial_refusal(mechanism)
     why = rigid_refusal(mechanism, settings)
     if why is None and getattr(settings, "path", "fast") == "scipy":
         return ("path = 'scipy' (the older spelling of engine = 'scipy_reference') asks for the "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import CommonSettings, Engine, has_beams, set_valued_joints
+from .base import CommonSettings, Engine, has_beams, set_valued_joints, spatial_refusal
 from .compiled import compile_problems
 
 
@@ -24,6 +24,8 @@ class Settings(CommonSettings):
 
 
 def accepts(mechanism, settings) -> str | None:
+    if spatial_refusal(mechanism):
+        return spatial_refusal(mechanism)
     if has_beams(mechanism):
         return "the event-driven engine runs rigid bodies only (this mechanism has flexible beams)"
     if getattr(settings, "method", "") == "moreau_jean":

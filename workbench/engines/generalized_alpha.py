@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import CommonSettings, Engine, has_beams, set_valued_joints
+from .base import CommonSettings, Engine, has_beams, set_valued_joints, spatial_refusal
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,8 @@ class Settings(CommonSettings):
 
 
 def accepts(mechanism, settings) -> str | None:
+    if spatial_refusal(mechanism):
+        return spatial_refusal(mechanism)
     if not has_beams(mechanism):
         return "the mechanism has no flexible beams (the rigid engines run it)"
     if getattr(settings, "method", "") == "moreau_jean":

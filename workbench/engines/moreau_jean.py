@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import CommonSettings, Engine, has_beams, set_valued_joints
+from .base import CommonSettings, Engine, has_beams, set_valued_joints, spatial_refusal
 
 NAME = "moreau_jean"
 
@@ -32,6 +32,8 @@ def asked_for(settings) -> bool:
 
 
 def accepts(mechanism, settings) -> str | None:
+    if spatial_refusal(mechanism):
+        return spatial_refusal(mechanism)
     if not asked_for(settings):
         return ("Moreau-Jean time stepping runs when a study asks for it "
                 "(engine = 'moreau_jean' with its fixed 'step')")

@@ -14,12 +14,12 @@ The older spellings keep working: ``path = "scipy"`` asks for ``scipy_reference`
 from __future__ import annotations
 
 from ..errors import SolverError, choices_text, did_you_mean
-from . import compiled, event_driven, generalized_alpha, moreau_jean, scipy_reference
+from . import compiled, event_driven, generalized_alpha, moreau_jean, scipy_reference, spatial
 from .base import AUTO, Engine, Selection
 
 #: every engine, in preference order (``auto`` takes the first that accepts)
 ENGINES: tuple[Engine, ...] = (compiled.ENGINE, scipy_reference.ENGINE, event_driven.ENGINE,
-                               generalized_alpha.ENGINE, moreau_jean.ENGINE)
+                               generalized_alpha.ENGINE, moreau_jean.ENGINE, spatial.ENGINE)
 
 
 class EngineRefused(SolverError):

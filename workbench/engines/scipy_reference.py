@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from .base import CommonSettings, Engine
+from .base import CommonSettings, Engine, spatial_refusal
 from .compiled import compile_problems, rigid_refusal
 
 
@@ -26,6 +26,8 @@ class Settings(CommonSettings):
 
 
 def accepts(mechanism, settings) -> str | None:
+    if spatial_refusal(mechanism):
+        return spatial_refusal(mechanism)
     return rigid_refusal(mechanism, settings)
 
 

@@ -26,7 +26,8 @@ def progress_total(study) -> float | None:
 #: module and function; every other engine's run is :func:`workbench.kinds.dynamics_run.run_dynamics`
 #: (with the ideal-joint twin and the plausibility guard)
 _OWN_DATASET = {"event_driven": (".dynamics_run", "run_event_driven"),
-                "moreau_jean": (".dynamics_run", "run_moreau_jean")}
+                "moreau_jean": (".dynamics_run", "run_moreau_jean"),
+                "spatial": ("..spatial.dataset", "run_study")}
 
 
 def describe(study) -> str:

@@ -71,6 +71,11 @@ def format_reference() -> str:
     return format_sections(S.SECTIONS, inline=(S.MATERIAL, S.DRIVER_FUNCTION))
 
 
+def _format_spatial() -> str:
+    from ..study.spatial import format_reference as fmt
+    return fmt()
+
+
 def format_pressure() -> str:
     """The reference of the pressure study tables."""
     from . import pressure as P
@@ -86,6 +91,7 @@ def format_sweep() -> str:
 #: file -> {block name: generator}
 BLOCKS = {
     "docs/study_format.md": {"workbench.study.schema.format_reference()": format_reference,
+                             "workbench.study.spatial.format_reference()": _format_spatial,
                              "workbench.schema.docs.format_pressure()": format_pressure},
     "docs/sweep_format.md": {"workbench.schema.docs.format_sweep()": format_sweep},
 }

@@ -136,6 +136,12 @@ def _dynamics(registry) -> dict:
     from ..study import schema as S
     tree = S.TREE
     props = {name: node_schema(tree[name], tree, name, registry) for name in S.TOP_LEVEL}
+    # [mechanism] dimension = 3: the spatial tables (workbench.study.spatial)
+    from ..study import spatial as P3
+    planar = props["mechanism"]
+    props["mechanism"] = {"if": {"properties": {"dimension": {"const": 3}}, "required": ["dimension"]},
+                          "then": node_schema(P3.TREE["mechanism"], P3.TREE, "mechanism", registry),
+                          "else": planar}
     return {"type": "object", "properties": props, "required": ["mechanism"],
             "additionalProperties": False}
 

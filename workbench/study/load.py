@@ -138,7 +138,16 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
     if registry is None:
         from ..plugins import build_registry
         registry = build_registry()
-    mechanism = _mechanism(doc.get("mechanism", {}), probs, registry) if "mechanism" in doc else None
+    from . import spatial as spatial_tables
+    spatial = spatial_tables.is_spatial(doc.get("mechanism"))
+    if spatial and kind != "dynamics":
+        probs.add("study.kind", f"a spatial mechanism ([mechanism] dimension = 3) runs in a "
+                                f"kind = \"dynamics\" study (this study is '{kind}')")
+        probs.raise_if_any()
+    if spatial:
+        mechanism = spatial_tables.parse_mechanism(doc["mechanism"], probs, registry, _model)
+    else:
+        mechanism = _mechanism(doc.get("mechanism", {}), probs, registry) if "mechanism" in doc else None
     checks = read_checks(doc.get("checks", {}), probs)
     out = S.read_table(doc.get("output", {}), S.OUTPUT, "output", probs)
     output = OutputOptions(**out) if not S.has_bad(out) else None
@@ -151,6 +160,9 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
     else:
         solver = _solver(doc.get("solver", {}), probs, mechanism, output)
     probs.raise_if_any()
+    if spatial:   # checked by parse_mechanism, every problem under its key
+        solver = _spatial_engine(solver, probs)
+        probs.raise_if_any()
     try:
         mechanism.validate()
     except MechanismError as exc:
@@ -167,6 +179,18 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
     probs.raise_if_any()
     return Study(mechanism=mechanism, solver=solver, output=output, wear=wear, checks=checks,
                  warnings=tuple(warnings), **common)
+
+
+def _spatial_engine(solver: SolverSettings, probs: S.Problems) -> SolverSettings:
+    """A spatial study runs on the ``spatial`` engine: ``engine = "auto"`` asks for it (the
+    planar engines do not refuse a 3-D mechanism by themselves), another engine is an error."""
+    import dataclasses
+    from ..engines import spatial as spatial_engine
+    if solver.engine in ("auto", spatial_engine.NAME):
+        return dataclasses.replace(solver, engine=spatial_engine.NAME)
+    probs.add("solver.engine", f"engine = '{solver.engine}' runs planar mechanisms; this one is spatial "
+                               f"([mechanism] dimension = 3). Valid: 'auto', '{spatial_engine.NAME}'")
+    return solver
 
 
 def _items(values: dict, name: str, path: str) -> list[tuple[str, Any]]:

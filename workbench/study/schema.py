@@ -37,6 +37,8 @@ STUDY = Section("study", "What the study is.", (
 TOP_LEVEL = ("study", "mechanism", "solver", "output", "wear", "checks")
 
 MECHANISM = Section("mechanism", "The planar mechanism; the fixed frame is the body `ground`.", (
+    Key("dimension", "int", "", "2: this planar mechanism; 3: a spatial one (the `dimension = 3` "
+        "tables)", 2, choices=(2, 3)),
     Key("gravity", "vec2", "m/s^2", "gravitational acceleration vector", (0.0, -9.81)),
     Key("ground_points", "points", "m", "named points of the ground, e.g. `{O = [0.0, 0.0]}`", {}),
     Key("bodies", "tables", "", "moving rigid bodies (array of tables, see below)"),

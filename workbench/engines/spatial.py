@@ -1,0 +1,73 @@
+"""Engine ``spatial``: rigid bodies in 3-D (:mod:`workbench.spatial`): Euler parameters, ideal
+spherical, revolute, cylindrical, prismatic, universal and fixed joints, drivers, springs and
+applied loads, joint friction from the reactions (Qi, Luo & Huang (2009)); the augmented index-1
+DAE with Baumgarte stabilisation integrated by ``scipy.integrate.solve_ivp`` (``method``,
+DOP853 by default) on the compiled right-hand side (``path = "fast"``) or the reference one
+(``path = "scipy"``).
+
+It runs the mechanisms whose ``dimension`` is 3 (:class:`~workbench.spatial.SpatialMechanism`)
+and refuses the planar ones; it takes no worn surfaces (no clearance joints in 3-D yet).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .base import CommonSettings, Engine
+
+NAME = "spatial"
+
+
+@dataclass(frozen=True)
+class Settings(CommonSettings):
+    """The spatial engine's own settings (see :class:`~workbench.mbs.solution.SolverSettings`)."""
+    baumgarte_alpha: float = 5.0
+    baumgarte_beta: float = 5.0
+    method: str = "DOP853"
+    #: ``"fast"``: the compiled right-hand side (numba); ``"scipy"``: the reference one (Python)
+    path: str = "fast"
+
+
+def is_spatial(mechanism) -> bool:
+    """True for a 3-D mechanism (``[mechanism] dimension = 3``)."""
+    return getattr(mechanism, "dimension", 2) == 3
+
+
+def accepts(mechanism, settings) -> str | None:
+    if not is_spatial(mechanism):
+        return ("the mechanism is planar ([mechanism] dimension = 2); the spatial engine runs "
+                "dimension = 3")
+    if getattr(settings, "method", "DOP853") == "moreau_jean":
+        return "method = 'moreau_jean' asks for Moreau-Jean time stepping, which is planar only"
+    return None
+
+
+def problems(mechanism, settings, *, wear=None, build=False) -> list[tuple[str, str]]:
+    out = list(mechanism.problems())
+    if wear is not None:
+        out.append(("study.kind", "the wear loop runs planar clearance joints; a spatial mechanism "
+                                  "runs as [study] kind = \"dynamics\""))
+    if build and not out:
+        from ..spatial.model import Model
+        try:
+            Model(mechanism)
+        except Exception as exc:  # a law that fails to pack, a frame that cannot be built
+            out.append(("mechanism", str(exc)))
+    return out
+
+
+def simulate(mechanism, settings, **kw):
+    """:func:`workbench.spatial.solver.simulate` (``initial=``: a state vector)."""
+    from ..spatial.solver import simulate as run
+    return run(mechanism, settings, initial=kw.get("initial"))
+
+
+def describe(settings) -> str:
+    rhs = "reference" if getattr(settings, "path", "fast") == "scipy" else "compiled"
+    return f"spatial rigid bodies, {rhs} right-hand side, scipy {getattr(settings, 'method', 'DOP853')}"
+
+
+ENGINE = Engine(
+    name=NAME, summary="rigid bodies in 3-D with Euler parameters, ideal spatial joints and joint "
+    "friction from the reactions (augmented DAE, Baumgarte, compiled right-hand side, scipy DOP853)",
+    settings=Settings, accepts=accepts, problems=problems, simulate=simulate, describe=describe,
+    worn_surfaces=False, rigid=False)

@@ -1,0 +1,120 @@
+"""The dataset of a spatial run (the dynamics kind routes the ``spatial`` engine here).
+
+Every variable carries ``units`` and ``long_name``; dims end with ``time`` as the planar
+datasets do.  The results layer (:mod:`workbench.results.dataset`: provenance, writing) is
+imported inside the functions (house layering: an engine room does not import it at module level).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+
+def to_dataset(sim, *, study=None, registry=None):
+    """An ``xarray.Dataset`` of a spatial :class:`~workbench.mbs.solution.Simulation`."""
+    import xarray as xr
+    from ..results.dataset import study_provenance
+
+    def var(dims, data, units, long_name, **extra):
+        return xr.Variable(dims, np.asarray(data), attrs={"units": units, "long_name": long_name, **extra})
+
+    def T(a):   # (time, ...) -> (..., time)
+        a = np.asarray(a)
+        return np.moveaxis(a, 0, -1)
+
+    x = sim.extras
+    nf_names = x["friction_joint_names"]
+    kinds = {}
+    if study is not None:
+        kinds = {j.name: j.type for j in study.mechanism.joints}
+        units = ["N m" if d.coordinate == "angle" else "N" for d in study.mechanism.drivers]
+    else:
+        units = ["N m"] * len(sim.driver_names)
+    coords = {
+        "time": var(("time",), sim.time, "s", "time"),
+        "body": var(("body",), np.array(sim.body_names, dtype=str), "1", "moving body"),
+        "xyz": var(("xyz",), np.array(["x", "y", "z"]), "1", "vector component (world or body axes as named)"),
+        "quaternion_component": var(("quaternion_component",), np.array(["e0", "e1", "e2", "e3"]), "1",
+                                    "Euler parameter"),
+        "driver": var(("driver",), np.array(sim.driver_names, dtype=str), "1", "driver"),
+        "driver_unit": var(("driver",), np.array(units, dtype=str), "1", "unit of the driver load"),
+        "ideal_joint": var(("ideal_joint",), np.array(sim.joint_names, dtype=str), "1", "ideal joint"),
+        "ideal_joint_type": var(("ideal_joint",), np.array([kinds.get(n, "") for n in sim.joint_names], dtype=str),
+                                "1", "joint type"),
+        "friction_joint": var(("friction_joint",), np.array(nf_names, dtype=str), "1", "joint with friction"),
+        "journal": var(("journal",), np.array(["axis_i", "axis_j"]), "1",
+                       "journal (a universal joint has two; the others use axis_i)"),
+        "contact_point": var(("contact_point",), np.array(["F1", "F2", "g3", "g4"]), "1",
+                             "equivalent contact point (Qi, Luo & Huang (2009): radial at the two end faces, "
+                             "axial on the left and right face)"),
+        "end_face": var(("end_face",), np.array(["1", "2"]), "1", "end face of the sleeve"),
+        "joint": var(("joint",), np.array([], dtype=str), "1", "clearance joint (none in 3-D)"),
+    }
+    v = {}
+    P = sim.position
+    v["position"] = var(("body", "xyz", "time"), T(P[:, :, :3]), "m", "centre-of-mass position (world)")
+    v["quaternion"] = var(("body", "quaternion_component", "time"), T(P[:, :, 3:]), "1",
+                          "orientation: Euler parameters (unit quaternion, body to world)")
+    v["velocity"] = var(("body", "xyz", "time"), T(sim.velocity[:, :, :3]), "m/s", "centre-of-mass velocity (world)")
+    v["angular_velocity"] = var(("body", "xyz", "time"), T(sim.velocity[:, :, 3:]), "rad/s",
+                                "angular velocity, world axes")
+    v["angular_velocity_body"] = var(("body", "xyz", "time"), T(x["angular_velocity_body"]), "rad/s",
+                                     "angular velocity, body axes")
+    v["acceleration"] = var(("body", "xyz", "time"), T(sim.acceleration[:, :, :3]), "m/s^2",
+                            "centre-of-mass acceleration (world)")
+    v["angular_acceleration"] = var(("body", "xyz", "time"), T(sim.acceleration[:, :, 3:]), "rad/s^2",
+                                    "angular acceleration, world axes")
+    v["driver_load"] = var(("driver", "time"), T(sim.driver_load), units[0] if len(set(units)) == 1 else "",
+                           "generalised force of the driver on body j of its joint")
+    v["joint_force"] = var(("ideal_joint", "xyz", "time"), T(sim.joint_reaction[:, :, :3]), "N",
+                           "constraint reaction force on body j (world)")
+    v["joint_moment"] = var(("ideal_joint", "xyz", "time"), T(sim.joint_reaction[:, :, 3:]), "N m",
+                            "constraint reaction moment on body j about its joint point (world)")
+    v["joint_friction_force"] = var(("friction_joint", "time"), T(x["friction_force"]), "N",
+                                    "axial friction force on body j (Qi, Luo & Huang (2009) eq. 25)")
+    v["joint_friction_moment"] = var(("friction_joint", "journal", "time"), T(x["friction_moment"]), "N m",
+                                     "friction moment on body j about the joint axis (Qi, Luo & Huang (2009) "
+                                     "eqs. 26, 53, 55, 58)")
+    v["contact_load"] = var(("friction_joint", "contact_point", "time"), T(x["contact_load"]), "N",
+                            "normal load of the equivalent contact points")
+    v["contact_azimuth"] = var(("friction_joint", "end_face", "time"), T(x["contact_azimuth"]), "rad",
+                               "azimuth theta of the radial contact point on each end face")
+    v["slide_rate"] = var(("friction_joint", "time"), T(x["slide_rate"]), "m/s",
+                          "relative sliding speed of body j along the joint axis")
+    v["rotation_rate"] = var(("friction_joint", "time"), T(x["rotation_rate"]), "rad/s",
+                             "relative rotation rate of body j about the joint axis")
+    v["contact_force"] = var(("joint", "time"), np.zeros((0, len(sim.time))), "N",
+                             "normal contact force of the clearance joints (none in 3-D)")
+    for name, long in (("kinetic_energy", "kinetic energy"), ("potential_energy", "potential energy "
+                       "(gravity and springs)"), ("driver_work", "work of the drivers and applied loads"),
+                       ("dissipated_energy", "energy dissipated by joint friction and dampers")):
+        v[name] = var(("time",), getattr(sim, name), "J", long)
+    v["drift_position"] = var(("time",), sim.drift_position, "m", "norm of the position constraint violation")
+    v["drift_velocity"] = var(("time",), sim.drift_velocity, "m/s", "norm of the velocity constraint violation")
+    attrs = study_provenance(study, registry)
+    attrs.update({"study_kind": "dynamics", "dimension": 3, "engine": sim.engine, "engine_reason": sim.engine_reason,
+                  "run_status": sim.status, "ideal_twin_status": "not requested"})
+    for k, val in sim.stats.items():
+        if isinstance(val, (int, float, str)) and not isinstance(val, bool):
+            attrs[f"solver_{k}"] = val
+    if study is not None:
+        laws = {j.name: {"model": j.friction.name, "parameters": {k: getattr(j.friction.params, k) for k in
+                                                                   j.friction.params.__dataclass_fields__}}
+                for j in study.mechanism.joints if j.friction is not None}
+        attrs["joint_friction_models"] = json.dumps(laws, default=str)
+    return xr.Dataset(v, coords=coords, attrs=attrs)
+
+
+def run_study(study, *, registry, out: str | Path | None = None, selection=None):
+    """Run a spatial dynamics study on its engine and write its dataset to ``out`` when given."""
+    from .. import engines
+    from ..results.dataset import write_dataset
+    if selection is None:
+        selection = engines.Selection(engines.get("spatial"), "the spatial dataset route")
+    sim = engines.run(selection, study.mechanism, study.solver)
+    ds = to_dataset(sim, study=study, registry=registry)
+    if out is not None:
+        write_dataset(ds, out)
+    return ds

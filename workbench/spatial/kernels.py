@@ -1,0 +1,497 @@
+"""The compiled right-hand side of the spatial engine (the fast path): the same equations as
+:meth:`workbench.spatial.model.Model.dynamics`, on packed arrays (:func:`pack`), with numba.
+
+Scope: every joint type, drivers, gravity, springs, applied loads and joint friction.  The
+friction laws are evaluated at unit load (their force is linear in the load), so they depend on
+the slip speeds only: :func:`slip_speeds` (compiled) gives those, each joint's law kernel (the
+plugin's own compiled function, called from Python) gives ``ftab``, and :func:`rhs` takes the
+table; no function is passed into compiled code, so every kernel here is cached on disk.  The reactions-
+friction loop is the fixed-point iteration; a call where it does not converge in
+:data:`FIXED_POINT_ITER` iterations returns status 1 and the caller evaluates that right-hand side
+on the reference path (Powell's method there).  The revolute joint's axial contact point (Qi, Luo
+& Huang (2009) eq. 36) is iterated likewise; no consistent point gives the ring, as on the
+reference path (the reference path's scan of the circle is not repeated here: status 1 instead).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..jit import njit
+
+FIXED_POINT_ITER = 40
+RTOL = 1e-13
+AXIAL_ITER = 60
+AXIAL_TOL = 1e-14
+#: joint type codes
+CODES = {"spherical": 0, "revolute": 1, "cylindrical": 2, "prismatic": 3, "universal": 4, "fixed": 5}
+
+
+@njit(cache=True, inline="always")
+def _cross(a, b):
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+
+
+@njit(cache=True)
+def _rot(p):
+    n = math.sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3])
+    e0, e1, e2, e3 = p[0] / n, p[1] / n, p[2] / n, p[3] / n
+    A = np.empty((3, 3))
+    A[0, 0] = e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3; A[0, 1] = 2 * (e1 * e2 - e0 * e3); A[0, 2] = 2 * (e1 * e3 + e0 * e2)
+    A[1, 0] = 2 * (e1 * e2 + e0 * e3); A[1, 1] = e0 * e0 - e1 * e1 + e2 * e2 - e3 * e3; A[1, 2] = 2 * (e2 * e3 - e0 * e1)
+    A[2, 0] = 2 * (e1 * e3 - e0 * e2); A[2, 1] = 2 * (e2 * e3 + e0 * e1); A[2, 2] = e0 * e0 - e1 * e1 - e2 * e2 + e3 * e3
+    return A
+
+
+@njit(cache=True)
+def _skew(a):
+    S = np.zeros((3, 3))
+    S[0, 1] = -a[2]; S[0, 2] = a[1]; S[1, 0] = a[2]; S[1, 2] = -a[0]; S[2, 0] = -a[1]; S[2, 1] = a[0]
+    return S
+
+
+@njit(cache=True)
+def _fval(poly, npoly, harm, nharm, t, d):
+    v = 0.0
+    for k in range(npoly):
+        if k >= d:
+            c = 1.0
+            for q in range(k - d + 1, k + 1):
+                c *= q
+            v += poly[k] * c * t ** (k - d)
+    for m in range(nharm):
+        A, w, ph = harm[m, 0], harm[m, 1], harm[m, 2]
+        x = w * t + ph
+        if d == 0:
+            v += A * math.sin(x)
+        elif d == 1:
+            v += A * w * math.cos(x)
+        else:
+            v -= A * w * w * math.sin(x)
+    return v
+
+
+@njit(cache=True)
+def _dot1(k, i, j, a, b, W, Phi, Jw, gam):
+    Phi[k] = a @ b
+    Jw[k, i, 3:] += _cross(a, b)
+    Jw[k, j, 3:] += _cross(b, a)
+    wa = _cross(W[i], a); wb = _cross(W[j], b)
+    gam[k] = -(b @ _cross(W[i], wa) + a @ _cross(W[j], wb) + 2 * (wa @ wb))
+
+
+@njit(cache=True)
+def _dot2(k, i, j, a, d, dd, si, sj, cci, ccj, W, Phi, Jw, gam):
+    Phi[k] = a @ d
+    Jw[k, i, :3] -= a; Jw[k, j, :3] += a
+    Jw[k, i, 3:] += _cross(a, d + si); Jw[k, j, 3:] += _cross(sj, a)
+    wa = _cross(W[i], a)
+    gam[k] = -(d @ _cross(W[i], wa) + 2 * (wa @ dd) + a @ (ccj - cci))
+
+
+@njit(cache=True)
+def constraints(t, R, A, V, W, nb, jint, jflt, dint, dpoly, dnpoly, dharm, dnharm, m):
+    Phi = np.zeros(m); Phit = np.zeros(m); gam = np.zeros(m)
+    Jw = np.zeros((m, nb + 1, 6))
+    for q in range(jint.shape[0]):
+        typ, i, j, k = jint[q, 0], jint[q, 1], jint[q, 2], jint[q, 3]
+        si = A[i] @ jflt[q, 0:3]; sj = A[j] @ jflt[q, 3:6]
+        d = R[j] + sj - R[i] - si
+        dd = V[j] + _cross(W[j], sj) - V[i] - _cross(W[i], si)
+        Fi = A[i] @ jflt[q, 6:15].reshape(3, 3).T
+        Fj = A[j] @ jflt[q, 15:24].reshape(3, 3).T
+        xi, yi, zi = Fi[:, 0].copy(), Fi[:, 1].copy(), Fi[:, 2].copy()
+        xj, yj, zj = Fj[:, 0].copy(), Fj[:, 1].copy(), Fj[:, 2].copy()
+        cci = _cross(W[i], _cross(W[i], si)); ccj = _cross(W[j], _cross(W[j], sj))
+        if typ in (0, 1, 4, 5):   # the points coincide
+            for r in range(3):
+                Phi[k + r] = d[r]
+                Jw[k + r, j, r] += 1.0; Jw[k + r, i, r] -= 1.0
+                gam[k + r] = -(ccj[r] - cci[r])
+            Sj = _skew(sj); Si = _skew(si)
+            for r in range(3):
+                for c in range(3):
+                    Jw[k + r, j, 3 + c] -= Sj[r, c]
+                    Jw[k + r, i, 3 + c] += Si[r, c]
+            k += 3
+        if typ == 1:
+            _dot1(k, i, j, xi, zj, W, Phi, Jw, gam); _dot1(k + 1, i, j, yi, zj, W, Phi, Jw, gam)
+        elif typ == 2 or typ == 3:
+            _dot1(k, i, j, xi, zj, W, Phi, Jw, gam); _dot1(k + 1, i, j, yi, zj, W, Phi, Jw, gam)
+            _dot2(k + 2, i, j, xi, d, dd, si, sj, cci, ccj, W, Phi, Jw, gam)
+            _dot2(k + 3, i, j, yi, d, dd, si, sj, cci, ccj, W, Phi, Jw, gam)
+            if typ == 3:
+                _dot1(k + 4, i, j, xi, yj, W, Phi, Jw, gam)
+        elif typ == 4:
+            _dot1(k, i, j, zi, zj, W, Phi, Jw, gam)
+        elif typ == 5:
+            _dot1(k, i, j, xi, yj, W, Phi, Jw, gam); _dot1(k + 1, i, j, yi, zj, W, Phi, Jw, gam)
+            _dot1(k + 2, i, j, zi, xj, W, Phi, Jw, gam)
+    for q in range(dint.shape[0]):
+        jn, coord, k = dint[q, 0], dint[q, 1], dint[q, 2]
+        i, j = jint[jn, 1], jint[jn, 2]
+        Fi = A[i] @ jflt[jn, 6:15].reshape(3, 3).T
+        xi, yi, zi = Fi[:, 0].copy(), Fi[:, 1].copy(), Fi[:, 2].copy()
+        f0 = _fval(dpoly[q], dnpoly[q], dharm[q], dnharm[q], t, 0)
+        f1 = _fval(dpoly[q], dnpoly[q], dharm[q], dnharm[q], t, 1)
+        f2 = _fval(dpoly[q], dnpoly[q], dharm[q], dnharm[q], t, 2)
+        if coord == 0:
+            xj = A[j] @ jflt[jn, 15:18]
+            th = math.atan2(yi @ xj, xi @ xj)
+            x = th - f0 + math.pi
+            Phi[k] = x - 2 * math.pi * math.floor(x / (2 * math.pi)) - math.pi
+            Jw[k, j, 3:] += zi; Jw[k, i, 3:] -= zi
+            gam[k] = f2 - _cross(W[i], zi) @ (W[j] - W[i])
+        else:
+            si = A[i] @ jflt[jn, 0:3]; sj = A[j] @ jflt[jn, 3:6]
+            d = R[j] + sj - R[i] - si
+            dd = V[j] + _cross(W[j], sj) - V[i] - _cross(W[i], si)
+            cci = _cross(W[i], _cross(W[i], si)); ccj = _cross(W[j], _cross(W[j], sj))
+            _dot2(k, i, j, zi, d, dd, si, sj, cci, ccj, W, Phi, Jw, gam)
+            Phi[k] -= f0
+            gam[k] += f2
+        Phit[k] = -f1
+    D = np.empty((m, 6 * nb))
+    for b in range(nb):
+        D[:, 6 * b:6 * b + 3] = Jw[:, b, :3]
+        D[:, 6 * b + 3:6 * b + 6] = np.ascontiguousarray(Jw[:, b, 3:]) @ A[b]
+    return Phi, D, Phit, gam
+
+
+@njit(cache=True)
+def _radial_matrix(k_s, k_r, R, c):
+    A = np.empty((4, 4))
+    for col in (0, 2):
+        s = -1.0 if col == 0 else 1.0
+        A[0, col] = -1.0; A[1, col] = k_r; A[2, col] = -s * c * k_r; A[3, col] = -(s * c + R * k_s)
+        A[0, col + 1] = -k_r; A[1, col + 1] = -1.0; A[2, col + 1] = s * c + R * k_s; A[3, col + 1] = -s * c * k_r
+    return A
+
+
+@njit(cache=True)
+def _axial_perp(g3, g4, n3, k_r, R, c):
+    out = np.zeros(4)
+    e1 = np.array([1.0, 0.0, 0.0])
+    for q in range(2):
+        g = g3 if q == 0 else g4
+        s = -1.0 if q == 0 else 1.0
+        n = n3 if q == 0 else -n3
+        if g == 0.0:
+            continue
+        f = g * (-s * e1 + k_r * _cross(e1, n))
+        mm = _cross(s * c * e1 + R * n, f)
+        out[0] += f[1]; out[1] += f[2]; out[2] += mm[1]; out[3] += mm[2]
+    return out
+
+
+@njit(cache=True)
+def _axial_dir(u):
+    F1 = math.hypot(u[0], u[1]); F2 = math.hypot(u[2], u[3])
+    d = np.zeros(3)
+    if F1 == 0.0 or F2 == 0.0:
+        return d
+    d[1] = u[2] / F2 - u[0] / F1; d[2] = u[3] / F2 - u[1] / F1
+    nd = math.sqrt(d[1] * d[1] + d[2] * d[2])
+    if nd <= 1e-12:
+        return np.zeros(3)
+    return d / nd
+
+
+@njit(cache=True)
+def cylinder(F, M, ft, s_dot, omega, R, c, axial, ring):
+    """:func:`workbench.spatial.joint_friction.cylinder`; status 1 when the axial point
+    iteration has no consistent point (the caller falls back to the reference path)."""
+    v = math.sqrt(s_dot * s_dot + omega * omega * R * R)
+    k_s = 0.0; k_r = 0.0
+    if v > 0.0:
+        k_s = ft * s_dot / v; k_r = ft * omega * R / v
+    if axial:
+        k_s = 0.0
+    A = _radial_matrix(k_s, k_r, R, c)
+    b0 = np.array([F[1], F[2], M[1], M[2]])
+    g3 = max(F[0], 0.0) if axial else 0.0
+    g4 = max(-F[0], 0.0) if axial else 0.0
+    u = np.linalg.solve(A, b0)
+    status = 0
+    if (g3 != 0.0 or g4 != 0.0) and not ring:
+        n3 = _axial_dir(u)
+        if n3[1] != 0.0 or n3[2] != 0.0:
+            ok = False
+            for it in range(AXIAL_ITER):
+                u = np.linalg.solve(A, b0 - _axial_perp(g3, g4, n3, k_r, R, c))
+                n3n = _axial_dir(u)
+                if n3n @ n3 < 0.0:
+                    break
+                if np.max(np.abs(n3n - n3)) <= AXIAL_TOL:
+                    ok = True
+                    break
+                n3 = n3n
+            if not ok:
+                status = 1
+    F1 = math.hypot(u[0], u[1]); F2 = math.hypot(u[2], u[3])
+    return k_s * (F1 + F2), k_r * R * (F1 + F2 + g3 + g4), status
+
+
+@njit(cache=True)
+def rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, dharm, dnharm, m,
+        spi, spf, fi, ff, ti, tf, ftab, yd):
+    """Write ``y_dot`` into ``yd``; return 0, or 1 when the friction loop did not close.
+    ``ftab[q, k]``: the friction law's force at unit load at the slip speed of joint ``q``
+    (journal ``k`` of a universal joint), :func:`slip_speeds`."""
+    R = np.zeros((nb + 1, 3)); A = np.empty((nb + 1, 3, 3)); V = np.zeros((nb + 1, 3)); W = np.zeros((nb + 1, 3))
+    A[nb] = np.eye(3)
+    for b in range(nb):
+        R[b] = y[3 * b:3 * b + 3]
+        A[b] = _rot(y[3 * nb + 4 * b:3 * nb + 4 * b + 4])
+        V[b] = y[7 * nb + 6 * b:7 * nb + 6 * b + 3]
+        W[b] = A[b] @ y[7 * nb + 6 * b + 3:7 * nb + 6 * b + 6]
+    Phi, D, Phit, gam = constraints(t, R, A, V, W, nb, jint, jflt, dint, dpoly, dnpoly, dharm, dnharm, m)
+    n = 6 * nb
+    w = y[7 * nb:13 * nb]
+    # applied forces (gravity, loads, springs) as world force / moment per body
+    Fw = np.zeros((nb + 1, 3)); Nw = np.zeros((nb + 1, 3))
+    for b in range(nb):
+        Fw[b] = mass[b] * grav
+    power = 0.0; damp = 0.0
+    for q in range(fi.shape[0]):
+        b = fi[q]; sw = A[b] @ ff[q, 0:3]; F = ff[q, 3:6]
+        Fw[b] += F; Nw[b] += _cross(sw, F); power += F @ (V[b] + _cross(W[b], sw))
+    for q in range(ti.shape[0]):
+        b = ti[q]; Nw[b] += tf[q]; power += tf[q] @ W[b]
+    for q in range(spi.shape[0]):
+        bi, bj = spi[q, 0], spi[q, 1]
+        swi = A[bi] @ spf[q, 0:3]; swj = A[bj] @ spf[q, 3:6]
+        dv = R[bj] + swj - R[bi] - swi
+        l = math.sqrt(dv @ dv)
+        e = dv / l
+        ld = e @ (V[bj] + _cross(W[bj], swj) - V[bi] - _cross(W[bi], swi))
+        T = spf[q, 6] * (l - spf[q, 8]) + spf[q, 7] * ld + spf[q, 9]
+        Fw[bj] -= T * e; Nw[bj] -= _cross(swj, T * e)
+        Fw[bi] += T * e; Nw[bi] += _cross(swi, T * e)
+        damp += spf[q, 7] * ld * ld
+    Q = np.empty(n)
+    for b in range(nb):
+        om = w[6 * b + 3:6 * b + 6]
+        Q[6 * b:6 * b + 3] = Fw[b]
+        Q[6 * b + 3:6 * b + 6] = A[b].T @ Nw[b] - _cross(om, J[b] @ om)
+    K = np.zeros((n + m, n + m))
+    for b in range(nb):
+        for r in range(3):
+            K[6 * b + r, 6 * b + r] = mass[b]
+        K[6 * b + 3:6 * b + 6, 6 * b + 3:6 * b + 6] = J[b]
+    K[:n, n:] = D.T
+    K[n:, :n] = D
+    Phid = D @ w + Phit
+    rhs_ = np.empty(n + m)
+    rhs_[:n] = Q
+    rhs_[n:] = gam - 2 * alpha * Phid - beta * beta * Phi
+    Kinv = np.linalg.inv(K)
+    sol = Kinv @ rhs_
+    status = 0
+    nfj = 0
+    for q in range(jint.shape[0]):
+        if jint[q, 4] >= 0:
+            nfj += 1
+    fpow = 0.0
+    if nfj > 0:
+        fr = np.zeros((jint.shape[0], 3))
+        converged = False
+        for it in range(FIXED_POINT_ITER):
+            new = np.zeros_like(fr)
+            lam = sol[n:]
+            for q in range(jint.shape[0]):
+                if jint[q, 4] < 0:
+                    continue
+                new[q], st = _friction_values(q, jint, jflt, D, lam, R, A, V, W, fr[q], ftab[q])
+                if st != 0:
+                    return 1
+            delta = np.max(np.abs(new - fr))
+            fr = new
+            Qf, fpow = _friction_q(jint, jflt, fr, R, A, V, W, nb)
+            rhs_[:n] = Q + Qf
+            sol = Kinv @ rhs_
+            if delta <= RTOL * (np.max(np.abs(fr)) + 1e-300):
+                converged = True
+                break
+        if not converged:
+            return 1
+    acc = sol[:n]; lam = sol[n:]
+    for b in range(nb):
+        yd[3 * b:3 * b + 3] = w[6 * b:6 * b + 3]
+        p = y[3 * nb + 4 * b:3 * nb + 4 * b + 4]
+        om = w[6 * b + 3:6 * b + 6]
+        e0, e1, e2, e3 = p[0], p[1], p[2], p[3]
+        pp = p @ p - 1.0
+        yd[3 * nb + 4 * b + 0] = 0.5 * (-e1 * om[0] - e2 * om[1] - e3 * om[2]) - 0.5 * alpha * pp * e0
+        yd[3 * nb + 4 * b + 1] = 0.5 * (e0 * om[0] - e3 * om[1] + e2 * om[2]) - 0.5 * alpha * pp * e1
+        yd[3 * nb + 4 * b + 2] = 0.5 * (e3 * om[0] + e0 * om[1] - e1 * om[2]) - 0.5 * alpha * pp * e2
+        yd[3 * nb + 4 * b + 3] = 0.5 * (-e2 * om[0] + e1 * om[1] + e0 * om[2]) - 0.5 * alpha * pp * e3
+    yd[7 * nb:13 * nb] = acc
+    drv = 0.0
+    for q in range(dint.shape[0]):
+        k = dint[q, 2]
+        drv += -lam[k] * (D[k] @ w)
+    yd[13 * nb] = power + drv
+    yd[13 * nb + 1] = -fpow + damp
+    return status
+
+
+@njit(cache=True)
+def _frame(q, jflt, R, A, V, W, jint):
+    i, j, sleeve = jint[q, 1], jint[q, 2], jint[q, 5]
+    b = i if sleeve == 0 else j
+    s = jflt[q, 0:3] if sleeve == 0 else jflt[q, 3:6]
+    P = R[b] + A[b] @ s
+    Fi = A[i] @ jflt[q, 6:15].reshape(3, 3).T
+    E = np.empty((3, 3))
+    E[0] = Fi[:, 2]; E[1] = Fi[:, 0]; E[2] = Fi[:, 1]
+    vPi = V[i] + _cross(W[i], P - R[i]); vPj = V[j] + _cross(W[j], P - R[j])
+    return P, E, E[0] @ (vPj - vPi), E[0] @ (W[j] - W[i])
+
+
+@njit(cache=True)
+def _reaction(q, jint, D, lam, R, A, about, nb):
+    i, j, k0, typ = jint[q, 1], jint[q, 2], jint[q, 3], jint[q, 0]
+    nrow = (3, 5, 4, 5, 4, 6)[typ]
+    b = j; sgn = 1.0
+    if j == nb:
+        b = i; sgn = -1.0
+    g = -(np.ascontiguousarray(D[k0:k0 + nrow, 6 * b:6 * b + 6].T) @ lam[k0:k0 + nrow])
+    F = g[:3].copy()
+    N = A[b] @ g[3:] - _cross(about - R[b], F)
+    return sgn * F, sgn * N
+
+
+@njit(cache=True)
+def _friction_values(q, jint, jflt, D, lam, R, A, V, W, state, ft):
+    nb = R.shape[0] - 1
+    P, E, sdot, om = _frame(q, jflt, R, A, V, W, jint)
+    F, N = _reaction(q, jint, D, lam, R, A, P, nb)
+    out = np.zeros(3)
+    typ = jint[q, 0]
+    if typ == 4:
+        a = E[0].copy()
+        bv = A[jint[q, 2]] @ jflt[q, 21:24]
+        nv = _cross(a, bv); nv = nv / math.sqrt(nv @ nv)
+        wr = W[jint[q, 2]] - W[jint[q, 1]]
+        Fa, Fb, Fn, Mn = F @ a, F @ bv, F @ nv, N @ nv
+        r1 = cylinder(np.array([Fa, Fb, Fn]), np.array([0.0, state[2], Mn]), ft[0], 0.0, wr @ a,
+                      jflt[q, 24], jflt[q, 25], True, True)
+        r2 = cylinder(np.array([Fb, Fn, Fa]), np.array([0.0, Mn, state[1]]), ft[1], 0.0, wr @ bv,
+                      jflt[q, 26], jflt[q, 27], True, True)
+        out[1] = r1[1]; out[2] = r2[1]
+        return out, r1[2] + r2[2]
+    sg = 1.0 if jint[q, 5] == 0 else -1.0
+    r = cylinder(sg * (E @ F), sg * (E @ N), ft[0], sg * sdot, sg * om, jflt[q, 24], jflt[q, 25],
+                 typ == 1, False)
+    out[0] = sg * r[0]; out[1] = sg * r[1]
+    return out, r[2]
+
+
+@njit(cache=True)
+def slip_speeds(y, nb, jint, jflt):
+    """Slip speed [m/s] of each joint with friction (``sqrt(s_dot^2 + omega^2 R^2)``; a universal
+    joint's two journals ``|omega_k| R_k``), ``(nj, 2)``: what the friction law is evaluated at."""
+    R = np.zeros((nb + 1, 3)); A = np.empty((nb + 1, 3, 3)); V = np.zeros((nb + 1, 3)); W = np.zeros((nb + 1, 3))
+    A[nb] = np.eye(3)
+    for b in range(nb):
+        R[b] = y[3 * b:3 * b + 3]
+        A[b] = _rot(y[3 * nb + 4 * b:3 * nb + 4 * b + 4])
+        V[b] = y[7 * nb + 6 * b:7 * nb + 6 * b + 3]
+        W[b] = A[b] @ y[7 * nb + 6 * b + 3:7 * nb + 6 * b + 6]
+    out = np.zeros((jint.shape[0], 2))
+    for q in range(jint.shape[0]):
+        if jint[q, 4] < 0:
+            continue
+        P, E, sdot, om = _frame(q, jflt, R, A, V, W, jint)
+        if jint[q, 0] == 4:
+            wr = W[jint[q, 2]] - W[jint[q, 1]]
+            bv = A[jint[q, 2]] @ jflt[q, 21:24]
+            out[q, 0] = abs(wr @ E[0]) * jflt[q, 24]
+            out[q, 1] = abs(wr @ bv) * jflt[q, 26]
+        else:
+            sd = 0.0 if jint[q, 0] == 1 else sdot
+            out[q, 0] = math.sqrt(sd * sd + om * om * jflt[q, 24] * jflt[q, 24])
+    return out
+
+
+@njit(cache=True)
+def _friction_q(jint, jflt, fr, R, A, V, W, nb):
+    Q = np.zeros(6 * nb)
+    power = 0.0
+    for q in range(jint.shape[0]):
+        if jint[q, 4] < 0:
+            continue
+        i, j = jint[q, 1], jint[q, 2]
+        P, E, sdot, om = _frame(q, jflt, R, A, V, W, jint)
+        if jint[q, 0] == 4:
+            a = E[0].copy(); bv = A[j] @ jflt[q, 21:24]
+            N = fr[q, 1] * a + fr[q, 2] * bv
+            F = np.zeros(3)
+            power += N @ (W[j] - W[i])
+        else:
+            F = fr[q, 0] * E[0]; N = fr[q, 1] * E[0]
+            power += fr[q, 0] * sdot + fr[q, 1] * om
+        for side in range(2):
+            b = j if side == 0 else i
+            sg = 1.0 if side == 0 else -1.0
+            if b == nb:
+                continue
+            Q[6 * b:6 * b + 3] += sg * F
+            Q[6 * b + 3:6 * b + 6] += A[b].T @ (sg * N + _cross(P - R[b], sg * F))
+    return Q, power
+
+
+def pack(model):
+    """The arrays :func:`rhs` takes, from a :class:`~workbench.spatial.model.Model` (``None``: a
+    driver function longer than the packed tables, 8 terms)."""
+    nb = model.nb
+    model.compiled_laws = {q: (j.friction.kernel, np.asarray(j.friction.pack(), float))
+                           for q, j in enumerate(model.mechanism.joints) if j.friction is not None}
+    g = lambda b: nb if b < 0 else b   # noqa: E731 (ground last)
+    nj = len(model.joints)
+    jint = np.zeros((nj, 6), np.int64); jflt = np.zeros((nj, 28))
+    for q, cj in enumerate(model.joints):
+        jint[q] = (CODES[cj.type], g(cj.i), g(cj.j), cj.rows.start, cj.friction_index, 0 if cj.sleeve == "i" else 1)
+        jflt[q, 0:3] = cj.s_i; jflt[q, 3:6] = cj.s_j
+        jflt[q, 6:15] = cj.frame_i.ravel(); jflt[q, 15:24] = cj.frame_j.ravel()
+        jflt[q, 24:28] = (cj.R, cj.c, cj.R2, cj.c2)
+    nd = len(model.drivers)
+    dint = np.zeros((nd, 3), np.int64); dpoly = np.zeros((nd, 8)); dnpoly = np.zeros(nd, np.int64)
+    dharm = np.zeros((nd, 8, 3)); dnharm = np.zeros(nd, np.int64)
+    for q, (cj, coord, f, row) in enumerate(model.drivers):
+        if len(f.polynomial) > 8 or len(f.harmonics) > 8:
+            return None
+        dint[q] = (model.joints.index(cj), 0 if coord == "angle" else 1, row)
+        dpoly[q, :len(f.polynomial)] = f.polynomial; dnpoly[q] = len(f.polynomial)
+        if f.harmonics:
+            dharm[q, :len(f.harmonics)] = f.harmonics
+        dnharm[q] = len(f.harmonics)
+    ns = len(model.springs)
+    spi = np.zeros((ns, 2), np.int64); spf = np.zeros((ns, 10))
+    for q, (bi, si, bj, sj, s) in enumerate(model.springs):
+        spi[q] = (g(bi), g(bj)); spf[q] = (*si, *sj, s.stiffness, s.damping, s.free_length, s.force)
+    fi = np.array([g(b) for b, s, F in model.forces], np.int64)
+    ff = np.array([(*s, *F) for b, s, F in model.forces], float).reshape(-1, 6)
+    ti = np.array([g(b) for b, T in model.torques], np.int64)
+    tf = np.array([T for b, T in model.torques], float).reshape(-1, 3)
+    return (nb, model.mass, model.J, model.gravity, jint, jflt, dint, dpoly, dnpoly, dharm, dnharm,
+            model.n_rows, spi, spf, fi, ff, ti, tf)
+
+
+def friction_table(model, packed, y):
+    """``ftab`` of :func:`rhs`: each friction joint's law (its compiled kernel) at unit load at
+    the joint's slip speeds."""
+    nb, jint, jflt = packed[0], packed[4], packed[5]
+    ftab = np.zeros((len(model.joints), 2))
+    if not model.nf:
+        return ftab
+    v = slip_speeds(y, nb, jint, jflt)
+    for q, j in enumerate(model.mechanism.joints):
+        if j.friction is not None:
+            k, p = model.compiled_laws[q]
+            ftab[q, 0] = k(v[q, 0], 1.0, 0.0, p)[0]
+            if j.type == "universal":
+                ftab[q, 1] = k(v[q, 1], 1.0, 0.0, p)[0]
+    return ftab

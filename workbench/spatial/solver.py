@@ -1,0 +1,187 @@
+"""Running a spatial mechanism: assembly, integration, sampled outputs (one :class:`Simulation`).
+
+The reference path integrates :meth:`.model.Model.dynamics` with ``scipy.integrate.solve_ivp``
+(``method``, default DOP853) at ``rtol``/``atol``; the samples are then re-evaluated for the
+multipliers, accelerations and friction records.
+
+Shapes of the :class:`~workbench.mbs.solution.Simulation` of a spatial run (``nb`` moving bodies,
+``nj`` joints, ``nd`` drivers, ``nf`` joints with friction): ``position`` (nt, nb, 7) = x, y, z [m],
+e0..e3 [1]; ``velocity`` (nt, nb, 6) = centre-of-mass velocity [m/s] and angular velocity [rad/s],
+world frame; ``acceleration`` (nt, nb, 6) likewise [m/s^2, rad/s^2]; ``joint_reaction``
+(nt, nj, 6) = force [N] and moment [N m] of the joint on body j about its joint point (world;
+for a cylindrical or prismatic joint about body j's point); ``driver_load`` (nt, nd) [N m] or [N].
+``extras``: ``dimension`` 3, ``angular_velocity_body`` (nt, nb, 3) [rad/s], ``friction_force``
+(nt, nf) [N], ``friction_moment`` (nt, nf, 2) [N m] (second: a universal joint's journal j),
+``contact_load`` (nt, nf, 4) [N] (F1, F2, g3, g4 of Qi, Luo & Huang (2009)), ``contact_azimuth``
+(nt, nf, 2) [rad], ``slide_rate`` (nt, nf) [m/s], ``rotation_rate`` (nt, nf) [rad/s], the names
+of the friction joints.  The clearance-joint arrays are empty (no clearance joints).
+"""
+from __future__ import annotations
+
+import math
+import time as _time
+
+import numpy as np
+
+from ..errors import SolverError
+from ..mbs.solution import Simulation
+from .mechanism import SpatialMechanism
+from .model import Model
+
+
+def _quat_mul(a, b):
+    a0, av = a[0], a[1:]
+    b0, bv = b[0], b[1:]
+    return np.concatenate([[a0 * b0 - av @ bv], a0 * bv + b0 * av + np.cross(av, bv)])
+
+
+def initial_state(model: Model, t0: float, *, tol: float = 1e-13, max_iter: int = 50) -> np.ndarray:
+    """Consistent initial state: positions by Newton's method on the constraints from the bodies'
+    data (minimum-norm corrections, the rotations as body-frame increments), velocities by the
+    minimum-norm projection of the given ones onto ``D w = -Phi_t``."""
+    mech, nb = model.mechanism, model.nb
+    y = np.zeros(model.n_state)
+    r, p, w = model.split(y)
+    for b, body in enumerate(mech.bodies):
+        r[b] = body.position
+        p[b] = np.asarray(body.quaternion, float) / np.linalg.norm(body.quaternion)
+    for it in range(max_iter + 1):
+        kin = model.kinematics(y)
+        Phi, D, Phit, gam = model.constraints(t0, kin)
+        if model.n_rows == 0 or np.max(np.abs(Phi)) <= tol:
+            break
+        if it == max_iter:
+            raise SolverError(f"could not assemble the spatial mechanism at t = {t0} s: constraint "
+                              f"violation {np.max(np.abs(Phi)):.3g} after {max_iter} Newton iterations")
+        dx = -np.linalg.lstsq(D, Phi, rcond=None)[0]
+        for b in range(nb):
+            r[b] += dx[6 * b:6 * b + 3]
+            dth = dx[6 * b + 3:6 * b + 6]
+            a = np.linalg.norm(dth)
+            dq = np.concatenate([[math.cos(a / 2)], (math.sin(a / 2) / a if a > 0 else 0.5) * dth])
+            p[b] = _quat_mul(p[b], dq)
+            p[b] /= np.linalg.norm(p[b])
+    kin = model.kinematics(y)
+    _, A, _, _ = kin
+    for b, body in enumerate(mech.bodies):
+        w[b, :3] = body.velocity
+        w[b, 3:] = A[b].T @ np.asarray(body.angular_velocity, float)
+    if model.n_rows:
+        Phi, D, Phit, gam = model.constraints(t0, kin)
+        wf = w.reshape(-1)
+        wf -= np.linalg.lstsq(D, D @ wf + Phit, rcond=None)[0]
+        w[:] = wf.reshape(nb, 6)
+    return y
+
+
+def simulate(mech: SpatialMechanism, settings, *, initial=None) -> Simulation:
+    """Run ``mech`` with ``settings`` (a :class:`~workbench.mbs.solution.SolverSettings` or the
+    spatial engine's settings: ``t_start``, ``t_end``, ``output_step``, ``rtol``, ``atol``,
+    ``max_step``, ``first_step``, ``baumgarte_alpha``, ``baumgarte_beta``, ``method``, ``path``).
+
+    ``path = "fast"`` (default): the compiled right-hand side (:mod:`.kernels`) when the mechanism
+    is in its scope, a call whose friction loop does not close evaluated on the reference path
+    (``stats['reference_fallbacks']``); ``"scipy"``: the reference right-hand side
+    (:meth:`.model.Model.dynamics`) throughout.  Either way the output samples are evaluated on
+    the reference path.
+    ``initial``: a state vector to start from (default :func:`initial_state`)."""
+    from scipy.integrate import solve_ivp  # lazily (house): scipy.integrate is slow to import
+    model = Model(mech)
+    t0, t1 = settings.t_start, settings.t_end
+    y0 = initial_state(model, t0) if initial is None else np.asarray(initial, float)
+    alpha, beta = settings.baumgarte_alpha, settings.baumgarte_beta
+    n_out = int(math.floor((t1 - t0) / settings.output_step + 1e-9)) + 1
+    times = t0 + settings.output_step * np.arange(n_out)
+    times[-1] = min(times[-1], t1)
+    calls = [0]
+    deadline = _time.monotonic() + settings.max_wall_time
+
+    args = None
+    if getattr(settings, "path", "fast") != "scipy":
+        from .kernels import pack
+        args = pack(model)
+    fallbacks = [0]
+
+    def f(t, y):
+        calls[0] += 1
+        if _time.monotonic() > deadline:
+            raise SolverError(f"the spatial run reached its wall-time limit at t = {t:.6g} s")
+        if args is not None:
+            yd = np.empty_like(y)
+            if _rhs(t, y, alpha, beta, *args, friction_table(model, args, y), yd) == 0:
+                return yd
+            fallbacks[0] += 1    # the friction loop did not close in the compiled code
+        return model.dynamics(t, y, alpha, beta)
+
+    if args is not None:
+        from .kernels import friction_table, rhs as _rhs
+
+    w0 = _time.perf_counter()
+    kw = {}
+    if settings.max_step and settings.max_step > 0:
+        kw["max_step"] = settings.max_step
+    res = solve_ivp(f, (t0, t1), y0, method=getattr(settings, "method", "DOP853") or "DOP853",
+                    t_eval=times, rtol=settings.rtol, atol=settings.atol,
+                    first_step=min(settings.first_step, t1 - t0), **kw)
+    wall = _time.perf_counter() - w0
+    if not res.success:
+        raise SolverError(f"the spatial run failed at t = {res.t[-1] if len(res.t) else t0:.6g} s: {res.message}")
+    stats = {"output_samples": int(len(res.t)), "rhs_calls": calls[0], "wall_time": wall, "nfev": int(res.nfev),
+             "path": "fast" if args is not None else "scipy", "reference_fallbacks": fallbacks[0]}
+    return to_simulation(model, res.t, res.y.T, alpha, beta, stats)
+
+
+def to_simulation(model: Model, times, Y, alpha, beta, stats) -> Simulation:
+    """The :class:`Simulation` of the samples ``Y`` (nt, n_state) at ``times``."""
+    mech, nb, nt = model.mechanism, model.nb, len(times)
+    nj, nd, nf = len(model.joints), len(model.drivers), model.nf
+    pos = np.empty((nt, nb, 7)); vel = np.empty((nt, nb, 6)); acc = np.empty((nt, nb, 6))
+    omb = np.empty((nt, nb, 3)); react = np.empty((nt, nj, 6)); dload = np.empty((nt, max(nd, 0)))
+    ke = np.empty(nt); pe = np.empty(nt); dp = np.empty(nt); dv = np.empty(nt)
+    ff = np.zeros((nt, nf)); fm = np.zeros((nt, nf, 2)); cl = np.zeros((nt, nf, 4)); az = np.zeros((nt, nf, 2))
+    sr = np.zeros((nt, nf)); rr = np.zeros((nt, nf))
+    qdrift = 0.0
+    for k, (t, y) in enumerate(zip(times, Y)):
+        yd, rec = model.dynamics(t, y, alpha, beta, record=True)
+        r, p, w = model.split(y)
+        R, A, V, W = model.R, model.A, model.V, model.W
+        norms = np.linalg.norm(p, axis=1)
+        qdrift = max(qdrift, float(np.max(np.abs(norms - 1.0))))
+        pos[k, :, :3] = r
+        pos[k, :, 3:] = p / norms[:, None]
+        vel[k, :, :3] = w[:, :3]
+        vel[k, :, 3:] = W[:nb]
+        a = rec["acc"].reshape(nb, 6)
+        acc[k, :, :3] = a[:, :3]
+        acc[k, :, 3:] = np.einsum("bij,bj->bi", A[:nb], a[:, 3:])
+        omb[k] = w[:, 3:]
+        for jn, cj in enumerate(model.joints):
+            about = R[cj.j] + A[cj.j] @ cj.s_j
+            F, N = model.reaction(cj, rec["D"], rec["lam"], about)
+            react[k, jn, :3], react[k, jn, 3:] = F, N
+        for dn, (cj, coord, fun, row) in enumerate(model.drivers):
+            dload[k, dn] = -rec["lam"][row]
+        ke[k] = 0.5 * float(model.mass @ np.sum(w[:, :3] ** 2, axis=1)) + 0.5 * sum(
+            w[b, 3:] @ model.J[b] @ w[b, 3:] for b in range(nb))
+        pe[k] = rec["potential"]
+        dp[k] = float(np.linalg.norm(rec["Phi"]))
+        dv[k] = float(np.linalg.norm(rec["Phid"]))
+        if nf:
+            fr, fre = rec["friction"], rec["friction_record"]
+            ff[k] = fr[:, 0]; fm[k] = fr[:, 1:]
+            cl[k] = fre[:, :4]; az[k] = fre[:, 4:6]; sr[k] = fre[:, 6]; rr[k] = fre[:, 7]
+    stats = dict(stats, quaternion_drift=qdrift)
+    z = np.zeros((nt, 0))
+    e = np.zeros(0)
+    return Simulation(
+        body_names=list(model.names), driver_names=[d.name for d in mech.drivers],
+        joint_names=[j.name for j in mech.joints], clearance_names=[], clearance_kinds=[],
+        time=np.asarray(times, float), position=pos, velocity=vel, acceleration=acc, driver_load=dload,
+        joint_reaction=react, contact_force=z, friction_force=z, penetration=z, eccentricity=np.zeros((nt, 0, 2)),
+        slip_velocity=z, kinetic_energy=ke, potential_energy=pe, contact_energy=np.zeros(nt),
+        driver_work=Y[:, 13 * nb].copy(), dissipated_energy=Y[:, 13 * nb + 1].copy(),
+        drift_position=dp, drift_velocity=dv, impact_time=e, impact_velocity=e,
+        impact_joint=np.zeros(0, int), impact_point=np.zeros(0, int), stats=stats,
+        extras={"dimension": 3, "angular_velocity_body": omb, "friction_joint_names":
+                [c.name for c in model.friction_joints], "friction_force": ff, "friction_moment": fm,
+                "contact_load": cl, "contact_azimuth": az, "slide_rate": sr, "rotation_rate": rr})
