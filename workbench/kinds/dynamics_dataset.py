@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..mbs.mechanism import guided_slider
+from ..mbs.mechanism import contact_geometry, guided_slider
 from ..results.dataset import attr_value, model_info, study_provenance
 from ..results.variables import json_attr
 from ..results.variables import var as _var
@@ -173,7 +173,7 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
             attrs["slider_body"] = slider[0]
             ax = np.asarray(slider[1], dtype=float)
             attrs["slider_axis"] = (ax / np.linalg.norm(ax)).tolist()
-        attrs["joint_models"] = json_attr({c.name: {"contact": model_info(c.contact, registry),
+        attrs["joint_models"] = json_attr({c.name: {"contact": model_info(c.contact, registry, contact_geometry(c)),
                                                 "friction": model_info(c.friction, registry)}
                                        for c in mech.clearance_joints})
     if ideal is not None:
