@@ -296,6 +296,7 @@ def plugins(name: str | None, family: str | None, as_json: bool):
 
 
 from . import sweep as cli_sweep  # noqa: E402,F401 - registers `workbench sweep` on main
+from . import rerun as cli_rerun  # noqa: E402,F401 - registers `workbench rerun` on main
 
 if __name__ == "__main__":  # pragma: no cover - `python -m workbench.cli.main`: the package's module (where
     from workbench.cli.main import entry as _entry   # cli_sweep registered its command), not this copy

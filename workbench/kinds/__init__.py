@@ -106,6 +106,8 @@ def run(study, *, registry=None, out: str | Path | None = None, progress=None, *
     if registry is None:
         from ..plugins import build_registry
         registry = build_registry()
+    from ..study.sync import synced
+    study = synced(study, registry=registry)   # the stored text says what runs (or a clear refusal)
     impl = get(study.kind)
     return impl.run(study, registry=registry, out=out, progress=progress, **options)
 

@@ -80,8 +80,15 @@ def study_provenance(study, registry=None) -> dict:
     """:func:`provenance` of a loaded :class:`~workbench.study.load.Study` (``None``: an empty one)."""
     if study is None:
         return provenance(kind="dynamics", registry=registry, text="")
-    return provenance(kind=study.kind, registry=registry, title=study.title,
-                      description=study.description, text=study.text, file=study.file)
+    attrs = provenance(kind=study.kind, registry=registry, title=study.title,
+                       description=study.description, text=study.text, file=study.file)
+    changes = getattr(study, "changes", ())
+    if changes:   # the text was regenerated from what ran (workbench.study.sync)
+        attrs["study_changes"] = json_attr(list(changes))
+        attrs["study_text_source"] = (f"regenerated from the study that ran: the study file "
+                                      f"{study.file or '(text)'} with study_changes applied")
+        attrs["history"] += f"; changed in Python: {'; '.join(changes)}"
+    return attrs
 
 
 def model_info(model, registry, geometry=None) -> dict | None:

@@ -69,6 +69,9 @@ class Study:
     wear : the wear loop's spec (kind ``"wear"``).
     pressure : the pressure study's spec (kind ``"pressure"``).
     warnings : plausibility findings the run writes into the dataset.
+    changes : the changes made in Python since the study file was read (``"key: old -> new"``;
+        :mod:`workbench.study.sync`), stored with the result as ``study_changes``; ``text`` is
+        then regenerated from what runs.
     """
     kind: str
     title: str
@@ -82,6 +85,7 @@ class Study:
     pressure: PressureStudy | None = None
     checks: Checks | None = None
     warnings: tuple[str, ...] = ()
+    changes: tuple[str, ...] = ()
 
     @property
     def spec(self):
@@ -123,7 +127,7 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
         from .. import kinds
         spec = kinds.get(kind).parse(doc, registry=registry, file=fname, problems=probs)
         probs.raise_if_any()
-        return Study(**common, **{kind: spec})
+        return _loaded(Study(**common, **{kind: spec}))
 
     for k in doc:
         if k not in S.TOP_LEVEL:
@@ -165,8 +169,13 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
     warnings = pre_run(mechanism, solver, checks, probs, kind=kind, wear=wear,
                        compare_ideal=output.compare_ideal, engine=selection.engine)
     probs.raise_if_any()
-    return Study(mechanism=mechanism, solver=solver, output=output, wear=wear, checks=checks,
-                 warnings=tuple(warnings), **common)
+    return _loaded(Study(mechanism=mechanism, solver=solver, output=output, wear=wear, checks=checks,
+                         warnings=tuple(warnings), **common))
+
+
+def _loaded(study: Study) -> Study:
+    from .sync import mark_loaded
+    return mark_loaded(study)
 
 
 def _items(values: dict, name: str, path: str) -> list[tuple[str, Any]]:
