@@ -102,8 +102,13 @@ def load_study(path: str | Path, registry=None) -> Study:
     return load_study_text(read_file_text(path, "study file"), file=path, registry=registry)
 
 
-def load_study_text(text: str, *, file: str | Path | None = None, registry=None) -> Study:
-    """Check a study given as TOML text (``file`` is only used in messages and provenance)."""
+def load_study_text(text: str, *, file: str | Path | None = None, registry=None,
+                    run_checks: bool = True) -> Study:
+    """Check a study given as TOML text (``file`` is only used in messages and provenance).
+
+    ``run_checks=False`` leaves out the checks ``run`` makes at its start beyond the schema and
+    the engine (:func:`workbench.study.checks.pre_run`): for the text regenerated from a study
+    changed in Python (:mod:`workbench.study.sync`), which ran without them."""
     fname = str(file) if file is not None else "<study>"
     doc = parse_toml(text, fname)
     probs = S.Problems(fname)
@@ -167,7 +172,7 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
     probs.raise_if_any()
     # everything run would reject beyond the schema: models packed, ranges, assembly, plausibility
     warnings = pre_run(mechanism, solver, checks, probs, kind=kind, wear=wear,
-                       compare_ideal=output.compare_ideal, engine=selection.engine)
+                       compare_ideal=output.compare_ideal, engine=selection.engine) if run_checks else []
     probs.raise_if_any()
     return _loaded(Study(mechanism=mechanism, solver=solver, output=output, wear=wear, checks=checks,
                          warnings=tuple(warnings), **common))

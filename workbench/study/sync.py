@@ -161,12 +161,13 @@ def _write_back(doc: dict, path: str, new, mine: dict) -> None:
     set_key(doc, path, new)
 
 
-def _reload(study, doc: dict, registry, changes):
+def _reload(study, doc: dict, registry, changes, run_checks: bool = False):
     import tomli_w
     from .load import load_study_text
     text = tomli_w.dumps(doc)
-    new = load_study_text(text, file=study.file, registry=registry)
-    new = dataclasses.replace(new, changes=tuple(changes))
+    new = load_study_text(text, file=study.file, registry=registry, run_checks=run_checks)
+    new = dataclasses.replace(new, changes=tuple(changes),
+                              **({} if run_checks else {"warnings": study.warnings}))
     mark_loaded(new)
     return new, text
 
@@ -228,7 +229,7 @@ def change(study, changes: dict[str, Any], *, registry=None):
             raise StudyError(f"cannot set '{path}': the study has no such table or array entry",
                              file=str(study.file or "<study>")) from None
         recorded.append(_change_text(path, old, value))
-    return _reload(study, doc, registry, recorded)[0]
+    return _reload(study, doc, registry, recorded, run_checks=True)[0]
 
 
 def _get(doc, path):
