@@ -159,8 +159,10 @@ def write_dataset(ds: xr.Dataset, path: str | Path) -> Path:
     except OSError as exc:
         raise WorkbenchError(f"cannot create the directory of the results file {path}: {exc}") from exc
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    encoding = {name: {"zlib": True, "complevel": 4} for name, var in ds.data_vars.items()
-                if var.dtype.kind == "f" and var.size > 1024}
+    from .cf import cf_clean, cf_encoding
+    ds = cf_clean(ds)
+    encoding = cf_encoding(ds, {name: {"zlib": True, "complevel": 4} for name, var in ds.data_vars.items()
+                                if var.dtype.kind == "f" and var.size > 1024})
     try:
         ds.to_netcdf(tmp, engine=ENGINE, encoding=encoding)
         os.replace(tmp, path)

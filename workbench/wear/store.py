@@ -80,7 +80,10 @@ class WearStore:
         # in a session the folder holds only our marker and lock (the session cleared it): "a"
         # creates the group there; "w-" would refuse the non-empty folder
         mode = "a" if session is not None and completed_updates(self.path) == 0 else "w-"
-        first.to_zarr(str(self.path), mode=mode, consolidated=False, zarr_format=2)
+        from ..results.cf import cf_clean, cf_encoding
+        first = cf_clean(first)
+        first.to_zarr(str(self.path), mode=mode, consolidated=False, zarr_format=2,
+                      encoding=cf_encoding(first))
         self._completed(1, 1 if "record" in first.dims else 0)
 
     def resume(self) -> xr.Dataset:
@@ -100,10 +103,12 @@ class WearStore:
     def append(self, row: xr.Dataset, record: xr.Dataset | None = None) -> None:
         """Append one update (variables with a ``cycle`` dimension of length 1) and, optionally,
         one dynamics record (variables with a ``record`` dimension of length 1)."""
-        row = row[[v for v in row.data_vars if "cycle" in row[v].dims]].assign_attrs(self.attrs)
+        from ..results.cf import cf_clean
+        row = cf_clean(row[[v for v in row.data_vars if "cycle" in row[v].dims]].assign_attrs(self.attrs))
         row.to_zarr(str(self.path), append_dim="cycle", consolidated=False)
         if record is not None:
-            record = record[[v for v in record.data_vars if "record" in record[v].dims]].assign_attrs(self.attrs)
+            record = cf_clean(record[[v for v in record.data_vars if "record" in record[v].dims]]
+                              .assign_attrs(self.attrs))
             record.drop_vars([c for c in record.coords if "record" not in record[c].dims]).to_zarr(
                 str(self.path), append_dim="record", consolidated=False)
         self._completed(self.rows + 1, self.records + (record is not None))
