@@ -210,4 +210,5 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
             attrs[f"solver_{k}"] = val
     attrs = {k: a for k, a in ((k, attr_value(a) if not isinstance(a, list) else a)
                                for k, a in attrs.items()) if a is not None}
-    return xr.Dataset(v, coords=coords, attrs=attrs)
+    from ..results.cf import cf_clean
+    return cf_clean(xr.Dataset(v, coords=coords, attrs=attrs))
