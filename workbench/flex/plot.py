@@ -45,8 +45,8 @@ def plot_spectrum(ds, path: str | Path) -> Path | None:
     title = ds.attrs.get("title", "")
     fig.suptitle("Slider acceleration spectrum" + (f"\n{title}" if title else ""), fontsize=10)
     path = Path(path)
-    fig.savefig(path, dpi=130)
-    return path
+    from ..results.figures import save
+    return save(fig, path, dpi=130)
 
 
 def flex_plots(ds, outdir: str | Path) -> list[Path]:

@@ -266,8 +266,8 @@ def plots(ds, outdir) -> list[Path]:
         axes[0][-1].legend(fontsize=7)
         fig.suptitle(f"{case}: contact pressure", fontsize=10)
         fig.tight_layout()
-        p = outdir / f"pressure_{case}.png"
-        fig.savefig(p, dpi=110, pil_kwargs=PNG)
+        from ..results.figures import save
+        p = save(fig, outdir / f"pressure_{case}.png", dpi=110, pil_kwargs=PNG)
         paths.append(p)
 
         fig = new_figure(figsize=(9, 3.4))
@@ -287,7 +287,6 @@ def plots(ds, outdir) -> list[Path]:
         axes[1].legend(fontsize=7)
         fig.suptitle(f"{case}: error relative to {ds.attrs.get('baseline')}", fontsize=10)
         fig.tight_layout()
-        p = outdir / f"errors_{case}.png"
-        fig.savefig(p, dpi=110, pil_kwargs=PNG)
+        p = save(fig, outdir / f"errors_{case}.png", dpi=110, pil_kwargs=PNG)
         paths.append(p)
     return paths

@@ -133,5 +133,5 @@ def plot_sweep(ds, outdir: str | Path) -> list[Path]:
     fig.suptitle(f"{ds.attrs.get('title', 'sweep')}"
                  + (f"  ({n_failed} of {ds['status'].size} cases failed)" if n_failed else ""), fontsize=10)
     path = outdir / "summary.png"
-    fig.savefig(path, dpi=120, pil_kwargs=PNG)
-    return [path]
+    from .figures import save
+    return [save(fig, path, dpi=120, pil_kwargs=PNG)]
