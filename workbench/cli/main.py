@@ -21,6 +21,7 @@ import click
 from ..errors import WorkbenchError
 from ..models import FAMILIES
 from . import common
+from .figures import figure_flags
 from .common import (EXIT_CODES_HELP, EXIT_INTERRUPTED, EXIT_RUN_FAILED, EXIT_USER_ERROR,  # noqa: F401 (re-exported)
                      _console, _exit_code, _friendly, _plot, _prefetch_results_libraries, _registry,
                      _tagged, main)
@@ -117,6 +118,7 @@ def schema_command(kind: str):
 @click.option("--max-time", "max_time", type=click.FloatRange(min=0.0, min_open=True), default=None,
               metavar="SECONDS", help="stop the run after SECONDS of wall time, keeping what it "
               "computed (dynamics: the samples in <OUT>.partial.nc; wear: the completed updates)")
+@figure_flags
 @_friendly
 def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool, overwrite: bool,
         max_time: float | None = None):
@@ -196,6 +198,7 @@ def _with_progress(console, total: float | None, what: str, job):
 @click.argument("result", type=click.Path(exists=True, path_type=Path))
 @click.option("-o", "--out-dir", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="where the PNGs go [default: <RESULT without suffix>_plots]")
+@figure_flags
 @_friendly
 def plot(result: Path, out_dir: Path | None):
     """Write the PNG plots of a results file."""
@@ -297,6 +300,7 @@ def plugins(name: str | None, family: str | None, as_json: bool):
 
 from . import sweep as cli_sweep  # noqa: E402,F401 - registers `workbench sweep` on main
 from . import rerun as cli_rerun  # noqa: E402,F401 - registers `workbench rerun` on main
+from . import compare as cli_compare  # noqa: E402,F401 - registers `workbench compare` on main
 
 if __name__ == "__main__":  # pragma: no cover - `python -m workbench.cli.main`: the package's module (where
     from workbench.cli.main import entry as _entry   # cli_sweep registered its command), not this copy
