@@ -126,8 +126,13 @@ def plot_degradation(ds, path) -> Path:
                 _with_se(ax, ds, name, cycles, {"joint": j}, scale, str(j))
         ax.set_ylabel(ylabel)
     unit = unit_text(str(ds["output_deviation_rms"].attrs.get("units", "")))
-    axes[-1].plot(cycles, ds["output_deviation_rms"].values, marker=".", label="RMS")
-    axes[-1].plot(cycles, ds["output_deviation_max"].values, marker=".", label="max")
+    scale = 1.0
+    if unit == "m":       # display units, not an exponent at the axis end
+        scale, unit = 1e6, "µm"
+    elif unit == "rad":
+        scale, unit = 180.0 / np.pi * 3600.0, "arcsec"
+    axes[-1].plot(cycles, ds["output_deviation_rms"].values * scale, marker=".", label="RMS")
+    axes[-1].plot(cycles, ds["output_deviation_max"].values * scale, marker=".", label="max")
     axes[-1].set_ylabel(f"output deviation [{unit}]"); axes[-1].set_xlabel("machine cycles")
     for a in axes:
         a.grid(alpha=0.3)
