@@ -30,6 +30,7 @@ def test_environment_names_the_numerical_stack_and_platform():
 
 
 def test_code_version_has_the_commit_of_a_checkout():
+    P.code_version.cache_clear()
     info = P.code_version()
     assert info["workbench_version"]
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True)

@@ -100,4 +100,5 @@ def combine(sweep: Sweep, results: list[CaseResult], *, registry=None, run_info:
     }
     for k, v in (run_info or {}).items():
         attrs[f"run_{k}"] = v
-    return xr.Dataset(data, coords=coords, attrs=attrs)
+    from ..results.cf import cf_clean
+    return cf_clean(xr.Dataset(data, coords=coords, attrs=attrs))   # as the file will hold it
