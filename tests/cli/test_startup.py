@@ -124,7 +124,7 @@ def test_the_command_hides_dask_and_writes_the_same_file(tmp_path):
         from workbench.cli.startup import hide_dask
         print(hide_dask("sweep"), "dask" in sys.modules)
         print(hide_dask("run"), hide_dask("run"))
-        sys.path.insert(0, {str(ROOT / "tests")!r})
+        sys.path.insert(0, {str(ROOT / "tests" / "cli")!r})
         from test_startup import _dataset, write_dataset
         ds = _dataset("same data")
         write_dataset(ds, {str(out)!r})
