@@ -96,3 +96,14 @@ def test_compliance_checker_wear_result(tmp_path):
     write_dataset(workbench.open_results(tmp_path / "w.zarr"), tmp_path / "w.nc")
     assert _errors(tmp_path / "w.nc") == []
     assert json.loads(ds.attrs["input_files"])
+
+
+def test_compliance_checker_pressure_result(tmp_path):
+    pytest.importorskip("compliance_checker")
+    import sys
+    sys.path.insert(0, str(ROOT / "tests" / "kinds"))
+    from test_kinds import PRESSURE_TEXT
+    import workbench
+    study = workbench.load_study(PRESSURE_TEXT)
+    workbench.run(study, out=tmp_path / "p.nc")
+    assert _errors(tmp_path / "p.nc") == []
