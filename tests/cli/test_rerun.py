@@ -54,3 +54,24 @@ def test_rerun_names_a_missing_plugin_and_a_changed_input(tmp_path):
     assert "contact model 'my_law' is not installed" in r.output and "my-laws" in r.output
     assert "mesh.vtu has changed" in r.output
     assert not (tmp_path / "b.nc").exists()
+
+
+def test_rerun_of_a_wear_result_agrees_within_its_standard_errors(tmp_path):
+    rig = ROOT / "studies" / "journal_wear_constant_load.toml"
+    assert invoke("run", rig, "-o", tmp_path / "w.zarr", "--no-plot").exit_code == 0
+    r = invoke("rerun", tmp_path / "w.zarr", "-o", tmp_path / "again.zarr")
+    assert r.exit_code == 0, r.output
+    assert "reproduced" in r.output and "not reproduced" not in r.output
+
+
+def test_rerun_of_a_study_changed_in_python(tmp_path):
+    import dataclasses
+    import workbench
+    study = workbench.load_study(str(ROOT / "studies" / "flores_slider_crank.toml"))
+    short = dataclasses.replace(study, solver=dataclasses.replace(study.solver, t_end=0.002))
+    workbench.run(short, out=tmp_path / "a.nc")
+    r = invoke("rerun", tmp_path / "a.nc", "-o", tmp_path / "b.nc")
+    assert r.exit_code == 0, r.output
+    assert "bit-identical" in r.output
+    with xr.open_dataset(tmp_path / "b.nc", engine=ENGINE) as b:
+        assert json.loads(b.attrs["study_changes"]) == ["solver.t_end: 0.024 -> 0.002"]
