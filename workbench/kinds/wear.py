@@ -49,8 +49,13 @@ def run(study, *, registry, out: str | Path | None = None, progress=None, resume
                         info=f"update {count[0]}: dN {dN:,.0f}, max depth {depth * 1e6:.3g} µm"))
         count[0] += 1
 
+    def each_stage(update, done, text):
+        count[0] = update
+        report(Progress(done=done, total=study.wear.cycles, phase="dynamics", update=update,
+                        elapsed=clock.elapsed(), info=text))
+
     kw = dict(registry=registry, progress=each_update if progress is not None else None,
-              note=note, max_updates=max_updates)
+              stage=each_stage if progress is not None else None, note=note, max_updates=max_updates)
     if out is None:
         if resume or overwrite:
             raise WorkbenchError("resume/overwrite need the wear store to continue or replace: give out")
