@@ -103,6 +103,9 @@ def test_a_sweep_from_python_leaves_no_file_unless_asked(tmp_path, monkeypatch):
     pint = pytest.importorskip("pint", reason="pint is in the test extra: pip install -e '.[test]'")
     ureg = pint.UnitRegistry()
     for name in ds.variables:                     # the sweep dataset's units parse too
+        if name in ds.coords and ds[name].dtype.kind in "USO":
+            assert "units" not in ds[name].attrs, name      # names are not quantities (CF)
+            continue
         ureg.parse_units(ds[name].attrs["units"])
 
 
