@@ -98,6 +98,7 @@ def save(fig, path: str | Path, *, dpi: float = 130, pil_kwargs: dict | None = N
     if opts.width is not None:
         w, h = fig.get_size_inches()
         fig.set_size_inches(opts.width, h * opts.width / w)
+        _relayout(fig)
     kwargs = {"dpi": opts.dpi or (300 if opts.style == "paper" else dpi)}
     if opts.format == "png" and pil_kwargs:
         kwargs["pil_kwargs"] = pil_kwargs
@@ -105,6 +106,20 @@ def save(fig, path: str | Path, *, dpi: float = 130, pil_kwargs: dict | None = N
         kwargs["metadata"] = {"Creator": "Joint Wear Workbench"}
     fig.savefig(path, **kwargs)
     return path
+
+
+def _relayout(fig) -> None:
+    """Lay a resized figure out again (its margins were set for its own size): text keeps its
+    size in points, so the axes give way."""
+    import warnings
+    if fig.get_constrained_layout():
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")      # tight_layout's "not compatible" notes on polar legends
+        try:
+            fig.tight_layout(pad=0.4)
+        except Exception:  # noqa: BLE001 - a figure tight_layout cannot handle keeps its layout
+            pass
 
 
 # ------------------------------------------------------------------------------ typography
