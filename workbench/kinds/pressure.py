@@ -262,10 +262,10 @@ def plots(ds, outdir) -> list[Path]:
             ax.set_xlim(-lim, lim)
             from ..results.figures import number_text
             ax.set_title(f"F = {number_text(float(d['load_value'].isel(load=li)))} N", fontsize=9)
-            ax.set_xlabel("θ [°]")
+        fig.supxlabel("angle θ from the load line [°]", fontsize="medium")
         axes[0][0].set_ylabel("pressure [MPa]")
         axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))   # off the peaks
-        fig.suptitle(f"{case}: contact pressure vs the angle θ from the load line", fontsize=10)
+        fig.suptitle(f"{case}: contact pressure", fontsize=10)
         fig.tight_layout()
         from ..results.figures import save
         p = save(fig, outdir / f"pressure_{case}.png", dpi=110, pil_kwargs=PNG)
