@@ -115,7 +115,8 @@ class WearStore:
 
     def set_attrs(self, **attrs) -> None:
         import zarr
-        attrs = {k: (json.dumps(v) if isinstance(v, (dict, list)) else v) for k, v in attrs.items()}
+        from ..results.variables import json_attr   # strict JSON, the one convention
+        attrs = {k: (json_attr(v) if isinstance(v, (dict, list)) else v) for k, v in attrs.items()}
         self.attrs.update(attrs)
         zarr.open_group(str(self.path), mode="r+").attrs.update(attrs)
 
