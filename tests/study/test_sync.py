@@ -40,6 +40,8 @@ def test_a_study_changed_with_dataclasses_replace_gets_its_text_regenerated(regi
     assert ran.changes == ("mechanism.clearance_joints[0].bushing_radius: 0.0105 -> 0.0102",
                            "solver.t_end: 0.024 -> 0.002")
     assert diff(state(ran), state(_changed(s))) == []
+    again = load_study_text(to_toml(ran, registry=registry), file=FLORES, registry=registry)
+    assert diff(state(again), state(ran)) == []          # TOML -> Study -> TOML -> Study
 
 
 def test_an_unchanged_study_keeps_its_text_and_file(registry):
