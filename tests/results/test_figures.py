@@ -75,3 +75,30 @@ def test_legend_labels_are_the_titles_made_unique():
     assert labels([a, a], ["x/one.nc", "y/two.nc"]) == ["T (one.nc)", "T (two.nc)"]
     with pytest.raises(WorkbenchError, match="one study kind"):
         compare([_wear("w", 1), xr.Dataset(attrs={"study_kind": "dynamics"})], ["a", "b"], "/tmp/never")
+
+
+def test_sweep_plot_draws_standard_errors_as_error_bars(tmp_path):
+    import json
+    from workbench.results import sweep_plot
+    law = xr.Variable(("law",), np.array(["a", "b"]), {"long_name": "law"})
+    ds = xr.Dataset({"wear_volume": (("law",), [1e-9, 2e-9], {"units": "m^3", "long_name": "volume"}),
+                     "wear_volume_stderr": (("law",), [1e-10, 3e-10], {"units": "m^3", "long_name": "se"}),
+                     "status": (("law",), np.array(["ok", "ok"]))},
+                    coords={"law": law}, attrs={"summary": json.dumps(["wear_volume", "wear_volume_stderr"]),
+                                                "title": "t", "study_kind": "sweep"})
+    assert sweep_plot.stderr_pairs(["wear_volume", "wear_volume_stderr", "x_mean", "x_se"]) == \
+        {"wear_volume": "wear_volume_stderr", "x_mean": "x_se"}
+    bars = []
+    from matplotlib.axes import Axes
+    orig = Axes.bar
+
+    def spy(self, *a, **k):
+        bars.append(k.get("yerr"))
+        return orig(self, *a, **k)
+    Axes.bar = spy
+    try:
+        paths = sweep_plot.plot_sweep(ds, tmp_path)
+    finally:
+        Axes.bar = orig
+    assert len(paths) == 1 and len(bars) == 1                       # one panel: the SE is not a panel
+    assert bars[0] is not None and np.allclose(bars[0], [2e-10, 6e-10])   # ±2 SE, in the panel's units
