@@ -15,7 +15,8 @@ __all__ = ["__version__"]
 
 
 # the Python API (workbench.api), exported lazily: importing workbench stays cheap
-_API = ("load_study", "run", "sweep", "registry", "get_registry", "open_results", "plots", "calibrate")
+_API = ("load_study", "run", "sweep", "registry", "get_registry", "open_results", "plots", "calibrate",
+        "change", "to_toml", "compare", "Progress", "FigureOptions")
 __all__ += list(_API)
 
 
@@ -24,3 +25,8 @@ def __getattr__(name: str):
         from . import api
         return getattr(api, name)
     raise AttributeError(f"module 'workbench' has no attribute '{name}'")
+
+
+def __dir__():
+    """The API, for ``dir(workbench)`` and tab completion (the names above are loaded lazily)."""
+    return sorted(__all__)

@@ -326,4 +326,4 @@ def test_plots_draw_the_error_bands(registry, tmp_path):
     finally:
         plt.Figure.savefig = real_savefig
     assert {p.name for p in paths} >= {"wear_volume.png", "profiles_J.png"}
-    assert "J bushing +-2 SE" in labels and "last +-2 SE" in labels
+    assert "J bushing ±2 SE" in labels and "last ±2 SE" in labels

@@ -9,14 +9,13 @@ import numpy as np
 
 def plots(ds, outdir) -> list[Path]:
     """Write ``calibration_posterior`` and ``calibration_profile`` (.png, .pdf) into ``outdir``."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from ..results.plot import new_figure
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     files = []
     k = ds["k"].values
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig = new_figure(figsize=(6, 4))
+    ax = fig.subplots()
     ax.plot(k, ds["posterior_density"].values, label="posterior")
     ax.plot(k, ds["prior_density"].values, "--", label=f"prior: {ds.attrs.get('prior', '')}")
     ax.axvspan(float(ds["k_lower"]), float(ds["k_upper"]), alpha=0.2,
@@ -31,11 +30,11 @@ def plots(ds, outdir) -> list[Path]:
     for ext in (".png", ".pdf"):
         files.append(outdir / f"calibration_posterior{ext}")
         fig.savefig(files[-1])
-    plt.close(fig)
 
     q = ds["observation_quantity"].values.astype(str)
     depth, vol = q == "wear_depth", q == "wear_volume"
-    fig, axes = plt.subplots(1, 2 if vol.any() else 1, figsize=(11 if vol.any() else 6, 4), squeeze=False)
+    fig = new_figure(figsize=(11 if vol.any() else 6, 4))
+    axes = fig.subplots(1, 2 if vol.any() else 1, squeeze=False)
     ax = axes[0, 0]
     cyc = ds["observation_cycles"].values
     for i, N in enumerate(np.unique(cyc[depth])):
@@ -69,5 +68,4 @@ def plots(ds, outdir) -> list[Path]:
     for ext in (".png", ".pdf"):
         files.append(outdir / f"calibration_profile{ext}")
         fig.savefig(files[-1])
-    plt.close(fig)
     return files

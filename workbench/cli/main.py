@@ -21,6 +21,7 @@ import click
 from ..errors import WorkbenchError
 from ..models import FAMILIES
 from . import common
+from .figures import figure_flags
 from .common import (EXIT_CODES_HELP, EXIT_INTERRUPTED, EXIT_RUN_FAILED, EXIT_USER_ERROR,  # noqa: F401 (re-exported)
                      _console, _exit_code, _friendly, _plot, _plot_folder, _prefetch_results_libraries, _registry,
                      _tagged, main)
@@ -118,6 +119,7 @@ def schema_command(kind: str):
 @click.option("--max-time", "max_time", type=click.FloatRange(min=0.0, min_open=True), default=None,
               metavar="SECONDS", help="stop the run after SECONDS of wall time, keeping what it "
               "computed (dynamics: the samples in <OUT>.partial.nc; wear: the completed updates)")
+@figure_flags
 @_friendly
 def run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume: bool, overwrite: bool,
         max_time: float | None = None):
@@ -159,6 +161,7 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
         check_plot_dir(plot_dir, kind=study.kind, overwrite=overwrite or resume, option=plot_option)
     options = dict(resume=resume, overwrite=overwrite, note=_note(_console(stderr=True))) if kind.RESUMABLE else {}
     what = kind.describe(study)
+    _compile_notice(_console(stderr=True), study)
     t0 = time.perf_counter()
     ds = _with_progress(_console(stderr=True), kind.progress_total(study), what,
                         lambda progress: kinds.run(study, registry=registry, out=out, progress=progress,
@@ -171,6 +174,7 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
                                     f"holds the clearance run without the ideal_* variables")
     for line in kinds.summary_lines(ds):
         console.print(line, markup=False)
+    _validity(_console(stderr=True), ds)
     if plot:
         _plot(ds, plot_dir, console, result=out, overwrite=overwrite or resume, option=plot_option)
 
@@ -182,17 +186,67 @@ def _note(console):
     return note
 
 
+#: the first compile of the solver on 2 cores [s] (docs/performance.md; the notice says it)
+FIRST_COMPILE_SECONDS = 150
+
+
+def _compile_notice(console, study) -> None:
+    """Say so before a run compiles the solver (a fresh install: numba's cache is empty)."""
+    if study.kind not in ("dynamics", "wear"):
+        return
+    from ..runtime.caches import holds_compiled, numba_cache_dir
+    if numba_cache_dir() is not None and not holds_compiled():
+        console.print(f"[yellow]note:[/] compiling the solver once for this installation, this takes "
+                      f"about {FIRST_COMPILE_SECONDS} s on 2 cores; later runs load it in seconds")
+
+
+def _validity(console, ds) -> None:
+    """Print the result's validity warnings and notes (they are also in the file's attributes)."""
+    import json
+    from rich.markup import escape
+    for key, tag in (("validity_warnings", "[yellow]warning:[/]"), ("validity_notes", "[cyan]validity:[/]")):
+        value = ds.attrs.get(key)
+        if not value:
+            continue
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                value = [value]
+        for line in ([value] if isinstance(value, str) else list(value)):
+            console.print(f"{tag} {escape(str(line))}")
+
+
+def _plain_progress(console, what: str):
+    """One line per step on a stderr that is not a terminal (a cluster job's log): done/total,
+    elapsed time and a rough time to go (from the fraction done so far)."""
+    start = time.perf_counter()
+    console.print(f"running {what}", markup=False, highlight=False)
+
+    def line(done, total, info):
+        el = time.perf_counter() - start
+        frac = done / total if total else 0.0
+        eta = f", about {el * (1 - frac) / frac:.0f} s to go" if 0 < frac < 1 else ""
+        console.print(f"{done:,.0f}/{total:,.0f} ({100 * frac:.1f} %) {info}, {el:.0f} s{eta}",
+                      markup=False, highlight=False)
+    return line
+
+
 def _with_progress(console, total: float | None, what: str, job):
-    """``job(progress)`` under a progress bar (a kind with countable work) or a spinner."""
+    """``job(progress)`` under a progress bar (a kind with countable work) or a spinner; on a
+    stderr that is not a terminal, one plain line per step instead."""
     import warnings
+    if total is not None and not console.is_terminal:
+        return job(_plain_progress(console, what))
     if total is None:
         with console.status(f"running {what} ..."), warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="the ideal-joint twin", category=RuntimeWarning)
             return job(None)
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     with Progress(TextColumn("[bold]run[/]"), BarColumn(),
                   TextColumn("{task.completed:,.0f}/{task.total:,.0f}"),
-                  TextColumn("{task.fields[info]}"), TimeElapsedColumn(), console=console) as bar:
+                  TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TextColumn("eta"),
+                  TimeRemainingColumn(), console=console) as bar:
         task = bar.add_task("run", total=total, info="")
         return job(lambda done, total_, info: bar.update(task, completed=done, info=info))
 
@@ -204,6 +258,7 @@ def _with_progress(console, total: float | None, what: str, job):
                                  "there that the workbench did not write is never replaced")
 @click.option("--overwrite", is_flag=True, help="replace the figures an earlier workbench run drew there "
                                                 "(never a file the workbench did not write)")
+@figure_flags
 @_friendly
 def plot(result: Path, out_dir: Path | None, overwrite: bool = False):
     """Write the PNG plots of a results file."""
@@ -311,6 +366,8 @@ def plugins(name: str | None, family: str | None, as_json: bool):
 
 from . import sweep as cli_sweep  # noqa: E402,F401 - registers `workbench sweep` on main
 from . import calibrate as cli_calibrate  # noqa: E402,F401 - registers `workbench calibrate` on main
+from . import rerun as cli_rerun  # noqa: E402,F401 - registers `workbench rerun` on main
+from . import compare as cli_compare  # noqa: E402,F401 - registers `workbench compare` on main
 
 if __name__ == "__main__":  # pragma: no cover - `python -m workbench.cli.main`: the package's module (where
     from workbench.cli.main import entry as _entry   # cli_sweep registered its command), not this copy

@@ -36,7 +36,16 @@ def plot_spectrum(ds, path: str | Path) -> Path | None:
     if math.isfinite(f_dom):
         a_dom = float(np.interp(f_dom, f, amp))
         ax.axvline(f_dom * 1e-3, color="tab:red", lw=1.0, ls="--")
-        ax.plot([f_dom * 1e-3], [a_dom], "o", color="tab:red", label=f"dominant: {f_dom:.0f} Hz")
+        ax.plot([f_dom * 1e-3], [a_dom], "o", color="tab:red", label=f"dominant, whole run: {f_dom:.0f} Hz")
+    if "dominant_frequency_revolution_mean" in ds and "dominant_frequency_revolution_se" in ds:
+        # the number the summary reports: the mean over the revolutions with its standard error
+        from ..results.figures import value_with_error
+        m = float(ds["dominant_frequency_revolution_mean"].values)
+        se = float(ds["dominant_frequency_revolution_se"].values)
+        if math.isfinite(m):
+            w = 2.0 * se if math.isfinite(se) else 0.0
+            ax.axvspan((m - w) * 1e-3, (m + w) * 1e-3, color="tab:orange", alpha=0.25, lw=0,
+                       label=f"per revolution: {value_with_error(m, se, 'Hz')} (band ±2 SE)")
     ax.set_xlim(0.0, min(float(f[-1]), max(10_000.0, 3.0 * (f_dom if math.isfinite(f_dom) else 0.0))) * 1e-3)
     ax.set_xlabel("frequency [kHz]")
     ax.set_ylabel(f"amplitude [{ds['slider_acceleration_spectrum'].attrs.get('units', 'm/s^2')}]")
@@ -45,8 +54,8 @@ def plot_spectrum(ds, path: str | Path) -> Path | None:
     title = ds.attrs.get("title", "")
     fig.suptitle("Slider acceleration spectrum" + (f"\n{title}" if title else ""), fontsize=10)
     path = Path(path)
-    fig.savefig(path, dpi=130)
-    return path
+    from ..results.figures import save
+    return save(fig, path, dpi=130)
 
 
 def flex_plots(ds, outdir: str | Path) -> list[Path]:

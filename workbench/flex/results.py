@@ -101,7 +101,7 @@ def _per_revolution_variables(sim, acc, omega: float, f_min: float, v, coords, a
         v[f"{name}_revolution_se"] = _var((), se, unit, f"standard error of the mean {what} "
                                           "(std / sqrt(n), revolutions as independent samples)")
         v[f"{name}_revolution_max"] = _var((), mx, unit, f"largest {what}")
-        lines.append(f"{what}: {m:.4g} +- {se:.2g} {unit} (mean +- standard error), max {mx:.4g} {unit}"
+        lines.append(f"{what}: {m:.4g} ± {se:.2g} {unit} (mean ± standard error), max {mx:.4g} {unit}"
                      if len(revs) > 1 else f"{what}: {m:.4g} {unit}")
     span = f"revolutions {int(revs[0])}-{int(revs[-1])} (n = {len(revs)})" if len(revs) > 1 else \
         f"revolution {int(revs[0])} (after the start-up one)"

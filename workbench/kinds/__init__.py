@@ -106,8 +106,12 @@ def run(study, *, registry=None, out: str | Path | None = None, progress=None, *
     if registry is None:
         from ..plugins import build_registry
         registry = build_registry()
+    from ..study.sync import synced
+    study = synced(study, registry=registry)   # the stored text says what runs (or a clear refusal)
     impl = get(study.kind)
-    return impl.run(study, registry=registry, out=out, progress=progress, **options)
+    ds = impl.run(study, registry=registry, out=out, progress=progress, **options)
+    from ..results.cf import cf_clean
+    return cf_clean(ds) if ds is not None else ds   # the same attributes as the file written
 
 
 def write(ds, out: str | Path) -> Path:

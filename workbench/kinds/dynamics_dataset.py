@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..mbs.mechanism import guided_slider
+from ..mbs.mechanism import contact_geometry, guided_slider
 from ..results.dataset import attr_value, model_info, study_provenance
 from ..results.variables import json_attr
 from ..results.variables import var as _var
@@ -173,7 +173,7 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
             attrs["slider_body"] = slider[0]
             ax = np.asarray(slider[1], dtype=float)
             attrs["slider_axis"] = (ax / np.linalg.norm(ax)).tolist()
-        attrs["joint_models"] = json_attr({c.name: {"contact": model_info(c.contact, registry),
+        attrs["joint_models"] = json_attr({c.name: {"contact": model_info(c.contact, registry, contact_geometry(c)),
                                                 "friction": model_info(c.friction, registry),
                                                 **({"lubrication": model_info(c.lubrication, registry)}
                                                    if getattr(c, "lubrication", None) is not None else {})}
@@ -212,4 +212,5 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
             attrs[f"solver_{k}"] = val
     attrs = {k: a for k, a in ((k, attr_value(a) if not isinstance(a, list) else a)
                                for k, a in attrs.items()) if a is not None}
-    return xr.Dataset(v, coords=coords, attrs=attrs)
+    from ..results.cf import cf_clean
+    return cf_clean(xr.Dataset(v, coords=coords, attrs=attrs))

@@ -260,14 +260,15 @@ def plots(ds, outdir) -> list[Path]:
             loaded = np.abs(deg[np.any(np.nan_to_num(pl) > 0, axis=0)])
             lim = min(180.0, 1.15 * loaded.max() + 1.0) if loaded.size else 180.0
             ax.set_xlim(-lim, lim)
-            ax.set_title(f"F = {float(d['load_value'].isel(load=li)):.3g} N", fontsize=9)
-            ax.set_xlabel("theta from load line [deg]")
+            from ..results.figures import number_text
+            ax.set_title(f"F = {number_text(float(d['load_value'].isel(load=li)))} N", fontsize=9)
+        fig.supxlabel("angle θ from the load line [°]", fontsize="medium")
         axes[0][0].set_ylabel("pressure [MPa]")
-        axes[0][-1].legend(fontsize=7)
+        axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))   # off the peaks
         fig.suptitle(f"{case}: contact pressure", fontsize=10)
         fig.tight_layout()
-        p = outdir / f"pressure_{case}.png"
-        fig.savefig(p, dpi=110, pil_kwargs=PNG)
+        from ..results.figures import save
+        p = save(fig, outdir / f"pressure_{case}.png", dpi=110, pil_kwargs=PNG)
         paths.append(p)
 
         fig = new_figure(figsize=(9, 3.4))
@@ -287,7 +288,6 @@ def plots(ds, outdir) -> list[Path]:
         axes[1].legend(fontsize=7)
         fig.suptitle(f"{case}: error relative to {ds.attrs.get('baseline')}", fontsize=10)
         fig.tight_layout()
-        p = outdir / f"errors_{case}.png"
-        fig.savefig(p, dpi=110, pil_kwargs=PNG)
+        p = save(fig, outdir / f"errors_{case}.png", dpi=110, pil_kwargs=PNG)
         paths.append(p)
     return paths

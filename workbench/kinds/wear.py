@@ -34,17 +34,28 @@ def run(study, *, registry, out: str | Path | None = None, progress=None, resume
         overwrite: bool = False, note=None, max_updates: int | None = None):
     """Run the wear loop into the store ``out`` (a temporary one, removed, when ``None``).
 
-    ``progress(done, total, info)`` after every update; ``resume``/``overwrite``/``note``: see
+    ``progress(p)`` after every update with a :class:`~workbench.runtime.progress.Progress`
+    record (a callback of three parameters gets ``(done, total, info)``); ``resume``/``overwrite``/``note``: see
     :func:`workbench.wear.loop.run_wear_study`.  An interrupted run's error carries ``kept``:
     the sentence saying which updates the store keeps.
     """
     from ..wear.loop import run_wear_study
+    from ..runtime.progress import Clock, Progress, caller
+    report, clock, count = caller(progress), Clock(), [0]
 
     def each_update(done, total, dN, depth):
-        progress(done, total, f"dN {dN:,.0f}  max depth {depth * 1e6:.3g} um")
+        report(Progress(done=done, total=total, phase="update", update=count[0], cycle_jump=dN,
+                        max_depth=depth, elapsed=clock.elapsed(),
+                        info=f"update {count[0]}: dN {dN:,.0f}, max depth {depth * 1e6:.3g} µm"))
+        count[0] += 1
+
+    def each_stage(update, done, text):
+        count[0] = update
+        report(Progress(done=done, total=study.wear.cycles, phase="dynamics", update=update,
+                        elapsed=clock.elapsed(), info=text))
 
     kw = dict(registry=registry, progress=each_update if progress is not None else None,
-              note=note, max_updates=max_updates)
+              stage=each_stage if progress is not None else None, note=note, max_updates=max_updates)
     if out is None:
         if resume or overwrite:
             raise WorkbenchError("resume/overwrite need the wear store to continue or replace: give out")

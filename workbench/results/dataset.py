@@ -46,35 +46,78 @@ def provenance(*, kind: str, registry=None, title: str = "", description: str = 
     """The provenance attrs of a dataset of study kind ``kind`` (the one builder; see the module
     docstring).  ``text``/``file``: the study's text and path (``study_text``, ``study_file``;
     left out when ``text`` is ``None``, e.g. a sweep, which stores its own file's text)."""
+    from .provenance import code_version, environment
+    created = datetime.now(timezone.utc).isoformat(timespec="seconds")
     attrs = {
         "Conventions": CONVENTIONS,
         "title": title or "",
         "description": description or "",
         "study_kind": kind,
-        "workbench_version": __version__,
+        **code_version(),
+        "environment": json_attr(environment()),
         "plugins": json_attr(registry.provenance()) if registry is not None else "{}",
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": created,
+        "history": f"{created} created by workbench {__version__} ({kind} study"
+                   f"{' ' + str(file) if file else ''})",
     }
     if text is not None:
         attrs["study_text"] = text
         attrs["study_file"] = str(file) if file is not None else ""
+        attrs["input_files"] = json_attr(input_hashes(file, text))
     return attrs
+
+
+def input_hashes(file, text: str | None) -> dict[str, str]:
+    """SHA-256 of the study file and of every file its text names (meshes, worn profiles ...),
+    keyed by path relative to the study's folder (the current folder for a study from text)."""
+    from .outputs import input_paths
+    from .provenance import file_hashes
+    base = Path(file).resolve().parent if file else Path.cwd()
+    return file_hashes(input_paths(file, text), base=base)
 
 
 def study_provenance(study, registry=None) -> dict:
     """:func:`provenance` of a loaded :class:`~workbench.study.load.Study` (``None``: an empty one)."""
     if study is None:
         return provenance(kind="dynamics", registry=registry, text="")
-    return provenance(kind=study.kind, registry=registry, title=study.title,
-                      description=study.description, text=study.text, file=study.file)
+    attrs = provenance(kind=study.kind, registry=registry, title=study.title,
+                       description=study.description, text=study.text, file=study.file)
+    changes = getattr(study, "changes", ())
+    if changes:   # the text was regenerated from what ran (workbench.study.sync)
+        attrs["study_changes"] = json_attr(list(changes))
+        attrs["study_text_source"] = (f"regenerated from the study that ran: the study file "
+                                      f"{study.file or '(text)'} with study_changes applied")
+        attrs["history"] += f"; changed in Python: {'; '.join(changes)}"
+    return attrs
 
 
-def model_info(model, registry) -> dict | None:
-    """Name, parameters and provider of a model instance (``None`` for no model)."""
+def model_info(model, registry, geometry=None) -> dict | None:
+    """Name, parameters and provider of a model instance (``None`` for no model).
+
+    With the contact ``geometry`` of a contact law (``ContactGeometry``) every parameter is the
+    number the run used: a parameter whose ``None`` means "derived" (the stiffness from the
+    materials and radii) is replaced by the value ``pack`` derived, and named in ``derived``;
+    ``packed`` holds every slot of the kernel's parameter array ``p``."""
     if model is None:
         return None
     info = {"model": model.name,
             "parameters": {f.name: getattr(model.params, f.name) for f in dataclasses.fields(model.params)}}
+    slots = getattr(model, "slots", None)
+    if slots is not None:
+        try:
+            p = model.pack(geometry) if geometry is not None else model.pack()
+        except TypeError:   # a law that packs from a geometry, described without one
+            p = None
+        except Exception:  # noqa: BLE001 - provenance is best effort; the run itself reports a bad pack
+            p = None
+        if p is not None and len(p) == len(slots._fields):
+            packed = {n: float(v) for n, v in zip(slots._fields, p)}
+            info["packed"] = packed
+            derived = [n for n in slots.parameters if info["parameters"].get(n) is None]
+            for n in derived:
+                info["parameters"][n] = packed[n]
+            if derived:
+                info["derived"] = derived
     if registry is not None:
         try:
             e = registry.entry(model.family, model.name)
@@ -116,8 +159,10 @@ def write_dataset(ds: xr.Dataset, path: str | Path) -> Path:
     except OSError as exc:
         raise WorkbenchError(f"cannot create the directory of the results file {path}: {exc}") from exc
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    encoding = {name: {"zlib": True, "complevel": 4} for name, var in ds.data_vars.items()
-                if var.dtype.kind == "f" and var.size > 1024}
+    from .cf import cf_clean, cf_encoding
+    ds = cf_clean(ds)
+    encoding = cf_encoding(ds, {name: {"zlib": True, "complevel": 4} for name, var in ds.data_vars.items()
+                                if var.dtype.kind == "f" and var.size > 1024})
     try:
         ds.to_netcdf(tmp, engine=ENGINE, encoding=encoding)
         os.replace(tmp, path)

@@ -111,8 +111,8 @@ def _title(ds, what: str) -> str:
 
 
 def _save(fig, path: Path) -> Path:
-    fig.savefig(path, dpi=DPI, pil_kwargs=PNG)
-    return path
+    from .figures import save   # the format, width and style in force (workbench.results.figures)
+    return save(fig, path, dpi=DPI, pil_kwargs=PNG)
 
 
 def plot_contact_force(ds, path: Path) -> Path | None:

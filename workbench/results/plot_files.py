@@ -94,7 +94,9 @@ def check_plot_dir(folder: str | Path, *, kind: str, overwrite: bool = False, op
     _check_folder(folder, option)
     if not folder.is_dir():
         return
-    patterns = PLOT_NAMES.get(kind, ())
+    from .figures import current
+    suffix = "." + current().format   # the figures are written in the format in force (--format)
+    patterns = tuple(p[:-len(".png")] + suffix if p.endswith(".png") else p for p in PLOT_NAMES.get(kind, ()))
     manifest = read_manifest(folder)
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         if any(fnmatch.fnmatchcase(entry.name, p) for p in patterns):

@@ -250,6 +250,19 @@ def crank_moment_peak_se(ds):
     return _per_revolution(ds, "crank_moment_peak_revolution_se")
 
 
+@reducer("dominant_frequency_mean", kind="dynamics", units="Hz",
+         long_name="mean over the revolutions after the start-up one of the per-revolution dominant "
+                   "slider-acceleration frequency")
+def dominant_frequency_mean(ds):
+    return _per_revolution(ds, "dominant_frequency_revolution_mean")
+
+
+@reducer("dominant_frequency_se", kind="dynamics", units="Hz",
+         long_name="standard error of the mean per-revolution dominant frequency (std / sqrt(n))")
+def dominant_frequency_se(ds):
+    return _per_revolution(ds, "dominant_frequency_revolution_se")
+
+
 # --------------------------------------------------------------------------------------------
 # wear results (variables of workbench.wear.loop: one row per update along ``cycle``)
 # --------------------------------------------------------------------------------------------
@@ -260,6 +273,8 @@ def _final(name: str, variable: str, units: str, long_name: str, **select) -> No
 
 
 _final("wear_volume", "wear_volume", "m^3", "worn volume of each surface at the end of the run")
+_final("wear_volume_stderr", "wear_volume_stderr", "m^3",
+       "standard error of the worn volume of each surface at the end of the run")
 _final("max_wear_depth", "max_wear_depth", "m", "deepest wear of each surface at the end of the run")
 _final("wear_profile", "wear_depth", "m",
        "bushing wear depth over the body-fixed node angle at the end of the run", surface="bushing")

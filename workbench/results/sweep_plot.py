@@ -3,7 +3,9 @@
 :func:`plot_sweep` writes ``summary.png``: one panel per summary quantity (and per entry of its
 own dimensions, e.g. per clearance joint), the panels side by side.  In each panel the first
 sweep dimension is the x axis — bars for model names and other labels, lines with markers for
-numbers — and every combination of the other sweep dimensions is one bar group / line.  Failed
+numbers — and every combination of the other sweep dimensions is one bar group / line.  A
+quantity whose standard error is a summary too (``X_se``, ``X_stderr``, or ``X_mean`` with
+``X_se``) gets ±2 SE error bars instead of a panel of its own.  Failed
 cases have no bar; a red cross on the axis marks them.  A quantity with a long own dimension (a
 profile, e.g. wear depth over theta) is drawn as one line per case over that dimension.
 """
@@ -24,25 +26,28 @@ from .plot import PNG
 PROFILE_MIN = 8
 
 
-def _panels(ds, names: list[str], sweep_dims: tuple[str, ...]):
-    """``(title, long_name, units, DataArray)`` for every quantity and entry of its own dimensions;
-    the DataArray has the sweep dims, plus the last own dim when that is a profile."""
+def _panels(ds, names: list[str], sweep_dims: tuple[str, ...], pairs: dict | None = None):
+    """``(title, long_name, units, DataArray, its standard error or None)`` for every quantity and
+    entry of its own dimensions; the DataArray has the sweep dims, plus the last own dim when
+    that is a profile."""
+    pairs = pairs or {}
     for name in names:
         da = ds[name]
+        se_all = ds[pairs[name]] if name in pairs and ds[pairs[name]].dims == da.dims else None
         own = [d for d in da.dims if d not in sweep_dims]
         units = da.attrs.get("units", "")
         long = da.attrs.get("long_name", name)
         if own and da.sizes[own[-1]] >= PROFILE_MIN:
             own = own[:-1]
         if not own:
-            yield name, long, units, da
+            yield name, long, units, da, se_all
             continue
         for combo in itertools.product(*(range(da.sizes[d]) for d in own)):
             sel = dict(zip(own, combo))
             sub = da.isel(sel)
             where = ", ".join(f"{d} {sub[d].values.item() if d in sub.coords else i}"
                               for d, i in sel.items())
-            yield f"{name} ({where})", long, units, sub
+            yield f"{name} ({where})", long, units, sub, None if se_all is None else se_all.isel(sel)
 
 
 def _scaled(values: np.ndarray, units: str) -> tuple[np.ndarray, str]:
@@ -74,7 +79,18 @@ def _draw_profile(ax, da, sweep_dims, units: str) -> None:
         ax.legend(fontsize=7)
 
 
-def _draw(ax, da, sweep_dims, units: str, status) -> None:
+def stderr_pairs(names: list[str]) -> dict[str, str]:
+    """``{quantity: its standard-error summary}`` among ``names``."""
+    out = {}
+    for n in names:
+        for cand in (f"{n}_se", f"{n}_stderr", n[:-len("_mean")] + "_se" if n.endswith("_mean") else None):
+            if cand and cand in names and cand != n:
+                out[n] = cand
+                break
+    return out
+
+
+def _draw(ax, da, sweep_dims, units: str, status, se=None) -> None:
     if any(d not in sweep_dims for d in da.dims):
         _draw_profile(ax, da, sweep_dims, units)
         return
@@ -85,7 +101,12 @@ def _draw(ax, da, sweep_dims, units: str, status) -> None:
     groups = list(itertools.product(*(range(da.sizes[d]) for d in rest))) or [()]
     data = da.transpose(x_dim, *rest).values.reshape(len(labels), -1)
     failed = np.asarray(status.transpose(x_dim, *rest).values).reshape(len(labels), -1) == "failed"
-    data, unit = _scaled(np.asarray(data, dtype=float), units)
+    raw = np.asarray(data, dtype=float)
+    data, unit = _scaled(raw, units)
+    scale = np.nanmax(np.abs(data)) / np.nanmax(np.abs(raw)) if np.isfinite(raw).any() and np.nanmax(np.abs(raw)) else 1.0
+    err = None
+    if se is not None and all(d in sweep_dims for d in se.dims):
+        err = 2.0 * scale * np.asarray(se.transpose(x_dim, *rest).values, float).reshape(len(labels), -1)
     xs = np.arange(len(labels), dtype=float)
     width = 0.8 / len(groups)
     for k, g in enumerate(groups):
@@ -93,11 +114,15 @@ def _draw(ax, da, sweep_dims, units: str, status) -> None:
         y = data[:, k]
         if numeric:
             xv = np.asarray(da[x_dim].values, dtype=float)
-            ax.plot(xv, y, "o-", lw=1.0, ms=4, label=name)
+            if err is not None:
+                ax.errorbar(xv, y, yerr=err[:, k], fmt="o-", lw=1.0, ms=4, capsize=2, label=name)
+            else:
+                ax.plot(xv, y, "o-", lw=1.0, ms=4, label=name)
             ax.plot(xv[failed[:, k]], np.zeros(int(failed[:, k].sum())), "x", color="tab:red", ms=8)
         else:
             pos = xs - 0.4 + width * (k + 0.5)
-            ax.bar(pos, np.nan_to_num(y, nan=0.0), width=width * 0.95, label=name)
+            ax.bar(pos, np.nan_to_num(y, nan=0.0), width=width * 0.95, label=name,
+                   yerr=None if err is None else np.nan_to_num(err[:, k]), capsize=2)
             ax.plot(pos[failed[:, k]], np.zeros(int(failed[:, k].sum())), "x", color="tab:red", ms=8,
                     label="failed" if k == 0 and failed.any() else None)
     if not numeric:
@@ -117,21 +142,25 @@ def plot_sweep(ds, outdir: str | Path) -> list[Path]:
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     names = [n for n in json.loads(ds.attrs.get("summary", "[]")) if n in ds]
+    pairs = stderr_pairs(names)
+    names = [n for n in names if n not in pairs.values()]     # drawn as error bars, not panels
     sweep_dims = tuple(ds["status"].dims)
-    panels = list(_panels(ds, names, sweep_dims))
+    panels = list(_panels(ds, names, sweep_dims, pairs))
     if not panels or not sweep_dims:
         return []
     ncols = min(len(panels), 3)
     nrows = math.ceil(len(panels) / ncols)
     fig = Figure(figsize=(4.6 * ncols, 3.8 * nrows), layout="constrained")
     FigureCanvasAgg(fig)
-    for i, (title, long, units, da) in enumerate(panels):
+    for i, (title, long, units, da, se) in enumerate(panels):
         ax = fig.add_subplot(nrows, ncols, i + 1)
-        _draw(ax, da, sweep_dims, units, ds["status"])
+        _draw(ax, da, sweep_dims, units, ds["status"], se)
+        if se is not None:
+            long += " (bars: ±2 standard errors)"
         ax.set_title(title + "\n" + "\n".join(textwrap.wrap(long, 60)), fontsize=8)
     n_failed = int((ds["status"].values != "ok").sum())
     fig.suptitle(f"{ds.attrs.get('title', 'sweep')}"
                  + (f"  ({n_failed} of {ds['status'].size} cases failed)" if n_failed else ""), fontsize=10)
     path = outdir / "summary.png"
-    fig.savefig(path, dpi=120, pil_kwargs=PNG)
-    return [path]
+    from .figures import save
+    return [save(fig, path, dpi=120, pil_kwargs=PNG)]

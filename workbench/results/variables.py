@@ -30,5 +30,8 @@ def var(dims, data, units: str, long_name: str, *, dtype=None, **extra) -> "xr.V
 
 
 def json_attr(obj: Any) -> str:
-    """``obj`` as JSON text, for a netCDF/zarr attribute (keys sorted; unknown types as str)."""
-    return json.dumps(obj, sort_keys=True, default=str)
+    """``obj`` as strict JSON text, for a netCDF/zarr attribute (keys sorted; unknown types as
+    str; a non-finite float as the string ``"inf"``, ``"-inf"`` or ``"nan"``: JSON has no
+    Infinity or NaN, see :func:`workbench.results.provenance.strict`)."""
+    from .provenance import strict
+    return json.dumps(strict(obj), sort_keys=True, default=str, allow_nan=False)

@@ -69,6 +69,9 @@ class Study:
     wear : the wear loop's spec (kind ``"wear"``).
     pressure : the pressure study's spec (kind ``"pressure"``).
     warnings : plausibility findings the run writes into the dataset.
+    changes : the changes made in Python since the study file was read (``"key: old -> new"``;
+        :mod:`workbench.study.sync`), stored with the result as ``study_changes``; ``text`` is
+        then regenerated from what runs.
     """
     kind: str
     title: str
@@ -82,6 +85,7 @@ class Study:
     pressure: PressureStudy | None = None
     checks: Checks | None = None
     warnings: tuple[str, ...] = ()
+    changes: tuple[str, ...] = ()
 
     @property
     def spec(self):
@@ -98,8 +102,13 @@ def load_study(path: str | Path, registry=None) -> Study:
     return load_study_text(read_file_text(path, "study file"), file=path, registry=registry)
 
 
-def load_study_text(text: str, *, file: str | Path | None = None, registry=None) -> Study:
-    """Check a study given as TOML text (``file`` is only used in messages and provenance)."""
+def load_study_text(text: str, *, file: str | Path | None = None, registry=None,
+                    run_checks: bool = True) -> Study:
+    """Check a study given as TOML text (``file`` is only used in messages and provenance).
+
+    ``run_checks=False`` leaves out the checks ``run`` makes at its start beyond the schema and
+    the engine (:func:`workbench.study.checks.pre_run`): for the text regenerated from a study
+    changed in Python (:mod:`workbench.study.sync`), which ran without them."""
     fname = str(file) if file is not None else "<study>"
     doc = parse_toml(text, fname)
     probs = S.Problems(fname)
@@ -123,7 +132,7 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
         from .. import kinds
         spec = kinds.get(kind).parse(doc, registry=registry, file=fname, problems=probs)
         probs.raise_if_any()
-        return Study(**common, **{kind: spec})
+        return _loaded(Study(**common, **{kind: spec}))
 
     for k in doc:
         if k not in S.TOP_LEVEL:
@@ -175,10 +184,15 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None)
     probs.raise_if_any()
     # everything run would reject beyond the schema: models packed, ranges, assembly, plausibility
     warnings = pre_run(mechanism, solver, checks, probs, kind=kind, wear=wear,
-                       compare_ideal=output.compare_ideal, engine=selection.engine)
+                       compare_ideal=output.compare_ideal, engine=selection.engine) if run_checks else []
     probs.raise_if_any()
-    return Study(mechanism=mechanism, solver=solver, output=output, wear=wear, checks=checks,
-                 warnings=tuple(warnings), **common)
+    return _loaded(Study(mechanism=mechanism, solver=solver, output=output, wear=wear, checks=checks,
+                         warnings=tuple(warnings), **common))
+
+
+def _loaded(study: Study) -> Study:
+    from .sync import mark_loaded
+    return mark_loaded(study)
 
 
 def _spatial_engine(solver: SolverSettings, probs: S.Problems) -> SolverSettings:

@@ -13,6 +13,7 @@ import numpy as np
 import xarray as xr
 
 from ..results.reducers import REDUCERS
+from ..results.variables import json_attr
 
 if TYPE_CHECKING:
     from .run import CaseResult
@@ -54,7 +55,7 @@ def combine(sweep: Sweep, results: list[CaseResult], *, registry=None, run_info:
             labels = np.array(p.labels, dtype=float if p.numeric else str)
             coords[name] = xr.Variable((g[0],), labels, attrs={
                 "units": p.units if p.numeric else "1", "long_name": p.long_name,
-                "study_key": p.path, "values": json.dumps(list(p.values), default=str)})
+                "study_key": p.path, "values": json_attr(list(p.values))})
 
     def per_case(values, units, long_name, dtype):
         return xr.Variable(dims, np.array(values, dtype=dtype).reshape(shape),
@@ -89,10 +90,10 @@ def combine(sweep: Sweep, results: list[CaseResult], *, registry=None, run_info:
         "sweep_file": str(sweep.file) if sweep.file is not None else "",
         "base_study_file": str(sweep.base_file),
         "base_study_text": sweep.base_text,
-        "sweep_parameters": json.dumps([{"name": p.name, "key": p.path, "units": p.units,
+        "sweep_parameters": json_attr([{"name": p.name, "key": p.path, "units": p.units,
                                          "dimension": next(g[0] for g in sweep.groups if p.name in g)}
                                         for p in sweep.parameters]),
-        "sweep_set": json.dumps({path: value for path, _, value in sweep.fixed}, default=str),
+        "sweep_set": json_attr({path: value for path, _, value in sweep.fixed}),
         "sweep_unset": json.dumps(list(sweep.unset)),
         "summary": json.dumps(list(sweep.summary)),
         "n_cases": len(by_index),
@@ -100,4 +101,5 @@ def combine(sweep: Sweep, results: list[CaseResult], *, registry=None, run_info:
     }
     for k, v in (run_info or {}).items():
         attrs[f"run_{k}"] = v
-    return xr.Dataset(data, coords=coords, attrs=attrs)
+    from ..results.cf import cf_clean
+    return cf_clean(xr.Dataset(data, coords=coords, attrs=attrs))   # as the file will hold it

@@ -9,14 +9,13 @@ import numpy as np
 
 def plots(ds, outdir) -> list[Path]:
     """Write ``uq_bands`` and ``uq_sobol`` (.png, .pdf) into ``outdir``; return the files."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from ..results.plot import new_figure
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     files = []
     level = float(ds.attrs.get("level", 0.95))
-    fig, ax = plt.subplots(1, 3, figsize=(14, 4))
+    fig = new_figure(figsize=(14, 4))
+    ax = fig.subplots(1, 3)
     th = np.degrees(ds["theta"].values)
     band = 1e6 * ds["profile_band"].values
     ax[0].fill_between(th, band[0], band[2], alpha=0.3, label=f"{level:.0%} band")
@@ -35,8 +34,8 @@ def plots(ds, outdir) -> list[Path]:
     for ext in (".png", ".pdf"):
         files.append(outdir / f"uq_bands{ext}")
         fig.savefig(files[-1])
-    plt.close(fig)
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig = new_figure(figsize=(7, 4))
+    ax = fig.subplots()
     names = [str(n) for n in ds["input"].values]
     x = np.arange(len(names))
     for i, (var, lab) in enumerate((("sobol_first_deepest", "S1 deepest"), ("sobol_total_deepest", "ST deepest"),
@@ -51,5 +50,4 @@ def plots(ds, outdir) -> list[Path]:
     for ext in (".png", ".pdf"):
         files.append(outdir / f"uq_sobol{ext}")
         fig.savefig(files[-1])
-    plt.close(fig)
     return files

@@ -275,10 +275,11 @@ def _refuse_to_clobber(out: Path) -> None:
 
 @guarded
 def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = False, progress=None,
-                   max_updates: int | None = None) -> xr.Dataset:
+                   max_updates: int | None = None, stage=None) -> xr.Dataset:
     """Run the wear loop of ``study`` (``kind = "wear"``) into the zarr store ``out``.
 
-    ``progress(cycles_done, cycles_total, dN, max_depth)`` is called after every update.
+    ``progress(cycles_done, cycles_total, dN, max_depth)`` is called after every update, and
+    ``stage(update, cycles_done, text)`` before each update's dynamics (what runs now).
     ``resume=True`` continues the run stored at ``out``.  ``max_updates`` stops after that many
     new updates (for tests and benchmarks).  Returns the store's dataset (loaded).
     """
@@ -303,6 +304,11 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
         done = float(ds.cycle_jump.values[-1]) == 0.0
     new = 0
     while not done:
+        if stage is not None:
+            stage(run.update, run.cycles_done,
+                  f"update {run.update}: dynamics of {cfg.settle_cycles} settling + "
+                  f"{cfg.average_cycles}..{cfg.max_average_cycles} averaging cycles"
+                  + (f" on {cfg.chains} chains" if cfg.chains > 1 else ""))
         meas = measure(run, ideal)
         with_scatter(run, meas)    # jump_control = "history": errors widened to the scatter between updates
         ratios = revolute_loop.hardness_ratios(run, meas)

@@ -2,14 +2,19 @@
 
 * ``profiles_<joint>.png`` — polar wear-depth profiles of bushing and journal over the cycles
   (radial axis: wear depth, magnified; one curve per stored update, coloured by cycles), the
-  last one with its +-2 standard-error band;
-* ``wear_volume.png`` — worn volume of each surface vs machine cycles with its +-2 standard-error
+  last one with its ±2 standard-error band; a surface that never wears gets no panel (the
+  journal when the bushing takes all the wear), its absence said in the title;
+* ``wear_volume.png`` — worn volume of each surface vs machine cycles with its ±2 standard-error
   band;
-* ``degradation.png`` — peak pressure, largest contact force and the output deviation from the
-  ideal mechanism (Wang & Liu (2015) §4 step 10) vs machine cycles;
+* ``degradation.png`` — peak pressure, largest contact force, the worn-volume rate and the output
+  deviation from the ideal mechanism (Wang & Liu (2015) §4 step 10) vs machine cycles, each with
+  ±2 standard-error bars wherever the result stores a standard error (``X_stderr``);
 * ``guide_<joint>.png``, ``guide_volume.png`` — translational joints (:mod:`.guide_plot`);
 * ``wear_trends.png`` — peak force, impacts per cycle and volume rate vs the deepest wear with
   their standard errors and fitted slopes (:mod:`.trends`; results with 3 updates or more).
+
+Every figure is saved through :func:`workbench.results.figures.save` (``--format``, ``--width``,
+``--style``).
 """
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..results.figures import error_bars, save, stderr_of, unit_text
 from ..results.plot import PNG
 
 
@@ -36,31 +42,38 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
     theta = np.asarray(ds["theta"].values, float)
     th = np.append(theta, theta[0] + 2 * np.pi)
     pick = np.unique(np.linspace(0, len(cycles) - 1, min(max_curves, len(cycles))).round().astype(int))
+    title = ds.attrs.get("title", "")
     for j in ds["joint"].values:
-        fig, axes = _figure(1, 2, subplot_kw={"projection": "polar"}, figsize=(10, 5))
+        worn = [s for s in ("bushing", "journal")
+                if np.any(np.asarray(ds["wear_depth"].sel(joint=j, surface=s).values, float) > 0)]
+        shown = worn or ["bushing"]
+        fig, axes = _figure(1, len(shown), subplot_kw={"projection": "polar"},
+                            figsize=(5.2 * len(shown) + (1.6 if len(shown) == 1 else 0), 5))
+        axes = np.atleast_1d(axes)
         from matplotlib import colormaps
         cmap = colormaps["viridis"]
-        for ax, surf in zip(axes, ("bushing", "journal")):
+        for ax, surf in zip(axes, shown):
             h = np.asarray(ds["wear_depth"].sel(joint=j, surface=surf).values, float) * 1e6
             for n, k in enumerate(pick):
                 ax.plot(th, np.append(h[k], h[k][0]), color=cmap(n / max(len(pick) - 1, 1)),
-                        label=f"{cycles[k]:,.0f} cycles")
+                        label=f"{cycles[k]:,.0f} cycles".replace(",", "\u2009"))
             if "wear_depth_stderr" in ds and len(pick):
                 k = pick[-1]
                 se = np.asarray(ds["wear_depth_stderr"].sel(joint=j, surface=surf).values, float)[k] * 1e6
                 lo, hi = np.maximum(h[k] - 2 * se, 0.0), h[k] + 2 * se
                 ax.fill_between(th, np.append(lo, lo[0]), np.append(hi, hi[0]), color="grey", alpha=0.35,
-                                label="last +-2 SE")
+                                label="last ±2 SE")
             ax.set_rmin(0.0)
             if not np.any(h > 0):
                 ax.set_rmax(1.0)
                 ax.text(0, 0, "unworn", ha="center", va="center")
-            ax.set_title(f"{surf} wear depth [um], body frame")
-        axes[1].legend(loc="lower left", bbox_to_anchor=(1.05, 0.0), fontsize="small")
-        fig.suptitle(f"joint {j}: worn profiles")
+            ax.set_title(f"{surf} wear depth [µm], body frame")
+        axes[-1].legend(loc="lower left", bbox_to_anchor=(1.05, 0.0), fontsize="small")
+        unworn = [s for s in ("bushing", "journal") if s not in shown]
+        fig.suptitle(f"Joint {j}: worn profiles" + (f" ({unworn[0]} unworn)" if unworn else "")
+                     + (f"\n{title}" if title else ""))
         fig.tight_layout()
-        p = outdir / f"profiles_{j}.png"
-        fig.savefig(p, dpi=120, pil_kwargs=PNG); paths.append(p)
+        paths.append(save(fig, outdir / f"profiles_{j}.png", dpi=120, pil_kwargs=PNG))
 
     fig, ax = _figure(figsize=(7, 4.5))
     for j in ds["joint"].values:
@@ -71,31 +84,61 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
                 if "wear_volume_stderr" in ds:
                     se = np.asarray(ds["wear_volume_stderr"].sel(joint=j, surface=surf).values, float)
                     ax.fill_between(cycles, (v - 2 * se) * 1e9, (v + 2 * se) * 1e9, color=line.get_color(),
-                                    alpha=0.25, label=f"{j} {surf} +-2 SE")
-    ax.set_xlabel("machine cycles"); ax.set_ylabel("worn volume [mm^3]"); ax.grid(alpha=0.3)
+                                    alpha=0.25, label=f"{j} {surf} ±2 SE")
+    ax.set_xlabel("machine cycles"); ax.set_ylabel("worn volume [mm³]"); ax.grid(alpha=0.3)
     if ax.get_legend_handles_labels()[0]:   # nothing worn yet: no curves to name
         ax.legend()
     fig.tight_layout()
-    p = outdir / "wear_volume.png"
-    fig.savefig(p, dpi=120, pil_kwargs=PNG); paths.append(p)
-
-    fig, axes = _figure(3, 1, sharex=True, figsize=(7, 8))
-    for j in ds["joint"].values:
-        axes[0].plot(cycles, ds["peak_pressure"].sel(joint=j).values / 1e6, marker=".", label=str(j))
-        axes[1].plot(cycles, ds["max_contact_force"].sel(joint=j).values, marker=".", label=str(j))
-    unit = ds["output_deviation_rms"].attrs.get("units", "")
-    axes[2].plot(cycles, ds["output_deviation_rms"].values, marker=".", label="RMS")
-    axes[2].plot(cycles, ds["output_deviation_max"].values, marker=".", label="max")
-    axes[0].set_ylabel("peak pressure [MPa]"); axes[1].set_ylabel("max contact force [N]")
-    axes[2].set_ylabel(f"output deviation [{unit}]"); axes[2].set_xlabel("machine cycles")
-    for a in axes:
-        a.grid(alpha=0.3); a.legend(fontsize="small")
-    fig.suptitle("degradation with wear")
+    if title:
+        ax.set_title(title, fontsize="medium")
     fig.tight_layout()
-    p = outdir / "degradation.png"
-    fig.savefig(p, dpi=120, pil_kwargs=PNG); paths.append(p)
+    paths.append(save(fig, outdir / "wear_volume.png", dpi=120, pil_kwargs=PNG))
+    paths.append(plot_degradation(ds, outdir / "degradation.png"))
     from .guide_plot import plot_guides
     paths += plot_guides(ds, outdir, max_curves)
     from .trends import plot_if_recorded
     paths += plot_if_recorded(ds, outdir)
     return paths
+
+
+def _with_se(ax, ds, name, x, sel: dict, scale: float, label: str):
+    """``ds[name]`` (selected, times ``scale``) vs ``x`` with ±2 SE bars when ``name_stderr`` exists."""
+    y = np.asarray(ds[name].sel(sel).values, float) * scale
+    se = stderr_of(ds, name)
+    se = None if se is None else np.asarray(se.sel(sel).values, float) * scale
+    return error_bars(ax, x, y, se, marker=".", ms=4, label=label)
+
+
+def plot_degradation(ds, path) -> Path:
+    """``degradation.png`` (see the module docstring); returns the path written."""
+    cycles = np.asarray(ds["cycle"].values, float)
+    panels = [("peak_pressure", 1e-6, "peak pressure [MPa]"), ("max_contact_force", 1.0, "max contact force [N]")]
+    if "volume_rate" in ds:
+        panels.append(("volume_rate", 1e9, "worn-volume rate [mm³/cycle]"))
+    fig, axes = _figure(len(panels) + 1, 1, sharex=True, figsize=(7, 2.4 * (len(panels) + 1) + 0.8))
+    for ax, (name, scale, ylabel) in zip(axes, panels):
+        for j in ds["joint"].values:
+            if "surface" in ds[name].dims:
+                for surf in ds["surface"].values:
+                    if np.any(np.asarray(ds[name].sel(joint=j, surface=surf).values, float) > 0):
+                        _with_se(ax, ds, name, cycles, {"joint": j, "surface": surf}, scale, f"{j} {surf}")
+            else:
+                _with_se(ax, ds, name, cycles, {"joint": j}, scale, str(j))
+        ax.set_ylabel(ylabel)
+    unit = unit_text(str(ds["output_deviation_rms"].attrs.get("units", "")))
+    scale = 1.0
+    if unit == "m":       # display units, not an exponent at the axis end
+        scale, unit = 1e6, "µm"
+    elif unit == "rad":
+        scale, unit = 180.0 / np.pi * 3600.0, "arcsec"
+    axes[-1].plot(cycles, ds["output_deviation_rms"].values * scale, marker=".", label="RMS")
+    axes[-1].plot(cycles, ds["output_deviation_max"].values * scale, marker=".", label="max")
+    axes[-1].set_ylabel(f"output deviation [{unit}]"); axes[-1].set_xlabel("machine cycles")
+    for a in axes:
+        a.grid(alpha=0.3)
+        if a.get_legend_handles_labels()[0]:
+            a.legend(fontsize="small")
+    title = ds.attrs.get("title", "")
+    fig.suptitle("Degradation with wear (bars: ±2 standard errors)" + (f"\n{title}" if title else ""))
+    fig.tight_layout()
+    return save(fig, path, dpi=120, pil_kwargs=PNG)

@@ -127,12 +127,14 @@ def _selection(run):
 def attrs(run, registry) -> dict:
     # provenance from the one builder of workbench.results.dataset
     from ..results.dataset import json_attr as _json, model_info as _model_info, study_provenance
+    from ..mbs.mechanism import contact_geometry
     study, cfg = run.study, run.cfg
     return {
         **study_provenance(study, registry),
         "pressure_model": _json(_model_info(cfg.pressure, registry)),
         "wear_law": _json(_model_info(cfg.law, registry)),
-        "contact_models": _json({c.name: _model_info(c.contact, registry) for c in study.mechanism.clearance_joints}),
+        "contact_models": _json({c.name: _model_info(c.contact, registry, contact_geometry(c))
+                                 for c in study.mechanism.clearance_joints}),
         "solver_settings": _json(dataclasses.asdict(study.solver)),
         # which engine runs the updates, and why (workbench.engines.select)
         "engine": _selection(run).name, "engine_reason": _selection(run).reason,

@@ -91,8 +91,10 @@ class WearStore:
         self.attrs = commit.plain_attrs({**first.attrs, **_encoded(attrs or {})})
         self.rows = self.records = 0
         commit.write_state(self.path, updates=0, records=0, attrs=self.attrs)   # before any row
-        first.assign_attrs(self._counted()).to_zarr(str(self.path), mode="a", consolidated=False,
-                                                    zarr_format=2, write_empty_chunks=True)
+        from ..results.cf import cf_clean, cf_encoding
+        first = cf_clean(first.assign_attrs(self._counted()))
+        first.to_zarr(str(self.path), mode="a", consolidated=False, zarr_format=2, write_empty_chunks=True,
+                      encoding=cf_encoding(first))
         self._commit(1, 1 if "record" in first.dims else 0)
 
     def resume(self) -> xr.Dataset:
@@ -130,10 +132,12 @@ class WearStore:
         attributes) are committed with it."""
         counted = self._counted()   # xarray rewrites the root attributes: with the count as it is
         if record is not None:      # the record first: a completed row always has its record
-            record = record[[v for v in record.data_vars if "record" in record[v].dims]].assign_attrs(counted)
+            from ..results.cf import cf_clean
+            record = cf_clean(record[[v for v in record.data_vars if "record" in record[v].dims]].assign_attrs(counted))
             record.drop_vars([c for c in record.coords if "record" not in record[c].dims]).to_zarr(
                 str(self.path), append_dim="record", consolidated=False, write_empty_chunks=True)
-        row = row[[v for v in row.data_vars if "cycle" in row[v].dims]].assign_attrs(counted)
+        from ..results.cf import cf_clean
+        row = cf_clean(row[[v for v in row.data_vars if "cycle" in row[v].dims]].assign_attrs(counted))
         row.to_zarr(str(self.path), append_dim="cycle", consolidated=False, write_empty_chunks=True)
         self._commit(self.rows + 1, self.records + (record is not None), attrs)
 

@@ -180,7 +180,7 @@ def table(tr: xr.Dataset, joint: int = 0) -> str:
     return "\n".join(lines)
 
 
-def plot(tr: xr.Dataset, path, joint: int = 0) -> None:
+def plot(tr: xr.Dataset, path, joint: int = 0) -> Path:
     """``wear_trends.png``: the three quantities against the deepest wear [um], error bars of one
     standard error, and the fitted lines."""
     from ..results.plot import PNG, new_figure
@@ -198,15 +198,16 @@ def plot(tr: xr.Dataset, path, joint: int = 0) -> None:
         if math.isfinite(b):
             xx = np.array([np.nanmin(x[m]), np.nanmax(x[m])])
             ax.plot(xx, (a + b * xx * 1e-6) * s, "-", lw=1,
-                    label=f"slope {b * s * 1e-6:.3g} +- {sb * s * 1e-6:.2g} per um")
+                    label=f"slope {b * s * 1e-6:.3g} ± {sb * s * 1e-6:.2g} per µm")
             ax.legend(fontsize=8)
         ax.set_ylabel(lab)
         ax.grid(alpha=0.3)
-    axes[-1].set_xlabel("deepest wear [um]")
-    fig.suptitle(f"deep-wear trends, joint {t.joint.values} (mean +- standard error over the averaging cycles)",
+    axes[-1].set_xlabel("deepest wear [µm]")
+    fig.suptitle(f"deep-wear trends, joint {t.joint.values} (mean ± standard error over the averaging cycles)",
                  fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=120, pil_kwargs=PNG)
+    from ..results.figures import save
+    return save(fig, path, dpi=120, pil_kwargs=PNG)
 
 
 def plot_if_recorded(ds: xr.Dataset, outdir) -> list:
@@ -215,9 +216,7 @@ def plot_if_recorded(ds: xr.Dataset, outdir) -> list:
     from pathlib import Path
     if "peak_contact_force" not in ds or ds.sizes.get("cycle", 0) < 3:
         return []
-    p = Path(outdir) / "wear_trends.png"
-    plot(trends(ds), p)
-    return [p]
+    return [plot(trends(ds), Path(outdir) / "wear_trends.png")]
 
 
 def main(argv=None) -> int:

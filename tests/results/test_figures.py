@@ -1,0 +1,104 @@
+"""Paper-ready figures: formats, sizes, unit typography, error bars, compare overlays."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+import xarray as xr
+
+from workbench.errors import WorkbenchError
+from workbench.results import figures as F
+from workbench.results.compare import compare, labels
+from workbench.results.plot import new_figure
+
+
+def test_unit_typography_and_readable_identifiers():
+    assert F.unit_text("depth [um], volume [mm^3], +-2 SE") == "depth [µm], volume [mm³], ±2 SE"
+    assert F.readable("c5e-05") == "c = 5×10⁻⁵"
+    assert F.readable("5000000.0") == "5\u2009000\u2009000"
+    assert F.readable("slider_crank_wear") == "slider crank wear"
+    assert F.value_with_error(4981.3, 210.0, "Hz") == "4981 ± 210 Hz"
+
+
+def test_axis_label_from_long_name_and_per_cycle_units():
+    da = xr.DataArray([1.0], dims="x", attrs={"long_name": "worn volume per cycle", "units": "m^3",
+                                               "units_per": "cycle"})
+    assert F.axis_label(da) == "Worn volume per cycle [m³/cycle]"
+
+
+@pytest.mark.parametrize("fmt, magic", [("pdf", b"%PDF"), ("svg", b"<?xml"), ("png", b"\x89PNG")])
+def test_save_writes_the_format_and_width_in_force(tmp_path, fmt, magic):
+    with F.figure_options(format=fmt, width=3.5, style="paper"):
+        fig = new_figure(figsize=(7, 3))
+        ax = fig.add_subplot(1, 1, 1)
+        ax.plot([0, 1], [1000.0, 1000.001])
+        fig.canvas.draw()
+        assert ax.yaxis.get_offset_text().get_text() == ""          # no "+1e3" offset at the axis end
+        path = F.save(fig, tmp_path / "f.png")
+    assert path == tmp_path / f"f.{fmt}" and path.read_bytes().startswith(magic)
+    assert fig.get_size_inches()[0] == pytest.approx(3.5)
+
+
+def test_bad_options_are_refused():
+    with pytest.raises(WorkbenchError, match="format"):
+        F.FigureOptions(format="jpg")
+    with pytest.raises(WorkbenchError, match="width"):
+        F.FigureOptions(width=0.1)
+
+
+def _wear(title, scale):
+    cyc, th = np.array([0.0, 1e5, 2e5]), np.linspace(0, 2 * np.pi, 8, endpoint=False)
+    depth = np.zeros((3, 1, 2, 8)); depth[:, 0, 0] = scale * np.outer([0, 1, 2], 1 + np.cos(th)) * 1e-6
+    vol = np.zeros((3, 1, 2)); vol[:, 0, 0] = scale * np.array([0, 1, 2]) * 1e-9
+    return xr.Dataset({"wear_depth": (("cycle", "joint", "surface", "theta"), depth),
+                       "wear_depth_stderr": (("cycle", "joint", "surface", "theta"), 0.1 * depth),
+                       "wear_volume": (("cycle", "joint", "surface"), vol),
+                       "wear_volume_stderr": (("cycle", "joint", "surface"), 0.1 * vol)},
+                      coords={"cycle": cyc, "joint": ["B"], "surface": ["bushing", "journal"], "theta": th},
+                      attrs={"title": title, "study_kind": "wear"})
+
+
+def test_compare_overlays_wear_results_with_bands_and_no_empty_panel(tmp_path):
+    a, b = _wear("Archard", 1.0), _wear("Archard, Winkler pressure", 1.5)
+    with F.figure_options(format="svg"):
+        paths = compare([a, b], ["a.zarr", "b.zarr"], tmp_path / "cmp")
+    names = sorted(p.name for p in paths)
+    assert names == ["compare_profile_B_bushing.svg", "compare_wear_volume.svg"]   # the journal never wears
+    svg = (tmp_path / "cmp" / "compare_wear_volume.svg").read_text()
+    assert "Archard, Winkler pressure" in svg and "±2 standard errors" in svg
+    with pytest.raises(WorkbenchError, match="exists"):
+        with F.figure_options(format="svg"):
+            compare([a, b], ["a.zarr", "b.zarr"], tmp_path / "cmp")
+
+
+def test_legend_labels_are_the_titles_made_unique():
+    a = xr.Dataset(attrs={"title": "T"})
+    assert labels([a, a], ["x/one.nc", "y/two.nc"]) == ["T (one.nc)", "T (two.nc)"]
+    with pytest.raises(WorkbenchError, match="one study kind"):
+        compare([_wear("w", 1), xr.Dataset(attrs={"study_kind": "dynamics"})], ["a", "b"], "/tmp/never")
+
+
+def test_sweep_plot_draws_standard_errors_as_error_bars(tmp_path):
+    import json
+    from workbench.results import sweep_plot
+    law = xr.Variable(("law",), np.array(["a", "b"]), {"long_name": "law"})
+    ds = xr.Dataset({"wear_volume": (("law",), [1e-9, 2e-9], {"units": "m^3", "long_name": "volume"}),
+                     "wear_volume_stderr": (("law",), [1e-10, 3e-10], {"units": "m^3", "long_name": "se"}),
+                     "status": (("law",), np.array(["ok", "ok"]))},
+                    coords={"law": law}, attrs={"summary": json.dumps(["wear_volume", "wear_volume_stderr"]),
+                                                "title": "t", "study_kind": "sweep"})
+    assert sweep_plot.stderr_pairs(["wear_volume", "wear_volume_stderr", "x_mean", "x_se"]) == \
+        {"wear_volume": "wear_volume_stderr", "x_mean": "x_se"}
+    bars = []
+    from matplotlib.axes import Axes
+    orig = Axes.bar
+
+    def spy(self, *a, **k):
+        bars.append(k.get("yerr"))
+        return orig(self, *a, **k)
+    Axes.bar = spy
+    try:
+        paths = sweep_plot.plot_sweep(ds, tmp_path)
+    finally:
+        Axes.bar = orig
+    assert len(paths) == 1 and len(bars) == 1                       # one panel: the SE is not a panel
+    assert bars[0] is not None and np.allclose(bars[0], [2e-10, 6e-10])   # ±2 SE, in the panel's units

@@ -1,0 +1,148 @@
+"""Overlay the same quantities from several results: ``workbench compare A B ... -o DIR``.
+
+One figure per quantity, one curve per result, the legend from the studies' titles (made unique
+with the file names when two titles agree):
+
+* dynamics results: ``compare_contact_force_<joint>`` (normal contact force of each clearance
+  joint the results share) and ``compare_driver_load`` (the first driver's load), against the
+  crank angle (or time);
+* wear results: ``compare_profile_<joint>_<surface>`` (the last worn profile of each worn surface,
+  ±2 standard-error band) and ``compare_wear_volume`` (worn volume vs machine cycles, ±2 SE band).
+
+Files go through :func:`workbench.results.figures.save` (``--format``, ``--width``, ``--style``);
+a file already in ``outdir`` is never replaced unless ``overwrite`` and it is one of ours
+(:func:`workbench.results.outputs.check_plot_target`, when the output-safety rules provide it;
+else only new files are written).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import WorkbenchError
+from .figures import error_band, save, unit_text
+
+
+def labels(datasets, names) -> list[str]:
+    """A legend entry per result: its title, with the file name where titles repeat."""
+    titles = [str(ds.attrs.get("title") or Path(n).stem) for ds, n in zip(datasets, names)]
+    return [f"{t} ({Path(n).name})" if titles.count(t) > 1 else t for t, n in zip(titles, names)]
+
+
+def _kind(ds) -> str:
+    kind = ds.attrs.get("study_kind")
+    if kind in ("dynamics", "wear", "pressure"):
+        return str(kind)
+    return "wear" if "wear_depth" in ds else "dynamics"
+
+
+def _target(outdir: Path, stem: str) -> Path:
+    from .figures import current
+    path = outdir / f"{stem}.{current().format}"
+    if path.exists():
+        raise WorkbenchError(f"{path} exists: compare writes only new files (choose another -o folder)")
+    return path
+
+
+def _figure(width=7.0, height=3.6):
+    from .plot import new_figure
+    fig = new_figure(figsize=(width, height))
+    return fig, fig.add_subplot(1, 1, 1)
+
+
+def compare(datasets, names, outdir: str | Path) -> list[Path]:
+    """Write the overlay figures of ``datasets`` (read from the files ``names``) into ``outdir``."""
+    if len(datasets) < 2:
+        raise WorkbenchError("compare needs at least two results")
+    kinds = {_kind(ds) for ds in datasets}
+    if len(kinds) != 1:
+        raise WorkbenchError(f"compare overlays results of one study kind; got {', '.join(sorted(kinds))}")
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    legend = labels(datasets, names)
+    kind = kinds.pop()
+    if kind == "dynamics":
+        return _dynamics(datasets, legend, outdir)
+    if kind == "wear":
+        return _wear(datasets, legend, outdir)
+    raise WorkbenchError(f"compare does not overlay {kind} results yet (dynamics and wear results)")
+
+
+def _abscissa(ds):
+    if "crank_angle" in ds:
+        return np.degrees(ds["crank_angle"].values), "crank angle [°]"
+    return ds["time"].values * 1e3, "time [ms]"
+
+
+def _shared(datasets, dim: str) -> list:
+    common = None
+    for ds in datasets:
+        have = [str(v) for v in ds[dim].values] if dim in ds.coords else []
+        common = have if common is None else [v for v in common if v in have]
+    return common or []
+
+
+def _dynamics(datasets, legend, outdir) -> list[Path]:
+    from .plot import envelope
+    paths = []
+    quantities = [(f"contact_force_{j}", "contact_force", {"joint": j}, f"Normal contact force, joint {j} [N]")
+                  for j in _shared(datasets, "joint")]
+    drivers = _shared(datasets, "driver")
+    if drivers:
+        unit = unit_text(str(datasets[0]["driver_load"].attrs.get("units", "")))
+        quantities.append(("driver_load", "driver_load", {"driver": drivers[0]},
+                           f"Load of driver {drivers[0]}" + (f" [{unit}]" if unit else "")))
+    for stem, name, sel, ylabel in quantities:
+        fig, ax = _figure()
+        for ds, lab in zip(datasets, legend):
+            if name not in ds:
+                continue
+            x, xlabel = _abscissa(ds)
+            ax.plot(*envelope(x, np.asarray(ds[name].sel(sel).values, float), 1400), lw=0.9, label=lab)
+        ax.set_xlabel(xlabel); ax.set_ylabel(ylabel); ax.grid(alpha=0.3)
+        ax.legend(fontsize="small", loc="best")
+        fig.tight_layout()
+        paths.append(save(fig, _target(outdir, f"compare_{stem}"), dpi=150))
+    return paths
+
+
+def _wear(datasets, legend, outdir) -> list[Path]:
+    paths = []
+    for j in _shared(datasets, "joint"):
+        for surf in ("bushing", "journal"):
+            worn = [ds for ds in datasets
+                    if np.any(np.asarray(ds["wear_depth"].sel(joint=j, surface=surf).values, float) > 0)]
+            if not worn:
+                continue    # no empty panels: a surface no result wears is not drawn
+            fig, ax = _figure()
+            for ds, lab in zip(datasets, legend):
+                theta = np.degrees(np.asarray(ds["theta"].values, float))
+                h = np.asarray(ds["wear_depth"].sel(joint=j, surface=surf).values, float)[-1] * 1e6
+                line, = ax.plot(theta, h, lw=1.1, label=f"{lab}, {float(ds['cycle'].values[-1]):,.0f} cycles"
+                                .replace(",", "\u2009"))
+                if "wear_depth_stderr" in ds:
+                    se = np.asarray(ds["wear_depth_stderr"].sel(joint=j, surface=surf).values, float)[-1] * 1e6
+                    error_band(ax, theta, h, se, color=line.get_color())
+            ax.set_xlabel("body-fixed angle θ [°]"); ax.set_ylabel(f"{surf} wear depth [µm]")
+            ax.set_xlim(0, 360); ax.grid(alpha=0.3)
+            ax.set_title(f"Joint {j}, {surf}: last worn profile (bands: ±2 standard errors)", fontsize="medium")
+            ax.legend(fontsize="small", loc="best")
+            fig.tight_layout()
+            paths.append(save(fig, _target(outdir, f"compare_profile_{j}_{surf}"), dpi=150))
+    fig, ax = _figure()
+    for ds, lab in zip(datasets, legend):
+        cycles = np.asarray(ds["cycle"].values, float)
+        v = np.asarray(ds["wear_volume"].sum("surface").sum("joint").values, float) * 1e9
+        line, = ax.plot(cycles, v, marker=".", label=lab)
+        if "wear_volume_stderr" in ds:
+            se = np.sqrt((np.asarray(ds["wear_volume_stderr"].values, float) ** 2).sum(axis=(1, 2))) * 1e9 \
+                if ds["wear_volume_stderr"].dims[0] == "cycle" else None
+            if se is not None:
+                error_band(ax, cycles, v, se, color=line.get_color())
+    ax.set_xlabel("machine cycles"); ax.set_ylabel("worn volume, all surfaces [mm³]"); ax.grid(alpha=0.3)
+    ax.set_title("Worn volume (bands: ±2 standard errors)", fontsize="medium")
+    ax.legend(fontsize="small", loc="best")
+    fig.tight_layout()
+    paths.append(save(fig, _target(outdir, "compare_wear_volume"), dpi=150))
+    return paths

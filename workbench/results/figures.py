@@ -1,0 +1,216 @@
+"""Figures for a paper: file format, size and style, unit typography, labels from long names.
+
+Every plot of the workbench is saved through :func:`save`, which writes the format, resolution
+and width of the :class:`FigureOptions` in force (:func:`figure_options`, a context manager:
+``workbench run/plot/compare --format pdf --style paper --width 3.5``).  Inside it matplotlib
+draws without offset exponents (``1e-5`` at the axis end: the values are scaled to display units
+instead, µm and mm³), with mathtext for any scientific notation, fonts embedded as TrueType
+(pdf) or kept as text (svg), and -- style ``paper`` -- 8 pt text and thinner lines for a
+single-column figure.
+
+:func:`unit_text` writes a unit as a reader expects it (``um`` -> ``µm``, ``mm^3`` -> ``mm³``,
+``+-`` -> ``±``); :func:`axis_label` makes an axis label from a variable's ``long_name`` and
+``units``; :func:`readable` turns an identifier (``c5e-05``, ``5000000.0``) into words.
+:func:`error_band` and :func:`error_bars` draw a quantity with its standard error whenever the
+dataset stores one (``X_stderr`` beside ``X``).
+
+A foundation module (results): matplotlib is imported inside the functions.
+"""
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import math
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+FORMATS = ("png", "pdf", "svg")
+STYLES = ("screen", "paper")
+
+
+@dataclass(frozen=True)
+class FigureOptions:
+    """How figures are written.
+
+    format : ``png`` (raster), ``pdf`` or ``svg`` (vector).
+    dpi : resolution of a PNG [dots per inch] (``None``: 300 for style ``paper``, else the plot's own).
+    width : figure width [in] (``None``: the plot's own; the height scales with it).
+    style : ``screen`` or ``paper`` (8 pt text, thin lines, for a 3.5 in column).
+    """
+    format: str = "png"
+    dpi: float | None = None
+    width: float | None = None
+    style: str = "screen"
+
+    def __post_init__(self):
+        from ..errors import WorkbenchError
+        if self.format not in FORMATS:
+            raise WorkbenchError(f"figure format '{self.format}' is not one of {', '.join(FORMATS)}")
+        if self.style not in STYLES:
+            raise WorkbenchError(f"figure style '{self.style}' is not one of {', '.join(STYLES)}")
+        if self.width is not None and not (math.isfinite(self.width) and 1.0 <= self.width <= 30.0):
+            raise WorkbenchError(f"figure width {self.width} in: give 1 to 30 inches")
+
+
+_OPTIONS: contextvars.ContextVar[FigureOptions] = contextvars.ContextVar("figure_options",
+                                                                         default=FigureOptions())
+
+
+def current() -> FigureOptions:
+    """The :class:`FigureOptions` in force."""
+    return _OPTIONS.get()
+
+
+def rc(options: FigureOptions) -> dict:
+    """The matplotlib settings of ``options`` (see the module docstring)."""
+    out = {"axes.formatter.useoffset": False, "axes.formatter.use_mathtext": True,
+           "pdf.fonttype": 42, "ps.fonttype": 42, "svg.fonttype": "none",
+           "legend.framealpha": 0.85}
+    if options.style == "paper":
+        out.update({"font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "xtick.labelsize": 7,
+                    "ytick.labelsize": 7, "legend.fontsize": 7, "lines.linewidth": 1.0,
+                    "lines.markersize": 3, "axes.linewidth": 0.6, "grid.linewidth": 0.4})
+    return out
+
+
+@contextlib.contextmanager
+def figure_options(options: FigureOptions | None = None, **values):
+    """Draw and save the figures made inside with ``options`` (or :class:`FigureOptions` of
+    ``values``)."""
+    opts = replace(options or FigureOptions(), **values) if values else (options or FigureOptions())
+    import matplotlib
+    token = _OPTIONS.set(opts)
+    try:
+        with matplotlib.rc_context(rc(opts)):
+            yield opts
+    finally:
+        _OPTIONS.reset(token)
+
+
+def save(fig, path: str | Path, *, dpi: float = 130, pil_kwargs: dict | None = None) -> Path:
+    """Write ``fig`` to ``path`` with the suffix, width and resolution of the options in force;
+    return the path written (``x.png`` becomes ``x.pdf`` under ``--format pdf``)."""
+    opts = current()
+    path = Path(path).with_suffix("." + opts.format)
+    if opts.width is not None:
+        w, h = fig.get_size_inches()
+        fig.set_size_inches(opts.width, h * opts.width / w)
+        _relayout(fig)
+    kwargs = {"dpi": opts.dpi or (300 if opts.style == "paper" else dpi)}
+    if opts.format == "png" and pil_kwargs:
+        kwargs["pil_kwargs"] = pil_kwargs
+    if opts.format == "pdf":
+        kwargs["metadata"] = {"Creator": "Joint Wear Workbench"}
+    fig.savefig(path, **kwargs)
+    return path
+
+
+def _relayout(fig) -> None:
+    """Lay a resized figure out again (its margins were set for its own size): text keeps its
+    size in points, so the axes give way."""
+    import warnings
+    if fig.get_constrained_layout():
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")      # tight_layout's "not compatible" notes on polar legends
+        try:
+            fig.tight_layout(pad=0.4)
+        except Exception:  # noqa: BLE001 - a figure tight_layout cannot handle keeps its layout
+            pass
+
+
+# ------------------------------------------------------------------------------ typography
+_UNIT_TEXT = [(r"\bum\b", "µm"), (r"\bmm\^3\b", "mm³"), (r"\bm\^3\b", "m³"), (r"\bmm\^2\b", "mm²"),
+              (r"\bm\^2\b", "m²"), (r"\bs\^2\b", "s²"), (r"\^1\.5\b", "¹·⁵"), (r"\^-1\b", "⁻¹"),
+              (r"\+-", "±"), (r"\bdeg\b", "°"), (r"\bOhm\b", "Ω")]
+
+
+def unit_text(text: str) -> str:
+    """``text`` with units and signs typeset: ``um`` -> ``µm``, ``mm^3`` -> ``mm³``, ``+-`` -> ``±``."""
+    for pat, rep in _UNIT_TEXT:
+        text = re.sub(pat, rep, text)
+    return text
+
+
+def units_of(da) -> str:
+    """The unit of a variable as a label shows it (a unit per cycle with its ``/cycle``)."""
+    u = str(da.attrs.get("units", "") or "")
+    if da.attrs.get("units_per"):
+        u = f"{u}/{da.attrs['units_per']}" if u not in ("", "1") else f"1/{da.attrs['units_per']}"
+    return "" if u == "1" else unit_text(u)
+
+
+def axis_label(da, *, unit: str | None = None) -> str:
+    """``Long name [unit]`` of a variable (``unit`` overrides its own, e.g. after scaling)."""
+    name = str(da.attrs.get("long_name") or da.name or "")
+    name = name[:1].upper() + name[1:]
+    u = unit if unit is not None else units_of(da)
+    return f"{name} [{unit_text(u)}]" if u else name
+
+
+_NUMBER = re.compile(r"^([a-zA-Z_]*?)_?(-?\d+(?:\.\d*)?(?:e[-+]?\d+)?)$")
+
+
+def readable(identifier: str) -> str:
+    """An identifier as words: ``c5e-05`` -> ``c = 5×10⁻⁵``, ``5000000.0`` -> ``5 000 000``,
+    ``slider_crank_wear`` -> ``slider crank wear``."""
+    s = str(identifier)
+    m = _NUMBER.match(s)
+    if m:
+        head, num = m.groups()
+        text = number_text(float(num))
+        return f"{head.replace('_', ' ')} = {text}" if head else text
+    return s.replace("_", " ")
+
+
+_SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def number_text(x: float, digits: int = 3) -> str:
+    """``x`` for a reader: thin-space thousands, ``a×10ⁿ`` for very small or large numbers."""
+    if x == 0 or not math.isfinite(x):
+        return str(x)
+    e = int(math.floor(math.log10(abs(x))))
+    if -3 <= e < 7:
+        if float(x).is_integer():
+            return f"{int(x):,}".replace(",", "\u2009")
+        return f"{x:.{digits}g}"
+    mant = x / 10 ** e
+    mant_s = f"{mant:.{digits}g}"
+    return (f"{mant_s}×" if mant_s != "1" else "") + "10" + str(e).translate(_SUP)
+
+
+def value_with_error(x: float, se: float, unit: str = "") -> str:
+    """``4981 ± 210 Hz``: the value rounded to the standard error's second significant digit."""
+    if not (math.isfinite(se) and se > 0):
+        return f"{x:.4g}{' ' + unit_text(unit) if unit else ''}"
+    d = max(0, 1 - int(math.floor(math.log10(se))))
+    return f"{x:.{d}f} ± {se:.{d}f}{' ' + unit_text(unit) if unit else ''}"
+
+
+# ------------------------------------------------------------------------------ uncertainty
+def stderr_of(ds, name: str):
+    """The standard-error variable stored beside ``name`` (``X_stderr``, ``X_se``), or ``None``."""
+    for cand in (f"{name}_stderr", f"{name}_se"):
+        if cand in ds:
+            return ds[cand]
+    return None
+
+
+def error_band(ax, x, y, se, *, k: float = 2.0, color=None, label: str | None = None, alpha=0.25):
+    """A ±k·se band around ``y`` (where ``se`` is finite)."""
+    y, se = np.asarray(y, float), np.asarray(se, float)
+    ok = np.isfinite(se)
+    if not ok.any():
+        return None
+    return ax.fill_between(np.asarray(x)[ok], (y - k * se)[ok], (y + k * se)[ok], color=color,
+                           alpha=alpha, linewidth=0, label=label)
+
+
+def error_bars(ax, x, y, se, *, k: float = 2.0, **kwargs):
+    """``y`` with ±k·se error bars (a plain line where no standard error is finite)."""
+    se = None if se is None else np.where(np.isfinite(np.asarray(se, float)), k * np.asarray(se, float), 0.0)
+    return ax.errorbar(x, y, yerr=se, capsize=2, elinewidth=0.8, **kwargs)
