@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import MechanismError, choices_text
+from ..mbs.mechanism import SpringDamper as _PlanarSpringDamper
 from ..models import FrictionLaw
 from .rotation import UNIT_TOLERANCE
 
@@ -137,20 +138,9 @@ class Driver:
     coordinate: str = "angle"
 
 
-@dataclass(frozen=True)
-class SpringDamper:
-    """Translational spring-damper-actuator between two points: ``F = stiffness (l - free_length)
-    + damping l_dot + force`` along the line (tension positive).  stiffness [N/m], damping
-    [N s/m], free_length [m], force [N]."""
-    name: str
-    body_i: str
-    point_i: str
-    body_j: str
-    point_j: str
-    stiffness: float = 0.0
-    damping: float = 0.0
-    free_length: float = 0.0
-    force: float = 0.0
+#: Translational spring-damper-actuator between two named points: the planar mechanism's own
+#: (``F = stiffness (l - free_length) + damping l_dot + force`` along the line, tension positive)
+SpringDamper = _PlanarSpringDamper
 
 
 @dataclass(frozen=True)
