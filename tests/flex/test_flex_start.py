@@ -90,7 +90,10 @@ def rigid_first_impact():
     return _first_impact(rigid_simulate(st.mechanism, dataclasses.replace(st.solver, t_end=2e-4)))
 
 
-@pytest.mark.parametrize("scale, tol", [(1000.0, 0.005), (100.0, 0.005), (1.0, 0.05)])
+# 1000x steel (~13 s: the stiffest rod takes the smallest steps) runs with the slow suite; 100x
+# holds the same 0.5 % by default.
+@pytest.mark.parametrize("scale, tol", [pytest.param(1000.0, 0.005, marks=pytest.mark.slow), (100.0, 0.005),
+                                        (1.0, 0.05)])
 def test_first_impact_approaches_the_rigid_rods_as_the_rod_stiffens(scale, tol, rigid_first_impact, registry):
     st = _study(FLEX_C020, registry, **{"E = 2.0700e+11": f"E = {2.07e11 * scale:.6e}",
                                          "damping = 2.329e-06": f"damping = {2.329e-6 / math.sqrt(scale):.6e}"})

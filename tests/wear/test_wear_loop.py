@@ -107,6 +107,9 @@ def test_approximate_area_wear_volume_has_its_arc_factor(registry, tmp_path):
 # --- end pressure branch ------------------------------------------------------------------------
 
 
+# Slow (~15 s, two wear runs): the default suite keeps Reye on the simulated friction work through
+# tests/wear/test_wear_statistics.py::test_reye_uses_the_simulated_friction_work.
+@pytest.mark.slow
 def test_reye_on_coulomb_friction_gives_archard_profiles(registry, tmp_path):
     """Reye (Wang & Liu (2015) eq. 11-12) works on the friction the dynamics produces: on the rig
     with Coulomb friction mu = 0.2 the journal slides at ~0.63 m/s, 6000 times the regularisation
