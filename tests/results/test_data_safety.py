@@ -304,3 +304,60 @@ def test_an_interrupt_surfacing_as_a_systemerror_is_recognised():
     assert is_interrupt(wrapped) and isinstance(as_interrupt(wrapped), KeyboardInterrupt)
     plain = ValueError("no")
     assert not is_interrupt(plain) and as_interrupt(plain) is plain
+
+
+# ------------------------------------------------------------------------------------------------
+# nothing waits forever; termination signals stop a run as Ctrl-C does
+# ------------------------------------------------------------------------------------------------
+def _cli(*args, timeout=120):
+    """``workbench ARGS`` in a process of its own (a FIFO would block an in-process run forever)."""
+    return subprocess.run([sys.executable, "-m", "workbench.cli.main", *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_a_fifo_as_study_file_or_output_is_refused_without_waiting(tmp_path, short_study):
+    """A FIFO (named pipe) as the study file of ``validate`` and ``run``, as ``-o`` and as the result
+    of ``plot``: exit 2 at once naming it (reading or writing it would wait for a peer forever)."""
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    for args in (("validate", fifo), ("run", fifo, "-o", tmp_path / "r.nc")):
+        r = _cli(*args, timeout=60)
+        assert r.returncode == 2, r.stderr
+        assert str(fifo) in r.stderr and "FIFO" in r.stderr
+    out = tmp_path / "out.nc"
+    os.mkfifo(out)
+    r = _cli("run", short_study, "-o", out, "--no-plot", timeout=60)
+    assert r.returncode == 2 and "FIFO" in r.stderr and str(out) in r.stderr, r.stderr
+    r = _cli("plot", out, "-o", tmp_path / "figs", timeout=60)
+    assert r.returncode == 2 and "FIFO" in r.stderr, r.stderr
+    assert not (tmp_path / "r.nc").exists() and not (tmp_path / "figs").exists()
+
+
+def test_sigterm_stops_a_wear_run_as_ctrl_c_does(tmp_path):
+    """SIGTERM (a batch system's kill) to ``workbench run`` of a wear study: exit 130 within
+    seconds, the completed updates kept with the status ``interrupted``; ``--resume`` finishes it."""
+    text = RIG.read_text().replace("depth_step = 0.05            # <= 1 um per update", "depth_step = 0.01") \
+                          .replace("cycles = 2000.0", "cycles = 6000.0")
+    study = tmp_path / "rig.toml"
+    study.write_text(text)
+    out = tmp_path / "w.zarr"
+    exe = [sys.executable, "-m", "workbench.cli.main", "run", str(study), "-o", str(out), "--no-plot"]
+    proc = subprocess.Popen(exe, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if int(zarr.open_group(str(out), mode="r").attrs.get(COMPLETED, 0)) >= 1:
+                break
+        except Exception:  # noqa: BLE001 - not created yet
+            pass
+        time.sleep(0.05)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == EXIT_INTERRUPTED, err
+    assert time.monotonic() - sent < 30
+    kept = open_store(out)
+    assert kept.attrs["run_status"].startswith("interrupted") and kept.sizes["cycle"] >= 1
+    r = subprocess.run(exe + ["--resume"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert open_store(out).attrs["run_status"] == "complete"

@@ -33,12 +33,27 @@ def entry() -> None:
     (:func:`workbench.cli.startup.hide_dask`) and end it without the interpreter's tear-down
     (:func:`workbench.cli.startup.exit_now`); ``main`` called from Python changes nothing global."""
     common._OWN_PROCESS = True
+    _stop_on_termination_signals()
     try:
         main()
     except SystemExit as exc:   # click ends every command so, 0 included
         from .startup import exit_now
         exit_now(exc.code, common._COMMAND[0])
         raise
+
+
+def _stop_on_termination_signals() -> None:
+    """SIGTERM (a batch system's ``kill``, a container's stop) and SIGHUP (a closed terminal) stop a
+    command as Ctrl-C does: within a second, keeping what it finished (a dynamics run's samples, a
+    wear run's completed updates with the status ``interrupted``), exit status 130."""
+    import signal
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt(f"stopped by {signal.Signals(signum).name}")
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), interrupt)
 
 
 @main.command()

@@ -184,6 +184,10 @@ def partial_path(out: str | Path) -> Path:
 def open_results(path: str | Path) -> xr.Dataset:
     """Read a results file (netCDF) or a wear store (zarr directory) fully into memory."""
     import xarray as xr
+    from ..runtime.files import special_kind
+    special = special_kind(path)
+    if special is not None:   # reading it would wait for a writer forever
+        raise WorkbenchError(f"{path} is {special}, not a results file or store")
     if Path(path).is_dir():
         from .store_reader import open_store
         return open_store(path)

@@ -26,6 +26,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import WorkbenchError
+from ..runtime.files import special_kind
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -178,6 +179,10 @@ def check_output(out: str | Path, *, kind: str, inputs=(), overwrite: bool = Fal
     by :class:`workbench.wear.session.StoreSession` when the run opens it.
     """
     out = Path(out)
+    special = special_kind(out)
+    if special is not None:   # writing it would wait for a reader forever (or reach a device)
+        raise OutputError(f"{option} {out} is {special}, not a results file or folder; it is never "
+                          f"written to: choose another output path")
     suffix = KIND_SUFFIX.get(kind)
     if suffix is None:
         raise OutputError(f"unknown result kind '{kind}'; valid: {', '.join(sorted(KIND_SUFFIX))}")

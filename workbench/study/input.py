@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from ..errors import StudyError
+from ..runtime.files import special_kind
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -26,6 +27,10 @@ def read_file_text(path: Path, what: str) -> str:
     not UTF-8 are refused with the line, column and byte offset of the first bad byte.  A UTF-8
     byte-order mark, which some Windows editors write, is accepted and dropped.
     """
+    special = special_kind(path)
+    if special is not None:   # reading it would wait for a writer forever
+        raise StudyError(f"the {what} is {special}, not a regular file; give the path of a TOML file",
+                         file=str(path))
     try:
         data = path.read_bytes()
     except OSError as exc:
