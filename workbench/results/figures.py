@@ -66,7 +66,11 @@ def current() -> FigureOptions:
 
 def rc(options: FigureOptions) -> dict:
     """The matplotlib settings of ``options`` (see the module docstring)."""
+    # mathtext in the DejaVu fonts matplotlib always ships, with no fallback font family: a
+    # matplotlib whose wheel carries no Computer Modern or STIX fonts would otherwise log a
+    # "findfont ... not found" line per glyph family on every run
     out = {"axes.formatter.useoffset": False, "axes.formatter.use_mathtext": True,
+           "mathtext.fontset": "dejavusans", "mathtext.fallback": None,
            "pdf.fonttype": 42, "ps.fonttype": 42, "svg.fonttype": "none",
            "legend.framealpha": 0.85}
     if options.style == "paper":
