@@ -222,7 +222,9 @@ def _commands(py: list[str], tmp: str, repeat: int, root: Path, label: str) -> N
     text = _best("workbench run (Flores, --no-plot)", cli + ["run", study, "--no-plot", "-o"], repeat,
                  root, out)
     _best("workbench run (Flores, with its 4 plots)", cli + ["run", study, "-o"], repeat, root, out)
-    if (root / "workbench" / "startup.py").read_text().count("def exit_now"):
+    startup = next((p for p in (root / "workbench" / "cli" / "startup.py", root / "workbench" / "startup.py")
+                    if p.is_file()), None)   # cli/startup.py since the packages by job
+    if startup is not None and startup.read_text().count("def exit_now"):
         _best("run --no-plot, interpreter tear-down at exit", cli + ["run", study, "--no-plot", "-o"],
               repeat, root, out, env=dict(ENV, WORKBENCH_FAST_EXIT="0"))
     solver = next((line.strip() for line in text.splitlines() if "solver:" in line), "")
