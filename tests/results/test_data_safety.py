@@ -226,25 +226,31 @@ def test_ctrl_c_during_a_dynamics_run_exits_130_with_a_message(tmp_path, short_s
 
 
 @pytest.mark.slow
-def test_ctrl_c_keeps_a_wear_run_resumable(tmp_path):
-    """SIGINT to ``workbench run`` of a wear study: exit 130, the completed updates are kept, the
-    store says ``interrupted``, and ``--resume`` finishes it with the rows of an uninterrupted run."""
+def _wear_run_until(tmp_path, updates: int, **popen):
+    """``workbench run`` of a 6000-cycle rig in a process of its own, returned once its store
+    holds ``updates`` completed updates: ``(process, command, store)``."""
     text = RIG.read_text().replace("depth_step = 0.05            # <= 1 um per update", "depth_step = 0.01") \
                           .replace("cycles = 2000.0", "cycles = 6000.0")
     study = tmp_path / "rig.toml"
     study.write_text(text)
     out = tmp_path / "w.zarr"
     exe = [sys.executable, "-m", "workbench.cli.main", "run", str(study), "-o", str(out), "--no-plot"]
-    proc = subprocess.Popen(exe, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=sigint_as_in_a_terminal)
+    proc = subprocess.Popen(exe, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and proc.poll() is None:
         try:
-            if int(zarr.open_group(str(out), mode="r").attrs.get(COMPLETED, 0)) >= 2:
+            if int(zarr.open_group(str(out), mode="r").attrs.get(COMPLETED, 0)) >= updates:
                 break
         except Exception:  # noqa: BLE001 - not created yet
             pass
         time.sleep(0.05)
+    return proc, exe, out
+
+
+def test_ctrl_c_keeps_a_wear_run_resumable(tmp_path):
+    """SIGINT to ``workbench run`` of a wear study: exit 130, the completed updates are kept, the
+    store says ``interrupted``, and ``--resume`` finishes it with the rows of an uninterrupted run."""
+    proc, exe, out = _wear_run_until(tmp_path, 2, preexec_fn=sigint_as_in_a_terminal)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == EXIT_INTERRUPTED, err
@@ -336,21 +342,7 @@ def test_a_fifo_as_study_file_or_output_is_refused_without_waiting(tmp_path, sho
 def test_sigterm_stops_a_wear_run_as_ctrl_c_does(tmp_path):
     """SIGTERM (a batch system's kill) to ``workbench run`` of a wear study: exit 130 within
     seconds, the completed updates kept with the status ``interrupted``; ``--resume`` finishes it."""
-    text = RIG.read_text().replace("depth_step = 0.05            # <= 1 um per update", "depth_step = 0.01") \
-                          .replace("cycles = 2000.0", "cycles = 6000.0")
-    study = tmp_path / "rig.toml"
-    study.write_text(text)
-    out = tmp_path / "w.zarr"
-    exe = [sys.executable, "-m", "workbench.cli.main", "run", str(study), "-o", str(out), "--no-plot"]
-    proc = subprocess.Popen(exe, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            if int(zarr.open_group(str(out), mode="r").attrs.get(COMPLETED, 0)) >= 1:
-                break
-        except Exception:  # noqa: BLE001 - not created yet
-            pass
-        time.sleep(0.05)
+    proc, exe, out = _wear_run_until(tmp_path, 1)
     sent = time.monotonic()
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=120)
