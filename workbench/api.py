@@ -42,9 +42,7 @@ def load_study(path_or_text, *, registry=None):
     """Load and check a study: ``path_or_text`` is a path (``str`` or :class:`~pathlib.Path`) to a
     TOML study file, or the TOML text itself (a string with a line break or starting with ``[``).
     Relative paths inside a study given as text are taken from the current folder."""
-    from .study.load import Study, load_any
-    if isinstance(path_or_text, Study):
-        return path_or_text
+    from .study.load import load_any
     return load_any(path_or_text, registry=registry if registry is not None else get_registry())
 
 

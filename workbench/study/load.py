@@ -196,8 +196,9 @@ def _loaded(study: Study) -> Study:
 
 
 def _spatial_engine(solver: SolverSettings, probs: S.Problems) -> SolverSettings:
-    """A spatial study runs on the ``spatial`` engine: ``engine = "auto"`` asks for it (the
-    planar engines do not refuse a 3-D mechanism by themselves), another engine is an error."""
+    """A spatial study runs on the ``spatial`` engine, written into its settings so that the study
+    text regenerated from what ran names it (``engine = "auto"`` would pick it too: every planar
+    engine refuses a 3-D mechanism); a planar engine asked for by name is an error under its key."""
     import dataclasses
     from ..engines import spatial as spatial_engine
     if solver.engine in ("auto", spatial_engine.NAME):
