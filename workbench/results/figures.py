@@ -85,12 +85,20 @@ def figure_options(options: FigureOptions | None = None, **values):
     """Draw and save the figures made inside with ``options`` (or :class:`FigureOptions` of
     ``values``)."""
     opts = replace(options or FigureOptions(), **values) if values else (options or FigureOptions())
+    import logging
+
     import matplotlib
     token = _OPTIONS.set(opts)
+    # a fallback to DejaVu Sans for a font family the matplotlib wheel does not ship (STIX, Computer
+    # Modern) is logged once per family and process: not a problem of the user's, kept off stderr
+    fonts = logging.getLogger("matplotlib.font_manager")
+    level = fonts.level
+    fonts.setLevel(logging.ERROR)
     try:
         with matplotlib.rc_context(rc(opts)):
             yield opts
     finally:
+        fonts.setLevel(level)
         _OPTIONS.reset(token)
 
 
