@@ -130,11 +130,13 @@ class Sweep:
 # --------------------------------------------------------------------------------------------
 # loading
 # --------------------------------------------------------------------------------------------
-def load_sweep(path: str | Path, registry=None) -> Sweep:
-    """Read and check the sweep file ``path`` (its base study is read too)."""
+def load_sweep(path: str | Path, registry=None, max_cases: int | None = None) -> Sweep:
+    """Read and check the sweep file ``path`` (its base study is read too); ``max_cases``
+    overrides the file's ``[sweep] max_cases``."""
     from ..study.input import read_file_text
     path = Path(path)
-    return load_sweep_text(read_file_text(path, "sweep file"), file=path, registry=registry)
+    return load_sweep_text(read_file_text(path, "sweep file"), file=path, registry=registry,
+                           max_cases=max_cases)
 
 
 def _read_base(head: dict, file, probs: Problems) -> tuple[Path, str, dict] | None:
@@ -151,11 +153,13 @@ def _read_base(head: dict, file, probs: Problems) -> tuple[Path, str, dict] | No
         return None
 
 
-def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None) -> Sweep:
+def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None,
+                    max_cases: int | None = None) -> Sweep:
     """Check a sweep given as TOML text; a relative ``base`` is relative to ``file``'s folder.
 
     Every problem of the file is reported at once (a :class:`StudyError` naming the file, the key
-    path, the value and the valid choices)."""
+    path, the value and the valid choices).  A grid of more cases than ``max_cases`` (default: the
+    file's ``[sweep] max_cases``) is refused before any case is built (:func:`check_size`)."""
     from ..study.input import parse_toml
     fname = str(file) if file is not None else "<sweep>"
     doc = parse_toml(text, fname)
@@ -207,6 +211,13 @@ def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None)
             probs.add("grid", f"two parameters have the dimension name '{n}' ({', '.join(dup)}); "
                               "give them distinct names with {{ values = [...], name = \"...\" }}")
 
+    groups = _groups(head["zip"], params, probs) if len(params) == len(grid) else None
+    if groups is not None and head["max_cases"] is not BAD:   # before anything costs time
+        n_before = len(probs.items)
+        check_size(params, groups, max_cases if max_cases is not None else head["max_cases"],
+                   "--max-cases" if max_cases is not None else "[sweep] max_cases", probs)
+        if len(probs.items) > n_before:
+            probs.raise_if_any()
     from ..results.reducers import reducers_for   # imports xarray: only when a sweep is loaded
     valid = reducers_for(kind)
     summary = head["summary"] if head["summary"] not in (None, BAD) else list(valid)
@@ -220,7 +231,6 @@ def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None)
         if s in names:
             probs.add("grid", f"parameter name '{s}' is also a summary quantity; rename the parameter")
 
-    groups = _groups(head["zip"], params, probs) if len(params) == len(grid) else None
     probs.raise_if_any()
     case_timeout = head["case_timeout"]
     title = str(head["title"] or (Path(file).stem if file is not None else "sweep"))
@@ -231,6 +241,20 @@ def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None)
                   parameters=tuple(params), groups=groups, summary=tuple(summary),
                   case_timeout=float(case_timeout) if case_timeout is not None else None)
     return Sweep(**{**sweep.__dict__, "cases": tuple(expand(sweep))})
+
+
+def check_size(params, groups, limit: int, where: str, probs: Problems) -> None:
+    """Refuse a grid of more than ``limit`` cases, counted from the dimensions' lengths (the cases
+    are not enumerated): the number, the dimensions and the limit with the key to raise."""
+    by = {p.name: p for p in params}
+    sizes = [len(by[g[0]].values) for g in groups]
+    n = math.prod(sizes)
+    if n > limit:
+        probs.add("grid", f"the grid has {n:,} cases ({' x '.join(f'{g[0]} ({k})' for g, k in zip(groups, sizes))}), "
+                          f"above the limit of {limit:,} ({where}): each case is a full run writing its "
+                          f"own result file, so the sweep would run {n:,} studies; coarsen the grid, or "
+                          f"raise the limit ([sweep] max_cases = N in the sweep file, or --max-cases N) "
+                          f"if it is meant")
 
 
 def _missing(doc: dict, parts: tuple) -> bool:
