@@ -102,9 +102,10 @@ def budget_text(seconds: float | None = None) -> str:
 
 @contextlib.contextmanager
 def watch(label: str, *, deadline: float = math.inf):
-    """Stop the block when it runs longer than the progress budget (:class:`Stalled`) or past the
-    :func:`time.monotonic` ``deadline`` (:class:`DeadlineReached`), raised in the main thread where
-    the block then is.  ``label`` says what runs (``"wear update 3, joint 'B'"``).  Not nested (an
+    """Stop the block when it runs longer than the progress budget without progress (a
+    :func:`beat`, or numba compiling; then stopped between one and two budgets after the last)
+    (:class:`Stalled`) or past the :func:`time.monotonic` ``deadline`` (:class:`DeadlineReached`),
+    raised in the main thread where the block then is.  ``label`` says what runs (``"wear update 3, joint 'B'"``).  Not nested (an
     inner block runs under the outer one's alarm); a no-op outside the main thread."""
     if (_state["armed"] or threading.current_thread() is not threading.main_thread()
             or not hasattr(signal, "setitimer")):
@@ -117,16 +118,16 @@ def watch(label: str, *, deadline: float = math.inf):
         yield
         return
     _listen_to_numba()
-    seen = _compiles["count"]
+    seen = _progress["count"]
 
     def alarm(signum, frame):
         nonlocal seen
         now = time.monotonic()
         if now >= deadline - 1e-3:
             raise DeadlineReached(f"{label}: stopped at the command's --max-time")
-        if _compiles["active"] or _compiles["count"] != seen:
-            # numba compiled meanwhile (a first run): that is progress, not a hang
-            seen = _compiles["count"]
+        if _progress["compiling"] or _progress["count"] != seen:
+            # a beat, or numba compiling (a first run) meanwhile: progress, not a hang
+            seen = _progress["count"]
             rest = min(b, deadline - now)
             signal.setitimer(signal.ITIMER_REAL, max(rest, 1e-3))
             if BACKSTOP:
@@ -149,13 +150,19 @@ def watch(label: str, *, deadline: float = math.inf):
             faulthandler.cancel_dump_traceback_later()
 
 
-_compiles = {"count": 0, "active": 0, "listening": False}
+_progress = {"count": 0, "compiling": 0, "listening": False}
+
+
+def beat() -> None:
+    """Progress inside a watched call (e.g. one of an update's averaging cycles evaluated): the
+    alarm, when it fires, re-arms for another budget instead of stopping the call.  Cheap."""
+    _progress["count"] += 1
 
 
 def _listen_to_numba() -> None:
     """Count numba's compilations (``numba:compile`` events), once numba is imported: a model call
     that compiles its kernels on a first run (minutes on a busy machine) is making progress."""
-    if _compiles["listening"] or "numba" not in sys.modules:
+    if _progress["listening"] or "numba" not in sys.modules:
         return
     try:
         from numba.core import event
@@ -164,14 +171,14 @@ def _listen_to_numba() -> None:
 
     class _Compiles(event.Listener):
         def on_start(self, ev):
-            _compiles["active"] += 1
-            _compiles["count"] += 1
+            _progress["compiling"] += 1
+            _progress["count"] += 1
 
         def on_end(self, ev):
-            _compiles["active"] -= 1
+            _progress["compiling"] -= 1
 
     event.register("numba:compile", _Compiles())
-    _compiles["listening"] = True
+    _progress["listening"] = True
 
 
 def _start_backstop(seconds: float) -> bool:
