@@ -54,10 +54,11 @@ def _alive(pids) -> set[int]:
     return {p for p in pids if p in table}
 
 
+# the SIGKILL case stays in the default suite; the other two (~30 s each) run with the slow suite
 @pytest.mark.parametrize("how, extra", [
     (signal.SIGKILL, []),
-    (signal.SIGKILL, ["--case-timeout", "600"]),   # cases in child interpreters of the workers
-    (signal.SIGTERM, []),
+    pytest.param(signal.SIGKILL, ["--case-timeout", "600"], marks=pytest.mark.slow),  # cases in child interpreters
+    pytest.param(signal.SIGTERM, [], marks=pytest.mark.slow),
 ])
 def test_killing_the_sweep_ends_its_spinning_case_processes(tmp_path, how, extra):
     env = hang_models.install(tmp_path / "site")
