@@ -75,19 +75,30 @@ def test_a_call_that_returns_in_time_is_left_alone():
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
 
 
-def test_numba_compiling_is_progress():
-    # a first run compiles kernels inside a model call: minutes, not a hang
-    def compiling():
-        watchdog._compiles["count"] += 1
-
+def test_a_beat_is_progress():
+    # an update's pressure evaluation beats once per averaging cycle: minutes in all, not a hang
     with progress_budget(0.6):
-        with watch("compiling model"):
-            for _ in range(4):          # 1.2 s in all, never 0.6 s without a compilation
+        with watch("evaluating cycles"):
+            for _ in range(5):          # 1.5 s in all, never 0.6 s without a beat
                 time.sleep(0.3)
-                compiling()
+                watchdog.beat()
         with pytest.raises(Stalled):
             with watch("then hanging"):
                 time.sleep(3600)
+
+
+def test_numba_compiling_counts_as_a_beat():
+    # a first run compiles kernels inside a model call (minutes on a busy machine)
+    import numba
+    watchdog._listen_to_numba()
+    before = watchdog._progress["count"]
+
+    @numba.njit(cache=False)
+    def fresh(x):
+        return x + 1.0
+
+    assert fresh(1.0) == 2.0
+    assert watchdog._progress["count"] > before and watchdog._progress["compiling"] == 0
 
 
 def test_outside_the_main_thread_watch_does_nothing():
