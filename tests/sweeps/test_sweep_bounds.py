@@ -47,6 +47,36 @@ def test_a_million_cases_are_refused_at_once_with_the_count_and_the_limit(tmp_pa
     assert r.exit_code == 2 and "1,000,000 cases" in r.output and "Traceback" not in r.output
 
 
+def test_validate_refuses_a_huge_grid_before_loading_the_plugins(tmp_path, monkeypatch):
+    import workbench.cli.main as cli_main
+    import workbench.cli.sweep as cli_sweep
+
+    def no_registry():
+        raise AssertionError("the plugins were loaded for a grid refused by its size")
+
+    monkeypatch.setattr(cli_main, "_registry", no_registry)
+    monkeypatch.setattr(cli_sweep, "_registry", no_registry)
+    path = _grid(tmp_path, 1000, 1000)
+    for args in (["validate", path], ["sweep", path, "-o", tmp_path / "x.nc", "--serial"]):
+        r = _run(*args)
+        assert r.exit_code == 2 and "1,000,000 cases (1000 x 1000)" in r.output, r.output
+
+
+def test_zipped_parameters_count_once(tmp_path):
+    # 2 x 200 zipped values and 2 speeds: 400 cases, not 80 000 (the quick count leaves zips alone)
+    a = ", ".join(f"{1.0e-4 * (1 + i / 200):.10e}" for i in range(200))
+    path = tmp_path / "zip.toml"
+    path.write_text(f'[sweep]\nbase = "{FLORES}"\nsummary = ["n_impacts"]\nzip = [["clearance", "bushing_radius"]]\n'
+                    f'max_cases = 400\n[grid]\n"mechanism.clearance_joints[0].clearance" = [{a}]\n'
+                    f'"mechanism.clearance_joints[0].bushing_radius" = [{a}]\n'
+                    f'"mechanism.drivers[0].speed_rpm" = [1000.0, 2000.0]\n')
+    from workbench.sweeps.spec import quick_size_check
+    quick_size_check(path)
+    assert len(load_sweep(path, registry=build_registry()).cases) == 400
+    r = _run("sweep", path, "-o", tmp_path / "z.nc", "--max-cases", "399", "--serial")
+    assert r.exit_code == 2 and "400 cases" in r.output and "(--max-cases)" in r.output
+
+
 def test_sweep_refuses_before_writing_anything(tmp_path):
     path = _grid(tmp_path, 1000, 1000)
     before = sorted(p.name for p in tmp_path.iterdir())

@@ -70,12 +70,14 @@ def validate(study_file: Path, max_cases: int | None = None):
     A sweep file (one with a [sweep] table) is checked with every one of its cases; a grid of more
     cases than its limit is refused at once, without building them."""
     from ..study.load import load_study
-    registry = _registry()
     # a sweep file is validated case by case
     from ..study.input import is_sweep_file
     if is_sweep_file(study_file):
-        _validate_sweep(study_file, registry, max_cases)
+        from ..sweeps.spec import quick_size_check
+        quick_size_check(study_file, max_cases)   # a huge grid is refused before the plugins load
+        _validate_sweep(study_file, _registry(), max_cases)
         return
+    registry = _registry()
     study = load_study(study_file, registry=registry)
     if study.kind == "pressure":  # checked by workbench.kinds.pressure_config inside load_study
         _tagged("ok", "green", f"{study_file}: pressure study '{study.title}'")

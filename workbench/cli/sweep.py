@@ -57,6 +57,8 @@ def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | Non
         from .startup import hide_dask
         hide_dask(None)
     from ..sweeps.run import cases_dir, load_sweep, run_sweep
+    from ..sweeps.spec import quick_size_check
+    quick_size_check(sweep_file, max_cases)   # a huge grid is refused before anything loads
     console = _console()
     registry = _registry()
     sw = load_sweep(sweep_file, registry=registry, max_cases=max_cases)

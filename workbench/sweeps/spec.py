@@ -243,6 +243,44 @@ def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None,
     return Sweep(**{**sweep.__dict__, "cases": tuple(expand(sweep))})
 
 
+#: the default of ``[sweep] max_cases``
+DEFAULT_MAX_CASES = int(W.SWEEP.key("max_cases").default)
+
+
+def quick_size_check(path: str | Path, max_cases: int | None = None) -> None:
+    """Refuse a grid above its case limit from the sweep file's text alone, before the plugins
+    are loaded (so that ``validate`` answers a 10^6-case grid in well under a second): the cases
+    are the product of the grid's list lengths.  Only when that count is exact -- no ``zip``
+    groups, every entry a list or a table with a ``values`` list, a valid ``max_cases`` -- does it
+    refuse; anything else is left to :func:`load_sweep` (which checks the size again, exactly)."""
+    from ..study.input import parse_toml, read_file_text
+    try:
+        doc = parse_toml(read_file_text(Path(path), "sweep file"), str(path))
+    except StudyError:
+        return
+    head, grid = doc.get("sweep"), doc.get("grid")
+    if not isinstance(head, dict) or not isinstance(grid, dict) or not grid or "zip" in head:
+        return
+    limit = max_cases if max_cases is not None else head.get("max_cases", DEFAULT_MAX_CASES)
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        return
+    sizes = []
+    for entry in grid.values():
+        values = entry.get("values") if isinstance(entry, dict) else entry
+        if not isinstance(values, list) or not values:
+            return
+        sizes.append(len(values))
+    n = math.prod(sizes)
+    if n > limit:
+        where = "--max-cases" if max_cases is not None else "[sweep] max_cases"
+        probs = Problems(str(path))
+        probs.add("grid", f"the grid has {n:,} cases ({' x '.join(str(k) for k in sizes)}), above the "
+                          f"limit of {limit:,} ({where}): each case is a full run writing its own result "
+                          f"file, so the sweep would run {n:,} studies; coarsen the grid, or raise the "
+                          f"limit ([sweep] max_cases = N in the sweep file, or --max-cases N) if it is meant")
+        probs.raise_if_any()
+
+
 def check_size(params, groups, limit: int, where: str, probs: Problems) -> None:
     """Refuse a grid of more than ``limit`` cases, counted from the dimensions' lengths (the cases
     are not enumerated): the number, the dimensions and the limit with the key to raise."""
