@@ -110,8 +110,10 @@ def run_in_worker(func, args, ctl, deadline, span: tuple | None = None, info: di
     ``"interrupted"``, ``"time_limit"``, ``"stalled"`` (the simulated time ``ctl[CTL_TIME]``
     stood still longer than the budget once the code was compiled) or ``"too_slow"`` (with
     ``span = (t0, t1)``: after :data:`~workbench.runtime.watchdog.PACE_PROBE` s of compiled
-    integration, its pace projects the run beyond ``[checks] max_run_hours``; a projection beyond
-    ten probes is told as a note; the sentence goes to ``info["pace"]``); ``result`` is None when the worker did not stop in time."""
+    integration, its pace projects the run beyond ``[checks] max_run_hours``; the sentence goes to
+    ``info["pace"]``).  A projection beyond ten probes is told once per command as a note
+    (:func:`workbench.runtime.watchdog.note`).  ``result`` is None when the worker did not stop in
+    time."""
     from ..runtime.watchdog import PACE_PROBE, budget, max_run, note
     box = {}
     # the worker signals its end with an Event: Thread.join interrupted by Ctrl-C can mark a
@@ -133,7 +135,7 @@ def run_in_worker(func, args, ctl, deadline, span: tuple | None = None, info: di
         worker.start()
         cancel = getattr(_cancel, "event", None)
         seen, since = ctl[CTL_TIME], _time.monotonic()
-        started, noted = None, False   # when the compiled integration began; the pace note made
+        started = None   # when the compiled integration began
         while not done.wait(POLL):
             now = _time.monotonic()
             if now >= deadline:
@@ -159,9 +161,8 @@ def run_in_worker(func, args, ctl, deadline, span: tuple | None = None, info: di
                                         f"max_run_hours; raise it to run anyway, or make the run shorter "
                                         f"or less stiff)")
                     break
-                if not noted and total > 10.0 * PACE_PROBE:
+                if total > 10.0 * PACE_PROBE:
                     note(f"{text} (limit {_hours(longest)}, [checks] max_run_hours)")
-                    noted = True
     except KeyboardInterrupt:
         reason = "interrupted"
     if reason is not None:

@@ -80,13 +80,14 @@ def progress_budget(seconds: float | None, max_run_hours: float | None = None):
 
 
 def set_note(callback) -> None:
-    """``callback(text)`` tells the user about a long run's projected cost (the command line
-    prints a note); ``None``: silent."""
+    """``callback(text)`` tells the user, once, about a long run's projected cost (the command
+    line prints a note); ``None``: silent."""
     _state["note"] = callback
 
 
 def note(text: str) -> None:
-    cb = _state["note"]
+    """Tell ``text`` through the callback of :func:`set_note`, the first time only."""
+    cb, _state["note"] = _state["note"], None
     if cb is not None:
         try:
             cb(text)
