@@ -75,9 +75,11 @@ def cancel_on(event: threading.Event):
 
 
 def _compiled(func) -> bool:
-    """Whether ``func`` (a numba dispatcher) has compiled code, i.e. a call of it runs, not
-    compiles (a plain Python function: always)."""
-    return bool(getattr(func, "signatures", True))
+    """Whether ``func`` (a numba dispatcher) has compiled code and numba is not compiling or
+    loading anything now, i.e. a call of it runs, not compiles (a plain Python function: always,
+    when numba is idle)."""
+    from ..runtime.watchdog import numba_activity
+    return bool(getattr(func, "signatures", True)) and numba_activity()[1] == 0
 
 
 class RunTooSlow(SolverTimeLimit):
@@ -114,7 +116,7 @@ def run_in_worker(func, args, ctl, deadline, span: tuple | None = None, info: di
     ``info["pace"]``).  A projection beyond ten probes is told once per command as a note
     (:func:`workbench.runtime.watchdog.note`).  ``result`` is None when the worker did not stop in
     time."""
-    from ..runtime.watchdog import PACE_PROBE, budget, max_run, note
+    from ..runtime.watchdog import PACE_PROBE, budget, max_run, note, numba_activity
     box = {}
     # the worker signals its end with an Event: Thread.join interrupted by Ctrl-C can mark a
     # running thread as stopped (Python 3.11, the bpo-45274 clean-up), Event.wait cannot
@@ -135,7 +137,8 @@ def run_in_worker(func, args, ctl, deadline, span: tuple | None = None, info: di
         worker.start()
         cancel = getattr(_cancel, "event", None)
         seen, since = ctl[CTL_TIME], _time.monotonic()
-        started = None   # when the compiled integration began
+        started = None   # when the compiled integration began (numba done)
+        mark = numba_activity()
         while not done.wait(POLL):
             now = _time.monotonic()
             if now >= deadline:
@@ -144,15 +147,22 @@ def run_in_worker(func, args, ctl, deadline, span: tuple | None = None, info: di
             if cancel is not None and cancel.is_set():
                 reason = "interrupted"
                 break
-            compiled = _compiled(func)
-            if ctl[CTL_TIME] != seen or not compiled:   # progress (or numba still compiling)
+            # numba compiling (a new signature of a compiled function too) or loading from its
+            # cache, here or in any thread: progress, and not yet the integrator's own pace
+            act = numba_activity()
+            busy = not _compiled(func) or act[1] > 0 or act[0] != mark[0]
+            mark = act
+            if ctl[CTL_TIME] != seen or busy:
                 seen, since = ctl[CTL_TIME], now
+                if busy:
+                    started = None
             elif now - since > stall:
                 reason = "stalled"
                 break
-            if compiled and started is None:
+            if not busy and started is None:
                 started = now
-            if span is not None and started is not None and now - started >= PACE_PROBE:
+            if (span is not None and started is not None and now - started >= PACE_PROBE
+                    and ctl[CTL_TIME] > span[0]):   # no step at all is the stall budget's to judge
                 total, text = pace_text(span, float(ctl[CTL_TIME]), now - started)
                 if total > longest:
                     reason = "too_slow"

@@ -178,8 +178,18 @@ def _listen_to_numba() -> None:
         def on_end(self, ev):
             _progress["compiling"] -= 1
 
+    # a compilation, and numba's compiler lock (taken to compile a new signature of a compiled
+    # function or to load one from the on-disk cache, minutes on a busy machine)
     event.register("numba:compile", _Compiles())
+    event.register("numba:compiler_lock", _Compiles())
     _progress["listening"] = True
+
+
+def numba_activity() -> tuple[int, int]:
+    """``(compilations and beats so far, compilations running now)``: numba compiling or loading
+    compiled code anywhere in the process is progress, not a hang."""
+    _listen_to_numba()
+    return _progress["count"], _progress["compiling"]
 
 
 def _start_backstop(seconds: float) -> bool:
