@@ -34,6 +34,8 @@ def entry() -> None:
     (:func:`workbench.cli.startup.exit_now`); ``main`` called from Python changes nothing global."""
     common._OWN_PROCESS = True
     _stop_on_termination_signals()
+    from ..runtime import watchdog
+    watchdog.BACKSTOP = True   # a model call that holds the GIL past its budget ends the process
     try:
         main()
     except SystemExit as exc:   # click ends every command so, 0 included
@@ -58,18 +60,24 @@ def _stop_on_termination_signals() -> None:
 
 @main.command()
 @click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--max-cases", type=click.IntRange(min=1), default=None, metavar="N",
+              help="sweep file: the largest number of cases its grid may have [default: the file's "
+                   "[sweep] max_cases, 10000]")
 @_friendly
-def validate(study_file: Path):
+def validate(study_file: Path, max_cases: int | None = None):
     """Check STUDY_FILE (schema, models, mechanism, estimated size) without running it.
 
-    A sweep file (one with a [sweep] table) is checked with every one of its cases."""
+    A sweep file (one with a [sweep] table) is checked with every one of its cases; a grid of more
+    cases than its limit is refused at once, without building them."""
     from ..study.load import load_study
-    registry = _registry()
     # a sweep file is validated case by case
     from ..study.input import is_sweep_file
     if is_sweep_file(study_file):
-        _validate_sweep(study_file, registry)
+        from ..sweeps.spec import quick_size_check
+        quick_size_check(study_file, max_cases)   # a huge grid is refused before the plugins load
+        _validate_sweep(study_file, _registry(), max_cases)
         return
+    registry = _registry()
     study = load_study(study_file, registry=registry)
     if study.kind == "pressure":  # checked by workbench.kinds.pressure_config inside load_study
         _tagged("ok", "green", f"{study_file}: pressure study '{study.title}'")
@@ -97,10 +105,11 @@ def validate(study_file: Path):
 
 
 # sweep validation and the JSON Schema command
-def _validate_sweep(sweep_file: Path, registry) -> None:
-    """``validate`` of a sweep file: the file, then every case's study as ``run`` will load it."""
+def _validate_sweep(sweep_file: Path, registry, max_cases: int | None = None) -> None:
+    """``validate`` of a sweep file: the file (its grid's size first), then every case's study as
+    ``run`` will load it."""
     from ..sweeps.spec import check_cases, load_sweep
-    sw = load_sweep(sweep_file, registry=registry)
+    sw = load_sweep(sweep_file, registry=registry, max_cases=max_cases)
     check_cases(sw, registry=registry)
     _tagged("ok", "green", f"{sweep_file}: sweep '{sw.title}': {len(sw.cases)} {sw.kind} cases over "
                      f"{' x '.join(f'{d} ({n})' for d, n in zip(sw.dims, sw.shape))}, base study {sw.base_file}")
@@ -175,6 +184,8 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
         from ..results.plot_files import check_plot_dir
         check_plot_dir(plot_dir, kind=study.kind, overwrite=overwrite or resume, option=plot_option)
     options = dict(resume=resume, overwrite=overwrite, note=_note(_console(stderr=True))) if kind.RESUMABLE else {}
+    from ..runtime import watchdog
+    watchdog.set_note(_note(_console(stderr=True)))   # a long run's projected cost, told once
     what = kind.describe(study)
     _compile_notice(_console(stderr=True), study)
     t0 = time.perf_counter()

@@ -226,6 +226,16 @@ def choose_jump(run: WearRun, meas: Measurement) -> float:
     dN = left
     for j, r in meas.rates.items():
         allowed = cfg.depth_step * guide_loop.clearance(run, j)
+        if r.deepest > allowed:   # one cycle already wears more than a jump may: no progress possible
+            from .increment import ModelOutputError
+            raise WorkbenchError(
+                f"wear update {run.update} (after {run.cycles_done:.6g} cycles), joint "
+                f"'{run.study.mechanism.clearance_joints[j].name}': the wear law '{cfg.law.name}' wears "
+                f"{r.deepest:.4g} m per cycle, more than the depth step of {allowed:.4g} m (depth_step "
+                f"{cfg.depth_step:g} x clearance) allowed per update; the jump cannot be shorter than one "
+                f"cycle, so the loop would crawl one cycle per update with the bore worn beyond its "
+                f"step. The law's output (or its wear coefficient) is implausible") \
+                from ModelOutputError(f"the wear law '{cfg.law.name}' returned implausible depths")
         if r.deepest > 0.0:
             dN = min(dN, max(1.0, math.floor(allowed / r.deepest)))
         lim = control_limit(run, j, r)
