@@ -3,6 +3,9 @@
 * :func:`run_in_worker` runs the compiled integrator (which releases the GIL) in a worker thread
   and waits in short slices, so that Ctrl-C and the wall-time limit are answered: it sets the
   integrator's abort flag, which it reads every step.
+* :func:`watch_time` lets a caller follow the simulated time of every run of a block (the
+  integrator writes its time into ``ctl[CTL_TIME]`` at every step; the waiting thread reads it
+  between its slices: the integration itself does nothing more).
 * :class:`RunInterrupted` (Ctrl-C) and :class:`SolverTimeLimit` carry the samples integrated so
   far; :func:`wall_time_limit` limits every run of a block (``workbench run --max-time``).
 * :func:`failure_message` says why a run failed, naming the joint, the model and the time, with
@@ -21,7 +24,7 @@ from .clearance import (FAULT_CONTACT_NONFINITE, FAULT_CONTACT_RAISED, FAULT_CON
                         FAULT_FRICTION_BOUND, FAULT_FRICTION_NONFINITE, FAULT_FRICTION_RAISED,
                         FAULT_LUBRICATION, N_FAULT)
 from .compiled import CL_FRICTION_BOUND
-from .integrator import (CTL_ABORT, STATUS_BAD_MODEL, STATUS_MAX_STEPS, STATUS_NONFINITE,
+from .integrator import (CTL_ABORT, CTL_TIME, STATUS_BAD_MODEL, STATUS_MAX_STEPS, STATUS_NONFINITE,
                          STATUS_SINGULAR, STATUS_STEP_UNDERFLOW)
 
 #: how often the calling thread looks at Ctrl-C and the wall-time limit while the compiled
@@ -74,11 +77,37 @@ def cancel_on(event: threading.Event):
         yield
 
 
-def run_in_worker(func, args, ctl, deadline):
+_watch = threading.local()
+
+
+@contextlib.contextmanager
+def watch_time(callback):
+    """Within the block (in this thread), every compiled run calls ``callback(t, t_start, t_end)``
+    [s] about every :data:`POLL` s while it integrates, from the thread that waits for it: how far
+    the simulated time has come.  Nothing runs inside the integrator (it writes its time into its
+    control array at every step anyway), so following a run costs no integration time.
+    ``None`` turns an outer watch off.  An exception the callback raises stops the run and is
+    raised from it."""
+    with scoped(_watch, "callback", callback):
+        yield
+
+
+def current_watch():
+    """The callback of the enclosing :func:`watch_time` in this thread (``None``: none)."""
+    return getattr(_watch, "callback", None)
+
+
+def _report(callback, ctl, span) -> None:
+    t0, t1 = span
+    callback(min(max(float(ctl[CTL_TIME]), t0), t1), t0, t1)
+
+
+def run_in_worker(func, args, ctl, deadline, span=None):
     """``func(*args)`` in a worker thread (it releases the GIL), so that this thread can answer
     Ctrl-C and the wall-time limit: either sets ``ctl[CTL_ABORT]`` and the integrator stops at
     its next step.  Returns ``(result, reason)`` with reason ``None``, ``"interrupted"`` or
-    ``"time_limit"``; ``result`` is None when the worker did not stop in time."""
+    ``"time_limit"``; ``result`` is None when the worker did not stop in time.  ``span``:
+    ``(t_start, t_end)`` [s] of the run, for the callback of :func:`watch_time`."""
     box = {}
     # the worker signals its end with an Event: Thread.join interrupted by Ctrl-C can mark a
     # running thread as stopped (Python 3.11, the bpo-45274 clean-up), Event.wait cannot
@@ -93,7 +122,8 @@ def run_in_worker(func, args, ctl, deadline):
             done.set()
 
     worker = threading.Thread(target=work, name="workbench-integrator", daemon=True)
-    reason = None
+    reason, failed = None, None
+    watch = current_watch() if span is not None else None
     try:
         worker.start()
         cancel = getattr(_cancel, "event", None)
@@ -104,6 +134,12 @@ def run_in_worker(func, args, ctl, deadline):
             if cancel is not None and cancel.is_set():
                 reason = "interrupted"
                 break
+            if watch is not None:
+                try:
+                    _report(watch, ctl, span)
+                except Exception as exc:  # noqa: BLE001 - raised once the worker has stopped
+                    reason, failed = "interrupted", exc
+                    break
     except KeyboardInterrupt:
         reason = "interrupted"
     if reason is not None:
@@ -114,6 +150,8 @@ def run_in_worker(func, args, ctl, deadline):
                 done.wait(POLL)
             except KeyboardInterrupt:  # a second Ctrl-C: the worker is already stopping
                 pass
+    if failed is not None:
+        raise failed
     if "exc" in box:
         raise box["exc"]
     return box.get("out"), reason

@@ -186,7 +186,8 @@ def _fast_path(cm, y0, settings, out_times, deadline):
     args = (y0, float(settings.t_start), float(settings.t_end), out_times, s, cm.model(), ctl)
     run, evaluate, why = _integrator_for(cm, settings)
     if USE_WORKER_THREAD:
-        out, reason = run_in_worker(run, args, ctl, deadline)
+        out, reason = run_in_worker(run, args, ctl, deadline,
+                                    span=(float(settings.t_start), float(settings.t_end)))
     else:
         out, reason = run(*args), None
     if out is None:  # still compiling when Ctrl-C came: nothing integrated yet
