@@ -33,7 +33,7 @@ def test_the_waiting_thread_reports_the_simulated_time_in_order():
     assert len(seen) >= 4                                   # 8 steps of 1.5 polls each
     times = [t for t, _, _ in seen]
     assert times == sorted(times) and all(0.5 <= t <= 1.5 for t in times)
-    assert times[-1] > 1.0 and {(t0, t1) for _, t0, t1 in seen} == {(0.5, 1.5)}
+    assert times[-1] == 1.5 and {(t0, t1) for _, t0, t1 in seen} == {(0.5, 1.5)}   # the last word: the end
     assert current_watch() is None                          # the block ended
 
 

@@ -1,6 +1,12 @@
 """Where a wear update is (:mod:`workbench.wear.progress`): settling and averaging cycles from the
 simulated time, per chain, reported from chain 0's thread and only when something moved."""
+from pathlib import Path
+
+import pytest
+
 from workbench.wear.progress import CyclePosition, cycle_watch, describe, position
+
+RIG = Path(__file__).resolve().parents[2] / "studies" / "journal_wear_constant_load.toml"
 
 T = 0.012     # s: one machine cycle
 
@@ -31,3 +37,22 @@ def test_chains_are_seen_and_chain_zero_reports_only_changes():
     watch(1.7 * T, 0.0, 5 * T, chain=0)      # chain 1 moved: reported with chain 0's next look
     assert len(reports) == 2 and reports[1][1] == CyclePosition("averaging", 2, 3)
     assert describe({0: CyclePosition("settling", 2, 3)}) == "settling cycle 2 of 3"
+
+
+def test_a_wear_run_reports_its_settling_and_averaging_cycles(monkeypatch):
+    """The journal rig (1 settling + 2 averaging cycles per update), one update, with the waiting
+    thread's slice at 5 ms so that each cycle is seen: the records name the update, the phase and
+    the cycle of that phase, in order, between the update's start and its stored row."""
+    import workbench
+    from workbench.mbs import run_control
+    monkeypatch.setattr(run_control, "POLL", 0.005)
+    seen = []
+    workbench.run(workbench.load_study(RIG), progress=seen.append, max_updates=1)
+    phases = [p.phase for p in seen]
+    assert phases[0] == "dynamics" and "update" in phases
+    inside = [p for p in seen[:phases.index("update")] if p.phase in ("settling", "averaging")]
+    assert inside, phases
+    assert {(p.phase, p.of) for p in inside} <= {("settling", 1), ("averaging", 2)}
+    order = [(p.phase != "settling", p.cycle) for p in inside]
+    assert order == sorted(order) and all(p.update == 0 and p.chains == () for p in inside)
+    assert inside[-1].info.startswith("update 0: ") and "cycle" in inside[-1].info

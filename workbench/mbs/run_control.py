@@ -83,8 +83,8 @@ _watch = threading.local()
 @contextlib.contextmanager
 def watch_time(callback):
     """Within the block (in this thread), every compiled run calls ``callback(t, t_start, t_end)``
-    [s] about every :data:`POLL` s while it integrates, from the thread that waits for it: how far
-    the simulated time has come.  Nothing runs inside the integrator (it writes its time into its
+    [s] about every :data:`POLL` s while it integrates, and once when it has stopped, from the
+    thread that waits for it: how far the simulated time has come.  Nothing runs inside the integrator (it writes its time into its
     control array at every step anyway), so following a run costs no integration time.
     ``None`` turns an outer watch off.  An exception the callback raises stops the run and is
     raised from it."""
@@ -154,6 +154,8 @@ def run_in_worker(func, args, ctl, deadline, span=None):
         raise failed
     if "exc" in box:
         raise box["exc"]
+    if watch is not None and reason is None:
+        _report(watch, ctl, span)   # the last word: where the run ended (its end, unless it failed)
     return box.get("out"), reason
 
 
