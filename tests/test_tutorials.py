@@ -1,8 +1,8 @@
 """The tutorials of ``docs/tutorials/`` run as written (their pages include these very scripts).
 
 Each script runs in this process (``runpy``, as ``python SCRIPT OUT`` would run it) with a
-temporary output folder, and asserts its own results (the stored provenance, Archard's volume,
-the compare figures); the test checks what it printed and wrote.  The wear-law tutorial needs the
+temporary output folder, and asserts its own results (the stored provenance, the new law's
+volume equal to the built-in Archard's, the compare figures); the test checks what it printed and wrote.  The wear-law tutorial needs the
 template package installed: its source folder goes on ``sys.path`` with a ``.dist-info`` holding
 its entry points, which is what ``pip install -e`` gives the entry-point machinery
 (``tests/test_thirdparty_plugin.py`` installs it with pip itself).  The three together take
@@ -74,7 +74,7 @@ def test_writing_and_installing_a_wear_law(tmp_path, monkeypatch, capsys, templa
     _run("wear_law.py", tmp_path, monkeypatch)
     printed = capsys.readouterr().out
     assert "example_hardness_archard: from workbench-example-plugin 0.1.0" in printed
-    assert "conformance: passed" in printed and "(Archard:" in printed
+    assert "conformance: passed" in printed and "(built-in archard:" in printed
     assert (tmp_path / "journal_hardness_archard.zarr").is_dir()
 
 
