@@ -199,8 +199,7 @@ def run_event_driven(study, *, registry, out: str | Path | None = None, selectio
     if selection is None:
         selection = engines.Selection(engines.get("event_driven"), "the event-driven dataset route")
     try:
-        with _following(progress, study, "dynamics", twin=False):
-            sim = engines.run(selection, study.mechanism, study.solver)
+        sim = engines.run(selection, study.mechanism, study.solver)
     except SolverError as exc:
         where = f"{study.file}: " if getattr(study, "file", None) else ""
         raise SolverError(f"{where}event-driven run failed: {exc}") from None
