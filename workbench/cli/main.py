@@ -12,6 +12,7 @@ is refused before it starts (``[checks] max_memory_gb``, :mod:`workbench.study.c
 """
 from __future__ import annotations
 
+import math
 import sys
 import time
 from pathlib import Path
@@ -243,24 +244,42 @@ def _validity(console, ds) -> None:
             console.print(f"{tag} {escape(str(line))}")
 
 
+#: on a stderr that is not a terminal, steps inside a wear update or a dynamics run print at most
+#: one line per this many seconds [s] (every finished wear update prints its line)
+PLAIN_EVERY = 30.0
+
+
+def _count(p) -> str:
+    """The amount done, as the bar and the log line show it."""
+    if p.unit == "s":
+        return f"{100 * p.fraction:.0f} % of simulated time"
+    return f"{p.done:,.0f}/{p.total:,.0f}"
+
+
 def _plain_progress(console, what: str):
     """One line per step on a stderr that is not a terminal (a cluster job's log): done/total,
-    elapsed time and a rough time to go (from the fraction done so far)."""
+    elapsed time and a rough time to go (from the fraction done so far); the steps within a
+    wear update or a dynamics run at most every :data:`PLAIN_EVERY` s."""
     start = time.perf_counter()
+    last = [-math.inf]
     console.print(f"running {what}", markup=False, highlight=False)
 
-    def line(done, total, info):
+    def line(p):
         el = time.perf_counter() - start
-        frac = done / total if total else 0.0
+        if p.phase not in ("update", "done") and el - last[0] < PLAIN_EVERY:
+            return
+        last[0] = el
+        frac = p.fraction
         eta = f", about {el * (1 - frac) / frac:.0f} s to go" if 0 < frac < 1 else ""
-        console.print(f"{done:,.0f}/{total:,.0f} ({100 * frac:.1f} %) {info}, {el:.0f} s{eta}",
-                      markup=False, highlight=False)
+        count = _count(p) + (f" ({100 * frac:.1f} %)" if p.unit != "s" else "")
+        console.print(f"{count} {p.info}, {el:.0f} s{eta}", markup=False, highlight=False)
     return line
 
 
 def _with_progress(console, total: float | None, what: str, job):
     """``job(progress)`` under a progress bar (a kind with countable work) or a spinner; on a
-    stderr that is not a terminal, one plain line per step instead."""
+    stderr that is not a terminal, one plain line per step instead.  ``progress`` takes a
+    :class:`~workbench.runtime.progress.Progress`."""
     import warnings
     if total is not None and not console.is_terminal:
         return job(_plain_progress(console, what))
@@ -269,12 +288,14 @@ def _with_progress(console, total: float | None, what: str, job):
             warnings.filterwarnings("ignore", message="the ideal-joint twin", category=RuntimeWarning)
             return job(None)
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-    with Progress(TextColumn("[bold]run[/]"), BarColumn(),
-                  TextColumn("{task.completed:,.0f}/{task.total:,.0f}"),
+    with Progress(TextColumn("[bold]run[/]"), BarColumn(), TextColumn("{task.fields[count]}"),
                   TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TextColumn("eta"),
                   TimeRemainingColumn(), console=console) as bar:
-        task = bar.add_task("run", total=total, info="")
-        return job(lambda done, total_, info: bar.update(task, completed=done, info=info))
+        task = bar.add_task("run", total=total, info="", count="")
+
+        def show(p):
+            bar.update(task, completed=p.done, info=p.info, count=_count(p))
+        return job(show)
 
 
 @main.command()

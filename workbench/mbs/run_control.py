@@ -3,6 +3,9 @@
 * :func:`run_in_worker` runs the compiled integrator (which releases the GIL) in a worker thread
   and waits in short slices, so that Ctrl-C and the wall-time limit are answered: it sets the
   integrator's abort flag, which it reads every step.
+* :func:`watch_time` lets a caller follow the simulated time of every run of a block (the
+  integrator writes its time into ``ctl[CTL_TIME]`` at every step; the waiting thread reads it
+  between its slices: the integration itself does nothing more).
 * :class:`RunInterrupted` (Ctrl-C) and :class:`SolverTimeLimit` carry the samples integrated so
   far; :func:`wall_time_limit` limits every run of a block (``workbench run --max-time``).
 * :func:`failure_message` says why a run failed, naming the joint, the model and the time, with
@@ -74,6 +77,31 @@ def cancel_on(event: threading.Event):
         yield
 
 
+_watch = threading.local()
+
+
+@contextlib.contextmanager
+def watch_time(callback):
+    """Within the block (in this thread), every compiled run calls ``callback(t, t_start, t_end)``
+    [s] about every :data:`POLL` s while it integrates, and once when it has stopped, from the
+    thread that waits for it: how far the simulated time has come.  Nothing runs inside the integrator (it writes its time into its
+    control array at every step anyway), so following a run costs no integration time.
+    ``None`` turns an outer watch off.  An exception the callback raises stops the run and is
+    raised from it."""
+    with scoped(_watch, "callback", callback):
+        yield
+
+
+def current_watch():
+    """The callback of the enclosing :func:`watch_time` in this thread (``None``: none)."""
+    return getattr(_watch, "callback", None)
+
+
+def _report(callback, ctl, span) -> None:
+    t0, t1 = span
+    callback(min(max(float(ctl[CTL_TIME]), t0), t1), t0, t1)
+
+
 def _compiled(func) -> bool:
     """Whether ``func`` (a numba dispatcher) has compiled code and numba is not compiling or
     loading anything now, i.e. a call of it runs, not compiles (a plain Python function: always,
@@ -115,7 +143,7 @@ def run_in_worker(func, args, ctl, deadline, span: tuple | None = None, info: di
     integration, its pace projects the run beyond ``[checks] max_run_hours``; the sentence goes to
     ``info["pace"]``).  A projection beyond ten probes is told once per command as a note
     (:func:`workbench.runtime.watchdog.note`).  ``result`` is None when the worker did not stop in
-    time."""
+    time.  ``span`` also feeds the callback of :func:`watch_time`."""
     from ..runtime.watchdog import PACE_PROBE, budget, max_run, note, numba_activity
     box = {}
     # the worker signals its end with an Event: Thread.join interrupted by Ctrl-C can mark a
@@ -131,8 +159,9 @@ def run_in_worker(func, args, ctl, deadline, span: tuple | None = None, info: di
             done.set()
 
     worker = threading.Thread(target=work, name="workbench-integrator", daemon=True)
-    reason = None
+    reason, failed = None, None
     stall, longest = budget(), max_run()
+    watch = current_watch() if span is not None else None
     try:
         worker.start()
         cancel = getattr(_cancel, "event", None)
@@ -147,6 +176,12 @@ def run_in_worker(func, args, ctl, deadline, span: tuple | None = None, info: di
             if cancel is not None and cancel.is_set():
                 reason = "interrupted"
                 break
+            if watch is not None:
+                try:
+                    _report(watch, ctl, span)
+                except Exception as exc:  # noqa: BLE001 - raised once the worker has stopped
+                    reason, failed = "interrupted", exc
+                    break
             # numba compiling (a new signature of a compiled function too) or loading from its
             # cache, here or in any thread: progress, and not yet the integrator's own pace
             act = numba_activity()
@@ -183,8 +218,12 @@ def run_in_worker(func, args, ctl, deadline, span: tuple | None = None, info: di
                 done.wait(POLL)
             except KeyboardInterrupt:  # a second Ctrl-C: the worker is already stopping
                 pass
+    if failed is not None:
+        raise failed
     if "exc" in box:
         raise box["exc"]
+    if watch is not None and reason is None:
+        _report(watch, ctl, span)   # the last word: where the run ended (its end, unless it failed)
     return box.get("out"), reason
 
 
