@@ -145,7 +145,8 @@ def simulate(mech, settings, *, initial=None):
             break
         # restart with the last accepted step (the step-size heuristic of a fresh start does not
         # know the contact stiffness and tries wild steps)
-        first_step = min(float(np.diff(res.sol.ts)[-1]) if len(res.sol.ts) > 1 else settings.first_step, t1 - t)
+        last = float(np.diff(res.sol.ts)[-1]) if len(res.sol.ts) > 1 else 0.0
+        first_step = min(last if last > 0.0 else settings.first_step, t1 - t)
     wall = _time.perf_counter() - wall0
     times_out = np.concatenate(seg_t)
     Yout = np.concatenate(seg_Y)
