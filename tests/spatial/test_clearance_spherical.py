@@ -47,7 +47,7 @@ def test_static_ball_against_hertz(registry):
     law = registry.create("contact", "hunt_crossley", {"restitution": 0.3, "min_impact_speed": 5e-3})
     c = Rs - Rb
     mech = ball_in_socket(law, position=(0.0, -c, 0.0), forces=(AppliedForce("W", "ball", (0.0, -W, 0.0)),))
-    sim = simulate(mech, Settings(t_end=0.005, output_step=5e-4, rtol=1e-10, atol=1e-15))
+    sim = simulate(mech, Settings(t_end=0.005, output_step=5e-4, rtol=1e-10, atol=1e-13))
     Estar = 1.0 / (2.0 * (1.0 - nu ** 2) / E)
     Rstar = 1.0 / (1.0 / Rb - 1.0 / Rs)
     hertz = (9.0 * W ** 2 / (16.0 * Rstar * Estar ** 2)) ** (1.0 / 3.0)
@@ -66,7 +66,7 @@ def test_friction_in_the_tangent_plane(registry):
     W = 100.0
     mech = ball_in_socket(law, friction=fr, position=(0.0, -c, 0.0), angular_velocity=(0.0, 0.0, 50.0),
                           forces=(AppliedForce("W", "ball", (0.0, -W, 0.0)),))
-    sim = simulate(mech, Settings(t_end=0.004, output_step=2e-4, rtol=1e-10, atol=1e-15))
+    sim = simulate(mech, Settings(t_end=0.004, output_step=2e-4, rtol=1e-10, atol=1e-13))
     spin = sim.velocity[:, 0, 5]
     books = sim.kinetic_energy + sim.contact_energy + sim.dissipated_energy - sim.driver_work
     print(f"\nspinning ball: spin {spin[0]:.4g} -> {spin[-1]:.4g} rad/s, friction dissipated "

@@ -114,9 +114,10 @@ def simulate(mech, settings, *, initial=None):
     while True:
         mask = times > t if seg_t else times >= t
         te = times[mask]
-        res = solve_ivp(f, (t, t1), Y, method=method, t_eval=te, rtol=settings.rtol, atol=settings.atol,
-                        events=[event(k) for k in range(npts)], dense_output=True,
-                        first_step=first_step, **kw)
+        with np.errstate(invalid="ignore"):   # a wild trial stage returns NaN: the step is rejected
+            res = solve_ivp(f, (t, t1), Y, method=method, t_eval=te, rtol=settings.rtol, atol=settings.atol,
+                            events=[event(k) for k in range(npts)], dense_output=True,
+                            first_step=first_step, **kw)
         if res.status == -1:
             raise SolverError(f"the spatial run failed at t = {res.t[-1] if len(res.t) else t:.6g} s: {res.message}")
         seg_t.append(res.t); seg_Y.append(np.asarray(res.y, float).reshape(len(Y), len(res.t)).T); seg_dm.append(np.tile(dm, (len(res.t), 1)))
