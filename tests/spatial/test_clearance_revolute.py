@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -28,8 +29,6 @@ from workbench.models import Material
 from workbench.spatial import AppliedForce, AppliedTorque, Body, SpatialMechanism, simulate
 from workbench.spatial.clearance import ClearanceJoint
 from workbench.study.load import load_study
-
-from pathlib import Path
 
 STUDY = Path(__file__).resolve().parents[2] / "studies" / "flores_slider_crank.toml"
 

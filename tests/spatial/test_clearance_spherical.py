@@ -12,10 +12,7 @@
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
-import pytest
 
 from spatial_clearance_models import ball_in_socket
 from workbench.engines.spatial import Settings
