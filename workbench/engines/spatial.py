@@ -6,7 +6,9 @@ DOP853 by default) on the compiled right-hand side (``path = "fast"``) or the re
 (``path = "scipy"``).
 
 It runs the mechanisms whose ``dimension`` is 3 (:class:`~workbench.spatial.SpatialMechanism`)
-and refuses the planar ones; it takes no worn surfaces (no clearance joints in 3-D yet).
+and refuses the planar ones.  Spatial clearance joints (ball in socket, journal in bore:
+:mod:`workbench.spatial.clearance`) run event to event (:mod:`workbench.spatial.clearance.run`);
+the engine takes no worn surfaces (the wear loop is planar).
 """
 from __future__ import annotations
 
@@ -47,9 +49,12 @@ def problems(mechanism, settings, *, wear=None, build=False) -> list[tuple[str, 
         out.append(("study.kind", "the wear loop runs planar clearance joints; a spatial mechanism "
                                   "runs as [study] kind = \"dynamics\""))
     if build and not out:
+        from ..spatial.clearance.forces import Clearances
         from ..spatial.model import Model
         try:
-            Model(mechanism)
+            model = Model(mechanism)
+            if mechanism.spatial_clearance_joints:   # the laws pack with each joint's geometry
+                Clearances(model, mechanism.spatial_clearance_joints, compiled=False)
         except Exception as exc:  # a law that fails to pack, a frame that cannot be built
             out.append(("mechanism", str(exc)))
     return out

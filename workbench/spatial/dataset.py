@@ -50,8 +50,15 @@ def to_dataset(sim, *, study=None, registry=None):
                              "equivalent contact point (Qi, Luo & Huang (2009): radial at the two end faces, "
                              "axial on the left and right face)"),
         "end_face": var(("end_face",), np.array(["1", "2"]), "1", "end face of the sleeve"),
-        "joint": var(("joint",), np.array([], dtype=str), "1", "clearance joint (none in 3-D)"),
+        "joint": var(("joint",), np.array(sim.clearance_names, dtype=str), "1", "clearance joint"),
+        "joint_type": var(("joint",), np.array(sim.clearance_kinds, dtype=str), "1",
+                          "clearance joint type (spherical, cylindrical, revolute)"),
     }
+    cp_names = x.get("clearance_point_names", [])
+    if cp_names:
+        coords["clearance_point"] = var(("clearance_point",), np.array(
+            [f"{sim.clearance_names[j]}.{n}" for j, n in zip(x["clearance_point_joint"], cp_names)], dtype=str), "1",
+            "contact point of a clearance joint (ball; rim_1, rim_2 at the journal's ends; shoulder_1, shoulder_2)")
     v = {}
     P = sim.position
     v["position"] = var(("body", "xyz", "time"), T(P[:, :, :3]), "m", "centre-of-mass position (world)")
@@ -85,14 +92,19 @@ def to_dataset(sim, *, study=None, registry=None):
                           "relative sliding speed of body j along the joint axis")
     v["rotation_rate"] = var(("friction_joint", "time"), T(x["rotation_rate"]), "rad/s",
                              "relative rotation rate of body j about the joint axis")
-    v["contact_force"] = var(("joint", "time"), np.zeros((0, len(sim.time))), "N",
-                             "normal contact force of the clearance joints (none in 3-D)")
+    v["contact_force"] = var(("joint", "time"), T(sim.contact_force), "N",
+                             "normal contact force of the clearance joint (sum over its contact points)")
+    if cp_names:
+        v.update(clearance_variables(sim, var, T))
     for name, long in (("kinetic_energy", "kinetic energy"), ("potential_energy", "potential energy "
                        "(gravity and springs)"), ("driver_work", "work of the drivers and applied loads"),
                        ("dissipated_energy", "energy dissipated by joint friction and dampers")):
         v[name] = var(("time",), getattr(sim, name), "J", long)
     v["drift_position"] = var(("time",), sim.drift_position, "m", "norm of the position constraint violation")
     v["drift_velocity"] = var(("time",), sim.drift_velocity, "m/s", "norm of the velocity constraint violation")
+    if cp_names:
+        v["contact_energy"] = var(("time",), sim.contact_energy, "J", "work absorbed by the clearance joints' normal "
+                                  "contact forces (stored elastic energy and hysteresis)")
     attrs = study_provenance(study, registry)
     attrs.update({"study_kind": "dynamics", "dimension": 3, "engine": sim.engine, "engine_reason": sim.engine_reason,
                   "run_status": sim.status, "ideal_twin_status": "not requested"})
@@ -118,3 +130,44 @@ def run_study(study, *, registry, out: str | Path | None = None, selection=None)
     if out is not None:
         write_dataset(ds, out)
     return ds
+
+
+def clearance_variables(sim, var, T) -> dict:
+    """The clearance joints' variables (:mod:`workbench.spatial.clearance`): per contact point, per
+    joint, and the impact table."""
+    from .clearance.forces import R_FN, R_FT, R_PEN, R_VN, R_VT
+    x = sim.extras
+    rec = x["clearance_point_record"]
+    out = {
+        "point_normal_force": var(("clearance_point", "time"), T(rec[:, :, R_FN]), "N",
+                                  "normal contact force of the contact point"),
+        "point_friction_force": var(("clearance_point", "time"), T(rec[:, :, R_FT]), "N",
+                                    "friction force of the contact point along its slip direction (opposes it)"),
+        "point_penetration": var(("clearance_point", "time"), T(rec[:, :, R_PEN]), "m",
+                                 "penetration of the contact point (negative while apart)"),
+        "point_penetration_rate": var(("clearance_point", "time"), T(rec[:, :, R_VN]), "m/s",
+                                      "rate of the penetration (approach speed)"),
+        "point_slip_speed": var(("clearance_point", "time"), T(rec[:, :, R_VT]), "m/s",
+                                "slip speed in the tangent plane of the contact point"),
+        "point_contact_position": var(("clearance_point", "xyz", "time"), T(rec[:, :, 5:8]), "m",
+                                      "contact point on the socket / bushing (world)"),
+        "point_contact_closed": var(("clearance_point", "time"), T((rec[:, :, 8] >= 0.0).astype(np.int8)), "1",
+                                    "contact mode: 1 closed, 0 open"),
+        "penetration": var(("joint", "time"), T(sim.penetration), "m",
+                           "largest penetration of the joint's contact points (negative while apart)"),
+        "friction_force": var(("joint", "time"), T(sim.friction_force), "N",
+                              "sum of the friction forces of the joint's contact points"),
+        "clearance_offset": var(("joint", "xyz", "time"), T(x["clearance_offset"]), "m",
+                                "ball / journal centre relative to the socket / bushing centre (world)"),
+        "clearance_friction_energy": var(("time",), x["clearance_friction_energy"], "J",
+                                         "energy dissipated by the clearance joints' friction"),
+        "impact_time": var(("impact",), sim.impact_time, "s", "start of a contact"),
+        "impact_velocity": var(("impact",), sim.impact_velocity, "m/s", "approach speed at the start of the contact"),
+        "impact_joint": var(("impact",), sim.impact_joint, "1", "index of the clearance joint (coordinate joint)"),
+        "impact_peak_force": var(("impact",), sim.impact_peak_force, "N",
+                                 "largest normal force of the joint over the contact (dense output)"),
+        "impact_peak_time": var(("impact",), sim.impact_peak_time, "s", "time of the largest normal force"),
+        "impact_max_penetration": var(("impact",), sim.impact_max_penetration, "m",
+                                      "largest penetration of the joint over the contact (at the steps' ends)"),
+    }
+    return out

@@ -235,10 +235,11 @@ def cylinder(F, M, ft, s_dot, omega, R, c, axial, ring):
 
 @njit(cache=True)
 def rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, dharm, dnharm, m,
-        spi, spf, fi, ff, ti, tf, ftab, yd):
+        spi, spf, fi, ff, ti, tf, ftab, qx, yd):
     """Write ``y_dot`` into ``yd``; return 0, or 1 when the friction loop did not close.
     ``ftab[q, k]``: the friction law's force at unit load at the slip speed of joint ``q``
-    (journal ``k`` of a universal joint), :func:`slip_speeds`."""
+    (journal ``k`` of a universal joint), :func:`slip_speeds`; ``qx`` (6 nb): generalised forces
+    added to the applied ones (the clearance joints, :mod:`.clearance.forces`; zeros without)."""
     R = np.zeros((nb + 1, 3)); A = np.empty((nb + 1, 3, 3)); V = np.zeros((nb + 1, 3)); W = np.zeros((nb + 1, 3))
     A[nb] = np.eye(3)
     for b in range(nb):
@@ -275,6 +276,7 @@ def rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, d
         om = w[6 * b + 3:6 * b + 6]
         Q[6 * b:6 * b + 3] = Fw[b]
         Q[6 * b + 3:6 * b + 6] = A[b].T @ Nw[b] - _cross(om, J[b] @ om)
+    Q += qx
     K = np.zeros((n + m, n + m))
     for b in range(nb):
         for r in range(3):

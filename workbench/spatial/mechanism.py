@@ -18,6 +18,7 @@ import numpy as np
 from ..errors import MechanismError, choices_text
 from ..mbs.mechanism import SpringDamper as _PlanarSpringDamper
 from ..models import FrictionLaw
+from .clearance.joints import problems as clearance_problems
 from .rotation import UNIT_TOLERANCE
 
 GROUND = "ground"
@@ -176,7 +177,10 @@ class SpatialMechanism:
     #: a spatial mechanism (the planar engines run ``dimension == 2``)
     dimension: int = 3
 
-    # the attributes the engine-neutral checks read
+    #: the spatial clearance joints (:class:`workbench.spatial.clearance.ClearanceJoint`)
+    spatial_clearance_joints: tuple = ()
+
+    # the attributes the engine-neutral checks read (the planar clearance joints: none in 3-D)
     beams: tuple = ()
     clearance_joints: tuple = ()
 
@@ -253,6 +257,9 @@ class SpatialMechanism:
                                                   f"3-vector of length >= {MIN_AXIS_LENGTH:g}"))
             if j.friction is not None:
                 out += _friction_problems(j, key)
+        all_names = jnames + [c.name for c in self.spatial_clearance_joints]
+        for k, c in enumerate(self.spatial_clearance_joints):
+            out += clearance_problems(c, f"mechanism.clearance_joints[{k}]", self.points_of, all_names)
         for k, d in enumerate(self.drivers):
             key = f"mechanism.drivers[{k}]"
             j = next((x for x in self.joints if x.name == d.joint), None)

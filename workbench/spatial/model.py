@@ -416,8 +416,9 @@ class Model:
         rec = self.friction(D, sol[n:], fr)[1]
         return fr, rec, fpow, sol
 
-    def dynamics(self, t, y, alpha, beta, *, record=False):
-        """``y_dot`` (and, with ``record``, the multipliers, accelerations and friction record).
+    def dynamics(self, t, y, alpha, beta, *, record=False, extra_q=None):
+        """``y_dot`` (and, with ``record``, the multipliers, accelerations and friction record);
+        ``extra_q`` (6 nb): generalised forces added to the applied ones (clearance joints).
 
         Friction: ``lambda`` depends on the friction, the friction on ``lambda``; the augmented
         matrix does not depend on either, so it is factorised once and the loop is closed with it
@@ -429,6 +430,8 @@ class Model:
         r, p, w = self.split(y)
         Phi, D, Phit, gam = self.constraints(t, kin)
         Q, power, damp, pot = self.applied(kin, w)
+        if extra_q is not None:   # the clearance joints' forces (:mod:`.clearance.forces`)
+            Q = Q + extra_q
         n, m = self.n_dof, self.n_rows
         K = np.zeros((n + m, n + m))
         for b in range(nb):

@@ -85,6 +85,9 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None) -> Simulation:
     (:meth:`.model.Model.dynamics`) throughout.  Either way the output samples are evaluated on
     the reference path.
     ``initial``: a state vector to start from (default :func:`initial_state`)."""
+    if mech.spatial_clearance_joints:
+        from .clearance.run import simulate as with_clearance
+        return with_clearance(mech, settings, initial=initial)
     from scipy.integrate import solve_ivp  # lazily (house): scipy.integrate is slow to import
     model = Model(mech)
     t0, t1 = settings.t_start, settings.t_end
@@ -101,6 +104,7 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None) -> Simulation:
         from .kernels import pack
         args = pack(model)
     fallbacks = [0]
+    qzero = np.zeros(model.n_dof)
 
     def f(t, y):
         calls[0] += 1
@@ -108,7 +112,7 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None) -> Simulation:
             raise SolverError(f"the spatial run reached its wall-time limit at t = {t:.6g} s")
         if args is not None:
             yd = np.empty_like(y)
-            if _rhs(t, y, alpha, beta, *args, friction_table(model, args, y), yd) == 0:
+            if _rhs(t, y, alpha, beta, *args, friction_table(model, args, y), qzero, yd) == 0:
                 return yd
             fallbacks[0] += 1    # the friction loop did not close in the compiled code
         return model.dynamics(t, y, alpha, beta)
@@ -131,8 +135,9 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None) -> Simulation:
     return to_simulation(model, res.t, res.y.T, alpha, beta, stats)
 
 
-def to_simulation(model: Model, times, Y, alpha, beta, stats) -> Simulation:
-    """The :class:`Simulation` of the samples ``Y`` (nt, n_state) at ``times``."""
+def to_simulation(model: Model, times, Y, alpha, beta, stats, *, extra_q=None) -> Simulation:
+    """The :class:`Simulation` of the samples ``Y`` (nt, n_state or more) at ``times``;
+    ``extra_q`` (nt, 6 nb): generalised forces added at each sample (clearance joints)."""
     mech, nb, nt = model.mechanism, model.nb, len(times)
     nj, nd, nf = len(model.joints), len(model.drivers), model.nf
     pos = np.empty((nt, nb, 7)); vel = np.empty((nt, nb, 6)); acc = np.empty((nt, nb, 6))
@@ -142,7 +147,8 @@ def to_simulation(model: Model, times, Y, alpha, beta, stats) -> Simulation:
     sr = np.zeros((nt, nf)); rr = np.zeros((nt, nf))
     qdrift = 0.0
     for k, (t, y) in enumerate(zip(times, Y)):
-        yd, rec = model.dynamics(t, y, alpha, beta, record=True)
+        y = y[:model.n_state]
+        yd, rec = model.dynamics(t, y, alpha, beta, record=True, extra_q=None if extra_q is None else extra_q[k])
         r, p, w = model.split(y)
         R, A, V, W = model.R, model.A, model.V, model.W
         norms = np.linalg.norm(p, axis=1)

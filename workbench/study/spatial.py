@@ -12,7 +12,9 @@ from __future__ import annotations
 import math
 
 from ..errors import choices_text, did_you_mean
+from ..models import Material
 from ..schema.core import BAD, Key, Problems, Section, has_bad, read_table
+from ..spatial.clearance import CLEARANCE_TYPES, ClearanceJoint
 from ..spatial.mechanism import (JOINT_TYPES, AppliedForce, AppliedTorque, Body, Driver, DriverFunction,
                                  Joint, SpatialMechanism, SpringDamper)
 
@@ -28,6 +30,8 @@ MECHANISM = Section("mechanism (dimension = 3)", "A spatial mechanism; the fixed
     Key("joints", "tables", "", "ideal joints", []),
     Key("drivers", "tables", "", "prescribed joint motions", []),
     Key("forces", "tables", "", "force elements", []),
+    Key("clearance_joints", "tables", "", "clearance joints (ball in socket, journal in bore) whose force "
+        "comes from the contact and friction models", []),
 ))
 
 BODY = Section("mechanism.bodies[] (dimension = 3)", "A rigid body; points are relative to its "
@@ -73,6 +77,37 @@ JOINT = Section("mechanism.joints[] (dimension = 3)", "An ideal spatial joint "
         "i", choices=("i", "j")),
 ))
 
+CLEARANCE = Section("mechanism.clearance_joints[] (dimension = 3)", "A spatial clearance joint "
+                    "(:class:`workbench.spatial.clearance.ClearanceJoint`): `spherical` (ball in socket), "
+                    "`cylindrical` (journal in a bore, free axial sliding, two rims) or `revolute` (the "
+                    "cylindrical one with axial clearance against two shoulders and an optional "
+                    "misalignment `tilt`; Marques, Isaac, Dourado & Flores (2017)).", (
+    Key("name", "text", "", "unique name (among all joints)"),
+    Key("type", "text", "", "clearance joint type", choices=CLEARANCE_TYPES),
+    Key("body_i", "text", "", "socket / bushing body (or `ground`)"),
+    Key("point_i", "text", "", "centre of the socket / bushing (point of `body_i`)"),
+    Key("body_j", "text", "", "ball / journal body"),
+    Key("point_j", "text", "", "centre of the ball / the journal's mid-length (point of `body_j`)"),
+    Key("radius_i", "number", "m", "socket / bore radius", gt=0.0),
+    Key("radius_j", "number", "m", "ball / journal radius; the radial clearance is radius_i - radius_j",
+        gt=0.0),
+    Key("contact", "table", "", "contact law `{model = \"<name>\", ...}` (a point law: the rims and the ball "
+        "are point contacts)"),
+    Key("friction", "table", "", "friction law in the tangent plane `{model = \"<name>\", ...}` (memoryless: "
+        "coulomb, ambrosio, bai_zhao); omit for none", None),
+    Key("axis_i", "numbers", "1", "bushing axis in `body_i` coordinates (revolute, cylindrical)", None),
+    Key("axis_j", "numbers", "1", "journal axis in `body_j` coordinates (default: `axis_i` carried by body j "
+        "from the initial configuration)", None),
+    Key("length", "number", "m", "journal length between its two rims (revolute, cylindrical)", 0.0, min=0.0),
+    Key("axial_clearance", "number", "m", "axial clearance on each side against the shoulders (revolute)",
+        0.0, min=0.0),
+    Key("tilt", "number", "rad", "misalignment of the bushing axis (|tilt| <= 5 deg = 0.0873 rad)", 0.0),
+    Key("tilt_axis", "numbers", "1", "axis (body i) of the misalignment (default: body i's x axis made "
+        "perpendicular to `axis_i`)", None),
+    Key("material_i", "table", "", "socket / bushing material `{E = <Pa>, nu = <1>}`", None),
+    Key("material_j", "table", "", "ball / journal material `{E = <Pa>, nu = <1>}`", None),
+))
+
 DRIVER = Section("mechanism.drivers[] (dimension = 3)", "Prescribed motion of a joint: its angle or "
                  "its slide. Give exactly one of `speed`, `speed_rpm` or `function`.", (
     Key("name", "text", "", "unique name"),
@@ -105,7 +140,7 @@ FORCE_TYPES = {
         Key("torque", "numbers", "N m", "torque vector [x, y, z], world frame"))),
 }
 
-SECTIONS = (MECHANISM, BODY, JOINT, DRIVER) + tuple(FORCE_TYPES.values())
+SECTIONS = (MECHANISM, BODY, JOINT, CLEARANCE, DRIVER) + tuple(FORCE_TYPES.values())
 
 #: table path -> its section (the JSON Schema's tree of a spatial ``[mechanism]``)
 TREE: dict = {
@@ -113,6 +148,9 @@ TREE: dict = {
     "mechanism.bodies[]": BODY,
     "mechanism.joints[]": JOINT,
     "mechanism.joints[].friction": ("model", "friction"),
+    "mechanism.clearance_joints[]": CLEARANCE,
+    "mechanism.clearance_joints[].contact": ("model", "contact"),
+    "mechanism.clearance_joints[].friction": ("model", "friction"),
     "mechanism.drivers[]": DRIVER,
     "mechanism.forces[]": FORCE_TYPES,
 }
@@ -212,6 +250,8 @@ def parse_mechanism(table, probs: Problems, registry, model_reader) -> SpatialMe
             v["friction"] = model_reader(registry, "friction", v["friction"], f"{path}.friction", probs)
         if not has_bad(v):
             joints.append(Joint(**v))
+    clearance = [c for path, t in _items(m, "clearance_joints", "mechanism")
+                 if (c := _clearance(t, path, probs, registry, model_reader)) is not None]
     drivers = []
     for path, t in _items(m, "drivers", "mechanism"):
         v = read_table(t, DRIVER, path, probs)
@@ -260,7 +300,31 @@ def parse_mechanism(table, probs: Problems, registry, model_reader) -> SpatialMe
     if has_bad(m) or probs.items:
         return None
     mech = SpatialMechanism(tuple(bodies), tuple(joints), tuple(drivers), tuple(springs), tuple(forces),
-                            tuple(torques), gravity=m["gravity"], ground_points=dict(m["ground_points"]))
+                            tuple(torques), gravity=m["gravity"], ground_points=dict(m["ground_points"]),
+                            spatial_clearance_joints=tuple(clearance))
     for key, msg in mech.problems():
         probs.add(key, msg)
     return None if probs.items else mech
+
+
+def _clearance(t, path, probs, registry, model_reader):
+    """A :class:`ClearanceJoint` from its table (``None`` when it has problems, all recorded)."""
+    from .schema import MATERIAL
+    v = read_table(t, CLEARANCE, path, probs)
+    if v is None:
+        return None
+    for k in ("axis_i", "axis_j", "tilt_axis"):
+        v[k] = _vec(v[k], 3, f"{path}.{k}", probs)
+    if v["contact"] is not BAD:
+        v["contact"] = model_reader(registry, "contact", v["contact"], f"{path}.contact", probs)
+    if v["friction"] not in (None, BAD):
+        v["friction"] = model_reader(registry, "friction", v["friction"], f"{path}.friction", probs)
+    for k in ("material_i", "material_j"):
+        if v[k] is None:
+            v.pop(k)
+        elif v[k] is not BAD:
+            vals = read_table(v[k], MATERIAL, f"{path}.{k}", probs)
+            v[k] = BAD if has_bad(vals) else Material(**vals)
+    if has_bad(v):
+        return None
+    return ClearanceJoint(**v)
