@@ -62,13 +62,19 @@ def _stop_on_termination_signals() -> None:
 def validate(study_file: Path):
     """Check STUDY_FILE (schema, models, mechanism, estimated size) without running it.
 
-    A sweep file (one with a [sweep] table) is checked with every one of its cases."""
+    A sweep file (one with a [sweep] table) is checked with every one of its cases, a UQ file
+    (one with a [uq] table) with every run of its design."""
     from ..study.load import load_study
     registry = _registry()
     # a sweep file is validated case by case
     from ..study.input import is_sweep_file
     if is_sweep_file(study_file):
         _validate_sweep(study_file, registry)
+        return
+    from ..uq.spec import is_uq_file
+    if is_uq_file(study_file):
+        from .uq import validate_uq
+        _tagged("ok", "green", validate_uq(study_file, registry))
         return
     study = load_study(study_file, registry=registry)
     if study.kind == "pressure":  # checked by workbench.kinds.pressure_config inside load_study
@@ -383,6 +389,7 @@ from . import sweep as cli_sweep  # noqa: E402,F401 - registers `workbench sweep
 from . import calibrate as cli_calibrate  # noqa: E402,F401 - registers `workbench calibrate` on main
 from . import rerun as cli_rerun  # noqa: E402,F401 - registers `workbench rerun` on main
 from . import compare as cli_compare  # noqa: E402,F401 - registers `workbench compare` on main
+from . import uq as cli_uq  # noqa: E402,F401 - registers `workbench uq` on main
 
 if __name__ == "__main__":  # pragma: no cover - `python -m workbench.cli.main`: the package's module (where
     from workbench.cli.main import entry as _entry   # cli_sweep registered its command), not this copy
