@@ -44,7 +44,7 @@ def sweep_doc(spec: UQSpec, x: np.ndarray) -> dict:
             for i, p in enumerate(spec.parameters)}
     head = {"title": spec.title, "description": spec.description or f"uncertainty propagation runs of {spec.title}",
             "base": str(spec.base_file.resolve()), "summary": list(SUMMARY),
-            "zip": [[f"uq_{p.name}" for p in spec.parameters]]}
+            "zip": [[f"uq_{p.name}" for p in spec.parameters]] if len(spec.parameters) > 1 else []}
     if spec.case_timeout is not None:
         head["case_timeout"] = float(spec.case_timeout)
     fixed = dict(spec.fixed)
