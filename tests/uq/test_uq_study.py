@@ -93,7 +93,12 @@ def test_sobol_of_a_rig_linear_in_k(registry, tmp_path):
     the volume for k are 1 and for the clearance 0, each within its SALib 95 % half-width + 0.05.
     The band holds the runs: the final predictive band brackets the median run's volume, and it
     is as wide as the lognormal's 5-95 % spread of k (exp(+-1.645 sigma_ln)) within 25 % (32
-    quasi-random draws)."""
+    quasi-random draws).
+
+    Cost: 32 runs of about 0.7 s of CPU each; 110-118 s of wall time on the shared 2-core machine
+    under load (2026-12-07), when the session got about a fifth of a core.  Kept in the default
+    suite as the one end-to-end check of `workbench uq`; if it grows, mark it slow and keep
+    test_validate_checks_a_uq_file and tests/uq/test_uq.py::test_sobol_indices_of_an_additive_model."""
     from workbench.cli.uq import run_uq
     spec = load_uq_text(TINY, file=tmp_path / "uq.toml", registry=registry)
     ds = run_uq(spec, tmp_path / "uq.nc", registry=registry, serial=True, progress=False)
