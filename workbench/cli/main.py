@@ -68,8 +68,9 @@ def _stop_on_termination_signals() -> None:
 def validate(study_file: Path, max_cases: int | None = None):
     """Check STUDY_FILE (schema, models, mechanism, estimated size) without running it.
 
-    A sweep file (one with a [sweep] table) is checked with every one of its cases; a grid of more
-    cases than its limit is refused at once, without building them."""
+    A sweep file (one with a [sweep] table) is checked with every one of its cases (a grid of more
+    cases than its limit is refused at once, without building them), a UQ file (one with a [uq]
+    table) with every run of its design."""
     from ..study.load import load_study
     # a sweep file is validated case by case
     from ..study.input import is_sweep_file
@@ -79,6 +80,11 @@ def validate(study_file: Path, max_cases: int | None = None):
         _validate_sweep(study_file, _registry(), max_cases)
         return
     registry = _registry()
+    from ..uq.spec import is_uq_file
+    if is_uq_file(study_file):
+        from .uq import validate_uq
+        _tagged("ok", "green", validate_uq(study_file, registry))
+        return
     study = load_study(study_file, registry=registry)
     if study.kind == "pressure":  # checked by workbench.kinds.pressure_config inside load_study
         _tagged("ok", "green", f"{study_file}: pressure study '{study.title}'")
@@ -415,6 +421,7 @@ from . import sweep as cli_sweep  # noqa: E402,F401 - registers `workbench sweep
 from . import calibrate as cli_calibrate  # noqa: E402,F401 - registers `workbench calibrate` on main
 from . import rerun as cli_rerun  # noqa: E402,F401 - registers `workbench rerun` on main
 from . import compare as cli_compare  # noqa: E402,F401 - registers `workbench compare` on main
+from . import uq as cli_uq  # noqa: E402,F401 - registers `workbench uq` on main
 
 if __name__ == "__main__":  # pragma: no cover - `python -m workbench.cli.main`: the package's module (where
     from workbench.cli.main import entry as _entry   # cli_sweep registered its command), not this copy

@@ -34,7 +34,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 #: file suffix of the results by study kind
-KIND_SUFFIX = {"dynamics": ".nc", "pressure": ".nc", "sweep": ".nc", "calibration": ".nc", "wear": ".zarr"}
+KIND_SUFFIX = {"dynamics": ".nc", "pressure": ".nc", "sweep": ".nc", "calibration": ".nc", "uq": ".nc", "wear": ".zarr"}
 #: sub-group inside every wear store we create: its attributes mark the store as ours (what made it
 #: and when), and it holds the writer's lock file.  A zarr sub-group, so that zarr and xarray read
 #: the store without warnings about unknown files (and ignore it: it holds no arrays).

@@ -19,6 +19,11 @@ count of the processes, 13-case contact-law comparison on 2 cores):
 * **A lean local cluster** (:data:`LEAN_CONFIG`): no statistical profiler (it samples the case's
   thread every 10 ms), and slower health ticks and monitors.  Idle, a worker's event loop then
   uses 0.002 s of CPU per second instead of 0.03.
+* **Batches** (:mod:`workbench.sweeps.batches`): many short cases go to the workers in batches
+  of consecutive cases (some 16 batches per worker), so that the scheduler's round trip and the
+  sending of the base study are paid per batch, not per case; a batch records each case it
+  finishes, so a worker that dies (killed, walltime) loses none of them and dask re-runs the
+  rest of its batch on another worker.
 * **Warm workers**: every worker first runs the first case, shortened, through the whole path of a
   case (:func:`workbench.sweeps.run.warm_worker`), so that no case pays for loading the compiled kernels,
   the netCDF/zarr writers or the reducers.
@@ -82,6 +87,13 @@ def run_on_worker(task):
         return run_case(task)
 
 
+def run_batch_on_worker(batch):
+    """:func:`workbench.sweeps.batches.run_batch` on a dask worker, its files written under local locks."""
+    from .batches import run_batch
+    with local_locks():
+        return run_batch(batch)
+
+
 def warm_on_worker(*args) -> str:
     """:func:`workbench.sweeps.run.warm_worker` on a dask worker, its files written under local locks."""
     from .run import warm_worker
@@ -140,19 +152,24 @@ def run_distributed(todo: list, sweep, scheduler: str | None, workers: int | Non
             client.run(warm_on_worker, *_warm_args(sweep))
         t1 = time.perf_counter()
         tag = uuid.uuid4().hex[:8]   # task keys unique per sweep: a shared cluster may run several
-        # longest first: dask runs the higher priority first
-        from .costs import order
-        ordered = order(todo)
-        futures = [client.submit(run_on_worker, t, pure=False, key=f"sweep-{tag}-case-{t.index}",
-                                 priority=len(ordered) - rank) for rank, t in enumerate(ordered)]
-        index_of = {f.key: t.index for f, t in zip(futures, ordered)}
+        # longest first (dask runs the higher priority first), in batches of consecutive cases
+        from .batches import batches, finished, forget
+        ordered = batches(todo, where["workers"] or 1)
+        futures = [client.submit(run_batch_on_worker, b, pure=False, key=f"sweep-{tag}-batch-{rank}",
+                                 priority=len(ordered) - rank) for rank, b in enumerate(ordered)]
+        batch_of = {f.key: b for f, b in zip(futures, ordered)}
         for fut in as_completed(futures):
             try:
-                res = fut.result()
-            except Exception as exc:  # noqa: BLE001 - e.g. a worker died running the case
-                res = CaseResult(index=index_of[fut.key], status=STATUS_FAILED,
-                                 error=f"the case's worker failed: {_error_text(exc)}")
-            on_result(res)
+                got = fut.result()
+            except Exception as exc:  # noqa: BLE001 - e.g. the batch's workers kept dying
+                # the cases of the batch that finished before are kept (their records), the others failed
+                kept = finished(batch_of[fut.key])
+                got = [kept.get(t.index) or CaseResult(index=t.index, status=STATUS_FAILED,
+                                                       error=f"the case's worker failed: {_error_text(exc)}")
+                       for t in batch_of[fut.key]]
+            for res in got:
+                on_result(res)
+            forget(batch_of[fut.key])
             fut.release()
         where.update(startup_time=t1 - t0, cases_time=time.perf_counter() - t1)
     finally:

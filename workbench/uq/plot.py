@@ -51,3 +51,51 @@ def plots(ds, outdir) -> list[Path]:
         files.append(outdir / f"uq_sobol{ext}")
         fig.savefig(files[-1])
     return files
+
+
+def study_plots(ds, outdir) -> list[Path]:
+    """The plots of a UQ run (:func:`workbench.uq.analyze.analyze`) in ``outdir``: ``uq_bands``
+    (worn volume and deepest wear against the cycles: the median, the parameter band and the
+    predictive band) and ``uq_sobol`` (first-order and total Sobol' indices of the final values
+    with their 95 % confidence half-widths as error bars), each as .png and .pdf."""
+    from ..results.plot import new_figure
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    files = []
+    level = float(ds.attrs.get("level", 0.9))
+    a = 0.5 * (1 - level)
+    c = ds["cycle"].values
+    fig = new_figure(figsize=(10, 4))
+    axes = fig.subplots(1, 2)
+    for ax, key, scale, unit in ((axes[0], "wear_volume", 1e9, "mm$^3$"), (axes[1], "deepest_wear", 1e6, r"$\mu$m")):
+        pb, pp = scale * ds[f"{key}_band"].values, scale * ds[f"{key}_parameter_band"].values
+        ax.fill_between(c, pb[0], pb[2], alpha=0.25, color="C0",
+                        label=f"{100 * a:.3g}-{100 * (1 - a):.3g} %: parameters + scatter")
+        ax.fill_between(c, pp[0], pp[2], alpha=0.35, color="C1", label="parameters alone")
+        ax.plot(c, pb[1], color="C0", label="median")
+        ax.set_xlabel("machine cycles")
+        ax.set_ylabel(f"{ds[key].attrs['long_name'].replace(' of each run', '')} [{unit}]")
+        ax.legend(fontsize=8, loc="upper left")
+    fig.suptitle(str(ds.attrs.get("title", "")), fontsize=9)
+    fig.tight_layout()
+    for ext in (".png", ".pdf"):
+        files.append(outdir / f"uq_bands{ext}")
+        fig.savefig(files[-1])
+    fig = new_figure(figsize=(7, 4))
+    ax = fig.subplots()
+    names = [str(n) for n in ds["input"].values]
+    x = np.arange(len(names))
+    bars = (("sobol_first_volume", "S1 volume"), ("sobol_total_volume", "ST volume"),
+            ("sobol_first_deepest", "S1 deepest"), ("sobol_total_deepest", "ST deepest"))
+    for i, (var, lab) in enumerate(bars):
+        ax.bar(x + (i - 1.5) * 0.2, ds[var].values, 0.2, yerr=ds[f"{var}_conf"].values, capsize=3, label=lab)
+    ax.axhline(0.0, color="k", lw=0.6)
+    ax.set_xticks(x, names)
+    ax.set_ylabel("Sobol' index (95 % bootstrap bars)")
+    ax.legend(fontsize=8)
+    ax.set_title(f"which input drives the wear after {c[-1]:.6g} cycles", fontsize=9)
+    fig.tight_layout()
+    for ext in (".png", ".pdf"):
+        files.append(outdir / f"uq_sobol{ext}")
+        fig.savefig(files[-1])
+    return files

@@ -9,6 +9,7 @@ import numpy as np
 import xarray as xr
 
 from ..results.variables import var as _var
+from . import ripple
 
 SURFACES = ("bushing", "journal")
 
@@ -23,6 +24,10 @@ def row(run, meas, dN: float, increments: dict, ratios: dict) -> xr.Dataset:
     inc_se = np.array([[increments[j][3], increments[j][4]] for j in js])
     slide_inc = np.array([increments[j][2] for j in js])
     vol = np.array([run.worn[j].volumes() for j in js])
+    for j, d in zip(js, depth):
+        for surface, h in zip(SURFACES, d):
+            ripple.flag(run.validity, run.worn[j].joint.name, surface, ripple.profile_ripple(h), run.update,
+                        run.cycles_done)
     rate = np.array([[meas.rates[j].depth_bushing, meas.rates[j].depth_journal] for j in js])
     rate_se = np.array([[meas.rates[j].stderr_bushing, meas.rates[j].stderr_journal] for j in js])
     vrate = np.array([meas.rates[j].volume for j in js])
@@ -49,6 +54,9 @@ def row(run, meas, dN: float, increments: dict, ratios: dict) -> xr.Dataset:
         "wear_volume_stderr": _var(("joint", "surface"), vol_se, "m^3",
                                    "standard error of the worn volume (updates' variances added)"),
         "max_wear_depth": _var(("joint", "surface"), depth.max(axis=2), "m", "deepest wear of the surface"),
+        "profile_ripple": _var(("joint", "surface"), ripple.ripples(depth), "1",
+                               "RMS of the wear profile about its 15-deg moving average over the deepest wear "
+                               "(NaN: not worn; flagged above 2 %, workbench.wear.ripple)"),
         "peak_pressure": _var(("joint",), [meas.rates[j].peak_pressure for j in js], "Pa", "peak contact pressure over the averaging cycles"),
         "pressure_hardness_ratio": _var(("joint",), [ratios[j] for j in js], "1",
                                         "peak pressure over the hardness of the softer part (NaN: no hardness given)"),

@@ -1,0 +1,113 @@
+"""``workbench uq``: uncertainty propagation of a UQ file (registered on :func:`workbench.cli.common.main`).
+
+The UQ file (:mod:`workbench.uq.spec`) gives a base wear study and its uncertain parameters; the
+Saltelli design (:mod:`workbench.uq.design`) runs as a sweep through :func:`workbench.sweeps.run.run_sweep`
+(local processes, ``--dask``, or a cluster by ``--scheduler``), and :mod:`workbench.uq.analyze`
+writes the bands and Sobol' indices to OUT.  The runs' summaries go to ``<OUT stem>_runs.nc``, their
+wear stores to ``<OUT stem>_runs.cases/``.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from .common import _console, _friendly, _registry, main
+from ..errors import WorkbenchError
+
+
+def uq_sweep(spec, registry=None):
+    """The design ``x`` of the UQ spec and the loaded sweep that runs it."""
+    from ..sweeps.spec import load_sweep_text
+    from ..uq.design import saltelli, sweep_text
+    _, x = saltelli(spec)
+    return x, load_sweep_text(sweep_text(spec, x), file=spec.file, registry=registry)
+
+
+def runs_path(out: Path) -> Path:
+    """Where the runs' sweep summary goes: ``<OUT stem>_runs.nc`` beside OUT."""
+    return Path(out).with_name(Path(out).stem + "_runs.nc")
+
+
+def run_uq(spec, out: Path, *, registry=None, overwrite: bool = False, progress=True, **where):
+    """Run the design of ``spec`` as a sweep (``where``: ``scheduler``, ``workers``, ``serial``,
+    ``dask``, ``case_timeout`` of :func:`workbench.sweeps.run.run_sweep`), write the UQ dataset to
+    ``out`` and return it."""
+    from ..results.dataset import write_dataset
+    from ..results.outputs import check_output, input_paths
+    from ..sweeps.run import run_sweep
+    from ..uq.analyze import analyze
+    inputs = input_paths(spec.base_file, (spec.base_file).read_text()) + ([spec.file] if spec.file else [])
+    check_output(out, kind="uq", inputs=inputs, overwrite=overwrite)
+    x, sw = uq_sweep(spec, registry)
+    runs = run_sweep(sw, runs_path(out), registry=registry, overwrite=overwrite, progress=progress, **where)
+    ds = analyze(spec, runs, x)
+    for k in ("run_executor", "run_workers", "run_wall_time"):
+        if k in runs.attrs:
+            ds.attrs[k] = runs.attrs[k]
+    write_dataset(ds, out)
+    return ds
+
+
+@main.command()
+@click.argument("uq_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="the bands and Sobol' indices (netCDF4); the runs go to <OUT stem>_runs.nc and "
+                   "<OUT stem>_runs.cases/")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="address of a running dask scheduler [default: local worker processes]")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="local worker processes [default: one per core]")
+@click.option("--dask", "use_dask", is_flag=True, help="run the local workers as a dask LocalCluster")
+@click.option("--serial", is_flag=True, help="run the runs one after another in this process")
+@click.option("--plot/--no-plot", default=True, show_default=True, help="write the band and Sobol' plots")
+@click.option("--plot-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="where the plots go [default: <OUT without suffix>_plots]")
+@click.option("--overwrite", is_flag=True, help="replace an earlier result of ours at OUT and of its runs")
+@_friendly
+def uq(uq_file: Path, out: Path, scheduler, workers, use_dask, serial, plot, plot_dir, overwrite):
+    """Propagate the uncertain parameters of UQ_FILE through its base wear study.
+
+    Runs the Saltelli design (N (d + 2) runs) as a sweep and writes the prediction bands of the worn
+    volume and the deepest wear against the cycles (parameter uncertainty and chaotic scatter) and
+    the Sobol' indices with their confidence intervals.  Format: docs/guide/uq.md.
+    """
+    if serial and (scheduler or workers or use_dask):
+        raise WorkbenchError("--serial runs the cases in this process: drop --scheduler / --workers / --dask")
+    from ..uq.spec import load_uq
+    console = _console()
+    registry = _registry()
+    spec = load_uq(uq_file, registry=registry)
+    n = spec.base_samples * (len(spec.parameters) + 2)
+    console.print(f"uq '{spec.title}': {n} runs of {spec.base_file} to {spec.cycles:.6g} cycles; "
+                  + "; ".join(p.describe() for p in spec.parameters))
+    t0 = time.perf_counter()
+    ds = run_uq(spec, out, registry=registry, overwrite=overwrite, scheduler=scheduler, workers=workers,
+                serial=serial, dask=use_dask)
+    a = 0.5 * (1 - spec.level)
+    console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s ({ds.attrs['runs_ok']} of "
+                  f"{ds.attrs['runs']} runs ok); after {spec.cycles:.6g} cycles, {100 * a:.3g}-{100 * (1 - a):.3g} %:")
+    for key, scale, unit in (("wear_volume", 1e9, "mm^3"), ("deepest_wear", 1e6, "um")):
+        b = scale * ds[f"{key}_band"].values[:, -1]
+        console.print(f"  {key}: {b[1]:.4g} [{b[0]:.4g}, {b[2]:.4g}] {unit}")
+    for i, name in enumerate(ds["input"].values):
+        console.print("  " + name + ": " + ", ".join(
+            f"{lab} {float(ds[v][i]):.3f} +- {float(ds[v + '_conf'][i]):.3f}"
+            for v, lab in (("sobol_first_volume", "S1 volume"), ("sobol_total_volume", "ST volume"),
+                           ("sobol_first_deepest", "S1 deepest"), ("sobol_total_deepest", "ST deepest"))))
+    if plot:
+        from ..uq.plot import study_plots
+        for f in study_plots(ds, plot_dir or out.with_name(out.stem + "_plots")):
+            console.print(f"[green]plot[/] {f}")
+
+
+def validate_uq(uq_file: Path, registry) -> str:
+    """``validate`` of a UQ file: the file, then every run's study as ``run`` will load it; the
+    line to print."""
+    from ..sweeps.spec import check_cases
+    from ..uq.spec import load_uq
+    spec = load_uq(uq_file, registry=registry)
+    x, sw = uq_sweep(spec, registry)
+    check_cases(sw, registry=registry)
+    return (f"{uq_file}: uq '{spec.title}': {len(x)} runs (Saltelli N = {spec.base_samples}, "
+            f"{len(spec.parameters)} parameters) of {spec.base_file} to {spec.cycles:.6g} cycles")
