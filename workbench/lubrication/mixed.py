@@ -20,8 +20,11 @@ asperities together carry it decides how much each part carries and what the fri
 Stribeck curve (friction coefficient against the Hersey number ``mu N / P``) comes out of the
 force balance (:func:`steady_state`, :func:`stribeck`).
 
-The wear law of a mixed joint is fed with the asperity pressure only
-(:func:`asperity_pressure_profile`): the film carries load without wear.
+The wear law of a mixed joint is fed with the asperity load only: the model's parts kernel
+(:func:`mixed_parts_kernel`) hands the solver the asperity part of its force, which the solver
+records as the joint's contact force (the wear loop's load) and the rest as the film force
+(:func:`workbench.mbs.clearance.film_forces`); the film carries load without wear.  The asperity
+pressure over the bore (:func:`asperity_pressure_profile`) is its distribution.
 """
 from __future__ import annotations
 

@@ -273,11 +273,13 @@ def film_forces(q, qd, bi, bj, cb, sb, Pjx, Pjy, ebx, eby, lk, lp, Q, tmp):
     the bushing's material point there, turned into the bushing frame) and ``omega_j - omega_b``;
     its force acts on the journal at the journal centre and, opposite, on the bushing at the same
     point; its moment on the journal and, opposite, on the bushing.  Returns ``(dissipation [W],
-    ok, film [N], f_na [N], f_ta [N])``: the power the model takes from the relative motion,
-    ``-(F . v_rel + t_j omega_rel)``; the magnitude of the film's force (the model's force less
-    its asperity part); the asperity part's normal load (>= 0, along the line of centres,
-    pushing the journal back) and friction force (along the line of centres turned +90 deg),
-    both 0 for a model without asperities (``jit.LUB_FA``, ``jit.LUB_FAT``)."""
+    ok, film [N], f_na [N], f_ta [N], p_asp [W])``: the power the model takes from the relative
+    motion, ``-(F . v_rel + t_j omega_rel)``, less the part ``p_asp`` the asperities' normal load
+    absorbs (``f_na (u_e . v_rel)``: elastic storage, returned when they unload, so it belongs
+    with the contact's books, not with the dissipation); the magnitude of the film's force (the
+    model's force less its asperity part); the asperity part's normal load (>= 0, along the line
+    of centres, pushing the journal back) and friction force (along the line of centres turned
+    +90 deg), all 0 for a model without asperities (``jit.LUB_FA``, ``jit.LUB_FAT``)."""
     vjx, vjy = material_velocity(q, qd, bj, Pjx, Pjy)
     vbx, vby = material_velocity(q, qd, bi, Pjx, Pjy)
     dvx = vjx - vbx; dvy = vjy - vby
@@ -287,7 +289,7 @@ def film_forces(q, qd, bi, bj, cb, sb, Pjx, Pjy, ebx, eby, lk, lp, Q, tmp):
     fly = tmp[LUB_FY]; tj = tmp[LUB_TJ]; fa = tmp[LUB_FA]; fat = tmp[LUB_FAT]
     if tmp[RAISED] != 0.0 or not (math.isfinite(flx) and math.isfinite(fly) and math.isfinite(tj)
                                   and math.isfinite(fa) and math.isfinite(fat)) or fa < 0.0:
-        return 0.0, False, 0.0, 0.0, 0.0
+        return 0.0, False, 0.0, 0.0, 0.0, 0.0
     fx = cb * flx - sb * fly; fy = sb * flx + cb * fly
     apply_force(Q, q, bj, Pjx, Pjy, fx, fy)
     apply_force(Q, q, bi, Pjx, Pjy, -fx, -fy)
@@ -301,7 +303,9 @@ def film_forces(q, qd, bi, bj, cb, sb, Pjx, Pjy, ebx, eby, lk, lp, Q, tmp):
     uey = eby / em if em > 0.0 else 0.0
     gx = flx + fa * uex + fat * uey
     gy = fly + fa * uey - fat * uex
-    return -(fx * dvx + fy * dvy + tj * wrel), True, math.sqrt(gx * gx + gy * gy), fa, fat
+    # the asperities' normal power, bushing frame: f_na u_e . v_rel (v_rel turned into that frame)
+    p_asp = fa * (uex * (cb * dvx + sb * dvy) + uey * (-sb * dvx + cb * dvy))
+    return -(fx * dvx + fy * dvy + tj * wrel) - p_asp, True, math.sqrt(gx * gx + gy * gy), fa, fat, p_asp
 
 
 @njit(cache=True)
@@ -318,8 +322,9 @@ def clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fker
     """Add clearance-joint contact and friction forces to ``Q``; fill ``zdot`` and ``rec``.
 
     Returns ``(contact_power, friction_power, fault)``: the rate of work absorbed by the
-    normal contact forces [W], the friction dissipation rate [W] (lubricated joints: the film's
-    dissipation too, :func:`film_forces`) and ``-1`` when all is well, else
+    normal contact forces [W] (lubricated joints: the asperities' normal load too), the friction
+    dissipation rate [W] (lubricated joints: the film's dissipation and the asperities' friction
+    too, :func:`film_forces`) and ``-1`` when all is well, else
     ``joint * N_FAULT + cause`` for the first model output that failed its check (``FAULT_*``;
     the remaining joints are then not evaluated).  ``tmp`` holds ``kernels.N_OUT`` floats.
     ``lflag``/``lkern``/``lpar``: the lubrication of each joint (:data:`.compiled.Model`); all
@@ -365,11 +370,12 @@ def clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fker
             film = 0.0; fna = 0.0; fta = 0.0
             if lflag is not None:   # lubrication: the film acts in and out of contact
                 if lflag[j] != 0:
-                    pfl, ok, film, fna, fta = film_forces(q, qd, bi, bj, cb, sb, Pjx, Pjy, ebx, eby, lkern[j],
-                                                          lpar[j], Q, tmp)
+                    pfl, ok, film, fna, fta, pca = film_forces(q, qd, bi, bj, cb, sb, Pjx, Pjy, ebx, eby,
+                                                               lkern[j], lpar[j], Q, tmp)
                     if not ok:
                         return pc, pf, j * N_FAULT + FAULT_LUBRICATION
-                    pf += pfl
+                    pf += pfl   # film shear and squeeze, asperity friction: dissipated
+                    pc += pca   # the asperities' normal load: stored and returned, as a contact's
             delta, psi, hb, hj = worn_penetration(clr_f[j], ebx, eby, phj - phb)
             em = math.sqrt(ebx * ebx + eby * eby)
             if hb == 0.0 and hj == 0.0 and em > 1e-300 and clr_f[j, REV_HB_MAX] + clr_f[j, REV_HJ_MAX] <= 0.0:
