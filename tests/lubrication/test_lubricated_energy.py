@@ -30,7 +30,8 @@ def test_mixed_lubricated_slider_crank_energy_books():
     never reached).  Asserted: the asperities do carry load; the dissipated energy (film + the
     asperities' boundary friction) never decreases; the contact energy is the asperities'
     potential V(eps) at every sample (1e-6 of its largest value: the solver's tolerance on the
-    integrated power; measured below); the books close to 1e-9 of the driver work."""
+    integrated power; measured 1.7e-7 of 1.25 mJ); the books close to 1e-9 of the driver work
+    (measured 5.6e-11 of 4.16 J; the film and the friction dissipate 3.86 J of it)."""
     reg = build_registry()
     ln = reg.create("contact", "lankarani_nikravesh", {"restitution": 0.9})
     dry = slider_crank(ln, None, clearance=C)
