@@ -573,14 +573,34 @@ def _lub_call(cls, k, ex, ey, vx, vy, w, p):
     return call, vals
 
 
+def _lub_parts(cls, parts, call, args, p, total, scale) -> None:
+    """``parts_kernel`` at one grid point: five finite values, the kernel's force and moment first
+    (1e-9), an asperity load ``f_na >= 0`` no larger than the whole force allows."""
+    out = parts(*args, p)
+    if not isinstance(out, tuple) or len(out) != 5:
+        _fail(cls, f"parts_{call} returned {out!r}; it returns (f_x, f_y, t_j, f_na, f_ta)")
+    vals = tuple(float(v) for v in out)
+    if not all(math.isfinite(v) for v in vals):
+        _fail(cls, f"parts_{call} = {vals} is not finite")
+    if (abs(vals[0] - total[0]) > 1e-9 * scale or abs(vals[1] - total[1]) > 1e-9 * scale
+            or not math.isclose(vals[2], total[2], rel_tol=1e-9, abs_tol=1e-15)):
+        _fail(cls, f"parts_{call}: (f_x, f_y, t_j) = {vals[:3]} differ from the kernel's {total}")
+    if vals[3] < 0.0:
+        _fail(cls, f"parts_{call}: asperity load f_na = {vals[3]} N < 0 (it pushes the journal back)")
+
+
 def check_lubrication_model(cls) -> None:
     """Kernel: finite (f_x, f_y, t_j), reference path, centred journal at rest, frame invariance,
-    resistance to approach, passivity without rotation (``passive`` models)."""
+    resistance to approach, passivity without rotation (``passive`` models); the optional
+    ``parts_kernel`` agrees with the kernel and gives an asperity load >= 0."""
     if not issubclass(cls, LubricationModel):
         _fail(cls, "is not a workbench.models.LubricationModel")
     kernel = cls.kernel
     if not hasattr(kernel, "py_func"):
         _fail(cls, "kernel is not a numba.njit function (the solver calls it in its compiled loop)")
+    parts = getattr(cls, "parts_kernel", None)
+    if parts is not None and not hasattr(parts, "py_func"):
+        _fail(cls, "parts_kernel is not a numba.njit function (the solver calls it in its compiled loop)")
     geo = standard_geometry("cylindrical")
     model = cls()
     try:
@@ -616,6 +636,8 @@ def check_lubrication_model(cls) -> None:
                             or not math.isclose(tk, tj, rel_tol=1e-7, abs_tol=1e-12)):
                         _fail(cls, f"{call}: turning e and v by {b} rad gives ({gx}, {gy}, {tk}), expected "
                                    f"({rx}, {ry}, {tj}): the model is not frame-invariant")
+                    if parts is not None:
+                        _lub_parts(cls, parts, call, (ex, ey, vx, vy, w), p, (fx, fy, tj), scale)
                     power = fx * vx + fy * vy
                     if w == 0.0 and vr > 0.0 and vt == 0.0 and er > 0.0 and not power < 0.0:
                         _fail(cls, f"{call}: F . v = {power} W >= 0 for a pure approach: the film must resist it")

@@ -169,7 +169,9 @@ def friction_sig():
 @functools.lru_cache(maxsize=None)
 def lubrication_sig():
     """f_x = lubrication(ex, ey, vx, vy, omega, p, out) with out[LUB_FY] = f_y, out[LUB_TJ] = t_j,
-    out[RAISED] = 1.0 when the kernel raised (:class:`workbench.models.LubricationModel`)."""
+    out[LUB_FA] / out[LUB_FAT] the asperity part's normal load and friction force (0 for a film
+    without asperities), out[RAISED] = 1.0 when the kernel raised
+    (:class:`workbench.models.LubricationModel`)."""
     from numba import types
     f = types.float64
     return f(f, f, f, f, f, types.CPointer(f), types.CPointer(f))
@@ -179,8 +181,12 @@ def lubrication_sig():
 RAISED = 1
 #: slots of the lubrication wrapper's ``out`` array: the force's y component, the moment
 LUB_FY, LUB_TJ = 0, 2
+#: slots of the lubrication wrapper's ``out`` array: the asperity (solid contact) part of the force,
+#: its normal load [N] (>= 0, pushing the journal back along the line of centres) and its friction
+#: force [N] along the line of centres turned +90 deg (``LubricationModel.parts_kernel``)
+LUB_FA, LUB_FAT = 3, 4
 #: length of the ``out`` array the wrappers write
-N_OUT = 3
+N_OUT = 5
 
 
 @functools.lru_cache(maxsize=None)
@@ -222,8 +228,12 @@ def friction_cfunc(kernel):
 
 
 @functools.lru_cache(maxsize=None)
-def lubrication_cfunc(kernel):
-    """C-callable wrapper of a lubrication kernel (memoised per kernel)."""
+def lubrication_cfunc(kernel, parts: bool = False):
+    """C-callable wrapper of a lubrication kernel (memoised per kernel).
+
+    ``parts``: ``kernel`` is a model's ``parts_kernel``, returning ``(f_x, f_y, t_j, f_na, f_ta)``
+    (the asperity part of the force besides the total); a plain ``kernel`` returns ``(f_x, f_y,
+    t_j)`` and the wrapper writes no asperity load."""
     k = kernel
 
     def wrapper(ex, ey, vx, vy, omega, p, out):
@@ -231,13 +241,41 @@ def lubrication_cfunc(kernel):
             fx, fy, tj = k(ex, ey, vx, vy, omega, p)
             out[LUB_FY] = fy
             out[LUB_TJ] = tj
+            out[LUB_FA] = 0.0
+            out[LUB_FAT] = 0.0
             out[RAISED] = 0.0
             return fx
         except Exception:  # noqa: BLE001 - reported by the integrator as a model error
             out[LUB_FY] = 0.0
             out[LUB_TJ] = 0.0
+            out[LUB_FA] = 0.0
+            out[LUB_FAT] = 0.0
             out[RAISED] = 1.0
             return math.nan
-    res = _cached_cfunc(lubrication_sig, wrapper, kernel)
+
+    def wrapper_parts(ex, ey, vx, vy, omega, p, out):
+        try:
+            fx, fy, tj, fa, fat = k(ex, ey, vx, vy, omega, p)
+            out[LUB_FY] = fy
+            out[LUB_TJ] = tj
+            out[LUB_FA] = fa
+            out[LUB_FAT] = fat
+            out[RAISED] = 0.0
+            return fx
+        except Exception:  # noqa: BLE001 - reported by the integrator as a model error
+            out[LUB_FY] = 0.0
+            out[LUB_TJ] = 0.0
+            out[LUB_FA] = 0.0
+            out[LUB_FAT] = 0.0
+            out[RAISED] = 1.0
+            return math.nan
+    res = _cached_cfunc(lubrication_sig, wrapper_parts if parts else wrapper, kernel)
     res._workbench_kernel = kernel
     return res
+
+
+def lubrication_model_cfunc(cls):
+    """The C function of a lubrication model class: its ``parts_kernel`` when it has one (the
+    solver then records the asperity part apart from the film), else its ``kernel``."""
+    pk = getattr(cls, "parts_kernel", None)
+    return lubrication_cfunc(pk, True) if pk is not None else lubrication_cfunc(cls.kernel)

@@ -595,9 +595,18 @@ class LubricationModel(Model):
       ``max_eccentricity_ratio``), zero for a centred journal at rest, and rotate with the frame.
     * ``pack(geometry)``: the parameter array ``p`` for one joint (a
       :class:`ContactGeometry`: radii, length, materials), resolved once per run.
+    * optionally ``parts_kernel``: a ``numba.njit`` function with the arguments of ``kernel``
+      returning ``(f_x, f_y, t_j, f_na, f_ta)``: the same force and moment, and the part of the
+      force that solid (asperity) contact carries, its normal load ``f_na >= 0`` [N] (pushing the
+      journal back along the line of centres ``u_e = e / |e|``) and its friction force ``f_ta``
+      [N] along ``u_e`` turned +90 deg.  The solver then calls it instead of ``kernel`` and records
+      that part as the joint's contact and friction force (what the wear law acts on) and the
+      rest as the film force; models without it carry everything by the film.
     """
     family: ClassVar[str] = "lubrication"
     kernel: ClassVar[Any] = None
+    #: optional kernel returning the asperity part of the force besides it (see above)
+    parts_kernel: ClassVar[Any] = None
     #: largest eccentricity ratio |e|/c the conformance grid goes to
     max_eccentricity_ratio: ClassVar[float] = 0.99
     #: True when the force never does positive work on the relative motion of journal and bushing

@@ -43,6 +43,9 @@ class MixedLubrication(LubricationModel):
                                     min=8, max=4096)
 
     kernel = mx.mixed_kernel
+    #: the same force with its asperity part apart: the solver records that part as the joint's
+    #: contact force, so the wear law acts on the asperity load only
+    parts_kernel = mx.mixed_parts_kernel
 
     def max_coefficient(self) -> float:
         return float(self.params.boundary_friction)

@@ -7,8 +7,9 @@ the Hertz contact kernel (``contact:hertz``, the cheapest dry law) and to the La
 law, measured in this process.  The finite bearing's one-off table build and one direct FE solve
 (Gümbel, Reynolds LCP, JFO) are timed too, and the Flores slider-crank per crank revolution
 with its rod-slider joint dry (Lankarani-Nikravesh, e = 0.9) and lubricated by each model (0.4 Pa
-s, L = 40 mm; the dry law stays the backstop): wall time (after compilation), steps and
-right-hand-side calls, as ratios to the dry run.  Run:
+s, L = 40 mm; the dry law stays the backstop), and the mixed model in its mixed regime (0.01 Pa s,
+roughness 2 um, L = 10 mm, as studies/slider_crank_wear_mixed.toml): wall time (after
+compilation), steps and right-hand-side calls, as ratios to the dry run.  Run:
 ``python tests/benchmarks/bench_lubrication.py``.  Not a test: no timing is asserted.
 """
 from __future__ import annotations
@@ -112,6 +113,10 @@ def slider_crank_per_revolution(reg, revolutions: int = 2):
         lub = reg.create("lubrication", name, {"viscosity": 0.4})
         cases.append((name, dataclasses.replace(dry, clearance_joints=(
             dataclasses.replace(c, lubrication=lub, length=0.04),))))
+    # the mixed regime of studies/slider_crank_wear_mixed.toml: asperities carry part of the load
+    lub = reg.create("lubrication", "mixed_lubrication", {"viscosity": 0.01, "roughness": 2.0e-6})
+    cases.append(("mixed, 0.01 Pa s, 2 um, L 10mm", dataclasses.replace(dry, clearance_joints=(
+        dataclasses.replace(c, lubrication=lub, length=0.01),))))
     print(f"Flores slider-crank, per crank revolution ({revolutions} simulated):")
     print(f"{'joint':28s} {'wall s':>8s} {'steps':>8s} {'rhs':>8s} {'x wall':>7s} {'x rhs':>7s} {'impacts':>8s}")
     base = None

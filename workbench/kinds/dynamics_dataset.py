@@ -114,6 +114,13 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
                               "normal contact force (sum over contact points)")
     v["friction_force"] = _var(("joint", "time"), T(sim.friction_force), "N",
                                "friction force along the tangent (sum over contact points)")
+    lubricated = [getattr(clearance_of.get(n), "lubrication", None) is not None for n in sim.clearance_names]
+    if any(lubricated) and getattr(sim, "film_force", None) is not None:
+        # a lubricated joint: contact_force is the solid contact (contact law + asperities), the
+        # film's force is apart (workbench.mbs.clearance.film_forces)
+        v["film_force"] = _var(("joint", "time"), T(sim.film_force), "N",
+                               "magnitude of the lubricant film's force on the journal (without the "
+                               "asperity contact, which is in contact_force; 0 without lubrication)")
     v["penetration"] = _var(("joint", "time"), T(sim.penetration), "m",
                             "largest penetration (negative while apart)")
     v["eccentricity"] = _var(("joint", "axis", "time"), T(sim.eccentricity), "m",

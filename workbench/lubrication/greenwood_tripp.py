@@ -6,9 +6,15 @@ asperity density ``eta`` [1/m^2], asperity summit radius ``beta`` [m]) at a mean
 
     p_a(h) = K E* F_{5/2}(h / sigma),   K = (16 sqrt(2) / 15) pi (eta beta sigma)^2 sqrt(sigma / beta),
 
-``1/E* = (1 - nu_1^2)/E_1 + (1 - nu_2^2)/E_2`` (Greenwood & Tripp (1970) in the form used in
-mixed-lubrication bearing models, e.g. Hu et al. (1994); written with ``8 sqrt(2)/15`` it goes with
-the modulus ``E' = 2 E*``).  ``F_n(t) = (2 pi)^(-1/2) int_t^inf (s - t)^n exp(-s^2/2) ds`` (the
+``1/E* = (1 - nu_1^2)/E_1 + (1 - nu_2^2)/E_2`` (Greenwood & Tripp (1970), whose ``E'`` is this
+modulus of Hertz's law ``P = (4/3) E' sqrt(R) w^(3/2)`` as in Greenwood & Williamson (1966); the
+same form in mixed-lubrication bearing models, e.g. Hu et al. (1994); written with ``8 sqrt(2)/15``
+it goes with the modulus ``E' = 2 E*``).  The prefactor follows from summing Hertz contacts of
+summit pairs of radius ``beta`` (reduced radius ``beta/2``) offset by ``r``, overlapping by ``s - h
+- r^2/(4 beta)``, ``eta^2 2 pi r dr`` pairs per unit area, over the Gaussian summed summit heights
+``s`` (composite ``sigma``): ``(4/3) E* sqrt(beta/2) 4 pi beta (2/5) = (16 sqrt 2/15) pi E* beta^(3/2)``
+times ``eta^2 sigma^(5/2) F_{5/2}(h/sigma)``; ``tests/lubrication/test_greenwood_tripp.py`` sums the
+pairs numerically and finds the closed form to 7e-14.  ``F_n(t) = (2 pi)^(-1/2) int_t^inf (s - t)^n exp(-s^2/2) ds`` (the
 Gaussian summit-height integral, Greenwood & Williamson (1966)); in closed form with the parabolic
 cylinder function ``D_nu``: ``F_n(t) = Gamma(n + 1) exp(-t^2/4) D_{-n-1}(t) / sqrt(2 pi)``
 (from the integral representation of Abramowitz & Stegun (1964) eq. 19.5.3, ``U(a, x) = D_{-a-1/2}(x)``).  ``F_{5/2}(0) =

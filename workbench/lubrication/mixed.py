@@ -20,8 +20,11 @@ asperities together carry it decides how much each part carries and what the fri
 Stribeck curve (friction coefficient against the Hersey number ``mu N / P``) comes out of the
 force balance (:func:`steady_state`, :func:`stribeck`).
 
-The wear law of a mixed joint is fed with the asperity pressure only
-(:func:`asperity_pressure_profile`): the film carries load without wear.
+The wear law of a mixed joint is fed with the asperity load only: the model's parts kernel
+(:func:`mixed_parts_kernel`) hands the solver the asperity part of its force, which the solver
+records as the joint's contact force (the wear loop's load) and the rest as the film force
+(:func:`workbench.mbs.clearance.film_forces`); the film carries load without wear.  The asperity
+pressure over the bore (:func:`asperity_pressure_profile`) is its distribution.
 """
 from __future__ import annotations
 
@@ -88,14 +91,25 @@ def mixed_parts(ex, ey, vx, vy, omega, p):
 
 
 @njit(cache=True)
-def mixed_kernel(ex, ey, vx, vy, omega, p):
-    """Lubrication kernel: film + asperity force on the journal and the moment of both frictions."""
+def mixed_parts_kernel(ex, ey, vx, vy, omega, p):
+    """:func:`mixed_kernel` and the asperity part of its force: ``(f_x, f_y, t_j, f_na, f_ta)``
+    with ``f_na = -F_a >= 0`` [N] the asperity load (pushing the journal back along the line of
+    centres) and ``f_ta`` [N] the boundary friction force along the line of centres turned +90 deg
+    (:attr:`workbench.models.LubricationModel.parts_kernel`): the solver records them as the
+    joint's contact force, which the wear law acts on; the film's part is the rest."""
     fe, ft, fa, t_film, t_asp, uex, uey, eps = mixed_parts(ex, ey, vx, vy, omega, p)
     R = p[1]
     # boundary friction at the contact point (journal centre + R u_e), along u_t
     ff = t_asp / R
     fx, fy = to_frame(fe + fa, ft + ff, uex, uey)
-    return fx, fy, t_film + t_asp
+    return fx, fy, t_film + t_asp, -fa, ff
+
+
+@njit(cache=True)
+def mixed_kernel(ex, ey, vx, vy, omega, p):
+    """Lubrication kernel: film + asperity force on the journal and the moment of both frictions."""
+    fx, fy, tj, fna, fta = mixed_parts_kernel(ex, ey, vx, vy, omega, p)
+    return fx, fy, tj
 
 
 def asperity_pressure_profile(theta_b, e_b, p) -> np.ndarray:

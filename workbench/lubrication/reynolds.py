@@ -131,6 +131,25 @@ def film_thickness(theta, eps, wear=None):
     return H
 
 
+def bushing_wear(angles, depth, clearance: float, alpha: float):
+    """The ``wear`` callable of :func:`film_thickness` and :func:`solve_film` for a worn bushing.
+
+    ``angles`` [rad]: body-fixed bushing node angles (uniform over the turn, as the wear loop's
+    ``theta``), ``depth`` [m]: the bushing's wear depth there (``WornJoint.h_bushing``),
+    ``clearance`` [m]: the radial clearance ``c``, ``alpha`` [rad]: the direction of the
+    eccentricity in the bushing frame.  The film angle ``theta`` runs from the largest film, which
+    lies opposite the eccentricity, in the direction of the surfaces' motion: bushing angle
+    ``alpha + pi + theta``.  A worn bushing is deeper, so the film there is thicker by the depth:
+    ``h = c (1 + eps cos theta) + h_w``; periodic linear interpolation between the nodes."""
+    ang = np.asarray(angles, float)
+    d = np.asarray(depth, float) / clearance
+
+    def wear(theta):
+        return np.interp(np.mod(alpha + math.pi + np.asarray(theta, float), 2 * math.pi), ang, d,
+                         period=2 * math.pi)
+    return wear
+
+
 def solve_film(eps: float, l_over_d: float, psi: float = 0.0, *, cavitation: str = "gumbel",
                n_theta: int = 96, n_y: int = 25, wear=None, groove: bool = False,
                groove_angle: float = 0.0, groove_fill: float = 1.0,

@@ -38,13 +38,16 @@ from ..jit import njit  # house: numba is imported when a compiled function is f
 from .compiled import CL_FRICTION_BOUND, CL_REV, REV_HB_MAX, REV_HJ_MAX, REV_NODES, REV_PROFILE
 from .compiled import REV_DISTRIBUTED
 from .distributed_joint import joint_forces as _distributed_forces, joint_gap as _distributed_gap
-from .kernels import LUB_FY, LUB_TJ, RAISED
+from .kernels import LUB_FA, LUB_FAT, LUB_FY, LUB_TJ, RAISED
 from .kinematics import apply_force, material_velocity, point_position, rotate
 from .slider_guide import corner
 
-# clearance-joint record columns
-C_FN, C_FT, C_PEN, C_EX, C_EY, C_VT, C_VN, C_PSI, C_PHI = 0, 1, 2, 3, 4, 5, 6, 7, 8
-N_CREC = 9
+# clearance-joint record columns.  ``C_FN``/``C_FT``: the solid contact's normal and friction force
+# (the contact law's and, for a lubricated joint in mixed lubrication, the asperities' part of the
+# lubrication model: what the wear law acts on); ``C_FILM``: the magnitude [N] of the film's force
+# on the journal (the lubrication model's force less its asperity part), 0 without lubrication
+C_FN, C_FT, C_PEN, C_EX, C_EY, C_VT, C_VN, C_PSI, C_PHI, C_FILM = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+N_CREC = 10
 TWO_PI = 2.0 * math.pi
 
 # model-output checks: a fault is reported as joint * N_FAULT + cause
@@ -270,16 +273,23 @@ def film_forces(q, qd, bi, bj, cb, sb, Pjx, Pjy, ebx, eby, lk, lp, Q, tmp):
     the bushing's material point there, turned into the bushing frame) and ``omega_j - omega_b``;
     its force acts on the journal at the journal centre and, opposite, on the bushing at the same
     point; its moment on the journal and, opposite, on the bushing.  Returns ``(dissipation [W],
-    ok)``: the power the film takes from the relative motion, ``-(F . v_rel + t_j omega_rel)``."""
+    ok, film [N], f_na [N], f_ta [N], p_asp [W])``: the power the model takes from the relative
+    motion, ``-(F . v_rel + t_j omega_rel)``, less the part ``p_asp`` the asperities' normal load
+    absorbs (``f_na (u_e . v_rel)``: elastic storage, returned when they unload, so it belongs
+    with the contact's books, not with the dissipation); the magnitude of the film's force (the
+    model's force less its asperity part); the asperity part's normal load (>= 0, along the line
+    of centres, pushing the journal back) and friction force (along the line of centres turned
+    +90 deg), all 0 for a model without asperities (``jit.LUB_FA``, ``jit.LUB_FAT``)."""
     vjx, vjy = material_velocity(q, qd, bj, Pjx, Pjy)
     vbx, vby = material_velocity(q, qd, bi, Pjx, Pjy)
     dvx = vjx - vbx; dvy = vjy - vby
     wrel = (qd[3 * bj + 2] if bj >= 0 else 0.0) - (qd[3 * bi + 2] if bi >= 0 else 0.0)
-    tmp[LUB_FY] = 0.0; tmp[LUB_TJ] = 0.0; tmp[RAISED] = 0.0
+    tmp[LUB_FY] = 0.0; tmp[LUB_TJ] = 0.0; tmp[RAISED] = 0.0; tmp[LUB_FA] = 0.0; tmp[LUB_FAT] = 0.0
     flx = lk(ebx, eby, cb * dvx + sb * dvy, -sb * dvx + cb * dvy, wrel, lp.ctypes, tmp.ctypes)
-    fly = tmp[LUB_FY]; tj = tmp[LUB_TJ]
-    if tmp[RAISED] != 0.0 or not (math.isfinite(flx) and math.isfinite(fly) and math.isfinite(tj)):
-        return 0.0, False
+    fly = tmp[LUB_FY]; tj = tmp[LUB_TJ]; fa = tmp[LUB_FA]; fat = tmp[LUB_FAT]
+    if tmp[RAISED] != 0.0 or not (math.isfinite(flx) and math.isfinite(fly) and math.isfinite(tj)
+                                  and math.isfinite(fa) and math.isfinite(fat)) or fa < 0.0:
+        return 0.0, False, 0.0, 0.0, 0.0, 0.0
     fx = cb * flx - sb * fly; fy = sb * flx + cb * fly
     apply_force(Q, q, bj, Pjx, Pjy, fx, fy)
     apply_force(Q, q, bi, Pjx, Pjy, -fx, -fy)
@@ -287,7 +297,15 @@ def film_forces(q, qd, bi, bj, cb, sb, Pjx, Pjy, ebx, eby, lk, lp, Q, tmp):
         Q[3 * bj + 2] += tj
     if bi >= 0:
         Q[3 * bi + 2] -= tj
-    return -(fx * dvx + fy * dvy + tj * wrel), True
+    # the film's part: the model's force (bushing frame) less the asperities' -fa u_e + fat u_t
+    em = math.sqrt(ebx * ebx + eby * eby)
+    uex = ebx / em if em > 0.0 else 1.0
+    uey = eby / em if em > 0.0 else 0.0
+    gx = flx + fa * uex + fat * uey
+    gy = fly + fa * uey - fat * uex
+    # the asperities' normal power, bushing frame: f_na u_e . v_rel (v_rel turned into that frame)
+    p_asp = fa * (uex * (cb * dvx + sb * dvy) + uey * (-sb * dvx + cb * dvy))
+    return -(fx * dvx + fy * dvy + tj * wrel) - p_asp, True, math.sqrt(gx * gx + gy * gy), fa, fat, p_asp
 
 
 @njit(cache=True)
@@ -304,8 +322,9 @@ def clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fker
     """Add clearance-joint contact and friction forces to ``Q``; fill ``zdot`` and ``rec``.
 
     Returns ``(contact_power, friction_power, fault)``: the rate of work absorbed by the
-    normal contact forces [W], the friction dissipation rate [W] (lubricated joints: the film's
-    dissipation too, :func:`film_forces`) and ``-1`` when all is well, else
+    normal contact forces [W] (lubricated joints: the asperities' normal load too), the friction
+    dissipation rate [W] (lubricated joints: the film's dissipation and the asperities' friction
+    too, :func:`film_forces`) and ``-1`` when all is well, else
     ``joint * N_FAULT + cause`` for the first model output that failed its check (``FAULT_*``;
     the remaining joints are then not evaluated).  ``tmp`` holds ``kernels.N_OUT`` floats.
     ``lflag``/``lkern``/``lpar``: the lubrication of each joint (:data:`.compiled.Model`); all
@@ -348,12 +367,15 @@ def clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fker
             Rb = clr_f[j, 4]; Rj = clr_f[j, 5]
             ex = Pjx - Pbx; ey = Pjy - Pby
             ebx = cb * ex + sb * ey; eby = -sb * ex + cb * ey
+            film = 0.0; fna = 0.0; fta = 0.0
             if lflag is not None:   # lubrication: the film acts in and out of contact
                 if lflag[j] != 0:
-                    pfl, ok = film_forces(q, qd, bi, bj, cb, sb, Pjx, Pjy, ebx, eby, lkern[j], lpar[j], Q, tmp)
+                    pfl, ok, film, fna, fta, pca = film_forces(q, qd, bi, bj, cb, sb, Pjx, Pjy, ebx, eby,
+                                                               lkern[j], lpar[j], Q, tmp)
                     if not ok:
                         return pc, pf, j * N_FAULT + FAULT_LUBRICATION
-                    pf += pfl
+                    pf += pfl   # film shear and squeeze, asperity friction: dissipated
+                    pc += pca   # the asperities' normal load: stored and returned, as a contact's
             delta, psi, hb, hj = worn_penetration(clr_f[j], ebx, eby, phj - phb)
             em = math.sqrt(ebx * ebx + eby * eby)
             if hb == 0.0 and hj == 0.0 and em > 1e-300 and clr_f[j, REV_HB_MAX] + clr_f[j, REV_HJ_MAX] <= 0.0:
@@ -388,7 +410,9 @@ def clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fker
             apply_force(Q, q, bi, qbx, qby, -fx, -fy)
             pc += fn * vn
             pf -= ft * vt
-            rec[j, C_FN] = fn; rec[j, C_FT] = ft; rec[j, C_PEN] = delta
+            # the solid contact: the contact law's and the asperities' part (both 0 in full film)
+            rec[j, C_FN] = fn + fna; rec[j, C_FT] = ft + fta; rec[j, C_PEN] = delta
+            rec[j, C_FILM] = film
             rec[j, C_EX] = ebx; rec[j, C_EY] = eby
             rec[j, C_PSI] = psi; rec[j, C_PHI] = phj - phb
             rec[j, C_VT] = vt; rec[j, C_VN] = vn

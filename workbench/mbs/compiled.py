@@ -381,8 +381,13 @@ def _clearance_joints(mech: Mechanism, ang, surfaces: dict, geometries: dict) ->
                 raise MechanismError(f"clearance joint '{c.name}': a lubricated joint needs a point-contact "
                                      f"law as its backstop, not the distributed '{c.contact.name}'")
             out["lf"].append(1)
-            out["lk"].append(_compiled_kernel(kernels.lubrication_cfunc, lub, "lubrication", c.name))
-            out["lp"].append(_packed(lub.pack(geom), lub, "lubrication", c.name))
+            # its parts kernel when it has one: the record then holds the asperity load apart
+            out["lk"].append(_compiled_kernel(lambda _k, m=type(lub): kernels.lubrication_model_cfunc(m), lub,
+                                              "lubrication", c.name))
+            # the nominal geometry: the film does not see the wear (docs/lubrication.md, limits); the
+            # worn geometry of the contact law (its clearance enlarged by the deepest wear) would
+            # widen the film's clearance all round and let the journal into the unworn bushing
+            out["lp"].append(_packed(lub.pack(contact_geometry(c)), lub, "lubrication", c.name))
         if c.friction is None:
             out["fk"].append(kernels.no_friction()); out["fp"].append(np.zeros(1)); out["hs"].append(0)
         else:

@@ -108,8 +108,13 @@ class Simulation:
     driver_load : (nt, nd) [N m] for angle drivers, [N] for x/y drivers: the generalised force the
         driver applies to its body.
     joint_reaction : (nt, nj, 2) [N] force of the ideal joint on ``body_j`` (global frame).
-    contact_force : (nt, nc) [N] normal contact force (sum over contact points).
-    friction_force : (nt, nc) [N] friction force (signed along the tangent; sum over points).
+    contact_force : (nt, nc) [N] normal contact force (sum over contact points); for a lubricated
+        joint the solid contact only: the contact law's force plus the asperity load of a mixed
+        lubrication model (:attr:`workbench.models.LubricationModel.parts_kernel`), not the film.
+    friction_force : (nt, nc) [N] friction force (signed along the tangent; sum over points), the
+        asperities' boundary friction included.
+    film_force : (nt, nc) [N] or None: magnitude of the lubricant film's force on the journal (0
+        for a joint without lubrication); None from engines without lubricated joints.
     penetration : (nt, nc) [m] largest penetration (negative while apart).
     eccentricity : (nt, nc, 2) [m] journal centre relative to the bushing centre, bushing frame
         (translational joints: slider centre relative to the guide line, guide frame).
@@ -173,6 +178,7 @@ class Simulation:
     impact_peak_force: np.ndarray | None = None
     impact_peak_time: np.ndarray | None = None
     impact_max_penetration: np.ndarray | None = None
+    film_force: np.ndarray | None = None
     status: str = "complete"
     engine: str = ""
     engine_reason: str = ""

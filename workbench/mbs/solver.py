@@ -15,7 +15,7 @@ from ..jit import njit  # house: numba is imported when a compiled function is f
 
 from ..errors import SolverError
 from .compiled import CompiledModel, TRANS, compile_mechanism
-from .clearance import C_EX, C_EY, C_FN, C_FT, C_PEN, C_PHI, C_PSI, C_VT, N_CREC, contact_gaps
+from .clearance import C_EX, C_EY, C_FILM, C_FN, C_FT, C_PEN, C_PHI, C_PSI, C_VT, N_CREC, contact_gaps
 from .equations import mechanical_energy, rhs, workspace
 from .kinematics import constraints
 from .integrator import (CTL_TIME, DETECT_EVENT, DETECT_HALVING, IMP_MAX_PEN, IMP_PEAK_FORCE, IMP_PEAK_TIME,
@@ -164,6 +164,7 @@ def _to_simulation(cm: CompiledModel, times, Y, DM, imp, stats, settings, status
         penetration=REC[:, :nc, C_PEN].copy(), eccentricity=REC[:, :nc, C_EX:C_EY + 1].copy(),
         slip_velocity=REC[:, :nc, C_VT].copy(),
         contact_angle=REC[:, :nc, C_PSI].copy(), relative_rotation=REC[:, :nc, C_PHI].copy(),
+        film_force=REC[:, :nc, C_FILM].copy(),
         kinetic_energy=KE, potential_energy=PE, contact_energy=W[:, 1].copy(), driver_work=W[:, 0].copy(),
         dissipated_energy=W[:, 2] + W[:, 3],
         drift_position=DP, drift_velocity=DV,

@@ -101,6 +101,12 @@ def dynamics(run, meas) -> xr.Dataset:
                            f"{cfg.output_name} of the output body"),
         "dyn_output_deviation": _var(("phase",), meas.deviation[:e - k], ounit, "output minus ideal output"),
     }
+    if getattr(sim, "film_force", None) is not None and any(
+            getattr(run.worn[j].joint, "lubrication", None) is not None for j in js):
+        # a lubricated joint: the contact force above is its solid (asperity) contact, the wear
+        # law's load; the film's force, which wears nothing, is recorded apart
+        v["dyn_film_force"] = _var(("phase", "joint"), sim.film_force[k:e, js], "N",
+                                   "magnitude of the lubricant film's force on the journal, first averaging cycle")
     ds = xr.Dataset({n: xr.DataArray(x).expand_dims("record") for n, x in v.items()})
     return ds.assign_coords(record_cycle=xr.Variable("record", [run.cycles_done],
                                                      {"units": "1", "long_name": "machine cycles done when recorded"}))

@@ -1,0 +1,94 @@
+"""The wear loop on a lubricated joint acts on the asperity (solid contact) load only.
+
+Rig: ``studies/journal_wear_constant_load.toml`` (a rigid journal at 600 rpm in a fixed
+Winkler-lined bushing, constant radial load 2 kN, frictionless, Archard, Winkler pressure), the
+same joint dry and with the ``mixed_lubrication`` model (short-bearing film + Greenwood & Tripp
+(1970) asperities; boundary friction 0 so that the rig stays frictionless; roughness 2 um on the
+20 um clearance, 0.2 um for full film).  (A thicker oil at this roughness would need some
+100 times the viscosity: a squeeze film so stiff against the 0.5 kg journal that the explicit
+integrator crawls.)  The dynamics records the asperity load as the joint's contact force and the
+film's force apart (``workbench.mbs.clearance.film_forces``); the loop reads the contact force.
+
+Oracles:
+
+* dry: docs/validation.md wear bookkeeping, ``V = k_d F s * (int p dtheta / int p cos theta
+  dtheta)`` with the Winkler closed form (as ``tests/wear/test_wear_loop.py``);
+* mixed: the same bookkeeping with the asperity load ``F_a`` in place of ``F``, where ``F_a`` is
+  the asperity share of the steady journal (``workbench.lubrication.mixed.steady_state``: film
+  + asperities carry the load; Greenwood & Tripp (1970) for the asperity pressure);
+* full film: the asperities carry nothing (share 8e-10 at lambda = h_min / sigma = 4.4): no wear.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from workbench.lubrication import mixed as mx
+from workbench.wear.loop import run_wear_study
+
+from test_wear_loop import F, KD, R_J, rig, volume_rate, winkler_factor
+
+CONTACT = 'contact = { model = "winkler_foundation", stiffness = 3.0e12, restitution = 0.3 }'
+SIGMA = 2.0e-6        # m, composite roughness: a turned steel journal on a polymer liner
+OMEGA = 20 * math.pi  # rad/s, the rig's 600 rpm
+
+
+def _lubricated(registry, viscosity: float, sigma: float = SIGMA):
+    lub = (f'\nlubrication = {{ model = "mixed_lubrication", viscosity = {viscosity!r}, '
+           f'roughness = {sigma!r}, boundary_friction = 0.0 }}')
+    # a 50 kg journal instead of 0.5 kg: the steady state does not depend on the mass, and the
+    # squeeze film's damping over the mass (~1e7 1/s at 0.5 kg) set the explicit integrator's
+    # step to ~1e-7 s (minutes per run); at 50 kg the film still damps the journal onto its
+    # steady state well within the settling cycle (damping ratio ~2)
+    return rig(registry, **{CONTACT: CONTACT + lub, "mass = 0.5\n": "mass = 50.0\n"})
+
+
+def _steady_share(st, viscosity: float) -> dict:
+    """The steady journal's load sharing with the study's own joint data (pack of the model)."""
+    from workbench.mbs.mechanism import contact_geometry
+    j = st.mechanism.clearance_joints[0]
+    p = j.lubrication.pack(contact_geometry(j))
+    assert p[0] == viscosity
+    return mx.steady_state(p, F, OMEGA)
+
+
+def test_mixed_joint_wears_by_its_asperity_load_only(registry, tmp_path):
+    """One wear update each (the rig is steady): dry as before; mixed (0.01 Pa s, lambda 0.67)
+    wears exactly as a dry joint carrying only the asperity load F_a, which is the asperity share
+    of the steady journal (58.5 % here); in full film (the same oil on surfaces of 0.2 um roughness,
+    lambda 4.4, asperity share 8e-10) it wears nothing to 1e-8 of the dry joint.
+    Tolerances: the dynamics' mean load to 1e-8 of F_a (the journal has settled after the
+    settling cycle; measured 2e-12), the volume to 2e-4 (720 nodes on the Winkler arc, as the dry
+    check)."""
+    dry = run_wear_study(rig(registry), registry=registry, out=tmp_path / "dry.zarr", max_updates=1)
+    s = 2 * math.pi * R_J
+    v_dry = volume_rate(dry)
+    assert v_dry == pytest.approx(KD * F * s * winkler_factor(F)[1], rel=2e-4)
+    assert "dyn_film_force" not in dry
+
+    st = _lubricated(registry, 0.01)
+    share = _steady_share(st, 0.01)
+    assert 0.3 < share["asperity_share"] < 0.8 and share["lambda"] < 1.0      # mixed regime
+    mixed = run_wear_study(st, registry=registry, out=tmp_path / "mixed.zarr", max_updates=1)
+    fa = float(mixed.mean_contact_force.values[0, 0])
+    assert fa == pytest.approx(share["asperity_share"] * F, rel=1e-8)
+    v_mixed = volume_rate(mixed)
+    assert v_mixed == pytest.approx(KD * fa * s * winkler_factor(fa)[1], rel=2e-4)
+    assert 0.3 * v_dry < v_mixed < 0.8 * v_dry
+    # the film's force is recorded apart: film + asperities carry the load (film force along
+    # its own direction, asperities along the line of centres: |film| > F - F_a)
+    film = mixed.dyn_film_force.isel(record=0).values[:, 0]
+    assert np.all(film > F - fa) and np.all(film < F)
+    assert mixed.dyn_film_force.attrs["units"] == "N" and mixed.dyn_film_force.attrs["long_name"]
+
+    # full film: the same oil on smoother surfaces (0.2 um, lapped): lambda 4.4
+    st = _lubricated(registry, 0.01, sigma=0.2e-6)
+    share = _steady_share(st, 0.01)
+    assert share["lambda"] > 4.0 and share["asperity_share"] < 1e-8                 # full film
+    full = run_wear_study(st, registry=registry, out=tmp_path / "full.zarr", max_updates=1)
+    assert float(full.max_contact_force.values[0, 0]) < 1e-8 * F
+    assert volume_rate(full) < 1e-8 * v_dry
+    film = full.dyn_film_force.isel(record=0).values[:, 0]
+    np.testing.assert_allclose(film, F, rtol=1e-4)       # the film alone carries the load
