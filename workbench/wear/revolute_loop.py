@@ -60,8 +60,8 @@ def context(run, worn: WornJoint):
     try:
         yield
     except ModelOutputError as exc:
-        raise WorkbenchError(f"wear update {run.update}: {exc} for joint '{worn.joint.name}' "
-                             f"(after {run.cycles_done:.6g} cycles)") from None
+        raise ModelOutputError(f"wear update {run.update}: {exc} for joint '{worn.joint.name}' "
+                               f"(after {run.cycles_done:.6g} cycles)") from None
     except WorkbenchError:
         raise
     except Exception as exc:  # noqa: BLE001 - a plugin's own exception
