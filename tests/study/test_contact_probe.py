@@ -32,9 +32,9 @@ def _force(delta, delta_dot, delta_dot_minus, p):
     return p[0] * delta ** 1.5
 
 class Pushy(ContactLaw):
-    """Hertz-type spring that pushes with 10 N while apart (test fixture, Hertz 1882)."""
+    """Hertz-type spring that pushes with 10 N while apart (test fixture, Hertz 1881)."""
     name = "pushy_contact"
-    reference = "test fixture after Hertz (1882)"
+    reference = "test fixture after Hertz (1881)"
 
     @dataclass(frozen=True)
     class Params:

@@ -93,7 +93,6 @@ def test_resume_of_a_finished_store_changes_nothing(copy):
 def test_resume_of_a_finished_store_of_another_study_is_still_refused(copy):
     study, store = copy
     study.write_text(study.read_text().replace("cycles = 600.0", "cycles = 900.0"))
-    before = snapshot(store)
     r = invoke("run", study, "-o", store, "--resume", "--no-plot")
     assert r.exit_code == 2 and "different study text" in r.output and "already complete" not in r.output, r.output
 
