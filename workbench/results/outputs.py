@@ -216,6 +216,9 @@ def check_result(path: str | Path) -> None:
     the global attribute ``workbench_version`` or ``study_kind``, or a wear store of ours
     (:func:`is_our_store`).  ``workbench plot`` and ``export`` call it before they read a file."""
     path = Path(path)
+    special = special_kind(path)
+    if special is not None:   # opening it would wait for a writer forever
+        raise OutputError(f"{path} is {special}, not a results file or store")
     if path.is_dir():
         if is_our_store(path):
             return

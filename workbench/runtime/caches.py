@@ -372,6 +372,21 @@ def _install_light_load(caching) -> None:
 
     load_overload._workbench_light = True
     cache_cls.load_overload = load_overload
+    full_save = cache_cls.save_overload
+
+    def save_overload(self, sig, data):
+        """Save to the cache as numba does; a cache that cannot be written (a full disk, a
+        file-size limit, a read-only folder) costs the next process a compile, never this run."""
+        try:
+            return full_save(self, sig, data)
+        except OSError as exc:
+            locator = getattr(getattr(self, "_impl", None), "locator", None)
+            if type(locator).__name__ != "WorkbenchCacheLocator":
+                raise
+            report_unwritable(Path(locator.get_cache_path()), exc)
+            return None
+
+    cache_cls.save_overload = save_overload
 
 
 # ------------------------------------------------------------------- C-callable wrappers of kernels

@@ -88,6 +88,7 @@ class StoreSession:
                 raise OutputError(f"cannot create the wear store {p}: {exc.strerror or exc}; "
                                   f"choose another output path") from None
         else:
+            self._refuse_missing_chunks()
             check_writable(p / STORE_META)
         try:
             if not is_our_store(p):   # new or empty: mark it ours before anything else goes in
@@ -103,6 +104,19 @@ class StoreSession:
         self._done_at_open = completed_updates(p)
         _HELD[str(p.resolve())] = self
         return self
+
+    def _refuse_missing_chunks(self) -> None:
+        """A store of ours missing a chunk file of a completed row is refused before the lock is
+        taken, so that the refusal changes no file of it (with ``overwrite`` it is replaced)."""
+        p = self.path
+        if self.overwrite or not is_our_store(p):
+            return
+        try:
+            c = commit.committed(p)
+            if c.updates:
+                check_chunks(p, c)
+        except StoreDamaged as exc:
+            raise OutputError(f"{exc}; choose another output path, or pass --overwrite to replace it") from None
 
     def _lock(self, folder: Path) -> FolderLock:
         lock = FolderLock(folder / STORE_META, what=f"the wear store {self.path}").acquire()
