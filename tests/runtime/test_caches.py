@@ -254,3 +254,33 @@ def test_a_writable_cache_folder_says_nothing(tmp_path):
         print(use_numba_cache() is not None)
     """, _env(tmp_path))
     assert out == "True" and "note:" not in err, err
+
+
+def test_a_cache_file_that_cannot_be_saved_costs_no_run(tmp_path):
+    """A full disk or ``ulimit -f`` while numba saves a compiled function (``EFBIG`` here, injected
+    where numba writes its cache files) used to end the run with "File too large".  The function
+    runs all the same; one note names the cache folder."""
+    pkg = tmp_path / "src" / "wby"
+    pkg.mkdir(parents=True)
+    _module(pkg / "__init__.py", "")
+    _module(pkg / "a.py", """
+        from numba import njit
+        @njit(cache=True)
+        def f(x):
+            return 2.0 * x + 1.0
+    """)
+    out, err = _stderr_of(f"""
+        import errno
+        from pathlib import Path
+        from numba.core import caching
+        from workbench.runtime.caches import load_numba, use_numba_cache
+        def full(self, *a, **k):
+            raise OSError(errno.EFBIG, "File too large")
+        caching.IndexDataCacheFile.save = full
+        use_numba_cache([Path({str(pkg)!r})])
+        load_numba()
+        import wby.a
+        print(wby.a.f(1.0), wby.a.f(2.0))
+    """, _env(tmp_path, tmp_path / "src"))
+    assert out == "3.0 5.0"
+    assert err.count("note:") == 1 and "File too large" in err and str(tmp_path / "cache") in err, err
