@@ -156,6 +156,9 @@ entry()
 """
 
 
+@pytest.mark.slow   # a dynamics run in a process of its own (about 15 s on a busy machine); the
+# message, the removed partial file and the kept result are checked in the default suite by
+# test_a_failing_netcdf_write_names_the_cause_and_removes_its_partial_file
 def test_a_file_size_limit_while_writing_the_nc_is_a_clear_error(tmp_path, short_study):
     """``RLIMIT_FSIZE`` (``ulimit -f``) of 20 kB in the process: the 2 ms Flores run's dataset
     (about 100 kB) cannot be written.  Was: a traceback ("NetCDF: HDF error").  Now exit 2 naming
