@@ -90,6 +90,21 @@ def test_resume_of_a_finished_store_changes_nothing(copy):
     assert snapshot(store.parent) == before
 
 
+def test_resume_after_a_kill_between_the_last_update_and_its_status_completes_it(copy):
+    """The last update is committed but the run died before writing ``run_status = complete``:
+    ``--resume`` has no update left to run and records the status (no row added)."""
+    from workbench.results.store_commit import committed
+    study, store = copy
+    c = committed(store)
+    ws = WearStore(store)
+    ws.rows, ws.records, ws.attrs = c.updates, c.records, dict(c.attrs)
+    ws.set_attrs(run_status="running")
+    r = invoke("run", study, "-o", store, "--resume", "--no-plot")
+    assert r.exit_code == 0 and "already complete" not in r.output, r.output
+    ds = open_store(store)
+    assert ds.attrs["run_status"] == "complete" and completed_updates(store) == c.updates
+
+
 def test_resume_of_a_finished_store_of_another_study_is_still_refused(copy):
     study, store = copy
     study.write_text(study.read_text().replace("cycles = 600.0", "cycles = 900.0"))
