@@ -1,7 +1,7 @@
 """A third-party plugin works as a user would use it.
 
 The template package ``tests/fixtures/thirdparty_plugin`` (distribution ``workbench-example-plugin``
-0.1.0, contact law ``example_linear_dashpot``) is installed with pip — a real wheel build and
+0.1.0, contact law ``example_linear_dashpot``, wear law ``example_hardness_archard``) is installed with pip — a real wheel build and
 install, offline (``--no-index --no-build-isolation``: the build backend is the environment's
 setuptools, from the test extras) — into a temporary target directory that is put on
 ``sys.path`` (so other tests running at the same time in the same environment never see it).
@@ -39,6 +39,7 @@ HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "thirdparty_plugin"
 FLORES = HERE.parent / "studies" / "flores_slider_crank.toml"
 DIST, VERSION, MODEL, PACKAGE = "workbench-example-plugin", "0.1.0", "example_linear_dashpot", "workbench_example_plugin"
+WEAR_LAW = "example_hardness_archard"
 
 
 def _pip_install(src: Path, target: Path) -> None:
@@ -93,6 +94,14 @@ def test_installed_model_is_registered_with_its_distribution(site):
     check_model(entry.cls)  # the conformance suite's checks, on the third-party model
 
 
+def test_installed_wear_law_is_registered_and_conforms(site):
+    """The template's wear law comes from its own entry point and passes the conformance suite."""
+    entry = build_registry().entry("wear", WEAR_LAW)
+    assert (entry.distribution, entry.version, entry.plugin) == (DIST, VERSION, WEAR_LAW)
+    assert entry.cls.__module__ == f"{PACKAGE}.hardness_archard"
+    check_model(entry.cls)
+
+
 def test_workbench_plugins_lists_it_with_distribution_and_version(site):
     target, _ = site
     r = subprocess.run([sys.executable, "-m", "workbench.cli.main", "plugins", "--family", "contact"],
@@ -138,4 +147,4 @@ def test_the_template_packages_own_test_passes(site):
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(src / "tests")],
                        capture_output=True, text=True, env=_env(target), cwd=src, timeout=600)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
-    assert "3 passed" in r.stdout
+    assert "6 passed" in r.stdout   # the contact law's three tests and the wear law's three

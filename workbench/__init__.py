@@ -17,13 +17,18 @@ __all__ = ["__version__"]
 # the Python API (workbench.api), exported lazily: importing workbench stays cheap
 _API = ("load_study", "run", "sweep", "registry", "get_registry", "open_results", "plots", "calibrate",
         "change", "to_toml", "compare", "Progress", "FigureOptions")
-__all__ += list(_API)
+# mechanisms built in Python (workbench.build)
+_BUILD = ("Mechanism", "model")
+__all__ += list(_API) + list(_BUILD)
 
 
 def __getattr__(name: str):
     if name in _API:
         from . import api
         return getattr(api, name)
+    if name in _BUILD:
+        from . import build
+        return getattr(build, name)
     raise AttributeError(f"module 'workbench' has no attribute '{name}'")
 
 

@@ -8,6 +8,7 @@
 >>> wider = workbench.change(study, {"mechanism.clearance_joints[0].bushing_radius": 0.0102})
 >>> ds = workbench.sweep(study, {"mechanism.clearance_joints[0].contact.restitution": [0.8, 0.9]})
 >>> workbench.run(study, progress=lambda p: print(p.update, p.fraction, p.info))
+>>> m = workbench.Mechanism(ground_points={"O": (0.0, 0.0)})  # a mechanism built in Python (workbench.build)
 
 Everything goes through the same loader and the same dispatcher on the study kind
 (:mod:`workbench.kinds`) as the command line, so a study that ``workbench validate`` accepts runs
@@ -82,9 +83,12 @@ def run(study, out: str | Path | None = None, *, registry=None, progress=None, o
     Nothing is written unless ``out`` is given; then the result goes there as ``workbench run``
     writes it (netCDF4, or a zarr store for a wear study), only to a new path or, with
     ``overwrite=True``, over a result of ours (never over any other file).  ``progress(p)``
-    follows a wear run update by update with a :class:`~workbench.runtime.progress.Progress`
-    (``p.done``, ``p.total``, ``p.fraction``, ``p.update``, ``p.cycle_jump``, ``p.max_depth``,
-    ``p.elapsed``, ``p.info``); a callback of three parameters gets ``(done, total, info)``.  ``options``: the kind's own (wear:
+    follows the run with :class:`~workbench.runtime.progress.Progress` records (``p.done``,
+    ``p.total``, ``p.fraction``, ``p.phase``, ``p.info``, ``p.elapsed``): a wear run update by
+    update (``p.update``, ``p.cycle_jump``, ``p.max_depth``) and, within an update, the settling
+    or averaging cycle its dynamics integrates (``p.cycle`` of ``p.of``, ``p.chains``); a
+    dynamics run on the compiled engine its simulated time (``p.unit == "s"``).  A callback of
+    three parameters gets ``(done, total, info)``.  ``options``: the kind's own (wear:
     ``resume``, ``max_updates``, ``note``).
     """
     from . import kinds

@@ -102,3 +102,33 @@ def test_sweep_plot_draws_standard_errors_as_error_bars(tmp_path):
         Axes.bar = orig
     assert len(paths) == 1 and len(bars) == 1                       # one panel: the SE is not a panel
     assert bars[0] is not None and np.allclose(bars[0], [2e-10, 6e-10])   # ±2 SE, in the panel's units
+
+
+def _pressure(title, models, scale, plugins=None):
+    th = np.linspace(-np.pi, np.pi, 16, endpoint=False)
+    loads = np.array([[1000.0, 5000.0]])
+    p = np.stack([[scale * (m + 1) * F * np.clip(np.cos(2 * th), 0, None) for F in loads[0]]
+                  for m in range(len(models))])[None]
+    return xr.Dataset({"pressure": (("case", "model", "load", "theta"), p),
+                       "peak_pressure": (("case", "model", "load"), p.max(axis=-1)),
+                       "load_value": (("case", "load"), loads)},
+                      coords={"case": ["pin"], "model": models, "load": [0, 1], "theta": th,
+                              "plugin": ("model", plugins or list(models))},
+                      attrs={"title": title, "study_kind": "pressure"})
+
+
+def test_compare_overlays_pressure_curves_of_two_studies_with_titles(tmp_path):
+    """Winkler vs FE as two pressure studies: one figure of curves per shared case (a panel per
+    shared load) and the peak pressure over the load; a result's one model is labelled by its
+    title, a closed form that both results carry is drawn once."""
+    a = _pressure("Winkler, calibrated", ["winkler", "persson"], 1.0, ["winkler", "closed_form"])
+    b = _pressure("Plane-strain FE", ["fem", "persson"], 1.2, ["fem", "closed_form"])
+    with F.figure_options(format="svg"):
+        paths = compare([a, b], ["w.nc", "f.nc"], tmp_path / "cmp")
+    assert sorted(p.name for p in paths) == ["compare_peak_pressure_pin.svg", "compare_pressure_pin.svg"]
+    svg = (tmp_path / "cmp" / "compare_pressure_pin.svg").read_text()
+    assert "Winkler, calibrated" in svg and "Plane-strain FE" in svg
+    assert svg.count("persson (closed form)") == 1 and "Winkler, calibrated: winkler" not in svg
+    c = _pressure("other", ["fem"], 1.0).assign_coords(case=["bushing"])
+    with pytest.raises(WorkbenchError, match="share no case"):
+        compare([a, c], ["w.nc", "c.nc"], tmp_path / "cmp2")

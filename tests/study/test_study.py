@@ -367,7 +367,8 @@ def test_mixed_clearance_studies_are_seed_004():
 # ------------------------------------------------------------------------------- the schema itself
 def test_docs_reference_is_generated_from_the_schema():
     doc = (ROOT / "docs" / "study_format.md").read_text()
-    block = re.search(r"<!-- BEGIN GENERATED[^\n]*\n(.*?)<!-- END GENERATED", doc, re.S).group(1)
+    block = re.search(r"<!-- BEGIN GENERATED: workbench.study.schema.format_reference\(\) -->\n(.*?)<!-- END GENERATED",
+                      doc, re.S).group(1)
     assert block.strip() == format_reference().strip(), \
         "docs/study_format.md is stale: run workbench.study.schema.update_reference('docs/study_format.md')"
 

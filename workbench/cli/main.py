@@ -12,6 +12,7 @@ is refused before it starts (``[checks] max_memory_gb``, :mod:`workbench.study.c
 """
 from __future__ import annotations
 
+import math
 import sys
 import time
 from pathlib import Path
@@ -34,6 +35,8 @@ def entry() -> None:
     (:func:`workbench.cli.startup.exit_now`); ``main`` called from Python changes nothing global."""
     common._OWN_PROCESS = True
     _stop_on_termination_signals()
+    from ..runtime import watchdog
+    watchdog.BACKSTOP = True   # a model call that holds the GIL past its budget ends the process
     try:
         main()
     except SystemExit as exc:   # click ends every command so, 0 included
@@ -58,18 +61,24 @@ def _stop_on_termination_signals() -> None:
 
 @main.command()
 @click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--max-cases", type=click.IntRange(min=1), default=None, metavar="N",
+              help="sweep file: the largest number of cases its grid may have [default: the file's "
+                   "[sweep] max_cases, 10000]")
 @_friendly
-def validate(study_file: Path):
+def validate(study_file: Path, max_cases: int | None = None):
     """Check STUDY_FILE (schema, models, mechanism, estimated size) without running it.
 
-    A sweep file (one with a [sweep] table) is checked with every one of its cases."""
+    A sweep file (one with a [sweep] table) is checked with every one of its cases; a grid of more
+    cases than its limit is refused at once, without building them."""
     from ..study.load import load_study
-    registry = _registry()
     # a sweep file is validated case by case
     from ..study.input import is_sweep_file
     if is_sweep_file(study_file):
-        _validate_sweep(study_file, registry)
+        from ..sweeps.spec import quick_size_check
+        quick_size_check(study_file, max_cases)   # a huge grid is refused before the plugins load
+        _validate_sweep(study_file, _registry(), max_cases)
         return
+    registry = _registry()
     study = load_study(study_file, registry=registry)
     if study.kind == "pressure":  # checked by workbench.kinds.pressure_config inside load_study
         _tagged("ok", "green", f"{study_file}: pressure study '{study.title}'")
@@ -97,10 +106,11 @@ def validate(study_file: Path):
 
 
 # sweep validation and the JSON Schema command
-def _validate_sweep(sweep_file: Path, registry) -> None:
-    """``validate`` of a sweep file: the file, then every case's study as ``run`` will load it."""
+def _validate_sweep(sweep_file: Path, registry, max_cases: int | None = None) -> None:
+    """``validate`` of a sweep file: the file (its grid's size first), then every case's study as
+    ``run`` will load it."""
     from ..sweeps.spec import check_cases, load_sweep
-    sw = load_sweep(sweep_file, registry=registry)
+    sw = load_sweep(sweep_file, registry=registry, max_cases=max_cases)
     check_cases(sw, registry=registry)
     _tagged("ok", "green", f"{sweep_file}: sweep '{sw.title}': {len(sw.cases)} {sw.kind} cases over "
                      f"{' x '.join(f'{d} ({n})' for d, n in zip(sw.dims, sw.shape))}, base study {sw.base_file}")
@@ -177,6 +187,8 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
         from ..results.plot_files import check_plot_dir
         check_plot_dir(plot_dir, kind=study.kind, overwrite=overwrite or resume, option=plot_option)
     options = dict(resume=resume, overwrite=overwrite, note=_note(_console(stderr=True))) if kind.RESUMABLE else {}
+    from ..runtime import watchdog
+    watchdog.set_note(_note(_console(stderr=True)))   # a long run's projected cost, told once
     what = kind.describe(study)
     _compile_notice(_console(stderr=True), study)
     t0 = time.perf_counter()
@@ -250,24 +262,42 @@ def _validity(console, ds) -> None:
             console.print(f"{tag} {escape(str(line))}")
 
 
+#: on a stderr that is not a terminal, steps inside a wear update or a dynamics run print at most
+#: one line per this many seconds [s] (every finished wear update prints its line)
+PLAIN_EVERY = 30.0
+
+
+def _count(p) -> str:
+    """The amount done, as the bar and the log line show it."""
+    if p.unit == "s":
+        return f"{100 * p.fraction:.0f} % of simulated time"
+    return f"{p.done:,.0f}/{p.total:,.0f}"
+
+
 def _plain_progress(console, what: str):
     """One line per step on a stderr that is not a terminal (a cluster job's log): done/total,
-    elapsed time and a rough time to go (from the fraction done so far)."""
+    elapsed time and a rough time to go (from the fraction done so far); the steps within a
+    wear update or a dynamics run at most every :data:`PLAIN_EVERY` s."""
     start = time.perf_counter()
+    last = [-math.inf]
     console.print(f"running {what}", markup=False, highlight=False)
 
-    def line(done, total, info):
+    def line(p):
         el = time.perf_counter() - start
-        frac = done / total if total else 0.0
+        if p.phase not in ("update", "done") and el - last[0] < PLAIN_EVERY:
+            return
+        last[0] = el
+        frac = p.fraction
         eta = f", about {el * (1 - frac) / frac:.0f} s to go" if 0 < frac < 1 else ""
-        console.print(f"{done:,.0f}/{total:,.0f} ({100 * frac:.1f} %) {info}, {el:.0f} s{eta}",
-                      markup=False, highlight=False)
+        count = _count(p) + (f" ({100 * frac:.1f} %)" if p.unit != "s" else "")
+        console.print(f"{count} {p.info}, {el:.0f} s{eta}", markup=False, highlight=False)
     return line
 
 
 def _with_progress(console, total: float | None, what: str, job):
     """``job(progress)`` under a progress bar (a kind with countable work) or a spinner; on a
-    stderr that is not a terminal, one plain line per step instead."""
+    stderr that is not a terminal, one plain line per step instead.  ``progress`` takes a
+    :class:`~workbench.runtime.progress.Progress`."""
     import warnings
     if total is not None and not console.is_terminal:
         return job(_plain_progress(console, what))
@@ -276,12 +306,14 @@ def _with_progress(console, total: float | None, what: str, job):
             warnings.filterwarnings("ignore", message="the ideal-joint twin", category=RuntimeWarning)
             return job(None)
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-    with Progress(TextColumn("[bold]run[/]"), BarColumn(),
-                  TextColumn("{task.completed:,.0f}/{task.total:,.0f}"),
+    with Progress(TextColumn("[bold]run[/]"), BarColumn(), TextColumn("{task.fields[count]}"),
                   TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TextColumn("eta"),
                   TimeRemainingColumn(), console=console) as bar:
-        task = bar.add_task("run", total=total, info="")
-        return job(lambda done, total_, info: bar.update(task, completed=done, info=info))
+        task = bar.add_task("run", total=total, info="", count="")
+
+        def show(p):
+            bar.update(task, completed=p.done, info=p.info, count=_count(p))
+        return job(show)
 
 
 @main.command()

@@ -34,9 +34,13 @@ from ..errors import WorkbenchError
 @click.option("--case-timeout", type=click.FloatRange(min=0.0, min_open=True), default=None, metavar="SECONDS",
               help="stop a case running longer than this and record it as timed_out (each case then "
                    "runs in its own process) [default: the sweep file's case_timeout, or none]")
+@click.option("--max-cases", type=click.IntRange(min=1), default=None, metavar="N",
+              help="the largest number of cases the grid may have; a larger one is refused before "
+                   "any case runs [default: the sweep file's max_cases, 10000]")
 @_friendly
 def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | None, use_dask: bool,
-          serial: bool, plot: bool, plot_dir: Path | None, overwrite: bool, case_timeout: float | None):
+          serial: bool, plot: bool, plot_dir: Path | None, overwrite: bool, case_timeout: float | None,
+          max_cases: int | None = None):
     """Run every case of the parameter sweep SWEEP_FILE and write the combined summaries to OUT.
 
     Ctrl-C stops the sweep and still writes the summary of the cases finished (exit status 130).
@@ -54,9 +58,11 @@ def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | Non
         from .startup import hide_dask
         hide_dask(None)
     from ..sweeps.run import cases_dir, load_sweep, run_sweep
+    from ..sweeps.spec import quick_size_check
+    quick_size_check(sweep_file, max_cases)   # a huge grid is refused before anything loads
     console = _console()
     registry = _registry()
-    sw = load_sweep(sweep_file, registry=registry)
+    sw = load_sweep(sweep_file, registry=registry, max_cases=max_cases)
     plot_dir, plot_option = cli._plot_folder(out, plot_dir)
     if plot:   # the plot folder follows the output rules too, checked before the cases run
         from ..results.plot_files import check_plot_dir

@@ -109,7 +109,10 @@ def run(study, *, registry=None, out: str | Path | None = None, progress=None, *
     from ..study.sync import synced
     study = synced(study, registry=registry)   # the stored text says what runs (or a clear refusal)
     impl = get(study.kind)
-    ds = impl.run(study, registry=registry, out=out, progress=progress, **options)
+    from ..runtime.watchdog import progress_budget   # [checks] progress_timeout: nothing waits forever
+    checks = study.checks
+    with progress_budget(getattr(checks, "progress_timeout", None), getattr(checks, "max_run_hours", None)):
+        ds = impl.run(study, registry=registry, out=out, progress=progress, **options)
     from ..results.cf import cf_clean
     return cf_clean(ds) if ds is not None else ds   # the same attributes as the file written
 

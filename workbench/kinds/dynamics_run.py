@@ -37,7 +37,29 @@ def _keep_partial(sim, study, registry, out: Path | None, status: str) -> str:
     return f"the samples computed before it stopped are in {where}"
 
 
-def run_dynamics(study, *, registry, out: str | Path | None = None, selection=None) -> xr.Dataset:
+def _following(progress, study, phase: str, twin: bool):
+    """A block in which the compiled runs report their simulated time to ``progress`` (a
+    :class:`~workbench.runtime.progress.Progress` callback, or ``None``): ``done`` is simulated
+    time from the start [s], the ideal twin's counted after the clearance run's."""
+    import contextlib
+    if progress is None:
+        return contextlib.nullcontext()
+    from ..mbs.run_control import watch_time
+    from ..runtime.progress import Clock, Progress
+    s, clock = study.solver, Clock()
+    span = s.t_end - s.t_start
+    total = span * (2 if study.mechanism.clearance_joints and study.output.compare_ideal else 1)
+    offset = span if twin else 0.0
+    label = "ideal-joint twin: " if twin else ""
+
+    def report(t, t0, t1):
+        progress(Progress(done=offset + (t - s.t_start), total=total, phase=phase, unit="s",
+                          elapsed=clock.elapsed(), info=f"{label}t = {t:.4g} of {t1:.4g} s"))
+    return watch_time(report)
+
+
+def run_dynamics(study, *, registry, out: str | Path | None = None, selection=None,
+                 progress=None) -> xr.Dataset:
     """Run a dynamics study and write its dataset to ``out`` (nothing when ``None``); return it.
 
     Simulates the mechanism and, when it has clearance joints and ``[output] compare_ideal`` is
@@ -54,14 +76,17 @@ def run_dynamics(study, *, registry, out: str | Path | None = None, selection=No
 
     ``attrs["ideal_twin_status"]`` is ``ok``, ``not requested``, ``failed: ...`` or ``interrupted``.
     ``selection``: the engine that runs it (:func:`workbench.engines.select`, the default); the
-    ideal twin runs on the engine the selector picks for the ideal mechanism.
+    ideal twin runs on the engine the selector picks for the ideal mechanism.  ``progress(p)``
+    follows the simulated time of the compiled runs (a
+    :class:`~workbench.runtime.progress.Progress` with ``unit = "s"``, about every 0.1 s).
     """
     from .. import engines
     if selection is None:
         selection = engines.select(study.mechanism, study.solver)
     out = Path(out) if out is not None else None
     try:
-        sim = engines.run(selection, study.mechanism, study.solver)
+        with _following(progress, study, "dynamics", twin=False):
+            sim = engines.run(selection, study.mechanism, study.solver)
     except SolverError as exc:
         if exc.partial is None:
             raise
@@ -96,7 +121,8 @@ def run_dynamics(study, *, registry, out: str | Path | None = None, selection=No
     interrupted = None
     if study.mechanism.clearance_joints and study.output.compare_ideal:
         try:
-            ideal = engines.simulate(study.mechanism.ideal(), study.solver)
+            with _following(progress, study, "ideal twin", twin=True):
+                ideal = engines.simulate(study.mechanism.ideal(), study.solver)
             twin = "ok"
         except BaseException as exc:  # a later stage: never lose the finished clearance run
             from ..runtime.interrupts import as_interrupt

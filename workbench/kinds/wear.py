@@ -34,7 +34,8 @@ def run(study, *, registry, out: str | Path | None = None, progress=None, resume
         overwrite: bool = False, note=None, max_updates: int | None = None):
     """Run the wear loop into the store ``out`` (a temporary one, removed, when ``None``).
 
-    ``progress(p)`` after every update with a :class:`~workbench.runtime.progress.Progress`
+    ``progress(p)`` after every update, and within an update's dynamics at each settling or
+    averaging cycle (about every 0.1 s), with a :class:`~workbench.runtime.progress.Progress`
     record (a callback of three parameters gets ``(done, total, info)``); ``resume``/``overwrite``/``note``: see
     :func:`workbench.wear.loop.run_wear_study`.  An interrupted run's error carries ``kept``:
     the sentence saying which updates the store keeps.
@@ -54,8 +55,18 @@ def run(study, *, registry, out: str | Path | None = None, progress=None, resume
         report(Progress(done=done, total=study.wear.cycles, phase="dynamics", update=update,
                         elapsed=clock.elapsed(), info=text))
 
-    kw = dict(registry=registry, progress=each_update if progress is not None else None,
-              stage=each_stage if progress is not None else None, note=note, max_updates=max_updates)
+    def each_cycle(update, done, positions):
+        from ..wear.progress import describe
+        first = positions[min(positions)]
+        report(Progress(done=done, total=study.wear.cycles, phase=first.phase, update=update,
+                        cycle=first.cycle, of=first.of, elapsed=clock.elapsed(),
+                        chains=tuple((p.phase, p.cycle, p.of) for p in positions.values())
+                        if len(positions) > 1 else (),
+                        info=f"update {update}: {describe(positions)}"))
+
+    on = progress is not None
+    kw = dict(registry=registry, progress=each_update if on else None, stage=each_stage if on else None,
+              within=each_cycle if on else None, note=note, max_updates=max_updates)
     if out is None:
         if resume or overwrite:
             raise WorkbenchError("resume/overwrite need the wear store to continue or replace: give out")

@@ -18,13 +18,15 @@ from .compiled import CompiledModel, TRANS, compile_mechanism
 from .clearance import C_EX, C_EY, C_FN, C_FT, C_PEN, C_PHI, C_PSI, C_VT, N_CREC, contact_gaps
 from .equations import mechanical_energy, rhs, workspace
 from .kinematics import constraints
-from .integrator import (DETECT_EVENT, DETECT_HALVING, IMP_MAX_PEN, IMP_PEAK_FORCE, IMP_PEAK_TIME,
+from .integrator import (CTL_TIME, DETECT_EVENT, DETECT_HALVING, IMP_MAX_PEN, IMP_PEAK_FORCE, IMP_PEAK_TIME,
                          IMP_TIME, IMP_VELOCITY, N_CTL, STATUS_ABORTED, STATUS_BAD_MODEL, STATUS_OK,
                          STATUS_SINGULAR, Settings, integrate)
 from .mechanism import Mechanism, RevoluteClearanceJoint
 # RunInterrupted, SolverTimeLimit and wall_time_limit are part of this module's interface
 from .run_control import (RunInterrupted, SolverTimeLimit, current_deadline, failure_message,  # noqa: F401
-                          run_in_worker, settings_limit, wall_time_limit)
+                          RunTooSlow, not_returning, run_in_worker, settings_limit, wall_time_limit)
+from .run_control import _compiled
+from ..runtime.watchdog import Stalled, budget_text
 from .solution import Simulation, SolverSettings
 
 MAX_IMPACTS = 200_000
@@ -185,12 +187,28 @@ def _fast_path(cm, y0, settings, out_times, deadline):
     ctl = np.zeros(N_CTL)
     args = (y0, float(settings.t_start), float(settings.t_end), out_times, s, cm.model(), ctl)
     run, evaluate, why = _integrator_for(cm, settings)
+    info = {}
     if USE_WORKER_THREAD:
-        out, reason = run_in_worker(run, args, ctl, deadline)
+        out, reason = run_in_worker(run, args, ctl, deadline,
+                                    span=(float(settings.t_start), float(settings.t_end)), info=info)
     else:
         out, reason = run(*args), None
-    if out is None:  # still compiling when Ctrl-C came: nothing integrated yet
+    if out is None and not _compiled(run):   # numba still compiling: nothing integrated yet
+        if reason == "time_limit":
+            raise SolverTimeLimit(f"stopped at the wall-time limit after {settings_limit(settings, deadline)} "
+                                  f"while the integrator was still being compiled (a first run after "
+                                  f"an install or an edit compiles it once, for minutes)")
         raise RunInterrupted("interrupted (Ctrl-C) before the integration had started")
+    if out is None:   # the worker did not stop: it hangs inside a step (a model's kernel spins)
+        why = not_returning(cm, {"time_limit": "the wall-time limit", "stalled": "no progress",
+                                 "too_slow": "[checks] max_run_hours", "interrupted": "Ctrl-C"}.get(reason, str(reason)), float(ctl[CTL_TIME]))
+        if reason == "time_limit":
+            raise SolverTimeLimit(f"stopped at the wall-time limit after "
+                                  f"{settings_limit(settings, deadline)}: {why}")
+        if reason == "interrupted":
+            raise RunInterrupted(f"interrupted (Ctrl-C): {why}")
+        raise Stalled(f"the simulated time stood still at t = {float(ctl[CTL_TIME]):.9g} s for more "
+                      f"than {budget_text()}: {why}")
     Y, DM, k_out, imp, imp_j, imp_p, n_imp, st, status, t_fail, fault = out
     stats = {"steps": int(st[0]), "rejected_steps": int(st[1]), "rhs_calls": int(st[2]),
              "events": int(st[3]), "contact_probes": int(st[4]), "specialised": why is None}
@@ -206,6 +224,11 @@ def _fast_path(cm, y0, settings, out_times, deadline):
     partial = (_to_simulation(cm, out_times[:k_out], *result, settings, status=kind)
                if k_out else None)
     done = f" (the run had produced {k_out} of {len(out_times)} output samples)"
+    if status == STATUS_ABORTED and reason == "too_slow":
+        raise RunTooSlow(f"stopped: {info.get('pace', 'too slow')}{done}", partial=partial)
+    if status == STATUS_ABORTED and reason == "stalled":
+        raise Stalled(f"the simulated time stood still at t = {t_fail:.9g} s for more than "
+                      f"{budget_text()} (the integrator made no step){done}", partial=partial)
     if status == STATUS_ABORTED and reason == "interrupted":
         raise RunInterrupted(f"interrupted (Ctrl-C) at t = {t_fail:.9g} s{done}", partial=partial)
     if status == STATUS_ABORTED:

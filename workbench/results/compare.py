@@ -7,7 +7,12 @@ with the file names when two titles agree):
   joint the results share) and ``compare_driver_load`` (the first driver's load), against the
   crank angle (or time);
 * wear results: ``compare_profile_<joint>_<surface>`` (the last worn profile of each worn surface,
-  ±2 standard-error band) and ``compare_wear_volume`` (worn volume vs machine cycles, ±2 SE band).
+  ±2 standard-error band) and ``compare_wear_volume`` (worn volume vs machine cycles, ±2 SE band);
+* pressure results: ``compare_pressure_<case>`` (the pressure over the bore angle of every model
+  of every result, one panel per load the results share, one line style per result) and
+  ``compare_peak_pressure_<case>`` (peak pressure against the load), for each case the results
+  share by name.  A result with several models labels its curves ``title: model``; a closed
+  form (Persson, Hertz) is drawn once.
 
 Files go through :func:`workbench.results.figures.save` (``--format``, ``--width``, ``--style``);
 a file already in ``outdir`` is never replaced unless ``overwrite`` and it is one of ours
@@ -66,7 +71,7 @@ def compare(datasets, names, outdir: str | Path) -> list[Path]:
         return _dynamics(datasets, legend, outdir)
     if kind == "wear":
         return _wear(datasets, legend, outdir)
-    raise WorkbenchError(f"compare does not overlay {kind} results yet (dynamics and wear results)")
+    return _pressure(datasets, legend, outdir)
 
 
 def _abscissa(ds):
@@ -145,4 +150,92 @@ def _wear(datasets, legend, outdir) -> list[Path]:
     ax.legend(fontsize="small", loc="best")
     fig.tight_layout()
     paths.append(save(fig, _target(outdir, "compare_wear_volume"), dpi=150))
+    return paths
+
+
+_STYLES = ("-", "--", ":", "-.")
+
+
+def _curves(datasets, legend):
+    """``(dataset, model, label, line style)`` of every model of every result; the closed forms
+    (Persson, Hertz) that several results carry are drawn once."""
+    out, drawn = [], set()
+    for k, (ds, lab) in enumerate(zip(datasets, legend)):
+        models = [str(m) for m in ds["model"].values]
+        plugins = [str(p) for p in ds["plugin"].values] if "plugin" in ds.coords else [""] * len(models)
+        own = sum(p != "closed_form" for p in plugins)
+        for m, plugin in zip(models, plugins):
+            if plugin == "closed_form":
+                if m in drawn:
+                    continue
+                drawn.add(m)
+                out.append((ds, m, f"{m} (closed form)", _STYLES[k % len(_STYLES)]))
+                continue
+            out.append((ds, m, lab if own == 1 else f"{lab}: {m}", _STYLES[k % len(_STYLES)]))
+    return out
+
+
+def _shared_loads(datasets, case) -> list[float]:
+    """The load values [N] of ``case`` that every result has."""
+    common = None
+    for ds in datasets:
+        have = [float(v) for v in ds["load_value"].sel(case=case).values]
+        common = have if common is None else [v for v in common if any(np.isclose(v, h, rtol=1e-9) for h in have)]
+    return common or []
+
+
+def _load_index(ds, case, F: float) -> int:
+    return int(np.argmin(np.abs(np.asarray(ds["load_value"].sel(case=case).values, float) - F)))
+
+
+def _pressure(datasets, legend, outdir) -> list[Path]:
+    """Pressure curves of the cases the results share, and their peak pressures over the load."""
+    from .figures import number_text
+    from .plot import new_figure
+    cases = _shared(datasets, "case")
+    if not cases:
+        raise WorkbenchError("compare: the pressure results share no case (by name); nothing to overlay")
+    curves = _curves(datasets, legend)
+    paths = []
+    for case in cases:
+        loads = _shared_loads(datasets, case)
+        if not loads:
+            continue
+        fig = new_figure(figsize=(2.6 * len(loads) + 2.4, 3.2))
+        axes = fig.subplots(1, len(loads), squeeze=False)[0]
+        for ax, F in zip(axes, loads):
+            reach = 0.0
+            for i, (ds, m, lab, ls) in enumerate(curves):
+                theta = np.degrees(np.asarray(ds["theta"].values, float))
+                p = np.asarray(ds["pressure"].sel(case=case, model=m).isel(load=_load_index(ds, case, F)).values,
+                               float)
+                if not np.isfinite(p).any():
+                    continue
+                ax.plot(theta, p / 1e6, ls, color=f"C{i % 10}", lw=1.1, label=lab)
+                loaded = np.abs(theta[np.nan_to_num(p) > 0])
+                reach = max(reach, float(loaded.max()) if loaded.size else 0.0)
+            lim = min(180.0, 1.15 * reach + 1.0) if reach else 180.0
+            ax.set_xlim(-lim, lim)
+            ax.grid(alpha=0.3)
+            ax.set_title(f"F = {number_text(F)} N", fontsize=9)
+        fig.supxlabel("angle θ from the load line [°]", fontsize="medium")
+        axes[0].set_ylabel("contact pressure [MPa]")
+        axes[-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))   # off the peaks
+        fig.suptitle(f"{case}: contact pressure", fontsize=10)
+        fig.tight_layout()
+        paths.append(save(fig, _target(outdir, f"compare_pressure_{case}"), dpi=150))
+        if len(loads) < 2:
+            continue
+        fig, ax = _figure()
+        for i, (ds, m, lab, ls) in enumerate(curves):
+            peak = [float(ds["peak_pressure"].sel(case=case, model=m).isel(load=_load_index(ds, case, F)))
+                    for F in loads]
+            if np.isfinite(peak).any():
+                ax.plot(loads, np.asarray(peak) / 1e6, ls, marker="o", ms=3, color=f"C{i % 10}", label=lab)
+        ax.set_xscale("log")
+        ax.set_xlabel("load [N]"); ax.set_ylabel("peak contact pressure [MPa]"); ax.grid(alpha=0.3)
+        ax.set_title(f"{case}: peak pressure", fontsize="medium")
+        ax.legend(fontsize="small", loc="best")
+        fig.tight_layout()
+        paths.append(save(fig, _target(outdir, f"compare_peak_pressure_{case}"), dpi=150))
     return paths

@@ -158,14 +158,18 @@ def write_dataset(ds: xr.Dataset, path: str | Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise WorkbenchError(f"cannot create the directory of the results file {path}: {exc}") from exc
+    from ..runtime.abandoned import remove_abandoned_tmp_files
+    remove_abandoned_tmp_files(path)   # a killed earlier write's .OUT.PID.tmp (dead writers only)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     from .cf import cf_clean, cf_encoding
     ds = cf_clean(ds)
     encoding = cf_encoding(ds, {name: {"zlib": True, "complevel": 4} for name, var in ds.data_vars.items()
                                 if var.dtype.kind == "f" and var.size > 1024})
+    from ..runtime.deferred import deferred_interrupts
     try:
-        ds.to_netcdf(tmp, engine=ENGINE, encoding=encoding)
-        os.replace(tmp, path)
+        with deferred_interrupts():   # Ctrl-C never leaves xarray's netCDF lock held
+            ds.to_netcdf(tmp, engine=ENGINE, encoding=encoding)
+            os.replace(tmp, path)
     except (OSError, RuntimeError) as exc:   # the netCDF library reports a full disk as "HDF error"
         from ..runtime.interrupts import is_interrupt
         tmp.unlink(missing_ok=True)  # safe: our own temporary file beside the output

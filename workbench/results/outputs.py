@@ -272,6 +272,10 @@ def check_output(out: str | Path, *, kind: str, inputs=(), overwrite: bool = Fal
         raise OutputError(f"{option} {out} is the current folder or one of its parents; "
                           f"choose a new name ending in '{suffix}'")
     if suffix == ".nc":
+        from ..runtime.abandoned import remove_abandoned_tmp_files
+        from .dataset import partial_path
+        for p in (out, partial_path(out)):   # temporaries of a killed earlier write (dead writers only)
+            remove_abandoned_tmp_files(p)
         if out.is_dir():
             raise OutputError(f"{option} {out} is an existing folder, not a results file; "
                               f"choose a new name ending in '.nc'")

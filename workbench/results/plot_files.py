@@ -119,9 +119,13 @@ def publish(draw, folder: str | Path, *, overwrite: bool = False, option: str = 
     replaced when any name is refused."""
     folder = Path(folder)
     _check_folder(folder, option)
+    from ..runtime.abandoned import remove_abandoned_staging, remove_abandoned_tmp_files, staging_prefix
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".workbench-plots-", dir=folder))
+        # what a killed plot left here (its staging folder, its manifest's temporary): ours, dead writer
+        remove_abandoned_staging(folder)
+        remove_abandoned_tmp_files(folder / MANIFEST)
+        staging = Path(tempfile.mkdtemp(prefix=staging_prefix(), dir=folder))
     except OSError as exc:
         raise OutputError(f"cannot write the plots to {folder}: {exc.strerror or exc}") from None
     try:

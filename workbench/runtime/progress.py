@@ -14,9 +14,15 @@ from dataclasses import dataclass, field
 class Progress:
     """One step of a run.
 
-    done, total : work done and to do, in ``unit`` (a wear run: machine cycles).
-    phase : what runs (``"update"``: a wear update finished; ``"dynamics"``; ``"done"``).
+    done, total : work done and to do, in ``unit`` (a wear run: machine cycles; a dynamics run:
+        simulated time [s] from the start, the ideal-joint twin's counted after the run's).
+    phase : what runs (``"update"``: a wear update finished; ``"dynamics"``: an update's dynamics
+        starts, or a dynamics run advances; ``"settling"``/``"averaging"``: a wear update's
+        dynamics integrates that cycle; ``"ideal twin"``: a dynamics run's ideal-joint twin).
     update : the wear update's index (0, 1, ...), or ``None``.
+    cycle, of : the settling or averaging cycle being integrated (from 1) and the cycles of that
+        phase [1] (chain 0's), or ``None``.
+    chains : every chain's ``(phase, cycle, of)`` when the update runs several chains, else ``()``.
     cycle_jump : the cycles the update jumped [1] (wear), or ``None``.
     max_depth : the deepest wear after the update [m] (wear), or ``None``.
     elapsed : wall time since the run started [s].
@@ -29,6 +35,9 @@ class Progress:
     update: int | None = None
     cycle_jump: float | None = None
     max_depth: float | None = None
+    cycle: int | None = None
+    of: int | None = None
+    chains: tuple = ()
     elapsed: float = 0.0
     info: str = ""
 

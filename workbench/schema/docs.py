@@ -88,9 +88,26 @@ def format_sweep() -> str:
     return format_sections(W.SECTIONS)
 
 
+def included(rel: str):
+    """A generator of the block that quotes the repository file ``rel`` (a shipped study) as it
+    is, so that an example in the docs never drifts from the file (``None`` outside a source
+    checkout: the block is then left alone)."""
+    def quote(root: str | Path | None = None) -> str | None:
+        path = Path(root if root is not None else _ROOT) / rel
+        if not path.is_file():
+            return None
+        return "```toml\n" + path.read_text(encoding="utf-8").rstrip() + "\n```"
+    quote.reads_root = True
+    return quote
+
+
+#: the repository root of a source checkout (where ``studies/`` lies beside ``workbench/``)
+_ROOT = Path(__file__).resolve().parents[2]
+
 #: file -> {block name: generator}
 BLOCKS = {
-    "docs/study_format.md": {"workbench.study.schema.format_reference()": format_reference,
+    "docs/study_format.md": {"studies/flores_slider_crank.toml": included("studies/flores_slider_crank.toml"),
+                             "workbench.study.schema.format_reference()": format_reference,
                              "workbench.study.spatial.format_reference()": _format_spatial,
                              "workbench.schema.docs.format_pressure()": format_pressure},
     "docs/sweep_format.md": {"workbench.schema.docs.format_sweep()": format_sweep},
@@ -99,10 +116,15 @@ BLOCKS = {
 _BLOCK = re.compile(r"(<!-- BEGIN GENERATED: (?P<name>[^\n]*?) -->\n)(?P<body>.*?)(<!-- END GENERATED -->)", re.S)
 
 
-def _rewrite(text: str, gens: dict) -> str:
+def _generate(gen, root=None) -> str | None:
+    return gen(root) if getattr(gen, "reads_root", False) else gen()
+
+
+def _rewrite(text: str, gens: dict, root=None) -> str:
     def repl(m):
         gen = gens.get(m.group("name"))
-        return m.group(0) if gen is None else m.group(1) + gen().rstrip() + "\n" + m.group(4)
+        body = None if gen is None else _generate(gen, root)
+        return m.group(0) if body is None else m.group(1) + body.rstrip() + "\n" + m.group(4)
     return _BLOCK.sub(repl, text)
 
 
@@ -114,7 +136,10 @@ def stale_blocks(root: str | Path) -> list[str]:
         text = (Path(root) / rel).read_text(encoding="utf-8")
         found = {m.group("name"): m.group("body") for m in _BLOCK.finditer(text)}
         for name, gen in gens.items():
-            if name not in found or found[name].strip() != gen().strip():
+            body = _generate(gen, root)
+            if body is None:
+                continue
+            if name not in found or found[name].strip() != body.strip():
                 out.append(f"{rel}: {name}")
     return out
 
@@ -123,7 +148,8 @@ def update_reference(md_path) -> None:
     """Rewrite the generated blocks of one Markdown file (``docs/study_format.md`` ...)."""
     p = Path(md_path)
     gens = {k: v for rel, g in BLOCKS.items() for k, v in g.items()}
-    p.write_text(_rewrite(p.read_text(encoding="utf-8"), gens), encoding="utf-8")
+    root = p.resolve().parent.parent     # docs/<file>: the repository root above docs/
+    p.write_text(_rewrite(p.read_text(encoding="utf-8"), gens, root), encoding="utf-8")
 
 
 def update_docs(root: str | Path, registry=None) -> list[Path]:

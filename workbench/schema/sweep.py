@@ -22,6 +22,9 @@ SWEEP = Section("sweep", "What the sweep is and which base study it varies.", (
     Key("case_timeout", "number", "s", "wall time allowed per case; a case running longer is stopped "
         "and recorded as timed_out (each case then runs in its own process; `workbench sweep "
         "--case-timeout` overrides it)", None, gt=0.0),
+    Key("max_cases", "int", "1", "largest number of cases (the product of the grid's dimensions) the "
+        "sweep may have; a larger grid is refused by `validate` and `sweep` before any case is "
+        "built or written (`--max-cases` on the command line overrides it)", 10000, min=1),
 ))
 
 ENTRY = Section("grid.\"<key>\"", (

@@ -50,6 +50,9 @@ class Checks:
     max_memory_gb: float = 4.0
     cycle_matches_drivers: bool = True
     assembly_cycle: bool = True
+    progress_timeout: float = 60.0
+    max_run_hours: float = 24.0
+    max_cycles: float = 1e10
 
 
 class ImplausibleResultError(WorkbenchError):
@@ -176,8 +179,10 @@ def dynamics_bytes(mechanism: Mechanism, solver, compare_ideal: bool) -> float:
 
 def wear_bytes(wear) -> float:
     """Estimated bytes of one wear update's contact samples: pressure on the nodes for every
-    sample of the settling and averaging cycles (the dominant array)."""
-    cycles = wear.settle_cycles + wear.average_cycles
+    sample of the settling and (at most ``max_average_cycles``) averaging cycles (the dominant
+    array)."""
+    # an update grows its averaging cycles up to max_average_cycles (workbench.wear.loop.measure)
+    cycles = wear.settle_cycles + max(wear.average_cycles, wear.max_average_cycles)
     return 8.0 * float(wear.samples_per_cycle) * cycles * float(wear.nodes) * max(len(wear.joints), 1)
 
 
@@ -198,6 +203,8 @@ def _cycle_period(mechanism: Mechanism, period: float, probs: S.Problems) -> Non
     """A wear cycle must be a whole number (>= 1) of periods of every periodic driver."""
     from ..mbs.degenerate import driver_periods
     for name, T in driver_periods(mechanism):
+        if not T > 0.0:   # refused with the driver's speed (workbench.study.bounds)
+            continue
         n = round(period / T)
         if n < 1 or abs(period - n * T) > CYCLE_TOL * period:
             probs.add("wear.cycle_period",
@@ -241,6 +248,8 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
             _cycle_period(mechanism, wear.cycle_period, probs)
         _memory(wear_bytes(wear), "the contact samples of one wear update (samples_per_cycle x "
                 "nodes x cycles)", "wear", checks, probs)
+        from .bounds import wear_cycles
+        wear_cycles(wear, checks, probs)
         _coupled_pressure(mechanism, wear, probs)
     if solver is not None and getattr(solver, "ramp", 0.0):
         from ..flex.ramp import ramp_problems

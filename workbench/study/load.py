@@ -365,7 +365,11 @@ def _driver(t, path: str, probs: S.Problems) -> Driver | None:
             return None
         func = DriverFunction(polynomial=f["polynomial"], harmonics=f["harmonics"])
     else:
+        key = "speed" if v["speed"] is not None else "speed_rpm"
         speed = v["speed"] if v["speed"] is not None else v["speed_rpm"] * 2.0 * math.pi / 60.0
+        from .bounds import driver_speed
+        if not driver_speed(speed, path, key, v[key], probs):
+            return None
         func = DriverFunction(polynomial=(v["initial"], speed))
     return Driver(name=v["name"], body=v["body"], function=func, coordinate=v["coordinate"],
                   relative_to=v["relative_to"])

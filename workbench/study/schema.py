@@ -416,6 +416,19 @@ CHECKS = Section("checks", "Plausibility guards, checked by `workbench validate`
     Key("assembly_cycle", "bool", "", "before a run, assemble the ideal mechanism along one "
         "period of its drivers (at most the run) and refuse lock-up or a singular constraint "
         "Jacobian, naming the driver angle", True),
+    Key("progress_timeout", "number", "s", "longest wall time a run may go without progress: the "
+        "integrator not advancing the simulated time, or one call of a wear update's pressure model "
+        "or wear law not returning (numba compiling counts as progress); the run then stops with "
+        "exit status 3 naming the update, the joint and the model, keeping the completed updates",
+        60.0, gt=0.0),
+    Key("max_run_hours", "number", "h", "largest wall time one integrator run may take (a dynamics "
+        "study's run, or one wear update's settling and averaging cycles), projected from its pace "
+        "after 20 s of integration and checked from then on; a run projected beyond it stops with "
+        "exit status 2 and the projection (e.g. a slider-crank wear study at 1 rev/min: 60 s cycles "
+        "of stiff contact), keeping the completed updates", 24.0, gt=0.0),
+    Key("max_cycles", "number", "1", "largest `[wear] cycles` a study may ask for; the loop "
+        "needs at least one update per jump and a jump is at most the cycles left, so an absurd "
+        "count (1e300) is refused before the run instead of never ending", 1e10, gt=0.0),
 ))
 
 SECTIONS: tuple[Section, ...] = (

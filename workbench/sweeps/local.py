@@ -78,11 +78,15 @@ def require_dask(scheduler: str | None) -> None:
                          f"(or 'dask[distributed]'), or run with {other}")
 
 
-def _init_worker(started, registry) -> None:
+def _init_worker(started, registry, parent: int) -> None:
     """In each new worker: one BLAS thread per case, Ctrl-C ignored between cases; ``started``:
     the flags (shared memory) a case sets when it starts; ``registry``: the sweep's plugin
-    registry (inherited, not sent: the worker is a fork)."""
+    registry (inherited, not sent: the worker is a fork); ``parent``: the sweep's pid -- the
+    worker ends with it, even after a ``kill -9`` of the sweep
+    (:func:`workbench.runtime.child.die_with_parent`)."""
     from threadpoolctl import threadpool_limits
+    from ..runtime.child import die_with_parent
+    die_with_parent(parent)
     global _LIMITS, _CASE_SIGINT, _STARTED, _REGISTRY
     _STARTED, _REGISTRY = started, registry
     _LIMITS = threadpool_limits(limits=1)   # kept for the life of the worker
@@ -115,13 +119,14 @@ def _pool(n: int, started, registry):
     from concurrent.futures import ProcessPoolExecutor
     _quiet_threads()
     return ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_init_worker, initargs=(started, registry))
+                               initializer=_init_worker, initargs=(started, registry, os.getpid()))
 
 
 def _stop(pool, grace: float) -> None:
     """Cancel what has not started, give the running cases ``grace`` seconds, then kill."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
+
     deadline = time.monotonic() + grace
     for p in procs:
         p.join(max(0.0, deadline - time.monotonic()))

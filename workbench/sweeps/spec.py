@@ -130,11 +130,13 @@ class Sweep:
 # --------------------------------------------------------------------------------------------
 # loading
 # --------------------------------------------------------------------------------------------
-def load_sweep(path: str | Path, registry=None) -> Sweep:
-    """Read and check the sweep file ``path`` (its base study is read too)."""
+def load_sweep(path: str | Path, registry=None, max_cases: int | None = None) -> Sweep:
+    """Read and check the sweep file ``path`` (its base study is read too); ``max_cases``
+    overrides the file's ``[sweep] max_cases``."""
     from ..study.input import read_file_text
     path = Path(path)
-    return load_sweep_text(read_file_text(path, "sweep file"), file=path, registry=registry)
+    return load_sweep_text(read_file_text(path, "sweep file"), file=path, registry=registry,
+                           max_cases=max_cases)
 
 
 def _read_base(head: dict, file, probs: Problems) -> tuple[Path, str, dict] | None:
@@ -151,11 +153,13 @@ def _read_base(head: dict, file, probs: Problems) -> tuple[Path, str, dict] | No
         return None
 
 
-def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None) -> Sweep:
+def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None,
+                    max_cases: int | None = None) -> Sweep:
     """Check a sweep given as TOML text; a relative ``base`` is relative to ``file``'s folder.
 
     Every problem of the file is reported at once (a :class:`StudyError` naming the file, the key
-    path, the value and the valid choices)."""
+    path, the value and the valid choices).  A grid of more cases than ``max_cases`` (default: the
+    file's ``[sweep] max_cases``) is refused before any case is built (:func:`check_size`)."""
     from ..study.input import parse_toml
     fname = str(file) if file is not None else "<sweep>"
     doc = parse_toml(text, fname)
@@ -207,6 +211,13 @@ def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None)
             probs.add("grid", f"two parameters have the dimension name '{n}' ({', '.join(dup)}); "
                               "give them distinct names with {{ values = [...], name = \"...\" }}")
 
+    groups = _groups(head["zip"], params, probs) if len(params) == len(grid) else None
+    if groups is not None and head["max_cases"] is not BAD:   # before anything costs time
+        n_before = len(probs.items)
+        check_size(params, groups, max_cases if max_cases is not None else head["max_cases"],
+                   "--max-cases" if max_cases is not None else "[sweep] max_cases", probs)
+        if len(probs.items) > n_before:
+            probs.raise_if_any()
     from ..results.reducers import reducers_for   # imports xarray: only when a sweep is loaded
     valid = reducers_for(kind)
     summary = head["summary"] if head["summary"] not in (None, BAD) else list(valid)
@@ -220,7 +231,6 @@ def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None)
         if s in names:
             probs.add("grid", f"parameter name '{s}' is also a summary quantity; rename the parameter")
 
-    groups = _groups(head["zip"], params, probs) if len(params) == len(grid) else None
     probs.raise_if_any()
     case_timeout = head["case_timeout"]
     title = str(head["title"] or (Path(file).stem if file is not None else "sweep"))
@@ -231,6 +241,58 @@ def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None)
                   parameters=tuple(params), groups=groups, summary=tuple(summary),
                   case_timeout=float(case_timeout) if case_timeout is not None else None)
     return Sweep(**{**sweep.__dict__, "cases": tuple(expand(sweep))})
+
+
+#: the default of ``[sweep] max_cases``
+DEFAULT_MAX_CASES = int(W.SWEEP.key("max_cases").default)
+
+
+def quick_size_check(path: str | Path, max_cases: int | None = None) -> None:
+    """Refuse a grid above its case limit from the sweep file's text alone, before the plugins
+    are loaded (so that ``validate`` answers a 10^6-case grid in well under a second): the cases
+    are the product of the grid's list lengths.  Only when that count is exact -- no ``zip``
+    groups, every entry a list or a table with a ``values`` list, a valid ``max_cases`` -- does it
+    refuse; anything else is left to :func:`load_sweep` (which checks the size again, exactly)."""
+    from ..study.input import parse_toml, read_file_text
+    try:
+        doc = parse_toml(read_file_text(Path(path), "sweep file"), str(path))
+    except StudyError:
+        return
+    head, grid = doc.get("sweep"), doc.get("grid")
+    if not isinstance(head, dict) or not isinstance(grid, dict) or not grid or "zip" in head:
+        return
+    limit = max_cases if max_cases is not None else head.get("max_cases", DEFAULT_MAX_CASES)
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        return
+    sizes = []
+    for entry in grid.values():
+        values = entry.get("values") if isinstance(entry, dict) else entry
+        if not isinstance(values, list) or not values:
+            return
+        sizes.append(len(values))
+    n = math.prod(sizes)
+    if n > limit:
+        where = "--max-cases" if max_cases is not None else "[sweep] max_cases"
+        probs = Problems(str(path))
+        probs.add("grid", f"the grid has {n:,} cases ({' x '.join(str(k) for k in sizes)}), above the "
+                          f"limit of {limit:,} ({where}): each case is a full run writing its own result "
+                          f"file, so the sweep would run {n:,} studies; coarsen the grid, or raise the "
+                          f"limit ([sweep] max_cases = N in the sweep file, or --max-cases N) if it is meant")
+        probs.raise_if_any()
+
+
+def check_size(params, groups, limit: int, where: str, probs: Problems) -> None:
+    """Refuse a grid of more than ``limit`` cases, counted from the dimensions' lengths (the cases
+    are not enumerated): the number, the dimensions and the limit with the key to raise."""
+    by = {p.name: p for p in params}
+    sizes = [len(by[g[0]].values) for g in groups]
+    n = math.prod(sizes)
+    if n > limit:
+        probs.add("grid", f"the grid has {n:,} cases ({' x '.join(f'{g[0]} ({k})' for g, k in zip(groups, sizes))}), "
+                          f"above the limit of {limit:,} ({where}): each case is a full run writing its "
+                          f"own result file, so the sweep would run {n:,} studies; coarsen the grid, or "
+                          f"raise the limit ([sweep] max_cases = N in the sweep file, or --max-cases N) "
+                          f"if it is meant")
 
 
 def _missing(doc: dict, parts: tuple) -> bool:

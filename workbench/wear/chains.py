@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 
-from ..mbs.run_control import cancel_on, current_deadline, wall_time_limit
+from ..mbs.run_control import cancel_on, current_deadline, current_watch, wall_time_limit, watch_time
 
 #: relative speed of a replica's journal at its start, in radial clearances per machine cycle [1]
 START_SPEED = 20.0
@@ -98,11 +98,15 @@ def run_chains(simulate, mech, settings_of, n: int, m: int, settle: int, S: int,
     errors: list = [None] * len(ns)
     cancel = threading.Event()
     deadline = current_deadline()
+    outer = current_watch()   # a watch of the simulated time sees every chain, with its index
+
+    def watch(k):
+        return None if outer is None else (lambda t, t0, t1: outer(t, t0, t1, chain=k))
 
     def work(k):
         try:
             left = deadline - time.monotonic() if math.isfinite(deadline) else math.inf
-            with cancel_on(cancel), wall_time_limit(max(left, 0.0)):
+            with cancel_on(cancel), wall_time_limit(max(left, 0.0)), watch_time(watch(k)):
                 out[k] = simulate(mech, sets[k], initial=starts[k], **kwargs)
         except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
             errors[k] = exc
@@ -113,7 +117,7 @@ def run_chains(simulate, mech, settings_of, n: int, m: int, settle: int, S: int,
     for t in threads:
         t.start()
     try:
-        with cancel_on(cancel):
+        with cancel_on(cancel), watch_time(watch(0)):
             out[0] = simulate(mech, sets[0], initial=starts[0], **kwargs)
     except BaseException:
         cancel.set()

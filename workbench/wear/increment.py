@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ModelFault, WorkbenchError
+from ..runtime.watchdog import beat
 from . import statistics as st
 from .surfaces import WornJoint, periodic_scatter
 
@@ -245,6 +246,7 @@ def cycle_rates(worn: WornJoint, samples: ContactSamples, n_cycles: int, pressur
         scal["peak_pressure"][c] = p.max(initial=0.0)
         scal["mean_force"][c] = s.force.mean() if len(s.force) else 0.0
         scal["max_penetration"][c] = s.penetration.max(initial=-np.inf)
+        beat()   # one cycle evaluated: progress for the watchdog of the models' calls
     return CycleRates(volume=vol, **out, **scal)
 
 
@@ -293,5 +295,6 @@ def jump_increment(worn: WornJoint, rate: WearRate, dN: float, law, share: float
             p = pressure_field(worn, s, pressure_model)
             b, jn = wear_split(worn, s, law_depth(law, p, s, s1), share)
             b1 += b / n; j1 += jn / n
+            beat()
         db, dj = 0.5 * (db + dN * b1), 0.5 * (dj + dN * j1)
     return db, dj, dN * rate.sliding, dN * rate.stderr_bushing, dN * rate.stderr_journal

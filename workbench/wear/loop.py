@@ -36,6 +36,7 @@ ends with the same result as an uninterrupted one.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import math
@@ -48,9 +49,10 @@ import xarray as xr
 
 from .. import engines
 from ..errors import SolverError, WorkbenchError
+from ..mbs.run_control import watch_time
 from .chains import run_chains
 # the worn joints by kind, each a module of the same shape: revolute and translational (guide) joints
-from . import coupled, guide_loop, records, revolute_loop, statistics as st
+from . import coupled, guide_loop, progress as cycle_progress, records, revolute_loop, statistics as st
 from .history import control_limit, remember, with_scatter   # jump control over the last updates
 from .session import guarded
 from .store import WearStore
@@ -101,6 +103,7 @@ class WearRun:
     validity: ValidityLog = field(default_factory=ValidityLog)
     guides: dict = field(default_factory=dict)     # translational: joint index -> guide_loop.GuideWear
     selection: object = None                       # the engine of the updates (workbench.engines.select)
+    watch: object = None                           # follows the updates' simulated time (.progress.cycle_watch)
 
 
 # ------------------------------------------------------------------------------ dynamics
@@ -132,18 +135,24 @@ def _simulate(run: WearRun, n: int, tighten: float):
     surfaces = {**revolute_loop.surfaces(run), **guide_loop.surfaces(run)}
     geoms = revolute_loop.geometries(run) if cfg.stiffness == "worn" else None
     t = _time.perf_counter()
+    following = watch_time(run.watch) if run.watch is not None else contextlib.nullcontext()
     try:
-        if cfg.chains > 1:   # replicas side by side (workbench.wear.chains), joined into one simulation
-            sim = run_chains(_simulator(run), study.mechanism, lambda nk: _settings(study, cfg, nk, tighten), n, cfg.chains,
-                             cfg.settle_cycles, cfg.samples_per_cycle, cfg.cycle_period, surfaces=surfaces,
-                             geometries=geoms)
-        else:
-            sim = _simulator(run)(study.mechanism, _settings(study, cfg, n, tighten), surfaces=surfaces,
-                                  geometries=geoms)
+        with following:
+            sim = _simulate_chains(run, n, tighten, surfaces, geoms)
     except SolverError as exc:
         raise SolverError(f"wear update {run.update} (after {run.cycles_done:.6g} cycles): {exc}") from None
     run.timings.dynamics += _time.perf_counter() - t
     return sim
+
+
+def _simulate_chains(run: WearRun, n: int, tighten: float, surfaces, geoms):
+    study, cfg = run.study, run.cfg
+    if cfg.chains > 1:   # replicas side by side (workbench.wear.chains), joined into one simulation
+        return run_chains(_simulator(run), study.mechanism, lambda nk: _settings(study, cfg, nk, tighten), n,
+                          cfg.chains, cfg.settle_cycles, cfg.samples_per_cycle, cfg.cycle_period,
+                          surfaces=surfaces, geometries=geoms)
+    return _simulator(run)(study.mechanism, _settings(study, cfg, n, tighten), surfaces=surfaces,
+                           geometries=geoms)
 
 
 def _rates(run: WearRun, sim, n: int, old: dict | None) -> dict:
@@ -226,6 +235,16 @@ def choose_jump(run: WearRun, meas: Measurement) -> float:
     dN = left
     for j, r in meas.rates.items():
         allowed = cfg.depth_step * guide_loop.clearance(run, j)
+        if r.deepest > allowed:   # one cycle already wears more than a jump may: no progress possible
+            from .increment import ModelOutputError
+            raise WorkbenchError(
+                f"wear update {run.update} (after {run.cycles_done:.6g} cycles), joint "
+                f"'{run.study.mechanism.clearance_joints[j].name}': the wear law '{cfg.law.name}' wears "
+                f"{r.deepest:.4g} m per cycle, more than the depth step of {allowed:.4g} m (depth_step "
+                f"{cfg.depth_step:g} x clearance) allowed per update; the jump cannot be shorter than one "
+                f"cycle, so the loop would crawl one cycle per update with the bore worn beyond its "
+                f"step. The law's output (or its wear coefficient) is implausible") \
+                from ModelOutputError(f"the wear law '{cfg.law.name}' returned implausible depths")
         if r.deepest > 0.0:
             dN = min(dN, max(1.0, math.floor(allowed / r.deepest)))
         lim = control_limit(run, j, r)
@@ -275,11 +294,13 @@ def _refuse_to_clobber(out: Path) -> None:
 
 @guarded
 def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = False, progress=None,
-                   max_updates: int | None = None, stage=None) -> xr.Dataset:
+                   max_updates: int | None = None, stage=None, within=None) -> xr.Dataset:
     """Run the wear loop of ``study`` (``kind = "wear"``) into the zarr store ``out``.
 
     ``progress(cycles_done, cycles_total, dN, max_depth)`` is called after every update, and
-    ``stage(update, cycles_done, text)`` before each update's dynamics (what runs now).
+    ``stage(update, cycles_done, text)`` before each update's dynamics (what runs now), and
+    ``within(update, cycles_done, positions)`` while it runs, about every 0.1 s: the settling or
+    averaging cycle each chain integrates (``{chain: CyclePosition}``, :mod:`.progress`).
     ``resume=True`` continues the run stored at ``out``.  ``max_updates`` stops after that many
     new updates (for tests and benchmarks).  Returns the store's dataset (loaded).
     """
@@ -287,6 +308,9 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
     coupled.check(study)   # distributed contact (owner: workbench.wear.coupled)
     run = WearRun(study, cfg)
     run.selection = engines.select(study.mechanism, study.solver)   # recorded in the store's attrs
+    if within is not None:
+        run.watch = cycle_progress.cycle_watch(
+            cfg.cycle_period, cfg.settle_cycles, lambda where: within(run.update, run.cycles_done, where))
     revolute_loop.start(run)
     guide_loop.start(run)
     store = WearStore(out)

@@ -57,8 +57,14 @@ def context(run, worn: WornJoint):
     """Add the update, the joint and the cycles done to a model's bad-output error; a model
     (a plugin) that raises is a :class:`ModelOutputError` naming it (exit status 3), so that the
     run ends with a message and the store keeps its completed updates."""
+    from ..mbs.run_control import current_deadline
+    from ..runtime.watchdog import Stalled, watch
+    label = f"wear update {run.update}, joint '{worn.joint.name}' (after {run.cycles_done:.6g} cycles)"
     try:
-        yield
+        with watch(label, deadline=current_deadline()):   # a model call that never returns is stopped
+            yield
+    except Stalled as exc:   # raised inside the model's frame: name the model whose code ran
+        raise Stalled(f"{exc} ({_culprit(exc, run.cfg)} did not return)") from None
     except ModelOutputError as exc:
         raise ModelOutputError(f"wear update {run.update}: {exc} for joint '{worn.joint.name}' "
                                f"(after {run.cycles_done:.6g} cycles)") from None
