@@ -238,12 +238,20 @@ def test_contact_law_without_kernel_is_rejected_but_pressure_models_need_none():
     assert reg.names("pressure") == ["toy_pressure"]
 
 
-def test_two_plugins_with_the_same_model_name_clash():
+def test_two_plugins_with_the_same_model_name_clash_only_where_it_is_used():
+    """A clash makes that one name unusable (refused naming both plugins); the other models of
+    both plugins, and the registry itself, stay usable."""
+    reg = registry_of(plugin("plugin_one", "friction", ToyFriction),
+                      plugin("plugin_two", "friction", _variant(ToyFriction)),
+                      plugin("plugin_three", "wear", ToyWear))
+    assert "toy_friction" not in reg.names("friction") and reg.names("wear") == ["toy_wear"]
+    assert [e.plugin for e in reg.clashes[("friction", "toy_friction")]] == ["plugin_one", "plugin_two"]
     with pytest.raises(PluginError) as err:
-        registry_of(plugin("plugin_one", "friction", ToyFriction),
-                    plugin("plugin_two", "friction", _variant(ToyFriction)))
+        reg.create("friction", "toy_friction", file="s.toml", key="mechanism.clearance_joints[0].friction")
     msg = str(err.value)
     assert "'toy_friction'" in msg and "'plugin_one'" in msg and "'plugin_two'" in msg
+    assert "s.toml" in msg and "[mechanism.clearance_joints[0].friction]" in msg
+    assert reg.get("wear", "toy_wear") is ToyWear
 
 
 def test_same_name_in_different_families_is_fine():

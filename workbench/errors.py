@@ -48,6 +48,13 @@ class SolverError(WorkbenchError):
         self.partial = partial
 
 
+class ModelFault(WorkbenchError):
+    """A model (a plugin's or a built-in) broke its contract: it raised, or returned a value that
+    cannot be right (a force while the bodies are apart, NaN, a wrong shape).  The message names
+    the model and where it was called; the command line exits with status 3, as for a failed
+    computation."""
+
+
 def did_you_mean(value: str, choices: Iterable[str]) -> str:
     """Return ``" Did you mean 'x'?"`` for the closest valid choice, or ``""``."""
     close = difflib.get_close_matches(str(value), list(choices), n=1, cutoff=0.6)

@@ -5,12 +5,15 @@ every module of the ``workbench`` entry-point group; a module that fails to impo
 a warning, it does not break the host -- also when it calls ``sys.exit`` or raises
 ``KeyboardInterrupt`` at import (:data:`ISOLATED`).  :func:`build_registry` calls each registration hook
 once per plugin and validates every model it registers (base class, name, reference, parameters
-with units, name clashes) — pluggy checks hook signatures but never what a hook registers.
+with units) — pluggy checks hook signatures but never what a hook registers.  Two plugins
+registering one name make that name unusable (:meth:`Registry.entry` refuses it naming both), never
+the other models.
 """
 from __future__ import annotations
 
 import dataclasses
 import re
+import time
 import warnings
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -62,7 +65,9 @@ def get_plugin_manager(*, load_entry_points: bool = True, extra_plugins: tuple =
                                         else ("unknown", "unknown"))
             dist_name, dist_version = seen_dists[dist_key]
             try:
+                t0 = time.perf_counter()
                 module = ep.load()
+                _report_slow_import(ep.name, dist_name, time.perf_counter() - t0)
                 pm.register(module, name=ep.name)
             except ISOLATED as exc:  # any failure of a plugin must not break the host
                 warnings.warn(f"workbench plugin '{ep.name}' from distribution '{dist_name}' "
@@ -74,6 +79,24 @@ def get_plugin_manager(*, load_entry_points: bool = True, extra_plugins: tuple =
         name = pm.register(plugin)
         pm._workbench_dists[name] = ("(in-process)", "")
     return pm
+
+
+#: an entry point whose import takes longer than this is reported (on stderr, once per process) [s]
+SLOW_IMPORT_SECONDS = 1.0
+_REPORTED_SLOW: set = set()
+
+
+def _report_slow_import(name: str, dist: str, seconds: float) -> None:
+    """Say on stderr that the plugin ``name`` took ``seconds`` to import (every command imports
+    every plugin, ``validate`` and ``plugins`` included), once per process and plugin."""
+    if seconds < SLOW_IMPORT_SECONDS or name in _REPORTED_SLOW:
+        return
+    _REPORTED_SLOW.add(name)
+    import sys
+    print(f"note: workbench plugin '{name}' from distribution '{dist}' took {seconds:.1f} s to import "
+          f"(every command imports every installed plugin; limit for this note "
+          f"{SLOW_IMPORT_SECONDS:g} s): ask its author to defer heavy imports, or uninstall it",
+          file=sys.stderr)
 
 
 def _describe(exc: BaseException) -> str:
@@ -89,16 +112,29 @@ class Registry:
 
     def __init__(self):
         self._models: dict[str, dict[str, ModelEntry]] = {f: {} for f in FAMILIES}
+        #: names registered by two or more plugins: (family, name) -> every entry of that name
+        self.clashes: dict[tuple[str, str], list[ModelEntry]] = {}
 
     def add(self, entry: ModelEntry) -> None:
+        """Register ``entry``.  A name another plugin registered already in the family is a clash:
+        both are kept aside and the name is refused where a study uses it (:meth:`entry`), naming
+        both plugins; every other model stays usable."""
         fam = self._models[entry.family]
+        key = (entry.family, entry.name)
+        if key in self.clashes:
+            self.clashes[key].append(entry)
+            return
         if entry.name in fam:
-            other = fam[entry.name]
-            raise PluginError(
-                f"two plugins register the {entry.family} model '{entry.name}': "
-                f"'{other.plugin}' ({other.distribution} {other.version}) and "
-                f"'{entry.plugin}' ({entry.distribution} {entry.version}); uninstall or rename one")
+            self.clashes[key] = [fam.pop(entry.name), entry]
+            return
         fam[entry.name] = entry
+
+    def clash_message(self, family: str, name: str) -> str:
+        """Why the ``family`` model ``name`` cannot be used: the plugins that register it."""
+        who = " and ".join(f"'{e.plugin}' ({e.distribution} {e.version})".replace(" )", ")")
+                           for e in self.clashes[(family, name)])
+        return (f"two plugins register the {family} model '{name}': {who}; it cannot be used until "
+                f"one is uninstalled or renames it (the other models are not affected)")
 
     def names(self, family: str) -> list[str]:
         return sorted(self._models[family])
@@ -112,6 +148,9 @@ class Registry:
             raise StudyError(f"unknown model family '{family}'. Valid: {choices_text(FAMILIES)}",
                              file=file, key=key)
         fam = self._models[family]
+        if (family, name) in self.clashes:
+            raise PluginError(f"{file + ': ' if file else ''}{'[' + key + '] ' if key else ''}"
+                              f"{self.clash_message(family, name)}")
         if name not in fam:
             raise StudyError(f"unknown {family} model '{name}'.{did_you_mean(name, fam)} "
                              f"Valid choices: {choices_text(fam) or '(none registered)'}",
@@ -163,8 +202,9 @@ def validate_model(cls: Any, family: str, plugin: str) -> None:
 def build_registry(pm: pluggy.PluginManager | None = None) -> Registry:
     """Call every registration hook of every plugin once and validate what they register.
 
-    A hook that raises (other than :class:`PluginError`: an invalid model or a name clash, which
-    stop the build with a message naming the plugin) warns and registers nothing.
+    A hook that raises (other than :class:`PluginError`: an invalid model, which stops the build
+    with a message naming the plugin) warns and registers nothing.  A name clash is kept in
+    :attr:`Registry.clashes` and refused only where the name is used.
     """
     pm = pm if pm is not None else get_plugin_manager()
     dists = getattr(pm, "_workbench_dists", {})

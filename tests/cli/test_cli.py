@@ -95,7 +95,7 @@ def test_plot_of_a_non_result_file_is_a_user_error(tmp_path):
     junk = tmp_path / "junk.nc"
     junk.write_text("not a netcdf file")
     r = invoke("plot", junk)
-    assert r.exit_code == 2 and "cannot read" in r.output
+    assert r.exit_code == 2 and "is not a workbench result" in r.output and str(junk) in r.output
 
 
 def _solver_available() -> str | None:

@@ -208,3 +208,79 @@ def test_user_numba_cache_dir_is_respected(tmp_path):
 def test_size_limit_from_the_environment(monkeypatch, limit, expected):
     monkeypatch.setenv("WORKBENCH_CACHE_MAX_GB", limit)
     assert caches.limit_bytes() == expected
+
+
+def _stderr_of(code: str, env: dict) -> tuple[str, str]:
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip(), r.stderr
+
+
+def test_a_cache_folder_that_cannot_be_made_is_reported_once(tmp_path):
+    """Was: silently numba's own rule, which recompiled the solver on every run (61 s instead of
+    1.2 s).  Now one note per process naming the folder, the cause and the fix."""
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the cache folder should be")
+    env = dict(_env(tmp_path), WORKBENCH_CACHE=str(blocker / "cache"))
+    out, err = _stderr_of("""
+        from workbench.runtime.caches import numba_cache_dir, use_numba_cache
+        print(use_numba_cache(), use_numba_cache(), numba_cache_dir())
+    """, env)
+    assert out == "None None None"
+    assert err.count("note:") == 1 and str(blocker / "cache") in err, err
+    assert "cannot be written" in err and "Not a directory" in err and "WORKBENCH_CACHE" in err, err
+
+
+def test_an_immutable_cache_folder_is_reported_once(tmp_path):
+    """An immutable folder (``chattr +i``) or a read-only mount exists but refuses new files, to
+    root too; permissions alone would not tell.  The probe file's failure is injected here
+    (``chattr`` needs a capability the test machine may lack)."""
+    out, err = _stderr_of("""
+        import errno
+        from workbench.runtime import caches
+        def refuse(folder):
+            raise PermissionError(errno.EPERM, "Operation not permitted", str(folder))
+        caches._probe_writable = refuse
+        print(caches.use_numba_cache(), caches.use_numba_cache())
+    """, _env(tmp_path))
+    assert out == "None None"
+    assert err.count("note:") == 1 and "Operation not permitted" in err and str(tmp_path / "cache") in err, err
+
+
+def test_a_writable_cache_folder_says_nothing(tmp_path):
+    out, err = _stderr_of("""
+        from workbench.runtime.caches import use_numba_cache
+        print(use_numba_cache() is not None)
+    """, _env(tmp_path))
+    assert out == "True" and "note:" not in err, err
+
+
+def test_a_cache_file_that_cannot_be_saved_costs_no_run(tmp_path):
+    """A full disk or ``ulimit -f`` while numba saves a compiled function (``EFBIG`` here, injected
+    where numba writes its cache files) used to end the run with "File too large".  The function
+    runs all the same; one note names the cache folder."""
+    pkg = tmp_path / "src" / "wby"
+    pkg.mkdir(parents=True)
+    _module(pkg / "__init__.py", "")
+    _module(pkg / "a.py", """
+        from numba import njit
+        @njit(cache=True)
+        def f(x):
+            return 2.0 * x + 1.0
+    """)
+    out, err = _stderr_of(f"""
+        import errno
+        from pathlib import Path
+        from numba.core import caching
+        from workbench.runtime.caches import load_numba, use_numba_cache
+        def full(self, *a, **k):
+            raise OSError(errno.EFBIG, "File too large")
+        caching.IndexDataCacheFile.save = full
+        use_numba_cache([Path({str(pkg)!r})])
+        load_numba()
+        import wby.a
+        print(wby.a.f(1.0), wby.a.f(2.0))
+    """, _env(tmp_path, tmp_path / "src"))
+    assert out == "3.0 5.0"
+    assert err.count("note:") == 1 and "File too large" in err and str(tmp_path / "cache") in err, err

@@ -232,3 +232,19 @@ def test_case_timeout_in_the_sweep_file_is_checked(tmp_path):
     path = _sweep_file(tmp_path, [LN], case_timeout=-1.0)
     with pytest.raises(StudyError, match=r"\[sweep.case_timeout\].*positive number of seconds"):
         load_sweep(path)
+
+
+def test_a_sweep_whose_every_case_timed_out_exits_2_with_a_summary(tmp_path, sleepy):
+    """Was: exit 0 with every case ``timed_out``.  A sweep in which no case finished is no result:
+    exit 2 (the limit the user set, as --max-time), the count by status and the limit to raise on
+    stderr; the summary file with each case's status is still written."""
+    path = _sweep_file(tmp_path, [{"model": "sleepy", "delay": 3600.0}] * 2)
+    out = tmp_path / "t.nc"
+    r = CliRunner().invoke(main, ["sweep", str(path), "-o", str(out), "--serial", "--case-timeout", "2",
+                                  "--no-plot"], env={"COLUMNS": "250"})
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2, r.output
+    assert "no case of the sweep finished (2 timed_out)" in text and "case time limit of 2" in text, r.output
+    assert "--case-timeout" in text and str(out) in text and "Traceback" not in r.output
+    with xr.open_dataset(out) as ds:
+        assert list(ds["status"].values) == [STATUS_TIMED_OUT] * 2

@@ -32,9 +32,9 @@ Exit status:
 
 def _exit_code(exc) -> int:
     """EXIT_RUN_FAILED for a failed computation, EXIT_USER_ERROR for every other WorkbenchError."""
-    from ..errors import SolverError
+    from ..errors import ModelFault, SolverError
     limit = getattr(sys.modules.get("workbench.mbs.run_control"), "SolverTimeLimit", ())
-    model = getattr(sys.modules.get("workbench.wear.increment"), "ModelOutputError", ())
+    model = ModelFault   # a model's bad output or exception (wear.increment.ModelOutputError is one)
     chain, e = [], exc
     while e is not None and len(chain) < 20:   # a run re-raises the solver's error with the file it kept
         chain.append(e)
@@ -67,6 +67,14 @@ def _friendly(func):
             from rich.markup import escape
             _console(stderr=True).print(f"[bold red]error:[/] {escape(str(exc))}")
             sys.exit(_exit_code(exc))
+        except OSError as exc:   # the system refused (disk full, read-only, name too long ...): a
+            from ..runtime.interrupts import is_interrupt   # message naming the cause and the path
+            if is_interrupt(exc):
+                raise
+            from rich.markup import escape
+            from ..runtime.files import os_error_text
+            _console(stderr=True).print(f"[bold red]error:[/] {escape(os_error_text(exc))}")
+            sys.exit(EXIT_USER_ERROR)
         except (KeyboardInterrupt, Exception) as exc:
             from ..runtime.interrupts import is_interrupt
             if not is_interrupt(exc):   # Ctrl-C in compiled code may surface as a SystemError

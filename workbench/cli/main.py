@@ -184,6 +184,8 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
     kind = kinds.get(study.kind)
     if resume and not kind.RESUMABLE:
         raise WorkbenchError(f"{study_file}: --resume is for wear studies (this is a {study.kind} study)")
+    if resume and _already_complete(out, study, console):
+        return
     check_output(out, kind=study.kind, inputs=input_paths(study_file, study.text), overwrite=overwrite,
                  resume=resume)
     plot_dir, plot_option = _plot_folder(out, plot_dir)
@@ -210,6 +212,22 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
     _validity(_console(stderr=True), ds)
     if plot:
         _plot(ds, plot_dir, console, result=out, overwrite=overwrite or resume, option=plot_option)
+
+
+def _already_complete(out: Path, study, console) -> bool:
+    """``run --resume`` of a store that holds the finished run of this study: say so, print its
+    summary and change nothing (no lock, no attribute, no probe file, no plot)."""
+    from .. import kinds
+    from ..wear.session import already_complete
+    n = already_complete(out, study)
+    if not n:
+        return False
+    from ..results.dataset import open_results
+    _console(stderr=True).print(f"[green]already complete:[/] {out} holds the finished run of this study "
+                                f"({n} updates); nothing was run or written (its plots: `workbench plot {out}`)")
+    for line in kinds.summary_lines(open_results(out)):
+        console.print(line, markup=False)
+    return True
 
 
 def _note(console):
@@ -318,6 +336,8 @@ def plot(result: Path, out_dir: Path | None, overwrite: bool = False):
     from ..results.dataset import open_results
     folder, option = _plot_folder(result, out_dir, option="-o")
     from ..results.plot_files import _check_folder
+    from ..results.outputs import check_result
+    check_result(result)   # a foreign netCDF file or zarr store: said so, nothing drawn
     _check_folder(folder, option)
     try:
         ds = open_results(result)
@@ -340,6 +360,8 @@ def export(result: Path, vtu_dir: Path):
     """Export the deformed beams of a dynamics result for ParaView (VTU + .pvd, SI units)."""
     from ..results.dataset import open_results
     from ..flex.export import export_vtu
+    from ..results.outputs import check_result
+    check_result(result)
     try:
         ds = open_results(result)
     except (OSError, ValueError) as exc:
@@ -403,6 +425,11 @@ def plugins(name: str | None, family: str | None, as_json: bool):
     """
     from . import model_docs
     registry = _registry()
+    clashes = [(f, n) for f, n in registry.clashes if (family in (None, f)) and name in (None, n)]
+    for f, n in clashes:   # a name two plugins register: listed, refused where a study uses it
+        _tagged("warning:", "yellow", registry.clash_message(f, n), err=True)
+    if name and clashes and not any(e.name == name for e in registry.entries(family)):
+        raise WorkbenchError(registry.clash_message(*clashes[0]))
     entries = model_docs.find(registry, name, family) if name else registry.entries(family)
     if as_json:
         import json

@@ -1,6 +1,7 @@
 """``workbench sweep``: a parameter sweep from the command line (registered on :func:`workbench.cli.common.main`, the group :mod:`workbench.cli.main` re-exports)."""
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -79,8 +80,28 @@ def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | Non
                   f"case results in {cases_dir(out)}"
                   + (f"; [red]{n_failed} of {ds['status'].size} cases failed[/]" if n_failed else ""))
     _sweep_table(console, ds, sw)
-    if plot:
+    if plot and n_failed < ds["status"].size:
         _plot(ds, plot_dir, console, result=out, overwrite=overwrite, option=plot_option)
+    _no_case_finished(ds, out)
+
+
+def _no_case_finished(ds, out: Path) -> None:
+    """A sweep in which no case finished is not a result: exit status 2 when every case stopped at
+    the time limit the user set (as ``--max-time`` does), 3 when cases failed; the summary file,
+    with each case's status and error, is written all the same."""
+    import collections
+    status = [str(s) for s in ds["status"].values.ravel()]
+    if not status or "ok" in status:
+        return
+    counts = collections.Counter(status)
+    text = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+    limit = ds.attrs.get("run_case_timeout")
+    hint = (f"; every case reached the case time limit{f' of {limit} s' if limit not in (None, '') else ''}: "
+            f"raise --case-timeout (or case_timeout in the sweep file)" if set(counts) == {"timed_out"} else "")
+    from rich.markup import escape
+    _console(stderr=True).print(f"[bold red]error:[/] no case of the sweep finished ({escape(text)}){escape(hint)}; "
+                                f"the statuses and errors are in {escape(str(out))}")
+    sys.exit(cli.EXIT_USER_ERROR if set(counts) == {"timed_out"} else cli.EXIT_RUN_FAILED)
 
 
 def _sweep_table(console, ds, sw, max_rows: int = 60) -> None:

@@ -29,7 +29,6 @@ import numpy as np
 
 from ..jit import njit
 from .kinematics import couette_torque, film_state, to_frame
-from .reynolds import gumbel_sweep, solve_film
 
 EPS_TABLE = 0.95
 #: head of the packed parameters: [mu, R, L, c, eps_cap, n_u, n_psi, eps_table]
@@ -48,6 +47,9 @@ def psi_nodes(n_psi: int) -> np.ndarray:
 def build_table(l_over_d: float, cavitation: str = "gumbel", n_u: int = 25, n_psi: int = 36,
                 n_theta: int = 96, n_y: int = 25) -> np.ndarray:
     """Scaled forces ``(2, n_u, n_psi)``: ``(f_e, f_t) (1 - eps^2)^(5/2)`` at the table nodes."""
+    # the FE solver (scipy.sparse, scikit-fem: about 1 s to import) only when a table is built:
+    # every command imports this model's plugin, few build a table
+    from .reynolds import gumbel_sweep, solve_film
     eps = eps_nodes(n_u)
     psi = psi_nodes(n_psi)
     out = np.empty((2, n_u, n_psi))

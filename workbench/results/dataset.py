@@ -170,13 +170,46 @@ def write_dataset(ds: xr.Dataset, path: str | Path) -> Path:
         with deferred_interrupts():   # Ctrl-C never leaves xarray's netCDF lock held
             ds.to_netcdf(tmp, engine=ENGINE, encoding=encoding)
             os.replace(tmp, path)
-    except OSError as exc:
+    except (OSError, RuntimeError) as exc:   # the netCDF library reports a full disk as "HDF error"
+        from ..runtime.interrupts import is_interrupt
         tmp.unlink(missing_ok=True)  # safe: our own temporary file beside the output
-        raise WorkbenchError(f"cannot write the results file {path}: {exc}") from exc
+        if is_interrupt(exc):
+            raise
+        raise WorkbenchError(f"cannot write the results file {path}: {_write_failure(exc, tmp)}; "
+                             f"the partial file was removed"
+                             + ("" if not path.exists() else f" and {path} is unchanged")) from exc
     except BaseException:
         tmp.unlink(missing_ok=True)  # safe: our own temporary file beside the output
         raise
     return path
+
+
+def _write_failure(exc: BaseException, tmp: Path) -> str:
+    """Why writing ``tmp`` failed, in words: the OS error, or -- the netCDF library says only
+    "NetCDF: HDF error" -- the likely cause found on the machine (a full disk, a file-size limit)."""
+    import errno
+    from ..runtime.files import os_error_text
+    if isinstance(exc, OSError):
+        return os_error_text(exc)
+    causes = []
+    try:
+        st = os.statvfs(tmp.parent)
+        free = st.f_bavail * st.f_frsize
+        if free < 16 * 2 ** 20:
+            causes.append(f"the disk holding {tmp.parent} is full ({free / 2 ** 20:.3g} MB free, "
+                          f"{errno.errorcode[errno.ENOSPC]})")
+    except OSError:
+        pass
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+        if soft != resource.RLIM_INFINITY:
+            causes.append(f"this process may write files of at most {soft:,} bytes (a file-size limit, "
+                          f"`ulimit -f`; {errno.errorcode[errno.EFBIG]})")
+    except (ImportError, OSError, ValueError):
+        pass
+    text = f"{type(exc).__name__}: {exc}"
+    return text + (f" -- most likely {' and '.join(causes)}" if causes else "")
 
 
 def partial_path(out: str | Path) -> Path:

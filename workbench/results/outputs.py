@@ -168,6 +168,72 @@ def check_writable(path: Path) -> None:
     os.unlink(probe)  # safe: the empty probe file created just above
 
 
+#: bytes the workbench adds to an output's name for the files it writes beside it
+#: (``.NAME.PID.tmp``, ``.NAME.replaced-PID``, ``STEM.partial.nc``, ``STEM_plots``)
+NAME_MARGIN = 24
+
+
+def check_name_length(out: Path, option: str = "-o") -> None:
+    """Raise :class:`OutputError` when the file name of ``out`` (or of a temporary file the workbench
+    writes beside it, :data:`NAME_MARGIN` bytes longer) is longer than its file system allows
+    (``ENAMETOOLONG``, usually 255 bytes), or a folder name on its path is."""
+    folder = _nearest_existing(out.parent if out.name else out)
+    try:
+        name_max = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        name_max = 255
+    for part in out.parts[:-1]:
+        if len(os.fsencode(part)) > name_max:
+            raise OutputError(f"{option} {out}: the folder name '{part[:40]}...' is {len(os.fsencode(part))} "
+                              f"bytes long; the file system allows {name_max}: choose a shorter one")
+    n = len(os.fsencode(out.name))
+    if n + NAME_MARGIN > name_max:
+        raise OutputError(f"{option} {out.name[:40]}...: the file name is {n} bytes long; the file system "
+                          f"allows {name_max}, and the workbench needs {NAME_MARGIN} more for the "
+                          f"temporary files it writes beside it: choose a name of at most "
+                          f"{name_max - NAME_MARGIN} bytes")
+
+
+def check_link(out: Path, option: str = "-o", *, overwrite: bool = False) -> None:
+    """Raise :class:`OutputError` when ``out`` is a symbolic link the run would replace: a dangling
+    link (writing would replace the link, a file of the user's), or any link with ``overwrite``
+    (replacing through a link would move or delete the link instead of the result it points to).
+    The message names the target, which the user may give instead."""
+    if not out.is_symlink():
+        return
+    target = os.readlink(out)
+    if not out.exists():
+        raise OutputError(f"{option} {out} is a symbolic link to {target}, which does not exist; the link "
+                          f"is never written over: choose another output path, or give the target itself")
+    if overwrite:
+        raise OutputError(f"{option} {out} is a symbolic link to {out.resolve()}; --overwrite never replaces "
+                          f"a result through a link (the link itself would be moved or deleted): give "
+                          f"the target itself, -o {out.resolve()}")
+
+
+def check_result(path: str | Path) -> None:
+    """Raise :class:`OutputError` unless ``path`` is a result the workbench wrote: a netCDF file with
+    the global attribute ``workbench_version`` or ``study_kind``, or a wear store of ours
+    (:func:`is_our_store`).  ``workbench plot`` and ``export`` call it before they read a file."""
+    path = Path(path)
+    special = special_kind(path)
+    if special is not None:   # opening it would wait for a writer forever
+        raise OutputError(f"{path} is {special}, not a results file or store")
+    if path.is_dir():
+        if is_our_store(path):
+            return
+        what = ("a zarr store without the workbench's marker (.workbench) or attributes"
+                if (path / ".zgroup").exists() or (path / "zarr.json").exists() else "a folder")
+    else:
+        attrs = dataset_attrs(path)
+        if attrs is not None and ("workbench_version" in attrs or "study_kind" in attrs):
+            return
+        what = ("a netCDF/HDF5 file without the workbench's global attributes (workbench_version, "
+                "study_kind)" if attrs is not None else "not a netCDF-4/HDF5 file")
+    raise OutputError(f"{path} is not a workbench result ({what}); give a file written by "
+                      f"`workbench run` or `workbench sweep`")
+
+
 def check_output(out: str | Path, *, kind: str, inputs=(), overwrite: bool = False,
                  resume: bool = False, option: str = "-o") -> Path:
     """Check the output path ``out`` of a ``kind`` study before the run starts; return it.
@@ -183,6 +249,8 @@ def check_output(out: str | Path, *, kind: str, inputs=(), overwrite: bool = Fal
     if special is not None:   # writing it would wait for a reader forever (or reach a device)
         raise OutputError(f"{option} {out} is {special}, not a results file or folder; it is never "
                           f"written to: choose another output path")
+    check_name_length(out, option)
+    check_link(out, option, overwrite=overwrite)
     suffix = KIND_SUFFIX.get(kind)
     if suffix is None:
         raise OutputError(f"unknown result kind '{kind}'; valid: {', '.join(sorted(KIND_SUFFIX))}")
@@ -239,6 +307,7 @@ def remove_our_result(path: str | Path) -> None:
     """
     import shutil
     path = Path(path)
+    check_link(path, "the result", overwrite=True)
     if path.is_dir():
         if not is_our_store(path):
             raise OutputError(f"{path} is not a workbench wear store; it is not deleted")

@@ -14,8 +14,12 @@ from .store_commit import COMPLETED, RECORDS, StoreDamaged
 
 
 def _committed(path: Path, what: str) -> commit.Committed:
+    from .store_chunks import check_chunks
     try:
-        return commit.committed(path)
+        c = commit.committed(path)
+        if c.updates:   # a deleted chunk file would read as fill values
+            check_chunks(path, c)
+        return c
     except StoreDamaged as exc:
         raise StoreDamaged(f"cannot {what}: {exc}") from None
 

@@ -276,12 +276,37 @@ def use_numba_cache(dirs: list[Path] | None = None) -> Path | None:
         root = target.parent
         target.mkdir(parents=True, exist_ok=True)
         os.utime(target)   # the modification time marks its last use, for pruning
-    except OSError:  # read-only home or sources: numba's own rule
+        _probe_writable(target)
+    except OSError as exc:  # read-only home or sources: numba's own rule (which may compile each run)
+        report_unwritable(target, exc)
         return None
     _prune_now_and_then(root, target)
     _install_locator(target, dirs)
     _state["numba_dir"], _state["dirs"] = target, dirs
     return target
+
+
+def _probe_writable(folder: Path) -> None:
+    """Raise ``OSError`` unless a file can be created in ``folder`` (permissions alone do not tell:
+    an immutable folder, a read-only mount, or root's writes on a network share)."""
+    import tempfile
+    fd, probe = tempfile.mkstemp(prefix=".probe-", dir=folder)
+    os.close(fd)
+    os.unlink(probe)  # safe: the empty probe file created just above
+
+
+_REPORTED: set = set()
+
+
+def report_unwritable(folder: Path, exc: OSError) -> None:
+    """Say once per process, on stderr, that the compile cache ``folder`` cannot be written: every
+    command then compiles the solver again (minutes instead of about a second)."""
+    if str(folder) in _REPORTED:
+        return
+    _REPORTED.add(str(folder))
+    print(f"note: the workbench's compile cache {folder} cannot be written ({exc.strerror or exc}); "
+          f"every run compiles the solver again (minutes instead of seconds).  Make the folder "
+          f"writable, or point ${ROOT_ENV} to a writable folder", file=sys.stderr)
 
 
 def _install_locator(target: Path, dirs: list[Path]) -> None:
@@ -347,6 +372,21 @@ def _install_light_load(caching) -> None:
 
     load_overload._workbench_light = True
     cache_cls.load_overload = load_overload
+    full_save = cache_cls.save_overload
+
+    def save_overload(self, sig, data):
+        """Save to the cache as numba does; a cache that cannot be written (a full disk, a
+        file-size limit, a read-only folder) costs the next process a compile, never this run."""
+        try:
+            return full_save(self, sig, data)
+        except OSError as exc:
+            locator = getattr(getattr(self, "_impl", None), "locator", None)
+            if type(locator).__name__ != "WorkbenchCacheLocator":
+                raise
+            report_unwritable(Path(locator.get_cache_path()), exc)
+            return None
+
+    cache_cls.save_overload = save_overload
 
 
 # ------------------------------------------------------------------- C-callable wrappers of kernels

@@ -21,3 +21,11 @@ def special_kind(path: str | Path) -> str | None:
         if test(mode):
             return what
     return None
+
+
+def os_error_text(exc: OSError) -> str:
+    """An operating-system error as one line: ``No space left on device (ENOSPC): /path``."""
+    import errno
+    name = errno.errorcode.get(exc.errno or 0, "")
+    where = f": {exc.filename}" if exc.filename else ""
+    return f"{exc.strerror or exc}{f' ({name})' if name else ''}{where}"

@@ -8,7 +8,8 @@ and command line -- names the holder for the message a second writer gets.  A lo
 content names a holder but that nobody holds was left by a writer that died: it is taken over
 and :attr:`FolderLock.recovered` describes the dead holder (the caller tells the user).  On
 release the content is emptied (the file itself stays, so that two processes never lock two
-different files of the same name).
+different files of the same name).  A lock path that is not a regular file (a folder or a link put
+there) is refused with a message naming it, and left alone.
 
 ``flock`` works on local file systems and on NFS v4 (Linux emulates it with byte-range locks).
 """
@@ -79,7 +80,17 @@ class FolderLock:
         """Take the lock or raise :class:`LockHeldError` naming the holder (never waits)."""
         if fcntl is None:  # pragma: no cover
             raise WorkbenchError("the writer's lock needs fcntl (POSIX); this platform has none")
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        if self.path.is_symlink() or (self.path.exists() and not self.path.is_file()):
+            kind = "a symbolic link" if self.path.is_symlink() else (
+                "a folder" if self.path.is_dir() else "not a regular file")
+            raise WorkbenchError(f"cannot lock {self.what}: its lock file {self.path} is {kind}, not the "
+                                 f"file the workbench writes there; it is left as it is: move it away "
+                                 f"(nothing else of the store needs to change), then try again")
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except OSError as exc:
+            raise WorkbenchError(f"cannot lock {self.what}: its lock file {self.path} cannot be opened "
+                                 f"({exc.strerror or exc})") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

@@ -237,6 +237,8 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
     warnings = _ranges(mechanism, checks, probs)
     if models_ok:
         _stiffness(mechanism, checks, probs)
+        from .contact_probe import check_apart
+        check_apart(mechanism)   # a force while the bodies are apart: a model fault (exit status 3)
     if kind == "dynamics" and solver is not None:
         _output(solver, checks, probs)
         _memory(dynamics_bytes(mechanism, solver, compare_ideal), "the output samples of this run",

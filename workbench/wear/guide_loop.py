@@ -29,10 +29,8 @@ import xarray as xr
 
 from ..mbs.guide_profile import GUIDE_SURFACES, SLIDER_FACES
 from ..engines import simulate
-from ..errors import WorkbenchError
 from ..results.variables import var
 from . import translational as tr
-from .increment import ModelOutputError
 from .guide import WornGuide, guide_nodes
 
 
@@ -111,11 +109,9 @@ def rates(run, sim, n: int) -> dict:
     surf = {**{j: (w.h_bushing, w.h_journal) for j, w in run.worn.items()}, **surfaces(run)}
     for j, g in run.guides.items():
         samples = tr.GuideSamples.from_simulation(sim, run.study.mechanism, surf, j, start_)
-        try:
+        from .revolute_loop import context   # a model's bad output or exception: named, exit status 3
+        with context(run, g.worn):
             out[j] = tr.wear_rate(g.worn, samples, n, cfg.pressure, cfg.law, cfg.bushing_share)
-        except ModelOutputError as exc:
-            raise WorkbenchError(f"wear update {run.update}: {exc} for joint '{g.worn.joint.name}' "
-                                 f"(after {run.cycles_done:.6g} cycles)") from None
     return out
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import WorkbenchError
+from ..errors import ModelFault, WorkbenchError
 from ..runtime.watchdog import beat
 from . import statistics as st
 from .surfaces import WornJoint, periodic_scatter
@@ -39,7 +39,7 @@ LOAD_TOLERANCE = 0.2
 LOAD_ANGLE = np.radians(10.0)
 
 
-class ModelOutputError(WorkbenchError):
+class ModelOutputError(ModelFault):
     """A pressure model or wear law returned values of the wrong shape, non-finite or negative
     values, or a pressure that does not carry the load; the wear loop adds the update, the joint
     and the cycles to the message."""

@@ -371,7 +371,10 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
         new += 1
         if max_updates is not None and new >= max_updates:
             break
-    finished = dN == 0.0 if not done else True
+    if done and str(store.attrs.get("run_status", "")) == "complete":
+        from .store import open_store   # resumed, complete already: its attributes stay as they are
+        return open_store(out)
+    finished = dN == 0.0 if not done else True   # done: killed after its last update, before its status
     store.set_attrs(run_status="complete" if finished else "incomplete (resume with --resume)",
                     wall_time=_time.perf_counter() - wall, timings=run.timings.as_dict())
     from .store import open_store

@@ -66,8 +66,8 @@ def context(run, worn: WornJoint):
     except Stalled as exc:   # raised inside the model's frame: name the model whose code ran
         raise Stalled(f"{exc} ({_culprit(exc, run.cfg)} did not return)") from None
     except ModelOutputError as exc:
-        raise WorkbenchError(f"wear update {run.update}: {exc} for joint '{worn.joint.name}' "
-                             f"(after {run.cycles_done:.6g} cycles)") from None
+        raise ModelOutputError(f"wear update {run.update}: {exc} for joint '{worn.joint.name}' "
+                               f"(after {run.cycles_done:.6g} cycles)") from None
     except WorkbenchError:
         raise
     except Exception as exc:  # noqa: BLE001 - a plugin's own exception

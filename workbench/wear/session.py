@@ -18,8 +18,9 @@ from pathlib import Path
 
 from ..errors import WorkbenchError
 from ..runtime.locks import FolderLock
-from ..results.outputs import STORE_META, OutputError, check_writable, is_our_store, write_marker
+from ..results.outputs import STORE_META, OutputError, check_link, check_writable, is_our_store, write_marker
 from ..results import store_commit as commit
+from ..results.store_chunks import check_chunks
 from ..results.store_commit import StoreDamaged
 from .store import _HELD, StoreWriteError, WearStore, _os_text, completed_updates, held_here, provably_empty  # noqa: F401
 
@@ -67,6 +68,7 @@ class StoreSession:
         if p.suffix.lower() != ".zarr":
             raise OutputError(f"{p}: a wear study writes a zarr store (a folder), so the output name must "
                               f"end in '.zarr' (got '{p.suffix or 'no suffix'}')")
+        check_link(p, "the wear store", overwrite=self.overwrite)
         if p.exists() and not p.is_dir():
             raise OutputError(f"{p} is an existing file, not a wear store; it is never written over: "
                               f"choose another output path")
@@ -86,6 +88,7 @@ class StoreSession:
                 raise OutputError(f"cannot create the wear store {p}: {exc.strerror or exc}; "
                                   f"choose another output path") from None
         else:
+            self._refuse_missing_chunks()
             check_writable(p / STORE_META)
         try:
             if not is_our_store(p):   # new or empty: mark it ours before anything else goes in
@@ -101,6 +104,19 @@ class StoreSession:
         self._done_at_open = completed_updates(p)
         _HELD[str(p.resolve())] = self
         return self
+
+    def _refuse_missing_chunks(self) -> None:
+        """A store of ours missing a chunk file of a completed row is refused before the lock is
+        taken, so that the refusal changes no file of it (with ``overwrite`` it is replaced)."""
+        p = self.path
+        if self.overwrite or not is_our_store(p):
+            return
+        try:
+            c = commit.committed(p)
+            if c.updates:
+                check_chunks(p, c)
+        except StoreDamaged as exc:
+            raise OutputError(f"{exc}; choose another output path, or pass --overwrite to replace it") from None
 
     def _lock(self, folder: Path) -> FolderLock:
         lock = FolderLock(folder / STORE_META, what=f"the wear store {self.path}").acquire()
@@ -123,6 +139,8 @@ class StoreSession:
             raise OutputError(f"cannot write into the wear store {p}: {exc.strerror or exc}") from None
         try:
             c = commit.committed(p)
+            if c.updates:   # a deleted chunk file would reach the loop as NaN
+                check_chunks(p, c)
         except StoreDamaged as exc:
             if self.overwrite:
                 self._swap()
@@ -255,12 +273,43 @@ class StoreSession:
         self.close(exc)
 
 
+def already_complete(path: str | Path, study) -> int:
+    """The number of updates when the store at ``path`` holds the finished run of ``study`` (same
+    study text), intact (commit record, root attributes and every chunk file in place): ``--resume``
+    then has nothing to do and changes nothing -- no lock taken, no attribute rewritten.  0
+    otherwise (the normal resume repairs or refuses)."""
+    path = Path(path)
+    try:
+        if path.is_symlink() or not path.is_dir() or not is_our_store(path):
+            return 0
+        c = commit.committed(path)
+        attrs = c.attrs or {}
+        if (c.source != "state" or c.updates <= 0 or c.problems or attrs.get("run_status") != "complete"
+                or attrs.get("study_text") != getattr(study, "text", None)):
+            return 0
+        import json
+        copy = json.loads((path / ".zattrs").read_text())
+        if copy.get(commit.COMPLETED) != c.updates or copy.get("run_status") != "complete":
+            return 0
+        check_chunks(path, c)
+    except (OSError, ValueError, AttributeError, WorkbenchError):
+        return 0
+    return c.updates
+
+
 def guarded(run):
     """Decorate ``run_wear_study(study, *, out, resume, ...)``: open a :class:`StoreSession` on
     ``out`` before any work and close it afterwards.  Adds the keyword ``overwrite`` (replace a
     store of ours); ``note`` (a callable receiving the session's notes) is passed to the session."""
     @functools.wraps(run)
     def wrapper(study, *, out, resume: bool = False, overwrite: bool = False, note=None, **kw):
+        if resume and not overwrite:
+            n = already_complete(out, study)
+            if n:   # nothing to continue: the store is left exactly as it is
+                (note or (lambda m: warnings.warn(m, RuntimeWarning, stacklevel=2)))(
+                    f"{out} is already complete ({n} updates of this study); nothing was run or written")
+                from .store import open_store
+                return open_store(out)
         session = StoreSession(out, resume=resume, overwrite=overwrite, note=note).open()
         try:
             result = run(study, out=out, resume=session.resume, **kw)
