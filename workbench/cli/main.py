@@ -378,10 +378,21 @@ def export(result: Path, vtu_dir: Path):
               help="wear study: simulate only this many cycles in every run (a quick check)")
 @click.option("--tol", "tol", multiple=True, metavar="QUANTITY=VALUE",
               help="replace a default tolerance, e.g. --tol trajectory=1e-6 (repeatable)")
+@click.option("--quantity", "quantity", multiple=True, metavar="NAME",
+              help="judge only this quantity, e.g. --quantity crank_moment_lowpass_peak (repeatable; "
+                   "default: every quantity the study reports)")
+@click.option("--setting", "setting", multiple=True, metavar="LABEL",
+              help="run only this tightened setting, e.g. --setting rtol/10 (repeatable; default: all)")
+@click.option("--lowpass", type=float, default=None, metavar="HZ",
+              help="cut-off [Hz] of the crank moment's zero-phase Butterworth low-pass (default 1000)")
+@click.option("--markdown", is_flag=True, help="print the table as Markdown (for the docs)")
 @_friendly
-def converge(study_file: Path, out: Path | None, cycles: float | None, tol: tuple[str, ...]):
+def converge(study_file: Path, out: Path | None, cycles: float | None, tol: tuple[str, ...],
+             quantity: tuple[str, ...], setting: tuple[str, ...], lowpass: float | None, markdown: bool):
     """Re-run STUDY_FILE at tightened settings and print its convergence table."""
-    from ..converge.runner import check_output_path, converge_study, print_table, write_table
+    from ..converge.runner import (check_output_path, converge_study, markdown_table, print_table,
+                                   write_table)
+    from ..converge.signals import LOWPASS_HZ
     from ..study.load import load_study
     if out is not None:
         check_output_path(out)          # before hours of runs, not after
@@ -399,8 +410,13 @@ def converge(study_file: Path, out: Path | None, cycles: float | None, tol: tupl
     t0 = time.perf_counter()
     with _console(stderr=True).status("converge ...") as status:
         ds = converge_study(study, registry=registry, cycles=cycles, tolerances=tolerances,
+                            quantities=quantity, settings=setting,
+                            lowpass=LOWPASS_HZ if lowpass is None else lowpass,
                             progress=lambda label: status.update(f"converge: {label} run ..."))
-    print_table(ds, console)
+    if markdown:
+        click.echo(markdown_table(ds))
+    else:
+        print_table(ds, console)
     if out is not None:
         write_table(ds, out)
         console.print(f"[green]wrote[/] {out}")

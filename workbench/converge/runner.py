@@ -33,6 +33,7 @@ from typing import Callable
 import numpy as np
 import xarray as xr
 
+from . import signals
 from .verdict import (CONVERGED, HELD_COMMON, INCONCLUSIVE, NOT_CONVERGED, VERDICT_RULE, Z,
                                statistical_changes, verdict as stat_verdict)
 from ..errors import SolverError, WorkbenchError
@@ -100,7 +101,27 @@ DYNAMICS_QUANTITIES = (
     Quantity("impacts", "1", "number of impacts", 0.0, False),
     Quantity("impact_sequence_differs", "1", "1 when the impacts differ from the base run's in number, "
              "joints, points or time (by more than 1 us)", 0.0, False),
+) + (
+    # what a crank mechanism reports beyond its impacts (workbench.converge.signals): peaks and the
+    # low-pass crank moment to 0.5 %, the per-revolution means judged against their standard errors
+    Quantity("crank_moment_peak", "N m", "largest |crank driver moment| (on the output samples; with beams "
+             "after the start-up revolution, rigid over the whole run)", 5e-3),
+    Quantity("crank_moment_lowpass_peak", "N m", "largest |crank driver moment|, low-passed (filter: the "
+             "table's lowpass_filter attribute; same samples as crank_moment_peak)", 5e-3),
+    Quantity("slider_acceleration_peak", "m/s^2", "largest |slider acceleration along its guide| "
+             "(same samples as crank_moment_peak)", 5e-3),
+    Quantity("crank_moment_peak_revolution_mean", "N m", "mean over the revolutions after the start-up one "
+             "of each revolution's largest |crank driver moment|", 5e-3, statistical=True),
+    Quantity("dominant_frequency_revolution_mean", "Hz", "mean over the revolutions after the start-up one "
+             "of each revolution's dominant slider-acceleration frequency (above 4 crank frequencies)", 5e-3,
+             statistical=True),
 )
+#: the quantities of :mod:`workbench.converge.signals` (reported where the mechanism has them)
+SIGNAL_QUANTITIES = ("crank_moment_peak", "crank_moment_lowpass_peak", "slider_acceleration_peak",
+                     "crank_moment_peak_revolution_mean", "dominant_frequency_revolution_mean")
+#: the impact quantities (reported where the mechanism has clearance joints)
+IMPACT_QUANTITIES = ("first_impact_time", "first_impact_velocity", "first_impact_peak_force",
+                     "peak_contact_force", "impacts", "impact_sequence_differs")
 #: the wear quantities and their default tolerances (volume 1 %, deepest wear 2 %, profile 2 %);
 #: all statistical (standard errors from the wear loop's ``*_stderr`` variables)
 WEAR_QUANTITIES = (
@@ -110,6 +131,10 @@ WEAR_QUANTITIES = (
     Quantity("profile", "1", "final wear profiles: relative L2 difference to the base run "
              "(tightened run interpolated on the base nodes)", 2e-2, False, statistical=True),
 )
+#: what the runs of a dynamics table hold common (its statistical rows: the per-revolution means)
+DYNAMICS_HELD_COMMON = ("held common: every study setting but the knob, and the start; per-revolution means: "
+                        "the revolutions after the start-up one are taken as independent samples in each run "
+                        "(standard error std / sqrt(n)), the two runs as independent of each other")
 IMPACT_TIME_TOL = 1e-6   # s, two impacts are the same impact when their times differ by less
 
 
@@ -161,9 +186,10 @@ def _same_impacts(a, b) -> bool:
                 and np.all(np.abs(np.asarray(a.impact_time) - np.asarray(b.impact_time)) <= IMPACT_TIME_TOL))
 
 
-def _dynamics_values(sim, base, reference, times) -> dict:
+def _dynamics_values(sim, base, reference, times, mech=None, cutoff: float = signals.LOWPASS_HZ) -> dict:
     pos = _positions_on(sim, times)
-    return {"first_impact_time": float(sim.impact_time[0]) if len(sim.impact_time) else math.nan,
+    extra = signals.values(sim, mech, cutoff)[0] if mech is not None else {}
+    return {**extra,"first_impact_time": float(sim.impact_time[0]) if len(sim.impact_time) else math.nan,
             "first_impact_velocity": float(sim.impact_velocity[0]) if len(sim.impact_time) else math.nan,
             "first_impact_peak_force": first_impact_peak_force(sim),
             "trajectory": _distance(pos, _positions_on(reference, times)),
@@ -204,19 +230,92 @@ def with_tolerances(quantities, tolerances: dict | None):
                  for q in quantities)
 
 
+def reported_quantities(study, quantities, names=None) -> tuple:
+    """The quantities of ``quantities`` that ``study`` reports (dynamics: impact quantities with
+    clearance joints, the signal quantities of :func:`workbench.converge.signals.reported`; the
+    others always), restricted to ``names`` when given.  A name that is no quantity, or one the
+    study does not report, is an error naming the valid choices."""
+    from ..errors import choices_text, did_you_mean
+    mech = study.mechanism
+
+    def has(q):
+        if study.kind != "dynamics":
+            return True
+        if q.name in IMPACT_QUANTITIES:
+            return bool(mech.clearance_joints)
+        if q.name in SIGNAL_QUANTITIES:
+            return signals.reported(q.name, mech, study.solver)
+        return True
+    ours = tuple(q for q in quantities if has(q))
+    if not names:
+        return ours
+    valid = [q.name for q in quantities]
+    here = [q.name for q in ours]
+    for name in names:
+        if name not in valid:
+            raise WorkbenchError(f"--quantity: unknown quantity '{name}'.{did_you_mean(name, valid)} "
+                                 f"Valid for a {study.kind} study: {choices_text(valid)}")
+        if name not in here:
+            raise WorkbenchError(f"--quantity {name}: {study.file or 'this study'} does not report it (it needs "
+                                 f"{_needs(name)}). This study reports: {choices_text(here)}")
+    return tuple(q for q in ours if q.name in names)
+
+
+def _needs(name: str) -> str:
+    if name in IMPACT_QUANTITIES:
+        return "clearance joints"
+    if name.endswith("_revolution_mean"):
+        return (f"a constant-speed crank and at least {signals.MIN_REVOLUTIONS} whole revolutions after the "
+                f"start-up one" + (", and a slider on a ground guide" if "frequency" in name else ""))
+    if name == "slider_acceleration_peak":
+        return "a slider on a ground guide"
+    return "an angle driver (the crank)"
+
+
+def selected_knobs(study, labels=None) -> tuple:
+    """The knobs of the study's kind, restricted to ``labels`` when given (an unknown label is an
+    error naming the valid ones)."""
+    from ..errors import choices_text, did_you_mean
+    knobs = DYNAMICS_KNOBS if study.kind == "dynamics" else WEAR_KNOBS
+    if not labels:
+        return knobs
+    valid = [k.label for k in knobs]
+    for label in labels:
+        if label not in valid:
+            raise WorkbenchError(f"--setting: unknown setting '{label}' for a {study.kind} study."
+                                 f"{did_you_mean(label, valid)} Valid: {choices_text(valid)}")
+    return tuple(k for k in knobs if k.label in labels)
+
+
 def converge_study(study, *, registry=None, cycles: float | None = None, progress=None,
-                   tolerances: dict | None = None) -> xr.Dataset:
+                   tolerances: dict | None = None, quantities=None, settings=None,
+                   lowpass: float = signals.LOWPASS_HZ) -> xr.Dataset:
     """Run ``study`` (dynamics or wear) at its settings and at each knob's tightened settings.
 
     ``cycles`` replaces a wear study's number of cycles (a quick check).  ``progress(label)`` is
     called before each run.  ``tolerances`` (quantity name -> tolerance) replaces default
-    tolerances.  Returns the convergence table as a dataset (see :func:`table_dataset`).
+    tolerances.  ``quantities`` (names) restricts the table to these quantities, ``settings``
+    (knob labels, e.g. ``["rtol/10"]``) the runs to these knobs; ``lowpass`` [Hz] is the cut-off
+    of the crank moment's low-pass filter (:mod:`workbench.converge.signals`).  Returns the
+    convergence table as a dataset (see :func:`table_dataset`).
     """
     if study.kind not in ("dynamics", "wear"):
         raise WorkbenchError(f"converge handles dynamics and wear studies; {study.file or 'this study'} "
                              f"is a '{study.kind}' study")
     dyn_q = with_tolerances(DYNAMICS_QUANTITIES, tolerances if study.kind == "dynamics" else None)
     wear_q = with_tolerances(WEAR_QUANTITIES, tolerances if study.kind == "wear" else None)
+    if study.kind == "dynamics":
+        dyn_q = reported_quantities(study, dyn_q, quantities)
+    else:
+        wear_q = reported_quantities(study, wear_q, quantities)
+    if not (isinstance(lowpass, (int, float)) and math.isfinite(lowpass) and lowpass > 0):
+        raise WorkbenchError(f"--lowpass must be a cut-off frequency > 0 Hz, got {lowpass!r}")
+    if study.kind == "dynamics" and any(q.name == "crank_moment_lowpass_peak" for q in dyn_q):
+        nyquist = 0.5 / study.solver.output_step
+        if lowpass >= nyquist:
+            raise WorkbenchError(f"--lowpass {lowpass:g} Hz: the cut-off must lie below the Nyquist "
+                                 f"frequency of the output samples, {nyquist:g} Hz ([output] step = "
+                                 f"{study.solver.output_step:g} s)")
     if cycles is not None:
         if study.kind != "wear":
             raise WorkbenchError("--cycles shortens a wear study; this is a dynamics study "
@@ -224,7 +323,7 @@ def converge_study(study, *, registry=None, cycles: float | None = None, progres
         if not cycles > 0:
             raise WorkbenchError(f"--cycles must be > 0, got {cycles:g}")
         study = dataclasses.replace(study, wear=dataclasses.replace(study.wear, cycles=float(cycles)))
-    knobs = DYNAMICS_KNOBS if study.kind == "dynamics" else WEAR_KNOBS
+    knobs = selected_knobs(study, settings)
     runs = [(k, s) for k in knobs if (s := tightened(study, k)) is not None]
     total = len(runs)
     say = progress or (lambda label: None)
@@ -245,14 +344,22 @@ def converge_study(study, *, registry=None, cycles: float | None = None, progres
         runs = runs[:len(sims)]
         # the reference trajectory: the tightest tolerance run
         ref = min(zip(runs, sims), key=lambda r: r[0][1].solver.rtol)[1] if sims else base
-        b = _dynamics_values(base, None, ref, base.time)
+        mech = study.mechanism
+        b = _dynamics_values(base, None, ref, base.time, mech, lowpass)
+        b_se = signals.values(base, mech, lowpass)[1]
         for (k, s), sim in zip(runs, sims):
-            t = _dynamics_values(sim, base, ref, base.time)
+            t = _dynamics_values(sim, base, ref, base.time, mech, lowpass)
             change = _changes(dyn_q, b, t)
-            change["trajectory"] = _distance(_positions_on(sim, base.time), _positions_on(base, base.time))
+            if any(q.name == "trajectory" for q in dyn_q):
+                change["trajectory"] = _distance(_positions_on(sim, base.time), _positions_on(base, base.time))
             change["impact_sequence_differs"] = t["impact_sequence_differs"]
-            rows.append((k, study, s, b, t, change, {}))
-        return _status(table_dataset(study, rows, dyn_q, cycles), stopped, total)
+            rows.append((k, study, s, b, t, change,
+                         _dynamics_stats(dyn_q, b, t, b_se, signals.values(sim, mech, lowpass)[1], change)))
+        ds = table_dataset(study, rows, dyn_q, cycles)
+        if any(q.name == "crank_moment_lowpass_peak" for q in dyn_q):
+            ds.attrs["lowpass_filter"] = signals.lowpass_text(lowpass)
+            ds.attrs["lowpass_cutoff_hz"] = float(lowpass)
+        return _status(ds, stopped, total)
     with tempfile.TemporaryDirectory(prefix="workbench-converge-") as tmp:
         say("base")
         base_ds = _run_wear(study, registry, "base", Path(tmp))
@@ -270,6 +377,21 @@ def converge_study(study, *, registry=None, cycles: float | None = None, progres
                 raise
             stopped = runs[len(rows)][0].label
     return _status(table_dataset(study, rows, wear_q, cycles), stopped, total)
+
+
+def _dynamics_stats(quantities, b, t, se_b, se_t, change) -> dict:
+    """The standard errors and bands of a dynamics table's statistical quantities (the
+    per-revolution means; the two runs taken as independent): ``{name: {"se", "change", "band"}}``
+    relative to the base value like their changes."""
+    out = {}
+    for q in quantities:
+        if not q.statistical:
+            continue
+        x = b[q.name]
+        sa, sb = se_b.get(q.name, math.nan), se_t.get(q.name, math.nan)
+        band = Z * math.sqrt(sa * sa + sb * sb) / abs(x) if x and math.isfinite(x) else math.nan
+        out[q.name] = {"se": (sa, sb), "change": change[q.name], "band": band}
+    return out
 
 
 def _status(ds: xr.Dataset, stopped: str | None, total: int) -> xr.Dataset:
@@ -361,7 +483,9 @@ def table_dataset(study, rows, quantities, cycles=None) -> xr.Dataset:
              "tolerances": "; ".join(f"{q.name} {q.tolerance:g}{'' if q.relative else ' ' + q.unit}"
                                      f"{' relative' if q.relative else ''}" for q in quantities),
              "verdict_rule": VERDICT_RULE}
-    if any(q.statistical for q in quantities):
+    if any(q.statistical for q in quantities) and study.kind == "dynamics":
+        attrs.update(significance_z=Z, held_common=DYNAMICS_HELD_COMMON)
+    elif any(q.statistical for q in quantities):
         v["shared_updates"] = var(("setting",), np.array([r[6].get("shared_updates", 0) for r in rows], np.int64),
                                   "1", "leading updates computed from the same cycles in both runs (their "
                                        "common error enters the difference once)")
@@ -407,6 +531,36 @@ def print_table(ds: xr.Dataset, console) -> None:
                           colour[status].format(change), band, f"{c.attrs['tolerance']:g}",
                           colour[status].format(escape(text)), end_section=k == len(quantities) - 1)
     console.print(table)
+
+
+def markdown_table(ds: xr.Dataset) -> str:
+    """The table as Markdown (a docs page's table, as produced): one row per setting and quantity
+    with base, tightened, change, band (statistical rows), tolerance and verdict, then the
+    filter and the verdict rule."""
+    quantities = [n[:-len("_change")] for n in ds.data_vars if n.endswith("_change")]
+    lines = [f"convergence: {ds.attrs.get('study_title', '')}", "",
+             "| setting | base -> tightened | quantity | base | tightened | change | band | tolerance | verdict |",
+             "|---|---:|---|---:|---:|---:|---:|---:|---|"]
+    for i, label in enumerate(ds["setting"].values):
+        val = ds["setting_value"].values[i]
+        for k, q in enumerate(quantities):
+            b, t = ds[q].values[i]
+            c = ds[f"{q}_change"]
+            cu = "" if c.attrs["units"] == "1" else f" {c.attrs['units']}"
+            band = f"±{float(ds[f'{q}_band'].values[i]):.2e}" if f"{q}_band" in ds else ""
+            first = k == 0
+            lines.append(f"| {label if first else ''} | {f'{val[0]:.4g} -> {val[1]:.4g}' if first else ''} | "
+                         f"{q} [{ds[q].attrs['units']}] | {b:.6g} | {t:.6g} | {float(c.values[i]):.2e}{cu} | "
+                         f"{band} | {c.attrs['tolerance']:g} | {ds[f'{q}_status'].values[i]} |")
+    lines.append("")
+    if "lowpass_filter" in ds.attrs:
+        lines.append(f"Low-pass: {ds.attrs['lowpass_filter']}.")
+    if "held_common" in ds.attrs:
+        lines.append(f"{ds.attrs['held_common'][0].upper()}{ds.attrs['held_common'][1:]}.")
+    lines.append(f"Verdict rule: {ds.attrs['verdict_rule']}.")
+    if ds.attrs.get("run_status", "complete") != "complete":
+        lines.append(f"Status: {ds.attrs['run_status']}.")
+    return "\n".join(lines)
 
 
 def check_output_path(out: Path) -> None:

@@ -1,6 +1,8 @@
 """Dataset variables of the flexible beams and the slider-acceleration spectrum.
 
-Called by :func:`workbench.kinds.dynamics_dataset.simulation_to_dataset` when the run had beams.  Dimensions:
+Called by :func:`workbench.kinds.dynamics_dataset.simulation_to_dataset` when the run had beams
+(:func:`beam_variables`), and for a rigid run of at least three crank revolutions
+(:func:`crank_revolution_variables`: the per-revolution statistics alone).  Dimensions:
 ``beam``; ``beam_node`` (nodes of the beam with the most elements; the others are NaN-padded);
 ``axis`` (x, y); ``frequency``; ``revolution`` (crank revolutions after the start-up one).
 
@@ -106,6 +108,33 @@ def _per_revolution_variables(sim, acc, omega: float, f_min: float, v, coords, a
     span = f"revolutions {int(revs[0])}-{int(revs[-1])} (n = {len(revs)})" if len(revs) > 1 else \
         f"revolution {int(revs[0])} (after the start-up one)"
     attrs["per_revolution_summary"] = span + ": " + "; ".join(lines)
+
+
+def crank_revolution_variables(sim, mech, min_revolutions: int = 2):
+    """``(variables, coordinates, attrs)``: the per-revolution crank-moment peaks and dominant
+    slider-acceleration frequencies of a run WITHOUT beams (those with beams get them from
+    :func:`beam_variables`), when its crank turns at constant speed, a slider runs on a ground guide
+    and the run spans at least ``min_revolutions`` [1] whole revolutions after the start-up one;
+    empty otherwise (a two-revolution rigid run's dataset is unchanged).  For rigid mechanisms
+    whose impacts make the motion chaotic (studies/mixed_clearance_slider_crank_*.toml): a
+    single trajectory's peak is not reproducible, the mean over revolutions with its standard
+    error is."""
+    v, coords, attrs = {}, {}, {}
+    slider = guided_slider(mech) if mech is not None else None
+    drv = mech.first_angle_driver() if mech is not None else None
+    if slider is None or drv is None or slider[0] not in sim.body_names or len(sim.time) <= 8:
+        return v, coords, attrs
+    poly = drv.function.polynomial
+    if len(poly) != 2 or drv.function.harmonics or poly[1] == 0.0 or mech.drivers[0] is not drv:
+        return v, coords, attrs
+    f_crank = abs(poly[1]) / (2 * math.pi)
+    if math.floor((sim.time[-1] - sim.time[0]) * f_crank + 1e-6) - SKIP_REVOLUTIONS < min_revolutions:
+        return v, coords, attrs
+    bi = sim.body_names.index(slider[0])
+    ax = np.asarray(slider[1], float) / np.linalg.norm(slider[1])
+    acc = sim.acceleration[:, bi, :2] @ ax
+    _per_revolution_variables(sim, acc, 2 * math.pi * f_crank, HARMONIC_CUTOFF * f_crank, v, coords, attrs)
+    return v, coords, attrs
 
 
 def beam_variables(sim, mech):

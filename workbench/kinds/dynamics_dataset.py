@@ -208,6 +208,11 @@ def simulation_to_dataset(sim, *, ideal=None, study=None, registry=None) -> xr.D
         from ..flex.results import beam_variables
         fv, fc, fa = beam_variables(sim, mech)
         v.update(fv); coords.update(fc); attrs.update(fa)
+    elif mech is not None:
+        # rigid runs of several revolutions: per-revolution statistics (chaotic impacting motion)
+        from ..flex.results import crank_revolution_variables
+        fv, fc, fa = crank_revolution_variables(sim, mech)
+        v.update(fv); coords.update(fc); attrs.update(fa)
     attrs.update(study_provenance(study, registry))
     attrs["study_kind"] = "dynamics"
     attrs.update({
