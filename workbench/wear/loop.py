@@ -14,7 +14,8 @@ Each update ``k`` (surfaces after ``N_k`` machine cycles):
    nothing, keeps ``average_cycles``);
 3. screen the cycles for outliers (penetration beyond ``penetration_limit`` of the clearance,
    peak force or wear volume above median + ``outlier_k`` max(MAD, median)): an update with an outlier is
-   re-sampled once at rtol/100 and atol/100; if an outlier remains the run stops
+   re-sampled once at rtol/100 and atol/100 (a penetration outlier at once, without growing the
+   averaging cycles first); if an outlier remains the run stops
    (:mod:`.stops`, exit status 3), naming the update, the joint, the cycle, the time of its deepest
    penetration, the measured quantity and its limit.  An outlier is never multiplied by ``dN``;
 4. check the peak pressure against the hardness of the softer part (``p_max/H``: warning above
@@ -188,7 +189,11 @@ def measure(run: WearRun, ideal: np.ndarray) -> Measurement:
                                                  cfg.max_average_cycles)
         sim = _simulate(run, n, tighten)
         rates = _rates(run, sim, n, None)
-        while not final and n < cfg.max_average_cycles and _converged(run, rates) > 1.0:
+        # a penetration beyond the limit needs no more cycles to be seen: re-sample (or stop) at
+        # once instead of simulating up to max_average_cycles of a contact that cannot be used
+        deep = any(float(r.cycles.max_penetration.max()) > cfg.penetration_limit * guide_loop.clearance(run, j)
+                   for j, r in rates.items())
+        while not final and not deep and n < cfg.max_average_cycles and _converged(run, rates) > 1.0:
             # the standard error falls as 1/sqrt(n): aim at the tolerance with a 20 % margin
             need = math.ceil(1.2 * n * min(_converged(run, rates), 10.0) ** 2)
             n = int(min(max(need, n + 1), cfg.max_average_cycles))

@@ -36,15 +36,47 @@ def deepest_time(rate, cycle: int, n_cycles: int) -> float:
     return float(s.time[lo + int(np.argmax(pen[lo:hi]))])
 
 
+def whirl(rate, cycle: int, n_cycles: int) -> tuple[float, bool] | None:
+    """Orbits [1] of the contact point of a revolute joint round the bore in averaging cycle
+    ``cycle`` while the contact never opened, and whether they run against the journal's spin
+    (backward whirl); ``None`` when the contact opened or went round less than once (or the
+    samples are not a revolute joint's).
+
+    A journal whose contact point goes round the bore in continuous contact is whirling: the
+    friction at the contact drives its centre round the bore, the centripetal force adding to the
+    load (dry-friction backward whirl, Black (1968); docs/guide/wear_loop.md "Whirl of a journal
+    in a worn bore").
+    """
+    s = getattr(rate, "samples", None)
+    if s is None or getattr(s, "angle", None) is None or getattr(s, "phi_rel", None) is None:
+        return None
+    per = len(s.time) // max(n_cycles, 1)
+    lo, hi = cycle * per, (cycle + 1) * per
+    if per < 2 or hi > len(s.time) or not np.all(s.force[lo:hi] > 0.0):
+        return None
+    travel = float(np.sum(np.diff(np.unwrap(s.angle[lo:hi]))))      # [rad]
+    spin = float(np.sum(np.diff(np.unwrap(s.phi_rel[lo:hi]))))      # journal relative to bushing [rad]
+    if abs(travel) < 2.0 * np.pi:
+        return None
+    return abs(travel) / (2.0 * np.pi), travel * spin < 0.0
+
+
 def outlier_stop(run, j: int, outlier, rate, n_cycles: int, joint_name: str) -> OutlierStop:
     """The error that stops the run at a persistent ``outlier`` of joint ``j`` (module docstring)."""
     cfg = run.cfg
     machine = run.cycles_done + cfg.settle_cycles + outlier.cycle
     t = deepest_time(rate, outlier.cycle, n_cycles)
     when = f" at t = {t:.6g} s of the update's simulation" if np.isfinite(t) else ""
+    w = whirl(rate, outlier.cycle, n_cycles)
+    cause = ""
+    if w is not None:
+        cause = (f"  Cause: the journal whirls round the bore: its contact point went round {w[0]:.4g} times in "
+                 f"this cycle {'against' if w[1] else 'with'} the journal's spin without the contact opening "
+                 f"(friction rolls the journal round the bore, the centripetal force adding to the load; "
+                 f"see 'Whirl of a journal in a worn bore' in docs/guide/wear_loop.md).")
     return OutlierStop(
         f"wear update {run.update} (after {run.cycles_done:.6g} cycles), joint '{joint_name}': averaging "
         f"cycle {outlier.cycle} (machine cycle {machine:.6g} of the update's simulation{when}) is an "
         f"outlier: {outlier.reason}; it persists at rtol/100, so it is not extrapolated over the cycle "
-        f"jump.  Check the contact parameters and the speed, or raise wear.penetration_limit / "
+        f"jump.{cause}  Check the contact parameters and the speed, or raise wear.penetration_limit / "
         f"wear.outlier_k if this contact is physical")
