@@ -117,3 +117,7 @@ def test_guide_only_wear_runs_through_the_cli_and_wears_as_archard(tmp_path):
     r = invoke("plot", out, "-o", tmp_path / "again")
     assert r.exit_code == 0, r.output
     assert sorted(p.name for p in (tmp_path / "again").glob("*.png")) == names
+    # compare overlays guide-only results too (the worn volume of every part)
+    r = invoke("compare", out, out, "-o", tmp_path / "cmp")
+    assert r.exit_code == 0, r.output
+    assert [p.stem for p in (tmp_path / "cmp").iterdir()] == ["compare_wear_volume"]
