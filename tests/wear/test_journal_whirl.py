@@ -9,7 +9,6 @@ limit, and the whirl (docs/guide/wear_loop.md "Whirl of a journal in a worn bore
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -49,9 +48,8 @@ def test_the_stop_names_time_update_penetration_limit_and_a_backward_whirl():
     pen = np.full(2 * S, 7e-6)
     pen[1000] = 0.99 * 20e-6
     rate = SimpleNamespace(samples=_samples(angle, phi_rel, np.full(2 * S, 2e3), pen, S))
-    assert whirl(rate, 0, 2) is None                             # rocking, not going round
-    orbits, backward = whirl(rate, 1, 2)
-    assert orbits == pytest.approx(278, rel=2e-3) and backward
+    assert not whirl(rate, 0, 2)                                 # rocking, not going round
+    assert whirl(rate, 1, 2)
     assert deepest_time(rate, 1, 2) == pytest.approx(1000 * 0.1 / S, rel=1e-12)
     run = SimpleNamespace(cfg=SimpleNamespace(settle_cycles=1), update=1, cycles_done=774.0)
     o = Outlier(1, "penetration 1.98e-05 m = 0.99 of the radial clearance 2e-05 m (limit 0.5)")
@@ -59,13 +57,13 @@ def test_the_stop_names_time_update_penetration_limit_and_a_backward_whirl():
     assert isinstance(err, OutlierStop)
     msg = str(err)
     for part in ("wear update 1", "joint 'J'", f"t = {1000 * 0.1 / S:.6g} s", "0.99 of the radial clearance",
-                 "(limit 0.5)", "rtol/100", "against the journal's spin", "whirl"):
+                 "(limit 0.5)", "rtol/100", "whirls round the bore", "covered every direction of the bore"):
         assert part in msg, part
-    assert re.search(r"went round 27[78](\.\d+)? times", msg), msg
+    assert "whirl" not in str(outlier_stop(run, 0, o, rate, 2, "J")).split("Cause")[0]
     # a contact that opens in the cycle is no whirl (an impacting journal may also go round)
     force = np.full(2 * S, 2e3)
     force[S + 10] = 0.0
-    assert whirl(SimpleNamespace(samples=_samples(angle, phi_rel, force, pen, S)), 1, 2) is None
+    assert not whirl(SimpleNamespace(samples=_samples(angle, phi_rel, force, pen, S)), 1, 2)
 
 
 # Slow (minutes: the whirling update is simulated twice, the second time at rtol/100): the default
@@ -83,7 +81,7 @@ def test_mu_034_rig_whirls_after_the_first_jump_and_stops_with_exit_3(tmp_path):
     msg = " ".join(r.output.split())
     assert "wear update 1" in msg and "joint 'J'" in msg and "of the radial clearance" in msg
     assert "(limit 0.5)" in msg and " s of the update's simulation" in msg
-    assert "whirls round the bore" in msg and "against the journal's spin" in msg
+    assert "whirls round the bore" in msg and "covered every direction of the bore" in msg
     # update 0 (the unworn bore) was completed and kept: the journal slid there, within the limit
     from workbench.wear.store import open_store
     ds = open_store(out)

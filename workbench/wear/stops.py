@@ -36,11 +36,11 @@ def deepest_time(rate, cycle: int, n_cycles: int) -> float:
     return float(s.time[lo + int(np.argmax(pen[lo:hi]))])
 
 
-def whirl(rate, cycle: int, n_cycles: int) -> tuple[float, bool] | None:
-    """Orbits [1] of the contact point of a revolute joint round the bore in averaging cycle
-    ``cycle`` while the contact never opened, and whether they run against the journal's spin
-    (backward whirl); ``None`` when the contact opened or went round less than once (or the
-    samples are not a revolute joint's).
+def whirl(rate, cycle: int, n_cycles: int) -> bool:
+    """Whether the contact point of a revolute joint covered every direction of the bore in
+    averaging cycle ``cycle`` without the contact opening (no gap above 90 deg between the sampled
+    contact angles; ``False`` for a guide's samples).  The samples cannot tell the orbits' number
+    or sense: a whirl of 278 orbits per cycle aliases on 360 or 720 samples per cycle.
 
     A journal whose contact point goes round the bore in continuous contact is whirling: the
     friction at the contact drives its centre round the bore, the centripetal force adding to the
@@ -48,17 +48,15 @@ def whirl(rate, cycle: int, n_cycles: int) -> tuple[float, bool] | None:
     in a worn bore").
     """
     s = getattr(rate, "samples", None)
-    if s is None or getattr(s, "angle", None) is None or getattr(s, "phi_rel", None) is None:
-        return None
+    if s is None or getattr(s, "angle", None) is None:
+        return False
     per = len(s.time) // max(n_cycles, 1)
     lo, hi = cycle * per, (cycle + 1) * per
     if per < 2 or hi > len(s.time) or not np.all(s.force[lo:hi] > 0.0):
-        return None
-    travel = float(np.sum(np.diff(np.unwrap(s.angle[lo:hi]))))      # [rad]
-    spin = float(np.sum(np.diff(np.unwrap(s.phi_rel[lo:hi]))))      # journal relative to bushing [rad]
-    if abs(travel) < 2.0 * np.pi:
-        return None
-    return abs(travel) / (2.0 * np.pi), travel * spin < 0.0
+        return False
+    a = np.sort(np.mod(s.angle[lo:hi], 2.0 * np.pi))
+    gap = float(max(np.max(np.diff(a), initial=0.0), a[0] + 2.0 * np.pi - a[-1]))
+    return gap <= 0.5 * np.pi
 
 
 def outlier_stop(run, j: int, outlier, rate, n_cycles: int, joint_name: str) -> OutlierStop:
@@ -67,13 +65,12 @@ def outlier_stop(run, j: int, outlier, rate, n_cycles: int, joint_name: str) -> 
     machine = run.cycles_done + cfg.settle_cycles + outlier.cycle
     t = deepest_time(rate, outlier.cycle, n_cycles)
     when = f" at t = {t:.6g} s of the update's simulation" if np.isfinite(t) else ""
-    w = whirl(rate, outlier.cycle, n_cycles)
     cause = ""
-    if w is not None:
-        cause = (f"  Cause: the journal whirls round the bore: its contact point went round {w[0]:.4g} times in "
-                 f"this cycle {'against' if w[1] else 'with'} the journal's spin without the contact opening "
-                 f"(friction rolls the journal round the bore, the centripetal force adding to the load; "
-                 f"see 'Whirl of a journal in a worn bore' in docs/guide/wear_loop.md).")
+    if whirl(rate, outlier.cycle, n_cycles):
+        cause = ("  Cause: the journal whirls round the bore: its contact point covered every direction of the "
+                 "bore in this cycle without the contact opening (friction rolls the journal round the bore, "
+                 "the centripetal force adding to the load; see 'Whirl of a journal in a worn bore' in "
+                 "docs/guide/wear_loop.md).")
     return OutlierStop(
         f"wear update {run.update} (after {run.cycles_done:.6g} cycles), joint '{joint_name}': averaging "
         f"cycle {outlier.cycle} (machine cycle {machine:.6g} of the update's simulation{when}) is an "
