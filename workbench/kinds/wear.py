@@ -106,24 +106,35 @@ def write(ds, out: str | Path) -> Path:
 
 
 def summary(ds) -> dict:
-    """Updates, cycles done and, per joint, the final worn volumes [m^3] and deepest wear [m]."""
+    """Updates, cycles done and, per worn joint, the final worn volumes [m^3] and deepest wear [m]:
+    bushing and journal of a revolute joint, guide and slider of a translational one."""
     joints = {}
-    for j in ds["joint"].values:
-        vol = ds["wear_volume"].sel(joint=j).isel(cycle=-1)
-        depth = ds["max_wear_depth"].sel(joint=j).isel(cycle=-1)
-        joints[str(j)] = {"wear_volume_bushing": float(vol.sel(surface="bushing")),
-                          "wear_volume_journal": float(vol.sel(surface="journal")),
-                          "wear_volume_units": "m^3",
-                          "deepest_wear": float(depth.max()), "deepest_wear_units": "m"}
+    if "joint" in ds.dims:
+        for j in ds["joint"].values:
+            vol = ds["wear_volume"].sel(joint=j).isel(cycle=-1)
+            depth = ds["max_wear_depth"].sel(joint=j).isel(cycle=-1)
+            joints[str(j)] = {"wear_volume_bushing": float(vol.sel(surface="bushing")),
+                              "wear_volume_journal": float(vol.sel(surface="journal")),
+                              "wear_volume_units": "m^3",
+                              "deepest_wear": float(depth.max()), "deepest_wear_units": "m"}
+    if "guide_joint" in ds.dims:
+        for j in ds["guide_joint"].values:
+            vol = ds["guide_wear_volume"].sel(guide_joint=j).isel(cycle=-1)
+            depth = ds["guide_max_wear_depth"].sel(guide_joint=j).isel(cycle=-1)
+            joints[str(j)] = {"wear_volume_guide": float(vol.sel(guide_part="guide")),
+                              "wear_volume_slider": float(vol.sel(guide_part="slider")),
+                              "wear_volume_units": "m^3",
+                              "deepest_wear": float(depth.max()), "deepest_wear_units": "m"}
     return {"updates": int(ds.sizes["cycle"]), "cycles": float(ds["cycle"].values[-1]), "joints": joints}
 
 
 def summary_lines(ds) -> list[str]:
     s = summary(ds)
     lines = [f"  {s['updates']} updates, {s['cycles']:,.0f} cycles"]
-    lines += [f"  joint {j}: wear volume bushing {v['wear_volume_bushing']:.4g} m^3, journal "
-              f"{v['wear_volume_journal']:.4g} m^3; deepest {v['deepest_wear'] * 1e6:.4g} um"
-              for j, v in s["joints"].items()]
+    for j, v in s["joints"].items():
+        parts = ("guide", "slider") if "wear_volume_guide" in v else ("bushing", "journal")
+        lines.append(f"  joint {j}: wear volume {parts[0]} {v['wear_volume_' + parts[0]]:.4g} m^3, {parts[1]} "
+                     f"{v['wear_volume_' + parts[1]]:.4g} m^3; deepest {v['deepest_wear'] * 1e6:.4g} um")
     return lines
 
 
@@ -133,5 +144,5 @@ def plots(ds, outdir: str | Path) -> list[Path]:
 
 
 def recognise(ds) -> bool:
-    return "wear_depth" in ds and "cycle" in ds.dims
+    return ("wear_depth" in ds or "guide_wear_depth" in ds) and "cycle" in ds.dims
 

@@ -36,7 +36,8 @@ class WearConfig:
     bushing_share : fraction of the wear depth removed from the bushing [1].
     depth_step : largest depth increment per update / radial clearance [1].
     max_cycle_jump : upper bound of the cycle jump [1] (``inf`` = none).
-    joints : indices of the worn clearance joints in ``mechanism.clearance_joints``.
+    joints : indices of the worn revolute clearance joints in ``mechanism.clearance_joints`` (may be
+        empty: a study may wear its translational joints alone, ``guides``).
     output_body : index of the body whose motion is compared with the ideal mechanism.
     output_coordinate : 0 (x [m]), 1 (y [m]) or 2 (phi [rad]).
     dynamics_every : store the dynamics of every n-th update [1].
@@ -102,14 +103,20 @@ def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Probl
         return None
     revolute = {c.name: i for i, c in enumerate(mechanism.clearance_joints)
                 if isinstance(c, RevoluteClearanceJoint)}
-    if not revolute:
-        probs.add("mechanism.clearance_joints", "a wear study needs at least one revolute clearance "
-                                                "joint ([[mechanism.clearance_joints]] type = \"revolute\")")
-        return None
-    names = v["joints"] if v["joints"] is not None else tuple(revolute)
-    joints = []
     translational = {c.name: i for i, c in enumerate(mechanism.clearance_joints)
                      if isinstance(c, TranslationalClearanceJoint)}
+    if not revolute and not translational:
+        probs.add("mechanism.clearance_joints", "a wear study needs at least one clearance joint to wear "
+                                                "([[mechanism.clearance_joints]] type = \"revolute\" or "
+                                                "\"translational\")")
+        return None
+    # default: every revolute clearance joint; a mechanism without one wears its translational joints
+    names = v["joints"] if v["joints"] is not None else (tuple(revolute) or tuple(translational))
+    if not names:
+        probs.add("wear.joints", f"names no clearance joint to wear; valid: "
+                                 f"{choices_text({**revolute, **translational})}")
+        return None
+    joints = []
     guides = [translational[n] for n in names if n in translational]
     if guides:
         from ..wear.translational import pressure_problem

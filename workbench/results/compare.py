@@ -39,7 +39,7 @@ def _kind(ds) -> str:
     kind = ds.attrs.get("study_kind")
     if kind in ("dynamics", "wear", "pressure"):
         return str(kind)
-    return "wear" if "wear_depth" in ds else "dynamics"
+    return "wear" if ("wear_depth" in ds or "guide_wear_depth" in ds) else "dynamics"
 
 
 def _target(outdir: Path, stem: str) -> Path:
@@ -112,6 +112,25 @@ def _dynamics(datasets, legend, outdir) -> list[Path]:
     return paths
 
 
+def _total_volume(ds):
+    """Worn volume of every surface of a wear result per cycle [m^3] and its standard error [m^3]
+    (``None`` when not stored): bushings and journals (``wear_volume``) and guides and sliders
+    (``guide_wear_volume``) alike, so that a guide-only result compares too."""
+    n = ds.sizes["cycle"]
+    v, var, have_se = np.zeros(n), np.zeros(n), True
+    for name in ("wear_volume", "guide_wear_volume"):
+        if name not in ds:
+            continue
+        x = np.asarray(ds[name].values, float).reshape(n, -1)
+        v += x.sum(axis=1)
+        se = ds.get(name + "_stderr")
+        if se is not None and se.dims[0] == "cycle":
+            var += (np.asarray(se.values, float).reshape(n, -1) ** 2).sum(axis=1)
+        else:
+            have_se = False
+    return v, (np.sqrt(var) if have_se else None)
+
+
 def _wear(datasets, legend, outdir) -> list[Path]:
     paths = []
     for j in _shared(datasets, "joint"):
@@ -138,13 +157,10 @@ def _wear(datasets, legend, outdir) -> list[Path]:
     fig, ax = _figure()
     for ds, lab in zip(datasets, legend):
         cycles = np.asarray(ds["cycle"].values, float)
-        v = np.asarray(ds["wear_volume"].sum("surface").sum("joint").values, float) * 1e9
-        line, = ax.plot(cycles, v, marker=".", label=lab)
-        if "wear_volume_stderr" in ds:
-            se = np.sqrt((np.asarray(ds["wear_volume_stderr"].values, float) ** 2).sum(axis=(1, 2))) * 1e9 \
-                if ds["wear_volume_stderr"].dims[0] == "cycle" else None
-            if se is not None:
-                error_band(ax, cycles, v, se, color=line.get_color())
+        v, se = _total_volume(ds)
+        line, = ax.plot(cycles, v * 1e9, marker=".", label=lab)
+        if se is not None:
+            error_band(ax, cycles, v * 1e9, se * 1e9, color=line.get_color())
     ax.set_xlabel("machine cycles"); ax.set_ylabel("worn volume, all surfaces [mm³]"); ax.grid(alpha=0.3)
     ax.set_title("Worn volume (bands: ±2 standard errors)", fontsize="medium")
     ax.legend(fontsize="small", loc="best")

@@ -370,7 +370,9 @@ WEAR = Section("wear", "The wear loop (Wang & Liu (2015) §4, Fig. 14) of a `kin
     Key("depth_step", "number", "1", "largest wear-depth increment of one update, as a fraction of "
         "the radial clearance; sets the cycle jump dN", 0.02, gt=0.0, max=0.5),
     Key("max_cycle_jump", "number", "1", "upper bound of the cycle jump dN (default: none)", None, min=1.0),
-    Key("joints", "texts", "", "names of the revolute clearance joints that wear (default: all)", None),
+    Key("joints", "texts", "", "names of the clearance joints that wear, revolute or translational "
+        "(default: every revolute clearance joint, or every translational one when the mechanism has no "
+        "revolute clearance joint)", None),
     Key("output_body", "text", "", "body whose motion is compared with the ideal mechanism "
         "(Wang & Liu (2015) §4 step 10; default: the last body)", None),
     Key("output_coordinate", "text", "", "coordinate of `output_body` compared", "x", choices=("x", "y", "phi")),

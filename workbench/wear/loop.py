@@ -14,8 +14,10 @@ Each update ``k`` (surfaces after ``N_k`` machine cycles):
    nothing, keeps ``average_cycles``);
 3. screen the cycles for outliers (penetration beyond ``penetration_limit`` of the clearance,
    peak force or wear volume above median + ``outlier_k`` max(MAD, median)): an update with an outlier is
-   re-sampled once at rtol/100 and atol/100; if an outlier remains the run stops, naming the
-   update, the cycle and the joint.  An outlier is never multiplied by ``dN``;
+   re-sampled once at rtol/100 and atol/100 (a penetration outlier at once, without growing the
+   averaging cycles first); if an outlier remains the run stops
+   (:mod:`.stops`, exit status 3), naming the update, the joint, the cycle, the time of its deepest
+   penetration, the measured quantity and its limit.  An outlier is never multiplied by ``dN``;
 4. check the peak pressure against the hardness of the softer part (``p_max/H``: warning above
    1/3, stop above ``hardness_limit``);
 5. record row ``k`` (profiles, volumes and their standard errors, peak pressure, contact force,
@@ -55,6 +57,7 @@ from .chains import run_chains
 from . import coupled, guide_loop, progress as cycle_progress, records, revolute_loop, statistics as st
 from .history import control_limit, remember, with_scatter   # jump control over the last updates
 from .session import guarded
+from .stops import outlier_stop
 from .store import WearStore
 from .validity import ValidityLog
 
@@ -195,7 +198,11 @@ def measure(run: WearRun, ideal: np.ndarray) -> Measurement:
                                                  cfg.max_average_cycles)
         sim = _simulate(run, n, tighten)
         rates = _rates(run, sim, n, None)
-        while not final and n < cfg.max_average_cycles and _converged(run, rates) > 1.0:
+        # a penetration beyond the limit needs no more cycles to be seen: re-sample (or stop) at
+        # once instead of simulating up to max_average_cycles of a contact that cannot be used
+        deep = any(float(r.cycles.max_penetration.max()) > cfg.penetration_limit * guide_loop.clearance(run, j)
+                   for j, r in rates.items())
+        while not final and not deep and n < cfg.max_average_cycles and _converged(run, rates) > 1.0:
             # the standard error falls as 1/sqrt(n): aim at the tolerance with a 20 % margin
             need = math.ceil(1.2 * n * min(_converged(run, rates), 10.0) ** 2)
             n = int(min(max(need, n + 1), cfg.max_average_cycles))
@@ -204,16 +211,9 @@ def measure(run: WearRun, ideal: np.ndarray) -> Measurement:
         bad = _outliers(run, rates)
         if not bad:
             break
-        if resampled:
+        if resampled:   # a physics fault of the worn joint, named with its time (exit status 3)
             j, o = bad[0]
-            machine = run.cycles_done + cfg.settle_cycles + o.cycle
-            raise WorkbenchError(
-                f"wear update {run.update} (after {run.cycles_done:.6g} cycles), joint "
-                f"'{run.study.mechanism.clearance_joints[j].name}': averaging cycle {o.cycle} (machine cycle "
-                f"{machine:.6g} of the update's simulation) is an outlier: {o.reason}; it persists "
-                f"at rtol/100, so it is not extrapolated over the cycle jump.  Check the contact "
-                f"parameters and the speed, or raise wear.penetration_limit / wear.outlier_k if "
-                f"this contact is physical")
+            raise outlier_stop(run, j, o, rates[j], n, run.study.mechanism.clearance_joints[j].name)
         tighten, resampled = 0.01, True
     start = cfg.settle_cycles * cfg.samples_per_cycle
     out = sim.position[start:, cfg.output_body, cfg.output_coordinate]
@@ -254,6 +254,14 @@ def choose_jump(run: WearRun, meas: Measurement) -> float:
 
 
 # ------------------------------------------------------------------------------ driver
+def deepest_wear(run: WearRun) -> float:
+    """Deepest wear of any worn surface of the run [m]: bushings and journals of the revolute
+    joints, guides and sliders of the translational ones (their current surfaces)."""
+    depths = [float(max(w.h_bushing.max(), w.h_journal.max())) for w in run.worn.values()]
+    depths += [g.worn.deepest() for g in run.guides.values()]
+    return max(depths, default=0.0)
+
+
 def _restore_history(run: WearRun, ds: xr.Dataset) -> None:
     """Set ``run`` to the state after the last row of ``ds``, with the history of the rows before:
     the rows are restored in order through the same code (bit-identical to an uninterrupted run)."""
@@ -261,7 +269,7 @@ def _restore_history(run: WearRun, ds: xr.Dataset) -> None:
     for k in range(max(0, n - (st.HISTORY_UPDATES - 1)), n):
         part = ds.isel(cycle=slice(0, k + 1))
         _restore(run, part)
-        vol = part["volume_rate"].values[-1]
+        vol = part["volume_rate"].values[-1] if run.worn else ()   # a guide-only store has no volume_rate
         remember(run, float(part.cycle.values[-1]),
                   {j: np.asarray(vol[i], float) for i, j in enumerate(sorted(run.worn))})
 
@@ -297,7 +305,8 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
                    max_updates: int | None = None, stage=None, within=None) -> xr.Dataset:
     """Run the wear loop of ``study`` (``kind = "wear"``) into the zarr store ``out``.
 
-    ``progress(cycles_done, cycles_total, dN, max_depth)`` is called after every update, and
+    ``progress(cycles_done, cycles_total, dN, max_depth)`` is called after every update with the
+    state after its jump (cycles done [1] and the deepest wear [m] of any worn surface),
     ``stage(update, cycles_done, text)`` before each update's dynamics (what runs now), and
     ``within(update, cycles_done, positions)`` while it runs, about every 0.1 s: the settling or
     averaging cycle each chain integrates (``{chain: CyclePosition}``, :mod:`.progress`).
@@ -356,13 +365,13 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
             store.append(row, _dynamics(run, meas) if keep else None, attrs=validity)
         run.timings.io += _time.perf_counter() - t
         run.timings.updates += 1
-        if progress is not None:
-            progress(run.cycles_done + dN, cfg.cycles, dN,
-                     max(float(max(w.h_bushing.max(), w.h_journal.max())) for w in run.worn.values()))
+        if dN > 0.0:   # the surfaces after this update's jump (the row above holds them before it)
+            revolute_loop.apply(run, meas, dN, inc)
+            guide_loop.apply(run, meas, dN, ginc)
+        if progress is not None:   # the state after this update: cycles and deepest wear after its jump
+            progress(run.cycles_done + dN, cfg.cycles, dN, deepest_wear(run))
         if dN == 0.0:
             break
-        revolute_loop.apply(run, meas, dN, inc)
-        guide_loop.apply(run, meas, dN, ginc)
         remember(run, run.cycles_done, {j: meas.rates[j].volume for j in run.worn})
         run.previous_jump = dN
         run.previous_cycles = meas.n_cycles

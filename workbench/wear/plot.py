@@ -8,7 +8,8 @@
   band;
 * ``degradation.png`` — peak pressure, largest contact force, the worn-volume rate and the output
   deviation from the ideal mechanism (Wang & Liu (2015) §4 step 10) vs machine cycles, each with
-  ±2 standard-error bars wherever the result stores a standard error (``X_stderr``);
+  ±2 standard-error bars wherever the result stores a standard error (``X_stderr``); revolute and
+  translational joints alike (a guide-only result has no profile or ``wear_volume.png`` figure);
 * ``guide_<joint>.png``, ``guide_volume.png`` — translational joints (:mod:`.guide_plot`);
 * ``wear_trends.png`` — peak force, impacts per cycle and volume rate vs the deepest wear with
   their standard errors and fitted slopes (:mod:`.trends`; results with 3 updates or more).
@@ -37,6 +38,19 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
     """Write the wear plots of ``ds`` into ``outdir``; return the paths."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    if "wear_depth" in ds:   # worn revolute joints (a guide-only result has only the guide plots)
+        paths += _revolute_plots(ds, outdir, max_curves)
+    paths.append(plot_degradation(ds, outdir / "degradation.png"))
+    from .guide_plot import plot_guides
+    paths += plot_guides(ds, outdir, max_curves)
+    from .trends import plot_if_recorded
+    paths += plot_if_recorded(ds, outdir)
+    return paths
+
+
+def _revolute_plots(ds, outdir: Path, max_curves: int) -> list[Path]:
+    """``profiles_<joint>.png`` and ``wear_volume.png`` of the worn revolute joints."""
     paths = []
     cycles = np.asarray(ds["cycle"].values, float)
     theta = np.asarray(ds["theta"].values, float)
@@ -93,11 +107,6 @@ def plot_wear(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
         ax.set_title(title, fontsize="medium")
     fig.tight_layout()
     paths.append(save(fig, outdir / "wear_volume.png", dpi=120, pil_kwargs=PNG))
-    paths.append(plot_degradation(ds, outdir / "degradation.png"))
-    from .guide_plot import plot_guides
-    paths += plot_guides(ds, outdir, max_curves)
-    from .trends import plot_if_recorded
-    paths += plot_if_recorded(ds, outdir)
     return paths
 
 
@@ -113,17 +122,23 @@ def plot_degradation(ds, path) -> Path:
     """``degradation.png`` (see the module docstring); returns the path written."""
     cycles = np.asarray(ds["cycle"].values, float)
     panels = [("peak_pressure", 1e-6, "peak pressure [MPa]"), ("max_contact_force", 1.0, "max contact force [N]")]
-    if "volume_rate" in ds:
+    if "volume_rate" in ds or "guide_volume_rate" in ds:
         panels.append(("volume_rate", 1e9, "worn-volume rate [mm³/cycle]"))
     fig, axes = _figure(len(panels) + 1, 1, sharex=True, figsize=(7, 2.4 * (len(panels) + 1) + 0.8))
-    for ax, (name, scale, ylabel) in zip(axes, panels):
-        for j in ds["joint"].values:
-            if "surface" in ds[name].dims:
-                for surf in ds["surface"].values:
-                    if np.any(np.asarray(ds[name].sel(joint=j, surface=surf).values, float) > 0):
-                        _with_se(ax, ds, name, cycles, {"joint": j, "surface": surf}, scale, f"{j} {surf}")
-            else:
-                _with_se(ax, ds, name, cycles, {"joint": j}, scale, str(j))
+    # revolute joints (dims joint, surface) and translational ones (guide_joint, guide_part)
+    kinds = (("", "joint", "surface"), ("guide_", "guide_joint", "guide_part"))
+    for ax, (base, scale, ylabel) in zip(axes, panels):
+        for prefix, jdim, sdim in kinds:
+            name = prefix + base
+            if name not in ds or jdim not in ds.dims:
+                continue
+            for j in ds[jdim].values:
+                if sdim in ds[name].dims:
+                    for surf in ds[sdim].values:
+                        if np.any(np.asarray(ds[name].sel({jdim: j, sdim: surf}).values, float) > 0):
+                            _with_se(ax, ds, name, cycles, {jdim: j, sdim: surf}, scale, f"{j} {surf}")
+                else:
+                    _with_se(ax, ds, name, cycles, {jdim: j}, scale, str(j))
         ax.set_ylabel(ylabel)
     unit = unit_text(str(ds["output_deviation_rms"].attrs.get("units", "")))
     scale = 1.0

@@ -15,8 +15,35 @@ SURFACES = ("bushing", "journal")
 
 
 def row(run, meas, dN: float, increments: dict, ratios: dict) -> xr.Dataset:
-    """Row ``run.update`` of the result store (every variable has a leading ``cycle`` of length 1)."""
+    """Row ``run.update`` of the result store (every variable has a leading ``cycle`` of length 1).
+
+    A run without worn revolute joints (a guide-only study) has no ``joint`` variables: the row
+    holds the update's scalars, and :func:`.guide_loop.record` adds the guide variables."""
     cfg = run.cfg
+    js = sorted(run.worn)
+    ounit = "rad" if cfg.output_coordinate == 2 else "m"
+    dev = meas.deviation
+    v = {
+        "average_cycles": _var((), meas.n_cycles, "1", "averaging cycles of this update"),
+        "resampled": _var((), int(meas.resampled), "1", "1 when an outlier made this update re-sample at rtol/100"),
+        "output_deviation_rms": _var((), np.sqrt(np.mean(dev ** 2)) if len(dev) else 0.0, ounit,
+                                     f"RMS deviation of {cfg.output_name} of the output body from the ideal mechanism"),
+        "output_deviation_max": _var((), np.max(np.abs(dev)) if len(dev) else 0.0, ounit,
+                                     f"largest deviation of {cfg.output_name} of the output body from the ideal mechanism"),
+        "cycle_jump": _var((), dN, "1", "cycles jumped after this update"),
+        "update": _var((), run.update, "1", "update index"),
+    }
+    if js:
+        v.update(_joint_variables(run, meas, increments, ratios))
+    ds = xr.Dataset({k: x.expand_dims("cycle") if "cycle" not in x.dims else x
+                     for k, x in ((k, xr.DataArray(x)) for k, x in v.items())})
+    ds = ds.assign_coords(cycle=xr.Variable("cycle", [run.cycles_done],
+                                            {"units": "1", "long_name": "machine cycles done"}))
+    return ds
+
+
+def _joint_variables(run, meas, increments: dict, ratios: dict) -> dict:
+    """The row's variables of the worn revolute joints (dimension ``joint``)."""
     js = sorted(run.worn)
     depth = np.array([[run.worn[j].h_bushing, run.worn[j].h_journal] for j in js])
     radius = np.array([[run.worn[j].radius_bushing(), run.worn[j].radius_journal()] for j in js])
@@ -34,8 +61,6 @@ def row(run, meas, dN: float, increments: dict, ratios: dict) -> xr.Dataset:
     vrate_se = np.array([meas.rates[j].volume_stderr for j in js])
     vol_se = np.array([np.sqrt(run.variance[j][0]) for j in js])
     depth_se = np.array([np.sqrt(run.variance[j][1]) for j in js])
-    ounit = "rad" if cfg.output_coordinate == 2 else "m"
-    dev = meas.deviation
     v = {
         "wear_depth": _var(("joint", "surface", "theta"), depth, "m", "wear depth of the surface, body frame"),
         "wear_depth_stderr": _var(("joint", "surface", "theta"), depth_se, "m",
@@ -65,48 +90,45 @@ def row(run, meas, dN: float, increments: dict, ratios: dict) -> xr.Dataset:
         "max_penetration_ratio": _var(("joint",), [float(meas.rates[j].cycles.max_penetration.max()) / run.worn[j].clearance for j in js],
                                       "1", "largest penetration over the averaging cycles / radial clearance"),
         "impacts": _var(("joint",), [meas.impacts[j] for j in js], "1", "contact starts (impacts) in the averaging cycles"),
-        "average_cycles": _var((), meas.n_cycles, "1", "averaging cycles of this update"),
-        "resampled": _var((), int(meas.resampled), "1", "1 when an outlier made this update re-sample at rtol/100"),
-        "output_deviation_rms": _var((), np.sqrt(np.mean(dev ** 2)) if len(dev) else 0.0, ounit,
-                                     f"RMS deviation of {cfg.output_name} of the output body from the ideal mechanism"),
-        "output_deviation_max": _var((), np.max(np.abs(dev)) if len(dev) else 0.0, ounit,
-                                     f"largest deviation of {cfg.output_name} of the output body from the ideal mechanism"),
-        "cycle_jump": _var((), dN, "1", "cycles jumped after this update"),
-        "update": _var((), run.update, "1", "update index"),
     }
     # per-cycle peak force and impacts, mean +- SE
     from .trends import cycle_statistics
     v.update(cycle_statistics(run, meas))
-    ds = xr.Dataset({k: x.expand_dims("cycle") if "cycle" not in x.dims else x
-                     for k, x in ((k, xr.DataArray(x)) for k, x in v.items())})
-    ds = ds.assign_coords(cycle=xr.Variable("cycle", [run.cycles_done],
-                                            {"units": "1", "long_name": "machine cycles done"}))
-    return ds
+    return v
 
 
 def dynamics(run, meas) -> xr.Dataset:
-    """The averaging-cycle dynamics of this update: one ``record`` (written for selected updates)."""
+    """The averaging-cycle dynamics of this update: one ``record`` (written for selected updates).
+
+    The joints are the worn revolute joints (dimension ``joint``); a guide-only run records its
+    worn translational joints instead (dimension ``guide_joint``, without the revolute joints'
+    contact angle and journal eccentricity)."""
     cfg, sim, k = run.cfg, meas.sim, meas.start
     e = k + cfg.samples_per_cycle + 1      # the first averaging cycle (fixed length for every record)
     js = sorted(run.worn)
+    guide_only = not js
+    if guide_only:
+        js = sorted(run.guides)
+    d = ("phase", "guide_joint" if guide_only else "joint")
     ounit = "rad" if cfg.output_coordinate == 2 else "m"
     v = {
-        "dyn_contact_force": _var(("phase", "joint"), sim.contact_force[k:e, js], "N", "normal contact force, first averaging cycle"),
-        "dyn_friction_force": _var(("phase", "joint"), sim.friction_force[k:e, js], "N", "friction force, first averaging cycle"),
-        "dyn_contact_angle": _var(("phase", "joint"), sim.contact_angle[k:e, js], "rad", "contact direction in the bushing frame"),
-        "dyn_penetration": _var(("phase", "joint"), sim.penetration[k:e, js], "m", "penetration (negative while apart)"),
-        "dyn_slip_velocity": _var(("phase", "joint"), sim.slip_velocity[k:e, js], "m/s", "tangential slip velocity"),
-        "dyn_eccentricity": _var(("phase", "joint", "axis"), sim.eccentricity[k:e, js], "m", "journal centre offset, bushing frame"),
+        "dyn_contact_force": _var(d, sim.contact_force[k:e, js], "N", "normal contact force, first averaging cycle"),
+        "dyn_friction_force": _var(d, sim.friction_force[k:e, js], "N", "friction force, first averaging cycle"),
+        "dyn_penetration": _var(d, sim.penetration[k:e, js], "m", "penetration (negative while apart)"),
+        "dyn_slip_velocity": _var(d, sim.slip_velocity[k:e, js], "m/s", "tangential slip velocity"),
         "dyn_output": _var(("phase",), sim.position[k:e, cfg.output_body, cfg.output_coordinate], ounit,
                            f"{cfg.output_name} of the output body"),
         "dyn_output_deviation": _var(("phase",), meas.deviation[:e - k], ounit, "output minus ideal output"),
     }
-    if getattr(sim, "film_force", None) is not None and any(
-            getattr(run.worn[j].joint, "lubrication", None) is not None for j in js):
-        # a lubricated joint: the contact force above is its solid (asperity) contact, the wear
-        # law's load; the film's force, which wears nothing, is recorded apart
-        v["dyn_film_force"] = _var(("phase", "joint"), sim.film_force[k:e, js], "N",
-                                   "magnitude of the lubricant film's force on the journal, first averaging cycle")
+    if not guide_only:
+        v["dyn_contact_angle"] = _var(d, sim.contact_angle[k:e, js], "rad", "contact direction in the bushing frame")
+        v["dyn_eccentricity"] = _var((*d, "axis"), sim.eccentricity[k:e, js], "m", "journal centre offset, bushing frame")
+        if getattr(sim, "film_force", None) is not None and any(
+                getattr(run.worn[j].joint, "lubrication", None) is not None for j in js):
+            # a lubricated joint: the contact force above is its solid (asperity) contact, the wear
+            # law's load; the film's force, which wears nothing, is recorded apart
+            v["dyn_film_force"] = _var(d, sim.film_force[k:e, js], "N",
+                                       "magnitude of the lubricant film's force on the journal, first averaging cycle")
     ds = xr.Dataset({n: xr.DataArray(x).expand_dims("record") for n, x in v.items()})
     return ds.assign_coords(record_cycle=xr.Variable("record", [run.cycles_done],
                                                      {"units": "1", "long_name": "machine cycles done when recorded"}))
@@ -120,15 +142,18 @@ def static(run, ideal: np.ndarray, meas) -> xr.Dataset:
     ns = len(ideal)
     phase_t = meas.sim.time[meas.start:] - meas.sim.time[meas.start]
     ounit = "rad" if cfg.output_coordinate == 2 else "m"
-    return xr.Dataset(
-        {"ideal_output": _var(("phase",), ideal, ounit, f"{cfg.output_name} of the output body, ideal mechanism"),
-         "nominal_radius": _var(("joint", "surface"), [[run.worn[j].joint.bushing_radius, run.worn[j].joint.journal_radius] for j in js],
-                                "m", "unworn radius")},
-        coords={"theta": ("theta", 2 * math.pi * np.arange(M) / M, {"units": "rad", "long_name": "body-fixed node angle"}),
-                "joint": ("joint", [run.worn[j].joint.name for j in js], {"units": "1", "long_name": "worn clearance joint"}),
-                "surface": ("surface", list(SURFACES), {"units": "1", "long_name": "worn part"}),
-                "axis": ("axis", ["x", "y"], {"units": "1", "long_name": "bushing-frame axis"}),
-                "phase": ("phase", phase_t[:ns], {"units": "s", "long_name": "time since the start of the averaging cycles"})})
+    data = {"ideal_output": _var(("phase",), ideal, ounit, f"{cfg.output_name} of the output body, ideal mechanism")}
+    coords = {"axis": ("axis", ["x", "y"], {"units": "1", "long_name": "bushing-frame axis"}),
+              "phase": ("phase", phase_t[:ns], {"units": "s", "long_name": "time since the start of the averaging cycles"})}
+    if js:   # worn revolute joints (a guide-only run has none: no joint, surface or theta)
+        data["nominal_radius"] = _var(("joint", "surface"), [[run.worn[j].joint.bushing_radius,
+                                                              run.worn[j].joint.journal_radius] for j in js],
+                                      "m", "unworn radius")
+        coords.update({
+            "theta": ("theta", 2 * math.pi * np.arange(M) / M, {"units": "rad", "long_name": "body-fixed node angle"}),
+            "joint": ("joint", [run.worn[j].joint.name for j in js], {"units": "1", "long_name": "worn clearance joint"}),
+            "surface": ("surface", list(SURFACES), {"units": "1", "long_name": "worn part"})})
+    return xr.Dataset(data, coords=coords)
 
 
 def _selection(run):
