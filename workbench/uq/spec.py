@@ -33,9 +33,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..calibration.posterior import Prior
+if TYPE_CHECKING:   # the calibration package imports xarray: not on validate's path of a study file
+    from ..calibration.posterior import Prior
 from ..errors import StudyError, choices_text
 from ..schema.core import BAD, Key, Problems, Section, has_bad, read_table, unknown_tables
 from ..schema.paths import check_path, key_units, parse_path
@@ -273,6 +274,7 @@ def _uncertain(key: str, entry: Any, base_doc: dict, registry, probs: Problems) 
         if v[k] is not None and dist != d:
             probs.add(f"{where}.{k}", f"'{k}' belongs to a {d} distribution, not {dist}")
             return None
+    from ..calibration.posterior import Prior
     try:
         if dist == "normal":
             mean = float(v["mean"] if v["mean"] is not None else base)
