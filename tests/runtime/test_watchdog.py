@@ -116,7 +116,7 @@ def test_outside_the_main_thread_watch_does_nothing():
 
 
 # ------------------------------------------------------------------------------ Ctrl-C and writes
-def test_ctrl_c_during_a_results_write_waits_for_the_write(tmp_path, monkeypatch):
+def test_ctrl_c_during_a_results_write_waits_for_the_write(tmp_path, monkeypatch, ctrl_c_raises):
     from xarray.backends.locks import HDF5_LOCK, NETCDFC_LOCK
     from workbench.results.dataset import write_dataset
     ds = xr.Dataset({"x": ("time", np.arange(5.0), {"units": "m", "long_name": "x"})},
@@ -143,7 +143,9 @@ def test_ctrl_c_during_a_results_write_waits_for_the_write(tmp_path, monkeypatch
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
-def test_deferred_interrupts_raise_nothing_without_a_signal():
+def test_deferred_interrupts_raise_nothing_without_a_signal(ctrl_c_raises):
+    # ctrl_c_raises: Ctrl-C raises in this process whatever the suite was started with (a pytest-xdist
+    # worker ignores SIGINT); the block must hand back the handler it found
     with deferred_interrupts():
         x = 1
     assert x == 1 and signal.getsignal(signal.SIGINT) is signal.default_int_handler
