@@ -26,9 +26,11 @@ from workbench.cli.common import EXIT_RUN_FAILED, EXIT_USER_ERROR
 ROOT = Path(__file__).resolve().parents[2]
 FLORES = ROOT / "studies" / "flores_slider_crank.toml"
 RIG = ROOT / "studies" / "journal_wear_constant_load.toml"
-#: the seconds a child run may take at most here: start-up, the hostile kernel's compile (about
-#: 5-10 s on a busy machine, cache=False), the budget and the integrator's 5 s stop wait
-LIMIT = 240
+#: the seconds a child run may take at most here (a guard against a hang of the test itself, not a
+#: result): start-up, the hostile kernel's compile (about 5-10 s on a busy machine, cache=False),
+#: the budget and the integrator's 5 s stop wait -- and, with a cold cache, the compile of the wear
+#: loop's kernels while the suite's other process compiles too (over 240 s seen in a fresh clone)
+LIMIT = 600
 
 
 @pytest.fixture
