@@ -92,7 +92,7 @@ def forget(batch: list) -> None:
         p = record_path(t)
         folders.add(p.parent)
         try:
-            p.unlink()
+            p.unlink()   # safe: our own finished-case record (DONE folder beside the case files, written by _record)
         except OSError:
             pass
     for d in folders:
