@@ -119,6 +119,22 @@ def check_path(doc: dict, parts: tuple, *, registry=None) -> str | None:
     return None
 
 
+def checked_parts(key: str, doc: dict, registry, where: str, probs) -> tuple | None:
+    """The parts of the study key path ``key`` when it parses and exists in ``doc``; otherwise
+    ``None``, with the problem added to ``probs`` (a :class:`~workbench.schema.core.Problems`) at
+    ``where``.  Sweep grids, their ``[set]`` tables and UQ files name study keys this way."""
+    try:
+        parts = parse_path(key)
+    except ValueError as exc:
+        probs.add(where, f"bad study key path '{key}': {exc}")
+        return None
+    why = check_path(doc, parts, registry=registry)
+    if why is not None:
+        probs.add(where, f"the study key '{key}' does not exist: {why}")
+        return None
+    return parts
+
+
 def _model_parameters(table: dict, parent: tuple, registry, doc: dict) -> list[str]:
     model = _model_of(parent, table, doc)
     if registry is None or model is None:

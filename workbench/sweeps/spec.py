@@ -50,7 +50,7 @@ from ..errors import StudyError, choices_text, did_you_mean
 from ..schema import sweep as W
 from ..schema.core import BAD, Problems, has_bad, read_table, unknown_tables
 from ..study.input import is_sweep_file  # noqa: F401 (re-exported)
-from ..schema.paths import (check_path, format_path, key_units, parse_path, set_path,  # noqa: F401 (re-exported)
+from ..schema.paths import (check_path, checked_parts, format_path, key_units, parse_path, set_path,  # noqa: F401 (re-exported)
                            unset_path)
 
 TOP_LEVEL = W.TOP_LEVEL
@@ -178,7 +178,7 @@ def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None,
     effective = copy.deepcopy(base_doc)
     unset = head["unset"] if head["unset"] is not BAD else ()
     for i, key in enumerate(unset):
-        parts = _checked_parts(key, effective, registry, "sweep.unset", probs)
+        parts = checked_parts(key, effective, registry, "sweep.unset", probs)
         if parts is None:
             continue
         if _missing(effective, parts):
@@ -191,7 +191,7 @@ def load_sweep_text(text: str, *, file: str | Path | None = None, registry=None,
         probs.add("set", f"expected a table of study key = value, got {set_table!r}")
         set_table = {}
     for key, value in set_table.items():
-        parts = _checked_parts(key, effective, registry, f"set.{key}", probs)
+        parts = checked_parts(key, effective, registry, f"set.{key}", probs)
         if parts is not None:
             fixed.append((key, parts, value))
     for _, parts, value in fixed:
@@ -305,22 +305,9 @@ def _missing(doc: dict, parts: tuple) -> bool:
     return False
 
 
-def _checked_parts(key: str, base_doc: dict, registry, where: str, probs: Problems) -> tuple | None:
-    try:
-        parts = parse_path(key)
-    except ValueError as exc:
-        probs.add(where, f"bad study key path '{key}': {exc}")
-        return None
-    why = check_path(base_doc, parts, registry=registry)
-    if why is not None:
-        probs.add(where, f"the study key '{key}' does not exist: {why}")
-        return None
-    return parts
-
-
 def _parameter(key: str, entry: Any, base_doc: dict, registry, probs: Problems) -> Parameter | None:
     where = f"grid.{key}"
-    parts = _checked_parts(key, base_doc, registry, where, probs)
+    parts = checked_parts(key, base_doc, registry, where, probs)
     if parts is None:
         return None
     opts = {"values": entry} if isinstance(entry, list) else entry

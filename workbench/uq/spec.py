@@ -39,7 +39,7 @@ if TYPE_CHECKING:   # the calibration package imports xarray: not on validate's 
     from ..calibration.posterior import Prior
 from ..errors import StudyError, choices_text
 from ..schema.core import BAD, Key, Problems, Section, has_bad, read_table, unknown_tables
-from ..schema.paths import check_path, key_units, parse_path
+from ..schema.paths import checked_parts, key_units
 
 TOP_LEVEL = ("uq", "set", "uncertainty")
 DISTRIBUTIONS = ("normal", "lognormal", "uniform")
@@ -196,7 +196,7 @@ def load_uq_text(text: str, *, file: str | Path | None = None, registry=None) ->
         probs.add("set", f"expected a table of study key = value, got {set_table!r}")
         set_table = {}
     for key, value in set_table.items():
-        if _parts(key, base_doc, registry, f"set.{key}", probs) is not None:
+        if checked_parts(key, base_doc, registry, f"set.{key}", probs) is not None:
             fixed.append((key, value))
     table = doc.get("uncertainty", {})
     if not isinstance(table, dict) or not table:
@@ -230,22 +230,9 @@ def load_uq_text(text: str, *, file: str | Path | None = None, registry=None) ->
                   case_timeout=head["case_timeout"])
 
 
-def _parts(key: str, base_doc: dict, registry, where: str, probs: Problems):
-    try:
-        parts = parse_path(key)
-    except ValueError as exc:
-        probs.add(where, f"bad study key path '{key}': {exc}")
-        return None
-    why = check_path(base_doc, parts, registry=registry)
-    if why is not None:
-        probs.add(where, f"the study key '{key}' does not exist: {why}")
-        return None
-    return parts
-
-
 def _uncertain(key: str, entry: Any, base_doc: dict, registry, probs: Problems) -> Uncertain | None:
     where = f"uncertainty.{key}"
-    parts = _parts(key, base_doc, registry, where, probs)
+    parts = checked_parts(key, base_doc, registry, where, probs)
     if parts is None:
         return None
     if not isinstance(entry, dict):
