@@ -210,9 +210,11 @@ def test_only_our_dead_writers_temporaries_are_removed(tmp_path):
              tmp_path / f".other.nc.{dead}.tmp"]
     for p in (ours_dead, ours_alive, *users):
         p.write_bytes(b"x")
-    link = tmp_path / f".run.nc.{dead + 1 if not pid_alive(dead + 1) else dead}.tmp"
-    if not link.exists():
-        link.symlink_to(users[0])
+    other = _dead_pid()            # a second dead writer, whose "temporary" is a symlink to a user's file
+    while other == dead:
+        other = _dead_pid()
+    link = tmp_path / f".run.nc.{other}.tmp"
+    link.symlink_to(users[0])
     folder = tmp_path / f".run.nc.{dead}0.tmp"   # a folder with our name: not a file of ours
     folder.mkdir()
     assert remove_abandoned_tmp_files(out) == [ours_dead]
