@@ -331,13 +331,6 @@ def rhs_source(cm) -> tuple[str, dict]:
         e(f"    return _{name}({_ARGS})")
         e("")
         e("")
-    # the integrator's cold call sites (first evaluation, restart after an event) call this one
-    # (equations.rhs_call): one inlined copy of the right-hand side in the integrator, not three
-    e("@njit(cache=True)")
-    e("def rhs_call(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):")
-    e("    return rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model)")
-    e("")
-    e("")
     # dense.probe: the clearance records at a state of the dense output
     e("@njit(cache=True)")
     e("def _clearance_only(y, dm, rec, clr_f, cpar, fpar):")

@@ -44,7 +44,7 @@ from workbench.mbs.equations import mechanical_energy
 from workbench.mbs.kinematics import constraints
 
 globals().update({{k: v for k, v in vars(_integrator).items()
-                  if not k.startswith("__") and k not in ("rhs", "rhs_call", "trial_step", "integrate")}})
+                  if not k.startswith("__") and k not in ("rhs", "trial_step", "integrate")}})
 '''
 
 

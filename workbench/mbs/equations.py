@@ -115,16 +115,6 @@ def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):
     # with more, CPython calls through *args, which numba cannot inline)
 
 
-@njit(cache=True)
-def rhs_call(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):
-    """:func:`rhs` as a call of a compiled function of its own, not inlined: for the integrator's
-    cold call sites (the first evaluation, and the restart after each contact event), so that the
-    integrator's compiled function holds one copy of the right-hand side (the one its trial step
-    calls six times per step) instead of three.  Numba inlines ``inline="always"`` functions
-    by copying their IR at every call site, and each copy is typed, lowered and optimised again."""
-    return rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model)
-
-
 @njit(cache=True, inline="always")
 def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
                mass, cons_i, cons_f, drv_f, frc_i, frc_f, gravity, clr_i, clr_f,

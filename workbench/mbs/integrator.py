@@ -53,7 +53,7 @@ from ..jit import njit  # house: numba is imported when a compiled function is f
 
 from .clearance import C_FN, C_PEN, N_CREC, contact_gaps
 from .dense import dense as _dense, probe as _probe, track as _track
-from .equations import rhs, rhs_call, workspace
+from .equations import rhs, workspace
 from .kernels import N_OUT
 
 DETECT_EVENT, DETECT_HALVING = 0, 1
@@ -374,7 +374,7 @@ def integrate(y0, t0, t1, out_times, s, model, ctl):
     # tolerances (Shampine & Thompson (2000): integrate each mode smoothly, switch at events).
     for p in range(npts):
         dm[p] = max(gd[p], 1e-6) if g_old[p] > 0.0 else OPEN_MODE
-    bad = rhs_call(t, y, dm, K[0], lam, rec, ws, s.alpha, s.beta, model)
+    bad = rhs(t, y, dm, K[0], lam, rec, ws, s.alpha, s.beta, model)
     stats[2] += 1
     _record_values(rec, nc, tab.F0, tab.P0)
     if bad != -1:
@@ -460,7 +460,7 @@ def integrate(y0, t0, t1, out_times, s, model, ctl):
         ctl[CTL_TIME] = t
         if event:
             # restart after the event: the contact law now sees the new impact speed
-            bad = rhs_call(t, y, dm, K[0], lam, rec, ws, s.alpha, s.beta, model)
+            bad = rhs(t, y, dm, K[0], lam, rec, ws, s.alpha, s.beta, model)
             stats[2] += 1
             if bad != -1:
                 while k_out < nout and out_times[k_out] <= t:
