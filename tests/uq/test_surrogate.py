@@ -192,3 +192,40 @@ def test_validate_counts_the_held_back_runs(tmp_path):
     r = CliRunner().invoke(main, ["validate", str(good)])
     assert r.exit_code == 0, r.output
     assert "64 runs + 16 held back" in r.output and "order 2" in r.output
+
+
+def test_analyze_writes_a_result_that_workbench_plot_draws(spec, tmp_path, monkeypatch):
+    """The whole analysis with the runs' stores replaced by the polynomial histories (the direct
+    runs are the slow test's job, tests/uq/test_uq_study.py): the result keeps SALib's and the
+    polynomial chaos's indices side by side and along the cycles, the held-back check in its
+    attributes, and `workbench plot` draws its bands, Sobol' bars and Sobol' lines."""
+    import xarray as xr
+    from click.testing import CliRunner
+    from workbench.cli.main import main
+    from workbench.cli.uq import summary_lines
+    from workbench.results.dataset import write_dataset
+    from workbench.uq import analyze as an
+    u, x, n = rows(spec)
+    h = histories(u, x, n_grid=spec.grid_points)
+    monkeypatch.setattr(an, "history", lambda f, joint, grid: h[int(f)])
+    runs = xr.Dataset({"status": ("uq_x1", np.array(["ok"] * len(x), dtype=object)),
+                       "case_file": ("uq_x1", np.array([str(i) for i in range(len(x))], dtype=object))})
+    ds = an.analyze(spec, runs, x, u, n)
+    assert ds.attrs["design_runs"] == n and int(ds["held_back"].sum()) == len(x) - n
+    assert ds.attrs["surrogate_check"] == "passed" and ds.attrs["surrogate_error_mean_volume"] < 1e-9
+    assert ds["sobol_total_volume_cycles"].dims == ("input", "cycle")
+    # SALib (64 rows) and the exact expansion agree on the indices within SALib's half-widths + 0.1
+    st, conf = ds["sobol_total_volume"].values, ds["sobol_total_volume_conf"].values
+    assert np.all(np.abs(st - ds["sobol_total_volume_pce"].values) < conf + 0.1), (st, conf)
+    lines = summary_lines(ds)
+    assert any("(pce " in line for line in lines) and any("held-back relative error" in line for line in lines)
+    out = write_dataset(ds, tmp_path / "uq.nc")
+    r = CliRunner().invoke(main, ["plot", str(out), "-o", str(tmp_path / "plots")])
+    assert r.exit_code == 0, r.output
+    drawn = sorted(p.name for p in (tmp_path / "plots").iterdir() if not p.name.startswith("."))
+    assert drawn == sorted(f"{n}.{e}" for n in ("uq_bands", "uq_sobol", "uq_sobol_cycles") for e in ("png", "pdf"))
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "uq_sobol.png").write_bytes(b"a user's own file")
+    r = CliRunner().invoke(main, ["plot", str(out), "-o", str(foreign)])
+    assert r.exit_code == 2 and (foreign / "uq_sobol.png").read_bytes() == b"a user's own file", r.output

@@ -79,6 +79,10 @@ def uq(uq_file: Path, out: Path, scheduler, workers, use_dask, serial, plot, plo
     console = _console()
     registry = _registry()
     spec = load_uq(uq_file, registry=registry)
+    folder = plot_dir or out.with_name(out.stem + "_plots")
+    if plot:    # before the runs, not after: a folder we may not write into is said at once
+        from ..results.plot_files import check_plot_dir
+        check_plot_dir(folder, kind="uq", overwrite=overwrite, option="--plot-dir")
     n = spec.base_samples * (len(spec.parameters) + 2)
     extra = f" + {spec.held_back} held back to check the surrogate" if spec.held_back else ""
     console.print(f"uq '{spec.title}': {n} runs{extra} of {spec.base_file} to {spec.cycles:.6g} cycles; "
@@ -95,9 +99,21 @@ def uq(uq_file: Path, out: Path, scheduler, workers, use_dask, serial, plot, plo
     for line in summary_lines(ds):
         console.print(line)
     if plot:
-        from ..uq.plot import study_plots
-        for f in study_plots(ds, plot_dir or out.with_name(out.stem + "_plots")):
-            console.print(f"[green]plot[/] {f}")
+        plot_uq(ds, folder, console, overwrite=overwrite)
+
+
+def plot_uq(ds, folder: Path, console, *, overwrite: bool = False, option: str = "--plot-dir") -> list[Path]:
+    """Draw the plots of a UQ result into ``folder`` (``workbench uq`` and ``workbench plot``):
+    staged and moved in only over nothing but our own figures
+    (:func:`workbench.results.plot_files.publish`).  A result of :func:`workbench.uq.propagate`
+    (no cycle axis) gets its profile band and sample histograms."""
+    from ..results.plot_files import publish
+    from ..uq.plot import plots, study_plots
+    draw = study_plots if "cycle" in ds.dims else plots
+    files = publish(lambda staging: draw(ds, staging), folder, overwrite=overwrite, option=option)
+    for f in files or []:
+        console.print(f"[green]plot[/] {f}")
+    return files
 
 
 def summary_lines(ds) -> list[str]:

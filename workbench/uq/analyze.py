@@ -120,8 +120,9 @@ def analyze(spec: UQSpec, runs: xr.Dataset, x: np.ndarray, u: np.ndarray | None 
     final = hist[:n_design, :, -1]
     sob = {"volume": sobol(spec, final[:, 0]), "deepest": sobol(spec, final[:, 2])}
     along = {"volume": sobol_along(spec, hist[:n_design, 0]), "deepest": sobol_along(spec, hist[:n_design, 2])}
-    chaos = {"volume": np.mean(final[ok, 1] ** 2) / np.var(final[ok, 0]),
-             "deepest": np.mean(final[ok, 3] ** 2) / np.var(final[ok, 2])}
+    okd = ok[:n_design]
+    chaos = {"volume": np.mean(final[okd, 1] ** 2) / np.var(final[okd, 0]),
+             "deepest": np.mean(final[okd, 3] ** 2) / np.var(final[okd, 2])}
     v = {}
     for i, p in enumerate(spec.parameters):
         v[f"input_{p.name}"] = _var(("run",), x[:, i], p.units or "1", f"{p.path} of each run ({p.describe()})")
