@@ -126,7 +126,7 @@ def test_sobol_of_a_rig_linear_in_k(registry, tmp_path):
     from workbench.results.store_reader import open_store
     run = open_store(tmp_path / "uq_runs.cases" / "case_0000.zarr")
     rip = run["profile_ripple"].sel(surface="bushing").values[1:]
-    assert run["profile_ripple"].attrs["units"] == "1" and np.all(rip < 0.02), rip   # the smooth 86-deg pocket: ~1.1 %
+    assert run["profile_ripple"].attrs["units"] == "1" and np.all(rip < 0.01), rip   # a smooth 86-deg pocket
     assert "profile ripple" not in run.attrs.get("validity_warnings", "")
     from workbench.uq.plot import study_plots
     files = study_plots(ds, tmp_path / "plots")
