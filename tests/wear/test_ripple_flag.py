@@ -34,7 +34,7 @@ def wave_response(period_deg: float) -> float:
 
 @pytest.mark.parametrize("half_width", [10, 15, 20, 30, 43, 60, 90, 180])
 def test_a_smooth_pocket_of_any_width_scores_about_zero(half_width):
-    """The cosine cap (the Dufrane et al. (1983) worn shape) of half-width 10-180 deg, alone or on
+    """The cosine cap (the worn shape of Dufrane, Kannel & McCloskey (1983)) of half-width 10-180 deg, alone or on
     a bore worn all round: the local cubic follows its curvature, the kink at its edge is left out,
     so it scores below 1/20 of the threshold (the earlier 15-deg moving average gave 0.79 % at
     60 deg and 1.67 % at 30 deg)."""

@@ -16,7 +16,7 @@ Why this measure (docs/validation.md, "Wear: the ripple of the deep study"):
   15-deg moving average over the whole circle) saw the curvature itself (about ``h'' w^2 / 24``):
   0.8-1.7 % on smooth caps of half-width 60-30 deg.
 * **The pocket's edge is left out.**  Where a worn arc meets the unworn bore the profile has a
-  kink (the Dufrane et al. (1983) shape ``d_max - c (1 + cos(theta - theta_w))`` ends with a
+  kink (the Dufrane, Kannel & McCloskey (1983) shape ``d_max - c (1 + cos(theta - theta_w))`` ends with a
   slope) that no polynomial follows; a kink is not a ripple.  Hence the window condition and the
   bottom half, where the issue saw the ripple (peaks of +-60 um on a 336 um pocket).
 * **A ripple with the contact width's period is measured at its size.**  The window is about two
