@@ -94,19 +94,25 @@ def surrogate_part(spec: UQSpec, u: np.ndarray, hist: np.ndarray, n_design: int,
     for out, key, row, se_row, unit, what in OUTPUTS:
         pce = fit(fams, u[fit_rows], hist[fit_rows, row, :], spec.surrogate_order)
         s1, st = pce.sobol()
-        v[f"sobol_first_{out}_pce"] = _var(("input",), s1[:, -1], "1", f"first-order Sobol' index, {what} (from the polynomial chaos)")
-        v[f"sobol_total_{out}_pce"] = _var(("input",), st[:, -1], "1", f"total Sobol' index, {what} (from the polynomial chaos)")
-        v[f"sobol_first_{out}_pce_cycles"] = _var(("input", "cycle"), s1, "1",
-                                                  f"first-order Sobol' index along the cycles, {what.replace('final ', '')} (polynomial chaos; NaN: no variance)")
-        v[f"sobol_total_{out}_pce_cycles"] = _var(("input", "cycle"), st, "1",
-                                                  f"total Sobol' index along the cycles, {what.replace('final ', '')} (polynomial chaos; NaN: no variance)")
-        v[f"{key}_surrogate_band"] = _var(("quantile", "cycle"), np.quantile(pce(ub), [a, 0.5, 1.0 - a], axis=0), unit,
-                                          f"{what.replace('final ', '')}: quantiles of the polynomial chaos over {BAND_DRAWS} input draws (parameter uncertainty alone)")
-        v[f"{key}_surrogate_mean"] = _var(("cycle",), pce.mean, unit, f"{what.replace('final ', '')}: mean of the polynomial chaos (its constant term)")
-        v[f"surrogate_{key}"] = _var(("run",), pce(u)[:, -1], unit, f"{what}: the polynomial chaos at each run's inputs")
-        v[f"pce_coefficients_{out}"] = _var(("term",), pce.coef[:, -1], unit, f"polynomial chaos coefficients of the {what} (orthonormal basis)")
-        if "pce_multi_index" not in v:
-            v["pce_multi_index"] = _var(("term", "input"), pce.alpha, "1", "degree of each input's polynomial in each term")
+        along = what.replace("final ", "")
+        tag = "(from the polynomial chaos)"
+        v.update({
+            f"sobol_first_{out}_pce": _var(("input",), s1[:, -1], "1", f"first-order Sobol' index, {what} {tag}"),
+            f"sobol_total_{out}_pce": _var(("input",), st[:, -1], "1", f"total Sobol' index, {what} {tag}"),
+            f"sobol_first_{out}_pce_cycles": _var(("input", "cycle"), s1, "1",
+                                                  f"first-order Sobol' index along the cycles, {along} {tag}"),
+            f"sobol_total_{out}_pce_cycles": _var(("input", "cycle"), st, "1",
+                                                  f"total Sobol' index along the cycles, {along} {tag}"),
+            f"{key}_surrogate_band": _var(("quantile", "cycle"), np.quantile(pce(ub), [a, 0.5, 1.0 - a], axis=0), unit,
+                                          f"{along}: quantiles of the polynomial chaos over {BAND_DRAWS} input "
+                                          "draws (parameter uncertainty alone)"),
+            f"{key}_surrogate_mean": _var(("cycle",), pce.mean, unit,
+                                          f"{along}: mean of the polynomial chaos (its constant term)"),
+            f"surrogate_{key}": _var(("run",), pce(u)[:, -1], unit, f"{what}: the polynomial chaos at each run's inputs"),
+            f"pce_coefficients_{out}": _var(("term",), pce.coef[:, -1], unit,
+                                            f"polynomial chaos coefficients of the {what} (orthonormal basis)"),
+            "pce_multi_index": _var(("term", "input"), pce.alpha, "1", "degree of each input's polynomial in each term"),
+        })
         if check_rows.sum() < 2:
             attrs[f"surrogate_check_{out}"] = "not possible: fewer than 2 held-back runs finished"
             flags.append(f"{out}: fewer than 2 held-back runs finished, the surrogate is unchecked")
