@@ -9,14 +9,26 @@ workbench.sweeps.batches), in this one process, and prints for each
 
 * the wall time of the whole sweep (cluster start and warm-up included) and of the cases alone,
 * the sum of the cases' CPU times (per-thread CPU of each case on its worker),
-* the efficiency ``sum of case CPU / (workers x wall)`` (of the whole sweep and of the cases).
+* the efficiency ``sum of case CPU / (workers x wall)`` (of the whole sweep and of the cases),
+* on a shared machine, two efficiencies that discount the CPU the session was not given:
 
-The machine this runs on may be shared: the serial baseline, measured in the same process just
-before, says how much CPU a case got then.
+  - **CPU-share corrected**: ``sum of case CPU / (workers x wall x share)``, ``share`` the fraction
+    of the workers' wall-clock capacity their processes actually got, ``share = CPU of the sweep's
+    processes / (workers x wall)``; the CPU is ``resource.getrusage`` of this process (the
+    scheduler and the client run here) plus that of its children (the nannies and workers, counted
+    once the cluster has closed and they were reaped), before and after.  This is the share of the
+    CPU the sweep got that went into the cases, so it also counts a worker waiting for work as
+    lost only through the CPU it burns waiting: read it beside the next one;
+  - **relative to serial**: the dask run's case-CPU rate (case CPU per second of wall) over
+    ``workers`` times the serial run's, measured in the same process just before (the serial
+    run's rate is what one busy process got from the machine then).  On a machine that gives a
+    session one share however many processes it runs (Linux autogroup), the ceiling of this one
+    is ``1 / workers``; the CPU-share figure has no such ceiling.
 """
 from __future__ import annotations
 
 import argparse
+import resource
 import tempfile
 import time
 from pathlib import Path
@@ -50,17 +62,35 @@ def main() -> None:
         sw = load_sweep(tmp / "s.toml", registry=registry)
         runs = [] if a.skip_serial else [("serial", dict(serial=True), 1)]
         runs.append((f"dask, {a.workers} workers", dict(dask=True, workers=a.workers), a.workers))
+        serial_rate = None
         for name, how, n in runs:
+            r0 = process_cpu()
             t0 = time.perf_counter()
             ds = run_sweep(sw, tmp / f"{name.split(',')[0]}.nc", registry=registry, progress=False, **how)
             wall = time.perf_counter() - t0
+            got = process_cpu() - r0
             cpu = float(np.nansum(ds["cpu_time"].values))
             cases = float(ds.attrs.get("run_cases_time", np.nan))
             ok = int((ds["status"].values == "ok").sum())
+            share = got / (n * wall)
             print(f"{name}: {ok}/{a.cases} ok, wall {wall:.1f} s (cases {cases:.1f} s, start-up "
                   f"{float(ds.attrs.get('run_startup_time', np.nan)):.1f} s), sum of case CPU {cpu:.1f} s, "
                   f"mean case {1e3 * cpu / a.cases:.0f} ms CPU; efficiency {100 * cpu / (n * wall):.1f} % "
-                  f"(cases alone {100 * cpu / (n * cases):.1f} %)", flush=True)
+                  f"(cases alone {100 * cpu / (n * cases):.1f} %); the processes got {got:.1f} s of CPU, "
+                  f"{100 * share:.1f} % of {n} x wall: CPU-share corrected efficiency "
+                  f"{100 * cpu / (n * wall * share):.1f} %", flush=True)
+            if serial_rate is None and how.get("serial"):
+                serial_rate = cpu / wall
+            elif serial_rate:
+                print(f"  relative to the serial run's case-CPU rate x {n}: "
+                      f"{100 * (cpu / wall) / (n * serial_rate):.1f} % (one share per session caps it at "
+                      f"{100 / n:.0f} %)", flush=True)
+
+
+def process_cpu() -> float:
+    """CPU seconds (user + system) of this process and of its reaped children."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 if __name__ == "__main__":
