@@ -93,7 +93,9 @@ def flag(validity, joint: str, surface: str, value: float, update: int, cycles_d
     from .validity import WearValidityWarning
     msg = (f"{head} {100 * value:.2g} % of the deepest wear ({MEASURE[0].lower() + MEASURE[1:]}; flagged above "
            f"{100 * THRESHOLD:g} %) at wear update {update} (after {cycles_done:.6g} cycles): the "
-           f"worn profile is rough on the contact's scale; see profile_ripple per update and "
+           f"worn profile is rough on the contact's scale. With a pressure that sees the worn geometry this "
+           f"is the cycle jump stepping over the contact's healing of the ridges (a sign that flips from "
+           f"update to update): a smaller depth_step removes it; see profile_ripple per update and "
            f"docs/validation.md (the ripple of the deep study)")
     validity.warnings.append(msg)
     warnings.warn(msg, WearValidityWarning, stacklevel=3)
