@@ -229,3 +229,22 @@ def test_analyze_writes_a_result_that_workbench_plot_draws(spec, tmp_path, monke
     (foreign / "uq_sobol.png").write_bytes(b"a user's own file")
     r = CliRunner().invoke(main, ["plot", str(out), "-o", str(foreign)])
     assert r.exit_code == 2 and (foreign / "uq_sobol.png").read_bytes() == b"a user's own file", r.output
+
+
+def test_too_few_finished_runs_leave_the_direct_results_and_say_why(spec, monkeypatch):
+    """All but 4 design runs failed: SALib's estimators need every row (NaN) and an order-2
+    expansion in 2 inputs needs 6 runs, so the surrogate is not fitted, says so and warns; the
+    bands of the finished runs are still written."""
+    import xarray as xr
+    from workbench.uq import analyze as an
+    u, x, n = rows(spec)
+    h = histories(u, x, n_grid=spec.grid_points)
+    monkeypatch.setattr(an, "history", lambda f, joint, grid: h[int(f)])
+    status = np.array(["failed"] * len(x), dtype=object)
+    status[:4] = "ok"
+    runs = xr.Dataset({"status": ("uq_x1", status),
+                       "case_file": ("uq_x1", np.array([str(i) for i in range(len(x))], dtype=object))})
+    with pytest.warns(SurrogateWarning, match="not fitted"):
+        ds = an.analyze(spec, runs, x, u, n)
+    assert ds.attrs["surrogate_check"].startswith("not possible") and "6 terms" in ds.attrs["surrogate_check"]
+    assert np.all(np.isfinite(ds["wear_volume_band"].values)) and np.all(np.isnan(ds["sobol_total_volume"].values))

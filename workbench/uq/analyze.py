@@ -155,8 +155,15 @@ def analyze(spec: UQSpec, runs: xr.Dataset, x: np.ndarray, u: np.ndarray | None 
     if spec.surrogate == "pce":
         if u is None:
             raise WorkbenchError("analyze: a surrogate needs the runs' unit-cube coordinates u")
-        from .surrogate import surrogate_part
-        sv, attrs, lines, coords = surrogate_part(spec, u, hist, n_design, grid)
+        from .surrogate import SurrogateWarning, surrogate_part
+        try:
+            sv, attrs, lines, coords = surrogate_part(spec, u, hist, n_design, grid)
+        except WorkbenchError as exc:   # too few finished runs to fit it: the direct results still count
+            import warnings
+            sv, lines = {}, [f"  surrogate: not fitted: {exc}"]
+            attrs = {"surrogate": spec.surrogate, "surrogate_check": f"not possible: {exc}"}
+            warnings.warn(f"uncertainty propagation '{spec.title}': the surrogate was not fitted: {exc}",
+                          SurrogateWarning, stacklevel=2)
         v.update(sv)
         attrs["surrogate_summary"] = "\n".join(lines)
     return xr.Dataset(
