@@ -148,7 +148,7 @@ def test_the_held_back_check_catches_a_too_low_order(spec):
     the run is flagged; its mean, which a least-squares line still matches, is not."""
     low = dataclasses.replace(spec, surrogate_order=1)
     u, x, n = rows(low)
-    with pytest.warns(SurrogateWarning, match="order 1 misses its held-back"):
+    with pytest.warns(SurrogateWarning, match="order 1 fails its check on the held-back"):
         v, attrs, lines, _ = surrogate_part(low, u, histories(u, x), n, np.linspace(0, 400, 5))
     assert attrs["surrogate_check"].startswith("flagged") and "volume" in attrs["surrogate_check"]
     err = v["surrogate_error_volume"].values

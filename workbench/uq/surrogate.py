@@ -72,7 +72,8 @@ def surrogate_part(spec: UQSpec, u: np.ndarray, hist: np.ndarray, n_design: int,
     u : (n, d) unit-cube coordinates of every run (design rows first, then the held-back runs);
     hist : (n, 4, G) worn volume, its SE, deepest wear, its SE on the cycle ``grid`` (NaN: failed);
     n_design : the number of design rows.
-    Returns ``(variables, attrs, lines)``."""
+    Returns ``(variables, attrs, lines, coords)``: the dataset variables, attributes, the lines of
+    the printed summary and the ``statistic`` coordinate."""
     fams = [FAMILY[p.prior.kind] for p in spec.parameters]
     ok = np.all(np.isfinite(hist.reshape(len(hist), -1)), axis=1)
     design = np.arange(len(hist)) < n_design
@@ -139,7 +140,7 @@ def surrogate_part(spec: UQSpec, u: np.ndarray, hist: np.ndarray, n_design: int,
                     f"{attrs['surrogate_check'].split(':')[0]}")
     if flags:
         warnings.warn(f"uncertainty propagation '{spec.title}': the polynomial chaos of order "
-                      f"{spec.surrogate_order} misses its held-back direct runs ({' | '.join(flags)}); "
+                      f"{spec.surrogate_order} fails its check on the held-back direct runs ({' | '.join(flags)}); "
                       f"raise surrogate_order or base_samples, or read SALib's indices", SurrogateWarning, stacklevel=2)
     coords = {"statistic": _var(("statistic",), np.array(STATISTICS, dtype=object), "1",
                                 "held-back statistic: mean, lower and upper band edge, RMS of the pointwise errors")}
