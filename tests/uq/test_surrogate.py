@@ -248,3 +248,30 @@ def test_too_few_finished_runs_leave_the_direct_results_and_say_why(spec, monkey
         ds = an.analyze(spec, runs, x, u, n)
     assert ds.attrs["surrogate_check"].startswith("not possible") and "6 terms" in ds.attrs["surrogate_check"]
     assert np.all(np.isfinite(ds["wear_volume_band"].values)) and np.all(np.isnan(ds["sobol_total_volume"].values))
+
+
+def test_the_command_prints_the_flag_as_a_warning_line(spec, tmp_path, monkeypatch):
+    """`workbench uq` with a too-low order (the runs replaced by the polynomial histories): the
+    summary prints the held-back errors and the flag, stderr a `warning:` line, exit status 0."""
+    from click.testing import CliRunner
+    import xarray as xr
+    from workbench.cli import uq as cli_uq
+    from workbench.cli.main import main
+    from workbench.uq import analyze as an
+    low = dataclasses.replace(spec, surrogate_order=1)
+    u, x, n = rows(low)
+    h = histories(u, x, n_grid=low.grid_points)
+    monkeypatch.setattr(an, "history", lambda f, joint, grid: h[int(f)])
+    monkeypatch.setattr("workbench.uq.spec.load_uq", lambda path, registry=None: low)
+
+    def fake_sweep(sw, path, **kw):
+        return xr.Dataset({"status": ("uq_x1", np.array(["ok"] * len(x), dtype=object)),
+                           "case_file": ("uq_x1", np.array([str(i) for i in range(len(x))], dtype=object))})
+    monkeypatch.setattr("workbench.sweeps.run.run_sweep", fake_sweep)
+    monkeypatch.setattr(cli_uq, "uq_sweep", lambda s, registry=None: ((u, x, n), None))
+    (tmp_path / "uq.toml").write_text(UQ)
+    r = CliRunner().invoke(main, ["uq", str(tmp_path / "uq.toml"), "-o", str(tmp_path / "uq.nc"),
+                                  "--no-plot", "--serial"])
+    assert r.exit_code == 0, (r.output, r.stderr)
+    assert "held-back relative error of the mean" in r.stdout and "flagged" in r.stdout
+    assert r.stderr.startswith("warning:") and "fails its check on the held-back" in r.stderr

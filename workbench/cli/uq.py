@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from .common import _console, _friendly, _registry, main
+from .common import _console, _friendly, _registry, _tagged, main
 from ..errors import WorkbenchError
 
 
@@ -88,8 +88,17 @@ def uq(uq_file: Path, out: Path, scheduler, workers, use_dask, serial, plot, plo
     console.print(f"uq '{spec.title}': {n} runs{extra} of {spec.base_file} to {spec.cycles:.6g} cycles; "
                   + "; ".join(p.describe() for p in spec.parameters))
     t0 = time.perf_counter()
-    ds = run_uq(spec, out, registry=registry, overwrite=overwrite, scheduler=scheduler, workers=workers,
-                serial=serial, dask=use_dask)
+    import warnings
+    from ..uq.surrogate import SurrogateWarning
+    with warnings.catch_warnings(record=True) as caught:   # the surrogate's flag as a warning line, not a traceback-like one
+        warnings.simplefilter("always", SurrogateWarning)
+        ds = run_uq(spec, out, registry=registry, overwrite=overwrite, scheduler=scheduler, workers=workers,
+                    serial=serial, dask=use_dask)
+    for w in caught:
+        if issubclass(w.category, SurrogateWarning):
+            _tagged("warning:", "yellow", str(w.message), err=True)
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     a = 0.5 * (1 - spec.level)
     console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s ({ds.attrs['runs_ok']} of "
                   f"{ds.attrs['runs']} runs ok); after {spec.cycles:.6g} cycles, {100 * a:.3g}-{100 * (1 - a):.3g} %:")
