@@ -101,8 +101,9 @@ def _bands(ds):
         ax.set_xlabel("machine cycles")
         ax.set_ylabel(f"{ds[key].attrs['long_name'].replace(' of each run', '')} [{unit}]")
         ax.legend(fontsize=8, loc="upper left")
-    fig.suptitle(str(ds.attrs.get("title", "")) + (f"\nsurrogate check: {ds.attrs['surrogate_check']}"
-                                                   if "surrogate_check" in ds.attrs else ""), fontsize=9)
+    check = str(ds.attrs.get("surrogate_check", "")).split(":")[0]     # the details are in the attribute
+    fig.suptitle(str(ds.attrs.get("title", "")) + (f"\nheld-back check of the polynomial chaos: {check}"
+                                                   if check else ""), fontsize=9)
     return fig
 
 
