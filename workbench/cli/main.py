@@ -345,6 +345,11 @@ def plot(result: Path, out_dir: Path | None, overwrite: bool = False):
         raise WorkbenchError(f"{result}: cannot read it as a workbench results file: {exc}") from None
     from ..kinds import kind_of
     from ..results.plot_files import check_plot_dir
+    if ds.attrs.get("study_kind") == "uq":     # not a study kind: the result of `workbench uq`
+        from .uq import plot_uq
+        check_plot_dir(folder, kind="uq", overwrite=overwrite, option=option)
+        plot_uq(ds, folder, _console(), overwrite=overwrite, option=option)
+        return
     check_plot_dir(folder, kind=kind_of(ds), overwrite=overwrite, option=option)
     _plot(ds, folder, _console(), overwrite=overwrite, option=option)
 

@@ -13,16 +13,17 @@ from pathlib import Path
 
 import click
 
-from .common import _console, _friendly, _registry, main
+from .common import _console, _friendly, _registry, _tagged, main
 from ..errors import WorkbenchError
 
 
 def uq_sweep(spec, registry=None):
-    """The design ``x`` of the UQ spec and the loaded sweep that runs it."""
+    """The runs of the UQ spec (``u``, ``x``, the number of design rows; :func:`workbench.uq.design.rows`)
+    and the loaded sweep that runs them."""
     from ..sweeps.spec import load_sweep_text
-    from ..uq.design import saltelli, sweep_text
-    _, x = saltelli(spec)
-    return x, load_sweep_text(sweep_text(spec, x), file=spec.file, registry=registry)
+    from ..uq.design import rows, sweep_text
+    u, x, n_design = rows(spec)
+    return (u, x, n_design), load_sweep_text(sweep_text(spec, x), file=spec.file, registry=registry)
 
 
 def runs_path(out: Path) -> Path:
@@ -40,9 +41,9 @@ def run_uq(spec, out: Path, *, registry=None, overwrite: bool = False, progress=
     from ..uq.analyze import analyze
     inputs = input_paths(spec.base_file, (spec.base_file).read_text()) + ([spec.file] if spec.file else [])
     check_output(out, kind="uq", inputs=inputs, overwrite=overwrite)
-    x, sw = uq_sweep(spec, registry)
+    (u, x, n_design), sw = uq_sweep(spec, registry)
     runs = run_sweep(sw, runs_path(out), registry=registry, overwrite=overwrite, progress=progress, **where)
-    ds = analyze(spec, runs, x)
+    ds = analyze(spec, runs, x, u, n_design)
     for k in ("run_executor", "run_workers", "run_wall_time"):
         if k in runs.attrs:
             ds.attrs[k] = runs.attrs[k]
@@ -78,27 +79,67 @@ def uq(uq_file: Path, out: Path, scheduler, workers, use_dask, serial, plot, plo
     console = _console()
     registry = _registry()
     spec = load_uq(uq_file, registry=registry)
+    folder = plot_dir or out.with_name(out.stem + "_plots")
+    if plot:    # before the runs, not after: a folder we may not write into is said at once
+        from ..results.plot_files import check_plot_dir
+        check_plot_dir(folder, kind="uq", overwrite=overwrite, option="--plot-dir")
     n = spec.base_samples * (len(spec.parameters) + 2)
-    console.print(f"uq '{spec.title}': {n} runs of {spec.base_file} to {spec.cycles:.6g} cycles; "
+    extra = f" + {spec.held_back} held back to check the surrogate" if spec.held_back else ""
+    console.print(f"uq '{spec.title}': {n} runs{extra} of {spec.base_file} to {spec.cycles:.6g} cycles; "
                   + "; ".join(p.describe() for p in spec.parameters))
     t0 = time.perf_counter()
-    ds = run_uq(spec, out, registry=registry, overwrite=overwrite, scheduler=scheduler, workers=workers,
-                serial=serial, dask=use_dask)
+    import warnings
+    from ..uq.surrogate import SurrogateWarning
+    with warnings.catch_warnings(record=True) as caught:   # the surrogate's flag as a warning line, not a traceback-like one
+        warnings.simplefilter("always", SurrogateWarning)
+        ds = run_uq(spec, out, registry=registry, overwrite=overwrite, scheduler=scheduler, workers=workers,
+                    serial=serial, dask=use_dask)
+    for w in caught:
+        if issubclass(w.category, SurrogateWarning):
+            _tagged("warning:", "yellow", str(w.message), err=True)
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     a = 0.5 * (1 - spec.level)
     console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s ({ds.attrs['runs_ok']} of "
                   f"{ds.attrs['runs']} runs ok); after {spec.cycles:.6g} cycles, {100 * a:.3g}-{100 * (1 - a):.3g} %:")
     for key, scale, unit in (("wear_volume", 1e9, "mm^3"), ("deepest_wear", 1e6, "um")):
         b = scale * ds[f"{key}_band"].values[:, -1]
         console.print(f"  {key}: {b[1]:.4g} [{b[0]:.4g}, {b[2]:.4g}] {unit}")
-    for i, name in enumerate(ds["input"].values):
-        console.print("  " + name + ": " + ", ".join(
-            f"{lab} {float(ds[v][i]):.3f} +- {float(ds[v + '_conf'][i]):.3f}"
-            for v, lab in (("sobol_first_volume", "S1 volume"), ("sobol_total_volume", "ST volume"),
-                           ("sobol_first_deepest", "S1 deepest"), ("sobol_total_deepest", "ST deepest"))))
+    for line in summary_lines(ds):
+        console.print(line)
     if plot:
-        from ..uq.plot import study_plots
-        for f in study_plots(ds, plot_dir or out.with_name(out.stem + "_plots")):
-            console.print(f"[green]plot[/] {f}")
+        plot_uq(ds, folder, console, overwrite=overwrite)
+
+
+def plot_uq(ds, folder: Path, console, *, overwrite: bool = False, option: str = "--plot-dir") -> list[Path]:
+    """Draw the plots of a UQ result into ``folder`` (``workbench uq`` and ``workbench plot``):
+    staged and moved in only over nothing but our own figures
+    (:func:`workbench.results.plot_files.publish`).  A result of :func:`workbench.uq.propagate`
+    (no cycle axis) gets its profile band and sample histograms."""
+    from ..results.plot_files import publish
+    from ..uq.plot import plots, study_plots
+    draw = study_plots if "cycle" in ds.dims else plots
+    files = publish(lambda staging: draw(ds, staging), folder, overwrite=overwrite, option=option)
+    for f in files or []:
+        console.print(f"[green]plot[/] {f}")
+    return files
+
+
+def summary_lines(ds) -> list[str]:
+    """The Sobol' lines of the printed summary (SALib's with their 95 % half-widths; the polynomial
+    chaos's beside them, as ``pce``) and the surrogate's held-back check."""
+    out = []
+    pce = "sobol_total_volume_pce" in ds
+    for i, name in enumerate(ds["input"].values):
+        parts = []
+        for v, lab in (("sobol_first_volume", "S1 volume"), ("sobol_total_volume", "ST volume"),
+                       ("sobol_first_deepest", "S1 deepest"), ("sobol_total_deepest", "ST deepest")):
+            parts.append(f"{lab} {float(ds[v][i]):.3f} +- {float(ds[v + '_conf'][i]):.3f}"
+                         + (f" (pce {float(ds[v + '_pce'][i]):.3f})" if pce else ""))
+        out.append("  " + str(name) + ": " + ", ".join(parts))
+    if "surrogate_summary" in ds.attrs:
+        out.extend(str(ds.attrs["surrogate_summary"]).splitlines())
+    return out
 
 
 def validate_uq(uq_file: Path, registry) -> str:
@@ -107,7 +148,9 @@ def validate_uq(uq_file: Path, registry) -> str:
     from ..sweeps.spec import check_cases
     from ..uq.spec import load_uq
     spec = load_uq(uq_file, registry=registry)
-    x, sw = uq_sweep(spec, registry)
+    (_, x, n_design), sw = uq_sweep(spec, registry)
     check_cases(sw, registry=registry)
-    return (f"{uq_file}: uq '{spec.title}': {len(x)} runs (Saltelli N = {spec.base_samples}, "
+    extra = (f" + {len(x) - n_design} held back to check a polynomial chaos of order {spec.surrogate_order}"
+             if spec.surrogate != "none" else "")
+    return (f"{uq_file}: uq '{spec.title}': {n_design} runs{extra} (Saltelli N = {spec.base_samples}, "
             f"{len(spec.parameters)} parameters) of {spec.base_file} to {spec.cycles:.6g} cycles")

@@ -38,6 +38,8 @@ PLOT_NAMES = {
     "wear": ("profiles_*.png", "wear_volume.png", "degradation.png", "guide_*.png", "wear_trends.png"),
     "pressure": ("pressure_*.png", "errors_*.png"),
     "sweep": ("summary.png",),
+    "uq": ("uq_bands.png", "uq_sobol.png", "uq_sobol_cycles.png", "uq_bands.pdf", "uq_sobol.pdf",
+           "uq_sobol_cycles.pdf"),
 }
 
 

@@ -13,7 +13,11 @@ From the sweep of the Saltelli design (:mod:`.design`) and each run's wear store
   indices (Saltelli et al. (2010) estimators; Jansen's for the total) with their 95 % bootstrap
   confidence half-widths, and the share of each output's variance that is chaotic scatter
   (mean squared standard error over the runs' variance).  The runs' values include their scatter,
-  so an input whose indices are inside their half-widths of 0 does not drive the output.
+  so an input whose indices are inside their half-widths of 0 does not drive the output; the same
+  indices at every cycle of the grid (``sobol_*_cycles``);
+* with ``surrogate = "pce"``, a polynomial chaos of the runs checked against held-back direct runs
+  and its own Sobol' indices (:mod:`.surrogate`).  The held-back runs join neither the bands nor
+  SALib's estimators.
 
 Every variable states its ``units`` and ``long_name``.
 """
@@ -72,13 +76,30 @@ def sobol(spec: UQSpec, y: np.ndarray) -> dict:
     return {k: np.asarray(r[k], float) for k in ("S1", "S1_conf", "ST", "ST_conf")}
 
 
-def analyze(spec: UQSpec, runs: xr.Dataset, x: np.ndarray) -> xr.Dataset:
-    """The UQ dataset of ``spec`` from its sweep dataset ``runs`` (one dimension over the design
-    rows ``x``; its ``case_file`` and ``status``)."""
+def sobol_along(spec: UQSpec, y: np.ndarray) -> dict:
+    """:func:`sobol` of ``y`` (design rows, cycles) at every cycle: arrays (d, G); NaN where the
+    runs do not vary (the start) or a run failed."""
+    d, G = len(spec.parameters), y.shape[1]
+    out = {k: np.full((d, G), np.nan) for k in ("S1", "S1_conf", "ST", "ST_conf")}
+    for g in range(G):
+        if np.all(np.isfinite(y[:, g])) and np.ptp(y[:, g]) > 0:
+            r = sobol(spec, y[:, g])
+            for k in out:
+                out[k][:, g] = r[k]
+    return out
+
+
+def analyze(spec: UQSpec, runs: xr.Dataset, x: np.ndarray, u: np.ndarray | None = None,
+            n_design: int | None = None) -> xr.Dataset:
+    """The UQ dataset of ``spec`` from its sweep dataset ``runs`` (one dimension over the runs'
+    values ``x``; its ``case_file`` and ``status``).  The first ``n_design`` rows (default all) are
+    the Saltelli design, the rest the held-back runs of the surrogate, which needs the runs'
+    unit-cube coordinates ``u`` (:func:`workbench.uq.design.rows`)."""
     dim = runs["status"].dims[0]
     status = runs["status"].values.astype(str)
     files = runs["case_file"].values.astype(str)
     n, G = len(x), spec.grid_points
+    n_design = n if n_design is None else int(n_design)
     grid = np.linspace(0.0, spec.cycles, G)
     hist = np.full((n, 4, G), np.nan)
     for i in range(n):
@@ -87,7 +108,7 @@ def analyze(spec: UQSpec, runs: xr.Dataset, x: np.ndarray) -> xr.Dataset:
     rng = np.random.default_rng(spec.seed)
     a = 0.5 * (1.0 - spec.level)
     qs = [a, 0.5, 1.0 - a]
-    ok = np.all(np.isfinite(hist[:, :, -1]), axis=1)
+    ok = np.all(np.isfinite(hist[:, :, -1]), axis=1) & (np.arange(n) < n_design)
     if not ok.any():
         raise WorkbenchError(f"uncertainty propagation '{spec.title}': no run finished "
                              f"({', '.join(sorted(set(status)))}); see the runs' errors")
@@ -96,10 +117,12 @@ def analyze(spec: UQSpec, runs: xr.Dataset, x: np.ndarray) -> xr.Dataset:
         mu, se = hist[ok, m], hist[ok, s]
         z = rng.standard_normal((spec.scatter_draws,) + mu.shape)
         bands[key] = (np.nanquantile((mu + se * z).reshape(-1, G), qs, axis=0), np.nanquantile(mu, qs, axis=0))
-    final = hist[:, :, -1]
+    final = hist[:n_design, :, -1]
     sob = {"volume": sobol(spec, final[:, 0]), "deepest": sobol(spec, final[:, 2])}
-    chaos = {"volume": np.mean(final[ok, 1] ** 2) / np.var(final[ok, 0]),
-             "deepest": np.mean(final[ok, 3] ** 2) / np.var(final[ok, 2])}
+    along = {"volume": sobol_along(spec, hist[:n_design, 0]), "deepest": sobol_along(spec, hist[:n_design, 2])}
+    okd = ok[:n_design]
+    chaos = {"volume": np.mean(final[okd, 1] ** 2) / np.var(final[okd, 0]),
+             "deepest": np.mean(final[okd, 3] ** 2) / np.var(final[okd, 2])}
     v = {}
     for i, p in enumerate(spec.parameters):
         v[f"input_{p.name}"] = _var(("run",), x[:, i], p.units or "1", f"{p.path} of each run ({p.describe()})")
@@ -122,17 +145,39 @@ def analyze(spec: UQSpec, runs: xr.Dataset, x: np.ndarray) -> xr.Dataset:
         v[f"sobol_total_{out}"] = _var(("input",), r["ST"], "1", f"total Sobol' index, {what}")
         v[f"sobol_total_{out}_conf"] = _var(("input",), r["ST_conf"], "1", "95 % bootstrap half-width of the total index")
         v[f"chaotic_share_{out}"] = _var((), chaos[out], "1", f"share of the {what}'s variance that is chaotic scatter")
+        r, what = along[out], what.replace("final ", "")
+        for k, lab in (("S1", "first-order"), ("ST", "total")):
+            name = f"sobol_{'first' if k == 'S1' else 'total'}_{out}_cycles"
+            v[name] = _var(("input", "cycle"), r[k], "1", f"{lab} Sobol' index along the cycles, {what} (SALib; NaN: no variance)")
+            v[name + "_conf"] = _var(("input", "cycle"), r[k + "_conf"], "1", f"95 % bootstrap half-width of the {lab} index along the cycles")
+    coords = {}
+    attrs = {}
+    if spec.surrogate == "pce":
+        if u is None:
+            raise WorkbenchError("analyze: a surrogate needs the runs' unit-cube coordinates u")
+        from .surrogate import SurrogateWarning, surrogate_part
+        try:
+            sv, attrs, lines, coords = surrogate_part(spec, u, hist, n_design, grid)
+        except WorkbenchError as exc:   # too few finished runs to fit it: the direct results still count
+            import warnings
+            sv, lines = {}, [f"  surrogate: not fitted: {exc}"]
+            attrs = {"surrogate": spec.surrogate, "surrogate_check": f"not possible: {exc}"}
+            warnings.warn(f"uncertainty propagation '{spec.title}': the surrogate was not fitted: {exc}",
+                          SurrogateWarning, stacklevel=2)
+        v.update(sv)
+        attrs["surrogate_summary"] = "\n".join(lines)
     return xr.Dataset(
-        v, coords={"run": _var(("run",), np.arange(n), "1", "design row (Saltelli order: A, AB_i..., B blocks)"),
+        v, coords={"run": _var(("run",), np.arange(n), "1", "run: the design rows (Saltelli order: A, AB_i..., B blocks), then any held-back runs"),
                    "cycle": _var(("cycle",), grid, "1", "machine cycles"),
                    "quantile": _var(("quantile",), qs, "1", "probability of the quantile"),
-                   "input": _var(("input",), np.array(spec.names, dtype=object), "1", "uncertain parameter")},
+                   "input": _var(("input",), np.array(spec.names, dtype=object), "1", "uncertain parameter"),
+                   **coords},
         attrs={"Conventions": "CF-1.8", "title": f"uncertainty propagation: {spec.title}", "study_kind": "uq",
                "workbench_version": __version__,
                "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-               "level": spec.level, "base_samples": spec.base_samples, "runs": n, "runs_ok": int(ok.sum()),
+               "level": spec.level, "base_samples": spec.base_samples, "runs": n, "runs_ok": int(np.sum(status == "ok")),
                "cycles": spec.cycles, "scatter_draws": spec.scatter_draws, "seed": spec.seed,
                "distributions": "; ".join(p.describe() for p in spec.parameters),
                "sampling": "SALib Saltelli design (scrambled Sobol' sequence, no second-order terms): N (d + 2) runs",
                "uq_text": spec.text, "uq_file": str(spec.file or ""), "base_study_file": str(spec.base_file),
-               "runs_dimension": dim})
+               "runs_dimension": dim, "design_runs": n_design, **attrs})

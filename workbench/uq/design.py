@@ -6,7 +6,8 @@ on the unit cube and maps it onto the distributions by their inverse CDFs.  Ever
 the mixed rows ``AB_i``, is a draw of the joint input distribution (the inputs are independent), so
 the bands pool all rows.  :func:`sweep_text` writes the rows as a sweep file of one dimension (all
 parameters zipped), run by the sweep machinery (:mod:`workbench.sweeps`: local processes, dask,
-a cluster).
+a cluster).  With a surrogate, :func:`held_back` adds plain random draws after the design's rows:
+direct runs the surrogate is checked against and not fitted on (:func:`rows`).
 """
 from __future__ import annotations
 
@@ -33,6 +34,24 @@ def saltelli(spec: UQSpec) -> tuple[np.ndarray, np.ndarray]:
     u = sample.sample(problem(spec), spec.base_samples, calc_second_order=False, seed=spec.seed)
     x = np.column_stack([p.ppf(u[:, i]) for i, p in enumerate(spec.parameters)])
     return u, x
+
+
+def held_back(spec: UQSpec) -> tuple[np.ndarray, np.ndarray]:
+    """The surrogate's check runs: ``spec.held_back`` plain random draws ``u`` of the unit cube
+    (independent of the design's Sobol' points; their own stream of ``spec.seed``) and their
+    parameter values ``x`` (both ``(held_back, d)``; empty without a surrogate)."""
+    d = len(spec.parameters)
+    u = np.random.default_rng([spec.seed, 31]).uniform(size=(spec.held_back, d))
+    x = np.column_stack([p.ppf(u[:, i]) for i, p in enumerate(spec.parameters)]) if len(u) else np.zeros((0, d))
+    return u, x
+
+
+def rows(spec: UQSpec) -> tuple[np.ndarray, np.ndarray, int]:
+    """Every run of ``spec``: the Saltelli design's rows, then the held-back check runs.  Returns
+    ``u``, ``x`` (all rows) and the number of design rows."""
+    u, x = saltelli(spec)
+    uh, xh = held_back(spec)
+    return np.vstack([u, uh]), np.vstack([x, xh]), len(u)
 
 
 def sweep_doc(spec: UQSpec, x: np.ndarray) -> dict:

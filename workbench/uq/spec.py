@@ -8,6 +8,9 @@ A UQ file is TOML (``workbench uq UQ_FILE -o OUT``; ``workbench validate UQ_FILE
     base_samples = 8                  # Saltelli base sample N: N (d + 2) runs for d parameters
     cycles = 2.0e4                    # optional: the wear horizon of every run [cycles]
     level = 0.90                      # central probability of the bands (0.90: 5-95 %)
+    surrogate = "pce"                 # optional: polynomial chaos fitted on the design's runs
+    surrogate_order = 2               #   its total degree
+    held_back = 8                     #   extra direct runs that check it (not used in the fit)
 
     [set]                             # optional: the same change in every run (as in a sweep)
     "wear.average_cycles" = 8
@@ -43,6 +46,7 @@ from ..schema.paths import checked_parts, key_units
 
 TOP_LEVEL = ("uq", "set", "uncertainty")
 DISTRIBUTIONS = ("normal", "lognormal", "uniform")
+SURROGATES = ("none", "pce")
 #: quantiles the draws are held inside (see the module docstring)
 TAIL = 1.0e-4
 
@@ -64,6 +68,14 @@ UQ = Section("uq", "What the uncertainty propagation is and which base wear stud
         "bootstrap", 0, min=0),
     Key("joint", "text", "", "the worn clearance joint whose bushing is reported (default: the first)", None),
     Key("case_timeout", "number", "s", "wall time allowed per run (as a sweep's case_timeout)", None, gt=0.0),
+    Key("surrogate", "text", "", "a surrogate fitted on the design's runs and checked against held-back direct "
+        "runs: \"none\" or \"pce\" (polynomial chaos, workbench.uq.surrogate)", "none", choices=SURROGATES),
+    Key("surrogate_order", "int", "1", "total degree of the polynomial chaos (its terms must not outnumber "
+        "the design's runs)", 2, min=1),
+    Key("held_back", "int", "1", "direct runs at fresh random draws, not used in the fit, that check the "
+        "surrogate (added to the N (d + 2) design runs)", 8, min=2),
+    Key("surrogate_tolerance", "number", "1", "largest relative held-back error of the mean and of the band "
+        "edges before the surrogate is flagged (beyond twice the runs' own statistical error)", 0.05, gt=0.0),
 ))
 
 DIST = Section("uncertainty.\"<key>\"", (
@@ -128,6 +140,10 @@ class UQSpec:
     seed: int
     joint: str | None
     case_timeout: float | None
+    surrogate: str = "none"
+    surrogate_order: int = 2
+    held_back: int = 0          # direct check runs (0 without a surrogate)
+    surrogate_tolerance: float = 0.05
 
     @property
     def names(self) -> list[str]:
@@ -220,6 +236,15 @@ def load_uq_text(text: str, *, file: str | Path | None = None, registry=None) ->
     joints = [j.get("name") for j in base_doc.get("mechanism", {}).get("clearance_joints", []) if isinstance(j, dict)]
     if joint not in (None, BAD) and joint not in joints:
         probs.add("uq.joint", f"'{joint}' is not a clearance joint of the base study; valid: {choices_text(joints)}")
+    surrogate = head["surrogate"]
+    if surrogate == "pce" and n is not BAD and head["surrogate_order"] is not BAD and params:
+        from math import comb
+        rows, d, order = int(n) * (len(params) + 2), len(params), int(head["surrogate_order"])
+        if comb(d + order, order) > rows:
+            fits = max(o for o in range(0, order) if comb(d + o, o) <= rows)
+            probs.add("uq.surrogate_order", f"{order}: a polynomial chaos of order {order} in {d} inputs has "
+                                            f"{comb(d + order, order)} terms, more than the {rows} design runs "
+                                            f"that fit it; valid: 1 to {fits}, or a larger base_samples")
     probs.raise_if_any()
     return UQSpec(file=Path(file) if file is not None else None, text=text,
                   title=str(head["title"] or (Path(file).stem if file is not None else "uq")),
@@ -227,7 +252,10 @@ def load_uq_text(text: str, *, file: str | Path | None = None, registry=None) ->
                   fixed=tuple(fixed), parameters=tuple(params), base_samples=int(n),
                   cycles=float(cycles), level=float(head["level"]), grid_points=int(head["grid_points"]),
                   scatter_draws=int(head["scatter_draws"]), seed=int(head["seed"]), joint=joint,
-                  case_timeout=head["case_timeout"])
+                  case_timeout=head["case_timeout"], surrogate=str(surrogate),
+                  surrogate_order=int(head["surrogate_order"]),
+                  held_back=int(head["held_back"]) if surrogate != "none" else 0,
+                  surrogate_tolerance=float(head["surrogate_tolerance"]))
 
 
 def _uncertain(key: str, entry: Any, base_doc: dict, registry, probs: Problems) -> Uncertain | None:

@@ -80,8 +80,8 @@ def _joint_variables(run, meas, increments: dict, ratios: dict) -> dict:
                                    "standard error of the worn volume (updates' variances added)"),
         "max_wear_depth": _var(("joint", "surface"), depth.max(axis=2), "m", "deepest wear of the surface"),
         "profile_ripple": _var(("joint", "surface"), ripple.ripples(depth), "1",
-                               "RMS of the wear profile about its 15-deg moving average over the deepest wear "
-                               "(NaN: not worn; flagged above 2 %, workbench.wear.ripple)"),
+                               f"{ripple.MEASURE} (NaN: not worn; flagged above {100 * ripple.THRESHOLD:g} %, "
+                               "workbench.wear.ripple)"),
         "peak_pressure": _var(("joint",), [meas.rates[j].peak_pressure for j in js], "Pa", "peak contact pressure over the averaging cycles"),
         "pressure_hardness_ratio": _var(("joint",), [ratios[j] for j in js], "1",
                                         "peak pressure over the hardness of the softer part (NaN: no hardness given)"),
