@@ -1,0 +1,302 @@
+"""Worn maps of a spatial journal bearing over ``(theta, z)`` and their Winkler pressure.
+
+A spatial revolute or cylindrical clearance joint (:mod:`workbench.spatial.clearance`) wears its
+bushing and its journal over the whole bearing surface, not over a section: the worn state is a
+map ``h(theta, z)`` [m] on ``M`` angle nodes ``theta_k = 2 pi k / M`` (body-fixed: the bushing's
+section frame for the bushing, the journal's for the journal) and ``Nz`` nodes ``z_l`` evenly
+from ``-L/2`` to ``L/2`` along the bearing length (trapezoid weights, so the rims ``z = +-L/2``
+are nodes).  A depth removes material: in bushing-frame direction ``theta`` at ``z`` the radial
+gap is ``g(theta, z) = c + h_b(theta, z) + h_j(theta - phi_rel, z)`` (``c = R_i - R_j``,
+``phi_rel`` the journal's turn about the axis relative to the bushing) -- the planar gap of
+:mod:`.surfaces`, now for every slice.
+
+**Pressure: a rigid journal on a Winkler layer over the bearing length.**  The journal is a rigid
+cylinder whose axis, in the bushing's section coordinates, is the line ``e(z) = e0 + z t``
+(``e0`` [m] the offset of its mid-length, ``t`` [1] the slope of its axis relative to the bore:
+``tan tau`` along the tilt's direction).  Its surface penetrates the layer by
+``u(theta, z) = e(z) . n(theta) - g(theta, z)`` (``n = (cos theta, sin theta)``; small clearance
+and small tilt, as the planar Winkler model) and the layer pushes back with
+``p = k_w max(0, u)`` [Pa] (the elastic foundation of Johnson (1985) §9.2; Wang & Liu (2015)
+eq. 23-24 on a section).  A tilted journal thus loads one edge: along the load line the pressure
+is ``p(z) = k_w max(0, delta0 + z tan tau)`` (a rigid tilted cylinder on a Winkler layer).
+
+For each sample the load ``F`` [N] (the journal's push on the bushing, in section coordinates)
+and the slope ``t`` come from the dynamics (or from a rig); ``e0`` solves the equilibrium
+``sum p n R dtheta w_z = F`` -- the minimum of the convex potential
+``k_w/2 sum max(0, u)^2 R dtheta w_z - F . e0`` (Newton on the active set with a backtracking
+line search, the planar Winkler plugin's algorithm in 3-D).  The layer modulus ``k_w`` [Pa/m] is
+the study's ``winkler`` pressure model's (:meth:`textbook_stiffness` of its plugin).
+
+The depth per sample is the study's wear law on that pressure and the sample's slip (the same
+call as the planar loop, :func:`.increment.law_depth`), shared between the bushing (fraction
+``share``) and the journal (carried to its own angle ``theta - phi_rel`` slice by slice).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import WorkbenchError
+from ..models import BoreSection
+from ..runtime.watchdog import beat
+from .increment import ContactSamples, CycleRates, ModelOutputError, law_depth
+from .surfaces import periodic_interp, periodic_scatter
+
+#: Newton iterations of one sample's equilibrium before it is declared failed
+MAX_NEWTON = 60
+
+
+def z_nodes(length: float, nz: int) -> np.ndarray:
+    """The ``nz`` axial nodes [m] from ``-length/2`` to ``length/2``."""
+    return np.linspace(-0.5 * length, 0.5 * length, nz)
+
+
+def z_weights(length: float, nz: int) -> np.ndarray:
+    """Trapezoid weights [m] of :func:`z_nodes` (they sum to ``length``)."""
+    w = np.full(nz, length / (nz - 1))
+    w[[0, -1]] *= 0.5
+    return w
+
+
+@dataclass
+class WornMap:
+    """The worn state of one spatial journal bearing (module docstring).
+
+    joint : the spatial clearance joint (``radius_i``, ``radius_j``, ``length`` [m], materials).
+    h_bushing, h_journal : wear depth [m], shape ``(M, Nz)`` (bushing frame, journal frame).
+    sliding_bushing : sliding distance each bushing node has seen under load [m], ``(M, Nz)``.
+    """
+    joint: object
+    h_bushing: np.ndarray
+    h_journal: np.ndarray
+    sliding_bushing: np.ndarray = field(default=None)
+
+    @classmethod
+    def fresh(cls, joint, nodes: int, nz: int) -> "WornMap":
+        if nz < 2:
+            raise WorkbenchError(f"a worn map needs at least 2 axial nodes (z_nodes), got {nz}")
+        return cls(joint, np.zeros((nodes, nz)), np.zeros((nodes, nz)), np.zeros((nodes, nz)))
+
+    def __post_init__(self):
+        if self.sliding_bushing is None:
+            self.sliding_bushing = np.zeros_like(self.h_bushing)
+
+    @property
+    def nodes(self) -> int:
+        """Nodes of the map (``M Nz``), the length of its flattened rate profile."""
+        return self.h_bushing.size
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.h_bushing.shape
+
+    @property
+    def theta(self) -> np.ndarray:
+        """Angle nodes [rad]."""
+        M = self.shape[0]
+        return 2.0 * math.pi * np.arange(M) / M
+
+    @property
+    def z(self) -> np.ndarray:
+        """Axial nodes [m]."""
+        return z_nodes(self.joint.length, self.shape[1])
+
+    @property
+    def clearance(self) -> float:
+        """Nominal radial clearance ``R_i - R_j`` [m]."""
+        return self.joint.radius_i - self.joint.radius_j
+
+    def gaps(self, phi_rel) -> np.ndarray:
+        """Radial gap [m] on the bushing nodes for relative turns ``phi_rel`` [rad]:
+        ``(ns,)`` -> ``(ns, M, Nz)``."""
+        phi_rel = np.atleast_1d(np.asarray(phi_rel, float))
+        c = self.clearance + self.h_bushing
+        out = np.broadcast_to(c, (len(phi_rel),) + self.shape).copy()
+        if self.h_journal.any():
+            ang = self.theta[None, :] - phi_rel[:, None]
+            for m in range(self.shape[1]):
+                out[:, :, m] += periodic_interp(self.h_journal[:, m], ang)
+        return out
+
+    def depth_at(self, theta, z, phi_rel=0.0) -> float:
+        """Bushing plus journal depth [m] at bushing angle ``theta`` [rad] and ``z`` [m] (linear in
+        both; ``z`` clipped to the bearing), for the spatial contact (the gap grows by it)."""
+        zz = self.z
+        f = float(np.clip((z - zz[0]) / (zz[1] - zz[0]), 0.0, len(zz) - 1.0))
+        m = min(int(f), len(zz) - 2)
+        a = f - m
+        col = (1.0 - a) * self.h_bushing[:, m] + a * self.h_bushing[:, m + 1]
+        d = float(periodic_interp(col, theta))
+        if self.h_journal.any():
+            col = (1.0 - a) * self.h_journal[:, m] + a * self.h_journal[:, m + 1]
+            d += float(periodic_interp(col, theta - phi_rel))
+        return d
+
+    def area_weights(self, radius: float) -> np.ndarray:
+        """Area of each node's patch [m^2], ``(M, Nz)``: ``radius dtheta w_z``."""
+        M, nz = self.shape
+        return radius * (2.0 * math.pi / M) * z_weights(self.joint.length, nz)[None, :] * np.ones((M, 1))
+
+    def volumes(self) -> tuple[float, float]:
+        """Worn volume of the bushing and of the journal [m^3] (annular patches)."""
+        Ri, Rj = self.joint.radius_i, self.joint.radius_j
+        d = 2.0 * math.pi / self.shape[0]
+        w = z_weights(self.joint.length, self.shape[1])[None, :]
+        vb = d * float(np.sum(w * (Ri * self.h_bushing + 0.5 * self.h_bushing ** 2)))
+        vj = d * float(np.sum(w * (Rj * self.h_journal - 0.5 * self.h_journal ** 2)))
+        return vb, vj
+
+    def section(self) -> BoreSection:
+        """The whole bearing as the bore section a pressure model's stiffness is asked with
+        (nominal radius and length, materials)."""
+        j = self.joint
+        return BoreSection(theta=self.theta, radius=j.radius_i, gap=np.full(self.shape[0], self.clearance),
+                           length=j.length, bushing=j.material_i, journal=j.material_j)
+
+
+@dataclass
+class MapSamples:
+    """The contact history of one spatial journal bearing over an averaging window.
+
+    load : (ns, 2) the journal's push on the bushing in the bushing's section coordinates [N];
+    slope : (ns, 2) the journal axis' slope relative to the bore, ``de/dz`` [1];
+    friction : (ns,) friction force magnitude [N]; phi_rel : (ns,) journal turn relative to the
+    bushing [rad]; slip : (ns,) slip distance of the sample [m]; penetration : (ns,) deepest
+    penetration of the joint [m]; time : (ns,) [s].
+    """
+    load: np.ndarray
+    slope: np.ndarray
+    friction: np.ndarray
+    phi_rel: np.ndarray
+    slip: np.ndarray
+    penetration: np.ndarray
+    time: np.ndarray
+
+    def part(self, a: int, b: int) -> "MapSamples":
+        return MapSamples(*(getattr(self, f)[a:b] for f in
+                            ("load", "slope", "friction", "phi_rel", "slip", "penetration", "time")))
+
+    def contact(self) -> ContactSamples:
+        """The planar view the wear law is called with (force magnitude, friction, slip)."""
+        F = np.linalg.norm(self.load, axis=1)
+        return ContactSamples(force=F, friction=self.friction, angle=np.arctan2(self.load[:, 1], self.load[:, 0]),
+                              phi_rel=self.phi_rel, slip=self.slip, penetration=self.penetration, time=self.time)
+
+
+def stiffness(model, worn: WornMap) -> float:
+    """The layer modulus ``k_w`` [Pa/m] of the study's pressure model (the ``winkler`` plugin)."""
+    get = getattr(model, "textbook_stiffness", None)
+    if get is None:
+        raise WorkbenchError(f"the spatial wear loop needs a Winkler pressure model (pressure = "
+                             f"{{ model = \"winkler\" }}), got '{getattr(model, 'name', model)}'")
+    k = float(get(worn.section()))
+    if not (math.isfinite(k) and k > 0.0):
+        raise ModelOutputError(f"the pressure model '{model.name}' gave the layer modulus {k!r} Pa/m")
+    return k
+
+
+def solve_offset(N, G, z, t, F, k, w, e_start=None):
+    """Mid-length offset ``e0`` [m] (2,) of a rigid journal with slope ``t`` on the layer
+    (module docstring) carrying ``F`` [N]; ``N`` (M, 2) node normals, ``G`` (M, Nz) gaps [m],
+    ``z`` (Nz,) [m], ``w`` (M, Nz) patch areas [m^2]."""
+    Fm = math.hypot(F[0], F[1])
+    d = np.asarray(F, float) / Fm
+    # lateral offset of each slice, then touching along the load, plus a rigid-journal estimate
+    shift = N @ np.outer(t, z)                           # (M, Nz): (z t) . n
+    c = N @ d
+    ok = c > 0.5
+    a = np.min((G[ok] - shift[ok]) / c[ok, None])
+    e = d * (a + 2.0 * Fm / (math.pi * k * float(w.sum()) / (2.0 * math.pi)))
+    if e_start is not None:
+        e = np.asarray(e_start, float)
+
+    def parts(e):
+        u = (N @ e)[:, None] + shift - G
+        act = u > 0.0
+        return u, act
+
+    def energy(e, u, act):
+        return 0.5 * k * float(np.sum(w[act] * u[act] ** 2)) - float(F @ e)
+
+    u, act = parts(e)
+    phi = energy(e, u, act)
+    scale = max(float(np.abs(G).max()), 1e-9)
+    for _ in range(MAX_NEWTON):
+        wa = np.where(act, w, 0.0)
+        g = k * (N.T @ np.sum(wa * u, axis=1)) - F
+        H = k * (N.T * wa.sum(axis=1)) @ N
+        if not act.any() or abs(np.linalg.det(H)) < 1e-300:
+            step = d * scale            # out of contact: move along the load
+        else:
+            step = -np.linalg.solve(H, g)
+        lam = 1.0
+        while True:
+            e1 = e + lam * step
+            u1, act1 = parts(e1)
+            phi1 = energy(e1, u1, act1)
+            if phi1 <= phi + 1e-4 * lam * float(g @ step) or lam < 1e-12:
+                break
+            lam *= 0.5
+        e, u, act, phi = e1, u1, act1, phi1
+        if np.linalg.norm(lam * step) <= 1e-13 * scale and act.any():
+            return e, u
+    raise ModelOutputError(f"the Winkler map equilibrium did not converge for the load {F} N "
+                           f"(slope {t}) in {MAX_NEWTON} Newton steps")
+
+
+def map_pressure(worn: WornMap, samples: MapSamples, model) -> np.ndarray:
+    """Pressure [Pa] on the bushing nodes for every sample, ``(ns, M, Nz)`` (module docstring);
+    samples without load carry none."""
+    ns = len(samples.time)
+    M, nz = worn.shape
+    p = np.zeros((ns, M, nz))
+    loaded = np.flatnonzero(np.linalg.norm(samples.load, axis=1) > 0.0)
+    if not len(loaded):
+        return p
+    k = stiffness(model, worn)
+    th = worn.theta
+    N = np.column_stack([np.cos(th), np.sin(th)])
+    w = worn.area_weights(worn.joint.radius_i)
+    z = worn.z
+    G = worn.gaps(samples.phi_rel[loaded])
+    e = None
+    for r, s in enumerate(loaded):
+        e, u = solve_offset(N, G[r], z, samples.slope[s], samples.load[s], k, w, e)
+        p[s] = k * np.maximum(u, 0.0)
+    return p
+
+
+def cycle_rates(worn: WornMap, samples: MapSamples, n_cycles: int, pressure_model, law,
+                share: float) -> CycleRates:
+    """Each of the ``n_cycles`` averaging cycles on its own (the planar
+    :func:`.increment.cycle_rates` over the map): flattened ``(n, M Nz)`` depth rates."""
+    per = len(samples.time) // n_cycles
+    M, nz = worn.shape
+    out = {k: np.zeros((n_cycles, M * nz)) for k in ("bushing", "journal", "sliding")}
+    vol = np.zeros((n_cycles, 2))
+    scal = {k: np.zeros(n_cycles) for k in ("peak_force", "peak_pressure", "mean_force", "max_penetration")}
+    wb = worn.area_weights(worn.joint.radius_i).ravel()
+    wj = worn.area_weights(worn.joint.radius_j).ravel()
+    for c in range(n_cycles):
+        s = samples.part(c * per, (c + 1) * per)
+        cs = s.contact()
+        p = map_pressure(worn, s, pressure_model).reshape(per, M * nz)
+        dh = law_depth(law, p, cs, worn.sliding_bushing.ravel())
+        b = share * dh.sum(axis=0)
+        jn = np.zeros((M, nz))
+        if share < 1.0:
+            d3 = dh.reshape(per, M, nz)
+            ang = worn.theta[None, :] - s.phi_rel[:, None]
+            for m in range(nz):
+                jn[:, m] = (1.0 - share) * periodic_scatter(d3[:, :, m], ang, M)
+        out["bushing"][c], out["journal"][c] = b, jn.ravel()
+        out["sliding"][c] = np.sum(np.where(p > 0.0, s.slip[:, None], 0.0), axis=0)
+        vol[c] = (float(wb @ b), float(wj @ jn.ravel()))
+        scal["peak_force"][c] = cs.force.max(initial=0.0)
+        scal["peak_pressure"][c] = p.max(initial=0.0)
+        scal["mean_force"][c] = cs.force.mean() if len(cs.force) else 0.0
+        scal["max_penetration"][c] = s.penetration.max(initial=-np.inf)
+        beat()
+    return CycleRates(volume=vol, **out, **scal)

@@ -1,0 +1,42 @@
+"""Sample sources of the spatial wear loop (:mod:`.spatial_loop`): what loads each worn map.
+
+* :func:`constant_load_rig` -- a journal turning at constant speed in a fixed bushing, pressed
+  by a constant load with its axis tilted by a fixed angle against the bore (the spatial twin of
+  ``studies/journal_wear_constant_load.toml``): every sample has the same load and slope, the
+  slip per sample is ``R_j omega dt``; the analytic check of the worn maps (``docs/spatial.md``,
+  "Worn maps").
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .spatial_map import MapSamples
+
+
+def constant_load_rig(load: float, tilt: float, speed_rpm: float, samples_per_cycle: int,
+                      direction: float = -0.5 * math.pi, tilt_direction: float | None = None):
+    """The sample source of the constant-load rig.
+
+    load [N] pressing the journal onto the bushing along the bushing-frame angle ``direction``
+    [rad]; tilt [rad] of the journal axis against the bore, in the plane of ``tilt_direction``
+    [rad] (default: the load's plane, so the end ``z = +L/2`` is pressed deepest for a positive
+    tilt); speed_rpm [rev/min] of the journal; samples_per_cycle [1] per revolution."""
+    T = 60.0 / speed_rpm
+    omega = 2.0 * math.pi / T
+    td = direction if tilt_direction is None else tilt_direction
+    F = load * np.array([math.cos(direction), math.sin(direction)])
+    t = math.tan(tilt) * np.array([math.cos(td), math.sin(td)])
+
+    def source(run, n_cycles: int, tighten: float = 1.0) -> dict:
+        S = samples_per_cycle
+        ns = n_cycles * S
+        time = (T / S) * np.arange(ns)
+        out = {}
+        for j, w in run.worn.items():
+            out[j] = MapSamples(load=np.tile(F, (ns, 1)), slope=np.tile(t, (ns, 1)), friction=np.zeros(ns),
+                                phi_rel=omega * time, slip=np.full(ns, w.joint.radius_j * omega * T / S),
+                                penetration=np.zeros(ns), time=time)
+        return out
+    return source
