@@ -40,3 +40,39 @@ def constant_load_rig(load: float, tilt: float, speed_rpm: float, samples_per_cy
                                 penetration=np.zeros(ns), time=time)
         return out
     return source
+
+
+def dynamics_source(mechanism, settings, cycle_period: float):
+    """The sample source of a spatial mechanism: its clearance dynamics on the current worn maps
+    (:func:`workbench.spatial.clearance.run.simulate` with ``worn``), ``settle_cycles`` cycles of
+    ``cycle_period`` [s] left out, then ``n`` averaging cycles of ``samples_per_cycle`` samples.
+
+    Per sample and worn joint: the load and the axis slope in the bushing's section frame, the
+    journal's turn (unwrapped), the slip ``|v_t| dt`` [m] of the faster rim and the friction
+    force [N] (:mod:`workbench.spatial.clearance.worn`).  ``settings``: the spatial engine's
+    settings (``t_start`` and tolerances are kept; ``t_end`` and ``output_step`` are set here)."""
+    import dataclasses
+
+    from ..spatial.clearance.run import simulate
+
+    def source(run, n_cycles: int, tighten: float = 1.0) -> dict:
+        cfg = run.cfg
+        S = cfg.samples_per_cycle
+        t0 = settings.t_start
+        st = dataclasses.replace(settings, t_end=t0 + (cfg.settle_cycles + n_cycles) * cycle_period,
+                                 output_step=cycle_period / S, rtol=settings.rtol * tighten,
+                                 atol=settings.atol * tighten)
+        sim = simulate(mechanism, st, worn=run.worn)
+        a = cfg.settle_cycles * S
+        b = a + n_cycles * S
+        x = sim.extras
+        dt = cycle_period / S
+        out = {}
+        for j in run.worn:
+            out[j] = MapSamples(load=x["clearance_section_load"][a:b, j], slope=x["clearance_axis_slope"][a:b, j],
+                                friction=np.abs(sim.friction_force[a:b, j]),
+                                phi_rel=np.unwrap(x["clearance_turn"][a:b, j]),
+                                slip=np.abs(sim.slip_velocity[a:b, j]) * dt,
+                                penetration=sim.penetration[a:b, j], time=sim.time[a:b])
+        return out
+    return source
