@@ -74,6 +74,7 @@ class SpatialWearConfig:
     bushing_share: float = 1.0
     depth_step: float = 0.05
     max_cycle_jump: float = math.inf
+    guides: tuple = ()   # no translational joints wear in a spatial mechanism (the planar config's field)
 
 
 @dataclass
