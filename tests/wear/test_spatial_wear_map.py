@@ -86,12 +86,14 @@ def test_tilted_journal_wears_the_edge_first_along_the_winkler_closed_form(regis
     assert rate[-1] == rate.max() > 0.0 and rate[0] == 0.0
     z_front = -d0 / math.tan(tilt)               # where the line leaves the layer: inside the bearing
     assert -0.4 * L < z_front < 0.4 * L
-    # the closed form to 1e-3 of the edge's rate: 360 angle nodes carry the slices' loads to
-    # ~(dtheta/alpha)^2 ~ 3e-4 (alpha ~ 10-20 deg), which moves delta0 by that fraction
+    # the closed form to 1e-3 of the edge's rate (measured 5.0e-4): 360 angle nodes carry the
+    # slices' loads to ~(dtheta/alpha)^2 ~ 3e-4 (alpha ~ 10-20 deg), which moves delta0 by that fraction
     assert np.max(np.abs(rate - expected)) < 1e-3 * expected.max()
-    # the taper where the line touches is k_d s k_w tan(tau) per cycle
+    # the taper where the line touches is k_d s k_w tan(tau) per cycle: exact on the nodes (the node
+    # at the load line sees u = delta0 + z tan tau, linear in z wherever it is positive, whatever
+    # the discretisation does to delta0; measured 7e-16)
     touch = expected > 0.05 * expected.max()
-    assert groove_taper(rate[touch], z[touch]) == pytest.approx(KD * 2 * math.pi * R_J * K * math.tan(tilt), rel=1e-3)
+    assert groove_taper(rate[touch], z[touch]) == pytest.approx(KD * 2 * math.pi * R_J * K * math.tan(tilt), rel=1e-9)
     # the map carries the load: the mean contact force is W
     assert float(ds.mean_contact_force.values[0, 0]) == pytest.approx(W, rel=1e-12)
 
@@ -139,9 +141,10 @@ def test_zero_tilt_wears_a_uniform_groove_equal_to_the_planar_profile(registry, 
                              penetration=np.zeros(ns), time=t)
     ref = wear_rate(worn, samples, 2, st.wear.pressure, st.wear.law, 1.0).depth_bushing
     assert ref.max() > 0.0
-    # uniform along z to rounding, and the planar profile to the two equilibrium solvers' tolerance
+    # uniform along z to rounding, and the planar profile to the two equilibrium solvers' rounding
+    # (both Newton iterations end on the same active set; measured 0 and 1.0e-15)
     assert np.max(np.abs(m - m[:, :1])) <= 1e-12 * m.max()
-    assert np.max(np.abs(m[:, 2] - ref)) < 1e-8 * ref.max()
+    assert np.max(np.abs(m[:, 2] - ref)) < 1e-12 * ref.max()
 
 
 def test_a_worn_map_opens_the_rims_of_the_spatial_contact(registry):

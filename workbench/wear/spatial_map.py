@@ -16,7 +16,7 @@ cylinder whose axis, in the bushing's section coordinates, is the line ``e(z) = 
 ``tan tau`` along the tilt's direction).  Its surface penetrates the layer by
 ``u(theta, z) = e(z) . n(theta) - g(theta, z)`` (``n = (cos theta, sin theta)``; small clearance
 and small tilt, as the planar Winkler model) and the layer pushes back with
-``p = k_w max(0, u)`` [Pa] (the elastic foundation of Johnson (1985) §9.2; Wang & Liu (2015)
+``p = k_w max(0, u)`` [Pa] (the elastic foundation of Winkler (1867); Johnson (1985) §5.8; Wang & Liu (2015)
 eq. 23-24 on a section).  A tilted journal thus loads one edge: along the load line the pressure
 is ``p(z) = k_w max(0, delta0 + z tan tau)`` (a rigid tilted cylinder on a Winkler layer).
 
