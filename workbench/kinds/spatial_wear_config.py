@@ -1,9 +1,10 @@
 """The ``[wear]`` table of a wear study on a spatial mechanism (``[mechanism] dimension = 3``),
-checked into a :class:`workbench.wear.spatial_loop.SpatialWearConfig`.
+checked into a :class:`workbench.wear.spatial_loop.SpatialWearConfig`: journals (revolute,
+cylindrical) wear maps over ``(theta, z)``, balls (spherical) caps over ``(theta, phi)``.
 
 The keys are the planar ``[wear]`` table's (:data:`workbench.study.schema.WEAR`, one definition),
 plus ``z_nodes``; this module adds what only a spatial mechanism can check: the worn joints are
-revolute or cylindrical spatial clearance joints, the pressure model is the Winkler layer the
+spatial clearance joints of one kind (journals or balls), the pressure model is the Winkler layer the
 worn maps are pressed with (:mod:`workbench.wear.spatial_map`), the wear law has no memory of the
 sliding distance, and the planar-only keys keep their defaults.
 """
@@ -54,26 +55,35 @@ def parse_spatial_wear(table: Any, mechanism, registry, probs: S.Problems, model
     if getattr(law, "evolving", False):
         probs.add("wear.law.model", f"'{law.name}' evolves with the sliding distance; the worn maps take laws "
                                     f"without that memory (e.g. 'archard', 'reye')")
-    maps = {c.name: i for i, c in enumerate(mechanism.spatial_clearance_joints) if c.type in ("revolute", "cylindrical")}
-    names = v["joints"] if v["joints"] is not None else tuple(maps)
+    every = mechanism.spatial_clearance_joints
+    maps = {c.name: i for i, c in enumerate(every)}
     if not maps:
-        probs.add("mechanism.clearance_joints", "a spatial wear study needs a revolute or cylindrical "
-                                                "clearance joint to wear")
+        probs.add("mechanism.clearance_joints", "a spatial wear study needs a clearance joint to wear")
         return None
+    # default: the journals, or the balls when there is no journal (one kind of map per study)
+    journals = tuple(c.name for c in every if c.type != "spherical")
+    names = v["joints"] if v["joints"] is not None else (journals or tuple(maps))
     joints = []
     for k, name in enumerate(names):
         if name not in maps:
-            probs.add(f"wear.joints[{k}]", f"'{name}' is not a revolute or cylindrical clearance joint."
-                                           f"{did_you_mean(name, maps)} Valid: {choices_text(maps)}")
+            probs.add(f"wear.joints[{k}]", f"'{name}' is not a clearance joint.{did_you_mean(name, maps)} "
+                                           f"Valid: {choices_text(maps)}")
         else:
             joints.append(maps[name])
+    balls = [every[j].name for j in joints if every[j].type == "spherical"]
+    if balls and len(balls) < len(joints):
+        probs.add("wear.joints", f"{list(names)} mixes ball joints ({', '.join(balls)}: caps over theta, phi) with "
+                                 f"journals (maps over theta, z); wear one kind per study")
+    if balls and v["bushing_share"] != 1.0:
+        probs.add("wear.bushing_share", f"{v['bushing_share']!r}: a ball joint's wear goes to its socket; valid: 1.0")
     for key, why in PLANAR_ONLY.items():
         t = table.get(key) if isinstance(table, dict) else None
         if t is not None:
             probs.add(f"wear.{key}", f"{t!r}: {why} is not made for spatial mechanisms; remove the key")
     z_nodes = table.get("z_nodes", 21) if isinstance(table, dict) else 21
     if not isinstance(z_nodes, int) or isinstance(z_nodes, bool) or not 2 <= z_nodes <= 1001:
-        probs.add("wear.z_nodes", f"{z_nodes!r} is not an integer from 2 to 1001 (axial nodes of the worn map)")
+        probs.add("wear.z_nodes", f"{z_nodes!r} is not an integer from 2 to 1001 (axial nodes of a journal's map, "
+                                  f"polar nodes of a ball's cap)")
     period = v["cycle_period"] if v["cycle_period"] is not None else cycle_period(mechanism)
     if period is None:
         probs.add("wear.cycle_period", "no constant-speed angle driver to take the cycle from; give "

@@ -47,11 +47,11 @@ class SpatialWearConfig:
     """The settings of a spatial wear run (SI units; the planar ``[wear]`` keys of the same name).
 
     cycles : machine cycles [1]; cycle_period [s]; settle_cycles, samples_per_cycle [1];
-    nodes : angle nodes M [1]; z_nodes : axial nodes Nz [1];
+    nodes : angle nodes M [1]; z_nodes : axial nodes Nz of a journal's map, polar nodes of a ball's cap [1];
     average_cycles, max_average_cycles [1]; rate_tolerance, profile_tolerance, jump_tolerance [1];
     jump_control : ``"last_update"`` or ``"history"``; penetration_limit, outlier_k [1];
     bushing_share, depth_step [1]; max_cycle_jump [1]; joints : indices of the worn joints in
-    ``mechanism.spatial_clearance_joints``; pressure, law : the pressure model (``winkler``) and
+    ``mechanism.spatial_clearance_joints`` (journals or balls); pressure, law : the pressure model (``winkler``) and
     the wear law (plugin instances).
     """
     cycles: float
@@ -99,14 +99,22 @@ class _Study:
 
 def start(study, cfg) -> loop.WearRun:
     """A fresh run: the planar loop's run state with a worn map per worn joint."""
+    from .spatial_cap import WornCap
     run = loop.WearRun(_Study(study), cfg)
     joints = study.mechanism.spatial_clearance_joints
+    kinds = {joints[j].type == "spherical" for j in cfg.joints}
+    if len(kinds) > 1:
+        raise WorkbenchError("spatial wear: a study wears either journals (maps over theta, z) or balls "
+                             "(caps over theta, phi), not both")
     for j in cfg.joints:
         jt = joints[j]
-        if jt.type not in ("revolute", "cylindrical"):
-            raise WorkbenchError(f"spatial wear: joint '{jt.name}' is {jt.type}; worn maps over (theta, z) "
-                                 f"are made for the revolute and cylindrical clearance joints")
-        run.worn[j] = WornMap.fresh(jt, cfg.nodes, cfg.z_nodes)
+        if jt.type == "spherical":
+            if cfg.bushing_share != 1.0:
+                raise WorkbenchError(f"spatial wear: ball joint '{jt.name}' wears its socket only "
+                                     f"(bushing_share = 1, got {cfg.bushing_share:g})")
+            run.worn[j] = WornCap.fresh(jt, cfg.nodes, cfg.z_nodes)
+        else:
+            run.worn[j] = WornMap.fresh(jt, cfg.nodes, cfg.z_nodes)
         run.variance[j] = (np.zeros(2), np.zeros((2, cfg.nodes * cfg.z_nodes)))
     return run
 
@@ -164,7 +172,8 @@ def row(run, meas: _Measured, dN: float, inc: dict) -> xr.Dataset:
     d_inc_se = np.array([[_split(w, inc[j][3]), _split(w, inc[j][4])] for j, w in zip(js, W)])
     vol = np.array([w.volumes() for w in W])
     vol_se = np.array([np.sqrt(run.variance[j][0]) for j in js])
-    D5 = ("joint", "surface", "theta", "z")
+    (a0, x0, at0), (a1, x1, at1) = W[0].axes
+    D5 = ("joint", "surface", a0, a1)
     v = {
         "wear_depth": _var(D5, depth, "m", "wear depth over the bearing surface (before this update's jump)"),
         "wear_depth_stderr": _var(D5, depth_se, "m", "standard error of the wear depth"),
@@ -194,11 +203,9 @@ def row(run, meas: _Measured, dN: float, inc: dict) -> xr.Dataset:
     return ds.assign_coords(
         cycle=xr.Variable("cycle", [run.cycles_done], {"units": "1", "long_name": "machine cycles done"}),
         joint=xr.Variable("joint", [w.joint.name for w in W], {"units": "1", "long_name": "worn clearance joint"}),
-        surface=xr.Variable("surface", list(SURFACES), {"units": "1", "long_name": "worn part"}),
-        theta=xr.Variable("theta", W[0].theta, {"units": "rad", "long_name": "angle about the bearing axis, "
-                                                 "body-fixed (bushing or journal section frame)"}),
-        z=xr.Variable("z", W[0].z, {"units": "m", "long_name": "position along the bearing axis from "
-                                     "its mid-length"}))
+        surface=xr.Variable("surface", list(SURFACES), {"units": "1", "long_name": "worn part (socket: bushing, "
+                                                        "ball: journal)"}),
+        **{a0: xr.Variable(a0, x0, at0), a1: xr.Variable(a1, x1, at1)})
 
 
 def apply(run, meas: _Measured, dN: float, inc: dict) -> None:

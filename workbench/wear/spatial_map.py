@@ -148,6 +148,35 @@ class WornMap:
         vj = d * float(np.sum(w * (Rj * self.h_journal - 0.5 * self.h_journal ** 2)))
         return vb, vj
 
+    @property
+    def axes(self) -> tuple:
+        """The map's coordinates: ``(name, values, attributes)`` of its two axes."""
+        return (("theta", self.theta, {"units": "rad", "long_name": "angle about the bearing axis, body-fixed "
+                                                              "(bushing or journal section frame)"}),
+                ("z", self.z, {"units": "m", "long_name": "position along the bearing axis from its mid-length"}))
+
+    def pressure(self, samples, model) -> np.ndarray:
+        """:func:`map_pressure`, flattened to ``(ns, M Nz)``."""
+        return map_pressure(self, samples, model).reshape(len(samples.time), self.nodes)
+
+    def slip(self, samples) -> np.ndarray:
+        """Slip of every node per sample [m]: the journal's, ``(ns, 1)``."""
+        return samples.slip[:, None]
+
+    def to_journal(self, dh: np.ndarray, samples, fraction: float) -> np.ndarray:
+        """The journal's part ``fraction`` of the per-sample depths ``dh`` (ns, M Nz) on its own nodes."""
+        M, nz = self.shape
+        d3 = dh.reshape(len(samples.time), M, nz)
+        ang = self.theta[None, :] - samples.phi_rel[:, None]
+        jn = np.zeros((M, nz))
+        for m in range(nz):
+            jn[:, m] = fraction * periodic_scatter(d3[:, :, m], ang, M)
+        return jn.ravel()
+
+    def patch_areas(self) -> tuple[np.ndarray, np.ndarray]:
+        """Patch areas [m^2] of the bushing's and the journal's nodes, flattened."""
+        return (self.area_weights(self.joint.radius_i).ravel(), self.area_weights(self.joint.radius_j).ravel())
+
     def section(self) -> BoreSection:
         """The whole bearing as the bore section a pressure model's stiffness is asked with
         (nominal radius and length, materials)."""
@@ -197,40 +226,40 @@ def stiffness(model, worn: WornMap) -> float:
     return k
 
 
-def solve_offset(N, G, z, t, F, k, w, e_start=None):
-    """Mid-length offset ``e0`` [m] (2,) of a rigid journal with slope ``t`` on the layer
-    (module docstring) carrying ``F`` [N]; ``N`` (M, 2) node normals, ``G`` (M, Nz) gaps [m],
-    ``z`` (Nz,) [m], ``w`` (M, Nz) patch areas [m^2]."""
-    Fm = math.hypot(F[0], F[1])
+def solve_offset(N, G, shift, F, k, w, e_start=None):
+    """Offset ``e`` [m] (``d``,) of a rigid body on the layer carrying ``F`` [N] (``d``,): the minimum
+    of ``k/2 sum w max(0, u)^2 - F . e`` with ``u = N e + shift - G`` on the nodes (``N`` (n, d) unit
+    normals, ``G`` (n,) gaps [m], ``shift`` (n,) [m] the part of the penetration that does not move
+    with ``e``, ``w`` (n,) patch areas [m^2]).  Newton on the active set with a backtracking line
+    search (the planar Winkler plugin's algorithm).  Returns ``(e, u)``."""
+    Fm = float(np.linalg.norm(F))
     d = np.asarray(F, float) / Fm
-    # lateral offset of each slice, then touching along the load, plus a rigid-journal estimate
-    shift = N @ np.outer(t, z)                           # (M, Nz): (z t) . n
     c = N @ d
     ok = c > 0.5
-    a = np.min((G[ok] - shift[ok]) / c[ok, None])
-    e = d * (a + 2.0 * Fm / (math.pi * k * float(w.sum()) / (2.0 * math.pi)))
+    # touching along the load, plus a rigid estimate of the layer's give
+    a = np.min((G[ok] - shift[ok]) / c[ok])
+    e = d * (a + Fm / (k * float(w[ok] @ c[ok])))
     if e_start is not None:
         e = np.asarray(e_start, float)
 
     def parts(e):
-        u = (N @ e)[:, None] + shift - G
-        act = u > 0.0
-        return u, act
+        u = N @ e + shift - G
+        return u, u > 0.0
 
     def energy(e, u, act):
-        return 0.5 * k * float(np.sum(w[act] * u[act] ** 2)) - float(F @ e)
+        return 0.5 * k * float(w[act] @ (u[act] ** 2)) - float(F @ e)
 
     u, act = parts(e)
     phi = energy(e, u, act)
     scale = max(float(np.abs(G).max()), 1e-9)
     for _ in range(MAX_NEWTON):
         wa = np.where(act, w, 0.0)
-        g = k * (N.T @ np.sum(wa * u, axis=1)) - F
-        H = k * (N.T * wa.sum(axis=1)) @ N
-        if not act.any() or abs(np.linalg.det(H)) < 1e-300:
+        g = k * (N.T @ (wa * u)) - F
+        H = k * (N.T * wa) @ N
+        if not act.any():
             step = d * scale            # out of contact: move along the load
-        else:
-            step = -np.linalg.solve(H, g)
+        else:   # a contact on one generatrix leaves H singular: a 1e-12 regularisation, undone by the line search
+            step = -np.linalg.solve(H + 1e-12 * np.trace(H) * np.eye(len(F)), g)
         lam = 1.0
         while True:
             e1 = e + lam * step
@@ -243,7 +272,7 @@ def solve_offset(N, G, z, t, F, k, w, e_start=None):
         if np.linalg.norm(lam * step) <= 1e-13 * scale and act.any():
             return e, u
     raise ModelOutputError(f"the Winkler map equilibrium did not converge for the load {F} N "
-                           f"(slope {t}) in {MAX_NEWTON} Newton steps")
+                           f"in {MAX_NEWTON} Newton steps")
 
 
 def map_pressure(worn: WornMap, samples: MapSamples, model) -> np.ndarray:
@@ -258,42 +287,39 @@ def map_pressure(worn: WornMap, samples: MapSamples, model) -> np.ndarray:
     k = stiffness(model, worn)
     th = worn.theta
     N = np.column_stack([np.cos(th), np.sin(th)])
-    w = worn.area_weights(worn.joint.radius_i)
+    Nrep = np.repeat(N, nz, axis=0)                     # node (m, l) -> m nz + l
+    w = worn.area_weights(worn.joint.radius_i).ravel()
     z = worn.z
-    G = worn.gaps(samples.phi_rel[loaded])
+    G = worn.gaps(samples.phi_rel[loaded]).reshape(len(loaded), M * nz)
     e = None
     for r, s in enumerate(loaded):
-        e, u = solve_offset(N, G[r], z, samples.slope[s], samples.load[s], k, w, e)
-        p[s] = k * np.maximum(u, 0.0)
+        shift = np.outer(N @ samples.slope[s], z).ravel()   # (z t) . n
+        e, u = solve_offset(Nrep, G[r], shift, samples.load[s], k, w, e)
+        p[s] = k * np.maximum(u, 0.0).reshape(M, nz)
     return p
 
 
-def cycle_rates(worn: WornMap, samples: MapSamples, n_cycles: int, pressure_model, law,
-                share: float) -> CycleRates:
+def cycle_rates(worn, samples, n_cycles: int, pressure_model, law, share: float) -> CycleRates:
     """Each of the ``n_cycles`` averaging cycles on its own (the planar
-    :func:`.increment.cycle_rates` over the map): flattened ``(n, M Nz)`` depth rates."""
+    :func:`.increment.cycle_rates` over a map, :class:`WornMap` or
+    :class:`.spatial_cap.WornCap`): flattened ``(n, nodes)`` depth rates."""
     per = len(samples.time) // n_cycles
-    M, nz = worn.shape
-    out = {k: np.zeros((n_cycles, M * nz)) for k in ("bushing", "journal", "sliding")}
+    n = worn.nodes
+    out = {k: np.zeros((n_cycles, n)) for k in ("bushing", "journal", "sliding")}
     vol = np.zeros((n_cycles, 2))
     scal = {k: np.zeros(n_cycles) for k in ("peak_force", "peak_pressure", "mean_force", "max_penetration")}
-    wb = worn.area_weights(worn.joint.radius_i).ravel()
-    wj = worn.area_weights(worn.joint.radius_j).ravel()
+    wb, wj = worn.patch_areas()
     for c in range(n_cycles):
         s = samples.part(c * per, (c + 1) * per)
         cs = s.contact()
-        p = map_pressure(worn, s, pressure_model).reshape(per, M * nz)
-        dh = law_depth(law, p, cs, worn.sliding_bushing.ravel())
+        p = worn.pressure(s, pressure_model)
+        ds = worn.slip(s)
+        dh = law_depth(law, p, cs, worn.sliding_bushing.ravel(), slip=ds)
         b = share * dh.sum(axis=0)
-        jn = np.zeros((M, nz))
-        if share < 1.0:
-            d3 = dh.reshape(per, M, nz)
-            ang = worn.theta[None, :] - s.phi_rel[:, None]
-            for m in range(nz):
-                jn[:, m] = (1.0 - share) * periodic_scatter(d3[:, :, m], ang, M)
-        out["bushing"][c], out["journal"][c] = b, jn.ravel()
-        out["sliding"][c] = np.sum(np.where(p > 0.0, s.slip[:, None], 0.0), axis=0)
-        vol[c] = (float(wb @ b), float(wj @ jn.ravel()))
+        jn = worn.to_journal(dh, s, 1.0 - share) if share < 1.0 else np.zeros(n)
+        out["bushing"][c], out["journal"][c] = b, jn
+        out["sliding"][c] = np.sum(np.where(p > 0.0, np.broadcast_to(ds, p.shape), 0.0), axis=0)
+        vol[c] = (float(wb @ b), float(wj @ jn))
         scal["peak_force"][c] = cs.force.max(initial=0.0)
         scal["peak_pressure"][c] = p.max(initial=0.0)
         scal["mean_force"][c] = cs.force.mean() if len(cs.force) else 0.0

@@ -4,7 +4,10 @@
   by a constant load with its axis tilted by a fixed angle against the bore (the spatial twin of
   ``studies/journal_wear_constant_load.toml``): every sample has the same load and slope, the
   slip per sample is ``R_j omega dt``; the analytic check of the worn maps (``docs/spatial.md``,
-  "Worn maps").
+  "Worn maps");
+* :func:`ball_rig` -- a ball turning at constant spin in a fixed socket under a constant load
+  (the ball joint's analytic check);
+* :func:`dynamics_source` -- a spatial mechanism's clearance dynamics on the current maps.
 """
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import math
 
 import numpy as np
 
+from .spatial_cap import CapSamples
 from .spatial_map import MapSamples
 
 
@@ -68,11 +72,32 @@ def dynamics_source(mechanism, settings, cycle_period: float):
         x = sim.extras
         dt = cycle_period / S
         out = {}
-        for j in run.worn:
+        for j, w in run.worn.items():
+            if w.joint.type == "spherical":
+                out[j] = CapSamples(load=x["clearance_ball_load"][a:b, j], spin=x["clearance_ball_spin"][a:b, j],
+                                    dt=np.full(b - a, dt), friction=np.abs(sim.friction_force[a:b, j]),
+                                    penetration=sim.penetration[a:b, j], time=sim.time[a:b], radius=w.joint.radius_j)
+                continue
             out[j] = MapSamples(load=x["clearance_section_load"][a:b, j], slope=x["clearance_axis_slope"][a:b, j],
                                 friction=np.abs(sim.friction_force[a:b, j]),
                                 phi_rel=np.unwrap(x["clearance_turn"][a:b, j]),
                                 slip=np.abs(sim.slip_velocity[a:b, j]) * dt,
                                 penetration=sim.penetration[a:b, j], time=sim.time[a:b])
         return out
+    return source
+
+
+def ball_rig(load, spin, samples_per_cycle: int, period: float):
+    """The sample source of the ball rig: a constant ``load`` (3,) [N] (the ball's push on the
+    socket, socket frame) and a constant ``spin`` (3,) [rad/s] of the ball relative to the socket;
+    ``samples_per_cycle`` samples per ``period`` [s] (one cycle)."""
+    F = np.asarray(load, float)
+    w = np.asarray(spin, float)
+
+    def source(run, n_cycles: int, tighten: float = 1.0) -> dict:
+        ns = n_cycles * samples_per_cycle
+        dt = period / samples_per_cycle
+        return {j: CapSamples(load=np.tile(F, (ns, 1)), spin=np.tile(w, (ns, 1)), dt=np.full(ns, dt),
+                              friction=np.zeros(ns), penetration=np.zeros(ns), time=dt * np.arange(ns),
+                              radius=m.joint.radius_j) for j, m in run.worn.items()}
     return source

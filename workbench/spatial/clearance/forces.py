@@ -122,7 +122,7 @@ class Clearances:
             from .worn import WornView
             self.worn = WornView(self, model, worn)
             self.worn_points = tuple(k for k, p in enumerate(self.points)
-                                     if p.joint in self.worn.maps and p.kind == KIND_RIM)
+                                     if p.joint in self.worn.maps and p.kind != KIND_AXIAL)
 
     # ------------------------------------------------------------------ kinematics
     def _geometry(self, p: CPoint, R, A):
@@ -130,7 +130,7 @@ class Clearances:
         Pi = R[i] + A[i] @ s_i
         Pj = R[j] + A[j] @ s_j
         delta, n, Qi, Qj = point(p.kind, p.h, Pi, Pj, A[i] @ zi, A[j] @ zj, Ri, Rj, c, gap)
-        if self.worn is not None and p.joint in self.worn.maps and p.kind == KIND_RIM:
+        if self.worn is not None and p.joint in self.worn.maps and p.kind != KIND_AXIAL:
             delta -= self.worn.depth(self, p.joint, R, A, Qi)
         return delta, n, Qi, Qj
 

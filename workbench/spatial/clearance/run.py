@@ -42,8 +42,9 @@ def simulate(mech, settings, *, initial=None, worn=None):
 
     ``worn``: joint index -> worn map (:mod:`.worn`; the rims' gaps grow by its depth); the
     ``extras`` then hold, per sample and joint, the section view the wear loop reads
-    (``clearance_section_load`` [N], ``clearance_axis_slope`` [1], ``clearance_turn`` [rad];
-    zero for joints without a map)."""
+    (``clearance_section_load`` [N], ``clearance_axis_slope`` [1], ``clearance_turn`` [rad] of
+    journals; ``clearance_ball_load`` [N] and ``clearance_ball_spin`` [rad/s] of balls, socket
+    frame; zero for joints without a map)."""
     from scipy.integrate import solve_ivp  # lazily (house): scipy.integrate is slow to import
     model = Model(mech)
     fast = getattr(settings, "path", "fast") != "scipy"
@@ -163,6 +164,7 @@ def simulate(mech, settings, *, initial=None, worn=None):
     prec = np.empty((nt, npts, 9))
     ecc = np.empty((nt, nc, 3))
     sec_load = np.zeros((nt, nc, 2)); sec_slope = np.zeros((nt, nc, 2)); sec_turn = np.zeros((nt, nc))
+    ball_load = np.zeros((nt, nc, 3)); ball_spin = np.zeros((nt, nc, 3))
     for s in range(nt):
         kin = model.kinematics(Yout[s, :n])
         Qx[s], _, _, rec = clr.forces(kin, DM[s], record=True)
@@ -176,7 +178,10 @@ def simulate(mech, settings, *, initial=None, worn=None):
             for q in clr.worn.maps:
                 loads = [rec[k, R_FN] * clr._geometry(clr.points[k], R, A)[1] for k in clr.worn_points
                          if clr.points[k].joint == q]
-                sec_load[s, q], sec_slope[s, q], sec_turn[s, q] = clr.worn.section_sample(clr, q, R, A, loads)
+                if q in clr.worn.frames:
+                    sec_load[s, q], sec_slope[s, q], sec_turn[s, q] = clr.worn.section_sample(clr, q, R, A, loads)
+                else:
+                    ball_load[s, q], ball_spin[s, q] = clr.worn.ball_sample(clr, q, A, kin[3], loads)
     stats = {"output_samples": int(nt), "rhs_calls": calls[0], "wall_time": wall, "nfev": calls[0],
              "path": "fast" if fast else "scipy", "reference_fallbacks": 0, "contact_events": n_events,
              "impacts": len(impacts)}
@@ -195,7 +200,7 @@ def simulate(mech, settings, *, initial=None, worn=None):
         "clearance_offset": ecc, "clearance_friction_energy": Yout[:, n + 1].copy()})
     if clr.worn is not None:
         extras.update({"clearance_section_load": sec_load, "clearance_axis_slope": sec_slope,
-                       "clearance_turn": sec_turn})
+                       "clearance_turn": sec_turn, "clearance_ball_load": ball_load, "clearance_ball_spin": ball_spin})
     return dataclasses.replace(
         sim, clearance_names=[c.name for c in clr.joints], clearance_kinds=[c.type for c in clr.joints],
         contact_force=fn, friction_force=ft, penetration=pen, eccentricity=np.zeros((nt, nc, 2)),

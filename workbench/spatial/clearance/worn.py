@@ -2,7 +2,9 @@
 
 A worn revolute or cylindrical clearance joint carries a map of wear depth over its bearing
 surface (:class:`workbench.wear.spatial_map.WornMap`: bushing and journal depths over the angle
-``theta`` about the bore and ``z`` along it).  Its gap grows by the local depth: a rim whose
+``theta`` about the bore and ``z`` along it); a worn ball joint a cap over the socket's directions
+(:class:`workbench.wear.spatial_cap.WornCap`: azimuth ``theta`` and polar angle ``phi`` in the
+socket body's frame), whose depth in the contact direction is taken off the ball's penetration.  Its gap grows by the local depth: a rim whose
 contact point lies at bushing angle ``theta`` and axial position ``z`` has the penetration
 ``delta - h(theta, z)`` (:mod:`.geometry`'s ``delta``; ``h`` the bushing depth there plus the
 journal depth at the journal's own angle ``theta - phi_rel``).  The lumped-rim contact sees the map
@@ -53,10 +55,20 @@ class WornView:
         return math.atan2(xj @ y, xj @ x)
 
     def depth(self, clr, q: int, R, A, Qi) -> float:
-        """Wear depth [m] of worn joint ``q`` at the rim contact whose bushing point is ``Qi``."""
+        """Wear depth [m] of worn joint ``q`` at the contact whose bushing (socket) point is ``Qi``."""
+        if q not in self.frames:   # a ball: the socket's cap, in the socket body's frame
+            i, _, s_i = clr.data[q][:3]
+            return self.maps[q].depth_dir(A[i].T @ (Qi - R[i] - A[i] @ s_i))
         P, x, y, z = self.section(clr, q, R, A)
         d = Qi - P
         return self.maps[q].depth_at(math.atan2(d @ y, d @ x), d @ z, self.turn(clr, q, A, x, y))
+
+    def ball_sample(self, clr, q: int, A, W, loads):
+        """Ball joint ``q`` in the socket body's frame: the ball's push on the socket ``(3,)`` [N]
+        and the ball's angular velocity relative to the socket ``(3,)`` [rad/s]."""
+        i, j = clr.data[q][:2]
+        F = np.sum(loads, axis=0) if len(loads) else np.zeros(3)
+        return A[i].T @ F, A[i].T @ (W[j] - W[i])
 
     def section_sample(self, clr, q: int, R, A, loads):
         """Joint ``q`` in its section frame: the journal's push on the bushing ``(2,)`` [N] from the
