@@ -28,26 +28,10 @@ import pytest
 from scipy.integrate import quad
 from scipy.optimize import brentq
 
-from workbench.models import Material
-from workbench.spatial.clearance import ClearanceJoint
 from workbench.wear.spatial_loop import SpatialWearConfig, groove_taper, run_spatial_wear
 from workbench.wear.spatial_samples import constant_load_rig
 
-R_I, R_J, L, K, KD, RPM = 0.01002, 0.0100, 0.01, 3.0e12, 1.0e-15, 600.0
-C = R_I - R_J
-
-
-def study(registry, *, nodes=360, z_nodes=41, cycles=2000.0, samples_per_cycle=2, **cfg):
-    contact = registry.create("contact", "hertz", {})
-    jt = ClearanceJoint(name="J", type="cylindrical", body_i="ground", point_i="C", body_j="journal", point_j="O",
-                        radius_i=R_I, radius_j=R_J, contact=contact, length=L,
-                        material_i=Material(E=3e9, nu=0.35), material_j=Material(E=207e9, nu=0.3, rigid=True))
-    wear = SpatialWearConfig(cycles=cycles, cycle_period=60.0 / RPM, nodes=nodes, z_nodes=z_nodes, joints=(0,),
-                             pressure=registry.create("pressure", "winkler", {"stiffness": K}),
-                             law=registry.create("wear", "archard", {"wear_coefficient": KD}),
-                             samples_per_cycle=samples_per_cycle, **cfg)
-    return types.SimpleNamespace(mechanism=types.SimpleNamespace(spatial_clearance_joints=(jt,)), wear=wear,
-                                 text="spatial rig", title="spatial rig")
+from spatial_wear_rig import C, K, KD, L, R_I, R_J, RPM, ball_joint, study
 
 
 def slice_load(delta: float) -> float:
@@ -103,19 +87,22 @@ def test_the_groove_takes_the_journal_tilt_as_it_wears(registry, tmp_path):
     ``dh/dN = k_d s (p)`` with ``p = k_w (delta0(N) + z tan tau - h)``, so the taper ``h_z`` obeys
     ``d h_z/dN = a (tan tau - h_z)``, ``a = k_d s k_w``: ``h_z = tan tau (1 - exp(-a N))``, whatever
     ``delta0(N)`` the load balance gives.  The loop's jumps are explicit Euler steps in ``N``: with
-    ``depth_step = 0.02`` (0.4 um per update, 20 updates) ``a dN`` stays below 0.04, and the taper is
-    checked to 1.5 % of ``tan tau`` (the Euler error ``~ a dN / 2`` per step; measured 0.75 %, and
-    0.37 % at half the depth step: first order, as an Euler step should be)."""
+    ``depth_step = 0.02`` (0.4 um per update, 10 updates to 2000 cycles) ``a dN`` stays below 0.04,
+    and the taper is checked to 1.5 % of ``tan tau`` (the Euler error ``~ a dN / 2`` per step; over
+    4000 cycles measured 0.75 %, and 0.37 % at half the depth step: first order, as an Euler step
+    should be).  36 angle nodes suffice: the closed form holds on the node at the load line
+    whatever the discretisation does to ``delta0``."""
     W, tilt = 2000.0, math.radians(0.05)
     a = KD * 2.0 * math.pi * R_J * K
-    ds = run_spatial_wear(study(registry, nodes=120, z_nodes=6, cycles=4000.0, depth_step=0.02),
+    ds = run_spatial_wear(study(registry, nodes=36, z_nodes=5, cycles=2000.0, depth_step=0.02),
                           out=tmp_path / "taper.zarr", source=constant_load_rig(W, tilt, RPM, 2))
     h = ds.wear_depth.isel(joint=0).sel(surface="bushing").sel(theta=1.5 * math.pi, method="nearest").values
     N = ds.cycle.values
     taper = np.array([groove_taper(x, ds.z.values) for x in h])
     expected = math.tan(tilt) * (1.0 - np.exp(-a * N))
-    assert N[-1] == 4000.0 and len(N) > 10
-    assert expected[-1] > 0.5 * math.tan(tilt)          # more than half way to the journal's tilt
+    assert N[-1] == 2000.0 and len(N) >= 10
+    # a third of the way to the journal's tilt, and visibly not the unworn rate's linear growth
+    assert expected[-1] > 0.3 * math.tan(tilt) and a * N[-1] * math.tan(tilt) - expected[-1] > 0.05 * math.tan(tilt)
     assert np.max(np.abs(taper - expected)) < 0.015 * math.tan(tilt)
     # the groove is deepest at the loaded edge throughout
     assert np.all(h[1:, -1] > h[1:, 0])
@@ -182,11 +169,7 @@ def test_a_ball_wears_its_socket_along_the_winkler_cap_closed_form(registry, tmp
     from workbench.wear.spatial_samples import ball_rig
     W, T = 2000.0, 0.1
     omega = 2.0 * math.pi / T
-    contact = registry.create("contact", "hertz", {})
-    jt = ClearanceJoint("S", "spherical", "ground", "O", "ball", "C", R_I, R_J, contact,
-                        material_i=Material(E=3e9, nu=0.35), material_j=Material(E=207e9, nu=0.3, rigid=True))
-    st = study(registry, nodes=144, z_nodes=72, cycles=1000.0)
-    st.mechanism.spatial_clearance_joints = (jt,)
+    st = study(registry, nodes=144, z_nodes=72, cycles=1000.0, joint=ball_joint(registry))
     ds = run_spatial_wear(st, out=tmp_path / "ball.zarr", source=ball_rig([W, 0.0, 0.0], [0.0, 0.0, omega], 2, T),
                           max_updates=1)
     assert ds.wear_depth.dims == ("cycle", "joint", "surface", "theta", "phi")

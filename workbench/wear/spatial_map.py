@@ -45,7 +45,7 @@ from .increment import ContactSamples, CycleRates, ModelOutputError, law_depth
 from .surfaces import periodic_interp, periodic_scatter
 
 #: Newton iterations of one sample's equilibrium before it is declared failed
-MAX_NEWTON = 60
+MAX_NEWTON = 100
 
 
 def z_nodes(length: float, nz: int) -> np.ndarray:
