@@ -39,7 +39,7 @@ def test_the_two_slider_crank_wear_studies_load(registry):
     ('pressure = { model = "winkler", layer_thickness = 1.0e-3 }', 'pressure = { model = "approximate_area" }',
      "wear.pressure.model", ["'approximate_area'", "valid: 'winkler'"]),
     ('joints = ["B"]', 'joints = ["Bx"]', "wear.joints[0]", ["'Bx'", "Did you mean 'B'", "Valid: 'B'"]),
-    ("z_nodes = 11 ", "z_nodes = 1 ", "wear.z_nodes", ["1 is not an integer from 2 to 1001"]),
+    ("z_nodes = 11 ", "z_nodes = 1 ", "wear.z_nodes", ["value 1 is below the minimum 2", "between 2 and 1001"]),
     ("bushing_share = 1.0", "bushing_share = 1.0\nchains = 2", "wear.chains", ["2:", "remove the key"]),
     ('law = { model = "archard", wear_coefficient = 2.0e-16 }',
      'law = { model = "nonlinear_archard" }', "wear.law.model", ["'nonlinear_archard'", "'archard'"]),
@@ -77,3 +77,11 @@ def test_worn_maps_and_caps_plot(registry, tmp_path):
                            max_updates=1)
     paths = kind.plots(cap, tmp_path / "cap")
     assert sorted(p.name for p in paths) == ["cuts_S.png", "map_S_bushing.png", "wear_volume.png"]
+
+
+def test_a_planar_wear_study_refuses_z_nodes(registry):
+    path = ROOT / "studies" / "journal_wear_constant_load.toml"
+    text = path.read_text().replace("nodes = 720\n", "nodes = 720\nz_nodes = 5\n")
+    with pytest.raises(StudyError) as exc:
+        load_study_text(text, file=path, registry=registry)
+    assert "[wear.z_nodes]" in str(exc.value) and "dimension = 3" in str(exc.value)

@@ -2,8 +2,8 @@
 checked into a :class:`workbench.wear.spatial_loop.SpatialWearConfig`: journals (revolute,
 cylindrical) wear maps over ``(theta, z)``, balls (spherical) caps over ``(theta, phi)``.
 
-The keys are the planar ``[wear]`` table's (:data:`workbench.study.schema.WEAR`, one definition),
-plus ``z_nodes``; this module adds what only a spatial mechanism can check: the worn joints are
+The keys are the planar ``[wear]`` table's (:data:`workbench.study.schema.WEAR`, one definition;
+``z_nodes`` is read here only); this module adds what only a spatial mechanism can check: the worn joints are
 spatial clearance joints of one kind (journals or balls), the pressure model is the Winkler layer the
 worn maps are pressed with (:mod:`workbench.wear.spatial_map`), the wear law has no memory of the
 sliding distance, and the planar-only keys keep their defaults.
@@ -36,7 +36,7 @@ def cycle_period(mechanism) -> float | None:
 def parse_spatial_wear(table: Any, mechanism, registry, probs: S.Problems, model_reader):
     """Check ``[wear]`` of a spatial wear study; problems go to ``probs`` (key, value, choices)."""
     from ..wear.spatial_loop import SpatialWearConfig
-    v = S.read_table(table, S.WEAR, "wear", probs, extra=("z_nodes",))
+    v = S.read_table(table, S.WEAR, "wear", probs)
     if v is None:
         return None
     pressure = law = S.BAD
@@ -80,10 +80,7 @@ def parse_spatial_wear(table: Any, mechanism, registry, probs: S.Problems, model
         t = table.get(key) if isinstance(table, dict) else None
         if t is not None:
             probs.add(f"wear.{key}", f"{t!r}: {why} is not made for spatial mechanisms; remove the key")
-    z_nodes = table.get("z_nodes", 21) if isinstance(table, dict) else 21
-    if not isinstance(z_nodes, int) or isinstance(z_nodes, bool) or not 2 <= z_nodes <= 1001:
-        probs.add("wear.z_nodes", f"{z_nodes!r} is not an integer from 2 to 1001 (axial nodes of a journal's map, "
-                                  f"polar nodes of a ball's cap)")
+    z_nodes = v["z_nodes"]
     period = v["cycle_period"] if v["cycle_period"] is not None else cycle_period(mechanism)
     if period is None:
         probs.add("wear.cycle_period", "no constant-speed angle driver to take the cycle from; give "

@@ -153,9 +153,8 @@ class WornCap:
         G = (self.clearance + self.h_bushing).ravel()
         w = self.area_weights(self.joint.radius_i).ravel()
         zero = np.zeros(self.nodes)
-        e = None
         for s in loaded:
-            e, u = solve_offset(N, G, zero, samples.load[s], k, w, e)
+            e, u = solve_offset(N, G, zero, samples.load[s], k, w)
             p[s] = k * np.maximum(u, 0.0)
         return p
 
