@@ -156,6 +156,9 @@ def test_a_worn_map_opens_the_rims_of_the_spatial_contact(registry):
     plain = Clearances(model, mech.spatial_clearance_joints, compiled=False).gaps(kin)[0]
     worn = Clearances(model, mech.spatial_clearance_joints, compiled=False, worn={0: w}).gaps(kin)[0]
     assert plain - worn == pytest.approx([h0 - g * L / 2, h0 + g * L / 2, 0.0, 0.0], abs=1e-15)
+    # the compiled contact points (the wear loop's dynamics) take the same depths off
+    fast = Clearances(model, mech.spatial_clearance_joints, compiled=True, worn={0: w}).gaps_fast(y)[0]
+    assert fast == pytest.approx(worn, abs=1e-15)
 
 
 def test_a_ball_wears_its_socket_along_the_winkler_cap_closed_form(registry, tmp_path):

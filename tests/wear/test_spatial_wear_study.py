@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -85,3 +86,36 @@ def test_a_planar_wear_study_refuses_z_nodes(registry):
     with pytest.raises(StudyError) as exc:
         load_study_text(text, file=path, registry=registry)
     assert "[wear.z_nodes]" in str(exc.value) and "dimension = 3" in str(exc.value)
+
+
+@pytest.mark.slow
+def test_spatial_slider_crank_wear_update(registry, tmp_path):
+    """One update of each slider-crank study at reduced statistics (2 averaging cycles of 360
+    samples, 90 x 6 nodes): the worn map is made from the clearance dynamics, carries standard
+    errors, and the tilted bore wears its two rims unequally while the aligned one wears a
+    z-uniform groove.  Slow (the compiled clearance kernels and ~3 crank revolutions per study,
+    some minutes of CPU); the default suite keeps the checks on the rigs
+    (``test_spatial_wear_map.py``: closed forms, the zero-tilt planar profile, the rims and the
+    compiled contact points opened by the map) and the study files' loading above."""
+    from workbench.kinds import wear as kind
+    cheap = {"average_cycles = 4": "average_cycles = 2", "max_average_cycles = 16": "max_average_cycles = 2",
+             "samples_per_cycle = 720": "samples_per_cycle = 360", "nodes = 180": "nodes = 90",
+             "z_nodes = 11 ": "z_nodes = 6 "}
+    ends = {}
+    for path in (TILT, ALIGNED):
+        text = path.read_text()
+        for old, new in cheap.items():
+            assert old in text, old
+            text = text.replace(old, new)
+        st = load_study_text(text, file=path, registry=registry)
+        ds = kind.run(st, registry=registry, out=tmp_path / f"{path.stem}.zarr", max_updates=1)
+        assert ds.sizes["cycle"] == 2 and float(ds.cycle_jump.values[0]) > 0.0
+        rate = ds.wear_rate.isel(cycle=0, joint=0).sel(surface="bushing").values       # (theta, z)
+        se = ds.wear_rate_stderr.isel(cycle=0, joint=0).sel(surface="bushing").values
+        assert rate.max() > 0.0 and np.all(np.isfinite(se))
+        assert float(ds.volume_rate.isel(cycle=0, joint=0).sel(surface="bushing")) > 0.0
+        ends[path] = (rate[:, 0].sum(), rate[:, -1].sum(), np.max(np.abs(rate - rate[:, :1])) / rate.max())
+        assert ds.wear_depth.isel(cycle=1).max() > 0.0                                   # worn after the jump
+    lo, hi, _ = ends[TILT]
+    assert max(lo, hi) > 1.5 * min(lo, hi)              # edge loading: one rim wears more
+    assert ends[ALIGNED][2] < 1e-6                      # aligned: the same groove at every z

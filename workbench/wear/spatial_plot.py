@@ -49,7 +49,8 @@ def plot_maps(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
             fig, ax = _figure(figsize=(8, 4))
             im = ax.pcolormesh(theta, z, h.T, shading="nearest", cmap="viridis")
             if np.ptp(h) > 0:
-                cs = ax.contour(theta, z, h.T, levels=6, colors="white", linewidths=0.7)
+                levels = np.linspace(h.min(), h.max(), 8)[1:-1]    # inside the range: no contour on the unworn floor
+                cs = ax.contour(theta, z, h.T, levels=levels, colors="white", linewidths=0.7)
                 ax.clabel(cs, fontsize=7, fmt="%.3g")
             fig.colorbar(im, ax=ax, label="wear depth [µm]")
             ax.set_xlabel("θ [deg]")
