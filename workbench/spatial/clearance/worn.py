@@ -4,13 +4,15 @@ A worn revolute or cylindrical clearance joint carries a map of wear depth over 
 surface (:class:`workbench.wear.spatial_map.WornMap`: bushing and journal depths over the angle
 ``theta`` about the bore and ``z`` along it); a worn ball joint a cap over the socket's directions
 (:class:`workbench.wear.spatial_cap.WornCap`: azimuth ``theta`` and polar angle ``phi`` in the
-socket body's frame), whose depth in the contact direction is taken off the ball's penetration.  Its gap grows by the local depth: a rim whose
-contact point lies at bushing angle ``theta`` and axial position ``z`` has the penetration
-``delta - h(theta, z)`` (:mod:`.geometry`'s ``delta``; ``h`` the bushing depth there plus the
-journal depth at the journal's own angle ``theta - phi_rel``).  The lumped-rim contact sees the map
-at its rims only: a groove inside the bearing length does not change it (the Winkler pressure of
-the wear loop covers the whole length, :mod:`workbench.wear.spatial_map`).  The depth changes by a
-wear update, not along the motion, so it adds nothing to the penetration rate.
+socket body's frame), whose depth in the contact direction is taken off the ball's penetration.
+The gap grows by the local depth: a rim whose contact point lies at bushing angle ``theta`` and
+axial position ``z`` has the penetration ``delta - h(theta, z)`` (:mod:`.geometry`'s ``delta``;
+``h`` the bushing depth there plus the journal depth at the journal's own angle
+``theta - phi_rel``).  The lumped-rim contact sees the map at its rims only: a groove inside the
+bearing length does not change it (the Winkler pressure of the wear loop covers the whole length,
+:mod:`workbench.wear.spatial_map`).  The penetration rate the contact law's damping sees is the
+unworn geometry's: the change of ``h`` as the contact point slides over the map (``v_t`` times
+the map's slope along the path) is left out.
 
 Angles are measured in the bushing's section frame: ``x_b`` the body-i x axis (or ``tilt_axis``)
 made normal to the tilted bushing axis ``z_i``, ``y_b = z_i x x_b``; the journal's turn
