@@ -1,11 +1,13 @@
-"""The wear loop of the spatial journal bearings: worn maps ``wear_depth(cycle, joint, surface, theta, z)``.
+"""The wear loop of the spatial clearance joints: worn maps ``wear_depth(cycle, joint, surface, theta, z)``
+of journals, caps ``wear_depth(cycle, joint, surface, theta, phi)`` of balls.
 
-The same loop as the planar one (:mod:`.loop`), with worn maps (:mod:`.spatial_map`) in place of
-worn profiles.  Each update:
+The same loop as the planar one (:mod:`.loop`), with worn maps (:mod:`.spatial_map`) or caps
+(:mod:`.spatial_cap`) in place of worn profiles.  Each update:
 
 1. the sample source (:func:`run_spatial_wear`'s ``source``: the spatial dynamics on the current
    maps, :mod:`.spatial_samples`, or a rig) gives ``n`` averaging cycles of every worn joint's
-   load, axis slope, turn and slip (:class:`.spatial_map.MapSamples`);
+   load, axis slope, turn and slip (:class:`.spatial_map.MapSamples`; a ball's load and spin,
+   :class:`.spatial_cap.CapSamples`);
 2. every cycle is evaluated on its own (Winkler pressure over the map, the study's wear law:
    :func:`.spatial_map.cycle_rates`) and the cycles make the rate and its standard error
    (:func:`.increment.estimate`, :mod:`.statistics`: AR(1)-corrected); ``n`` grows until the
