@@ -114,8 +114,11 @@ def test_spatial_slider_crank_wear_update(registry, tmp_path):
         se = ds.wear_rate_stderr.isel(cycle=0, joint=0).sel(surface="bushing").values
         assert rate.max() > 0.0 and np.all(np.isfinite(se))
         assert float(ds.volume_rate.isel(cycle=0, joint=0).sel(surface="bushing")) > 0.0
-        ends[path] = (rate[:, 0].sum(), rate[:, -1].sum(), np.max(np.abs(rate - rate[:, :1])) / rate.max())
+        k = int(np.argmax(rate.max(axis=1)))                     # the deepest groove's angle
+        ends[path] = (rate[k, 0], rate[k, -1], np.max(np.abs(rate - rate[:, :1])) / rate.max())
         assert float(ds.depth_increment.isel(cycle=0).max()) > 0.0                        # the jump wears it
     lo, hi, _ = ends[TILT]
-    assert max(lo, hi) > 1.5 * min(lo, hi)              # edge loading: one rim wears more
-    assert ends[ALIGNED][2] < 1e-6                      # aligned: the same groove at every z
+    # edge loading: the deepest groove of the tilted bore tapers (measured: 2.4 times deeper at
+    # one rim than at the other); the aligned bore's groove is the same at every z (measured: 0)
+    assert max(lo, hi) > 1.5 * min(lo, hi)
+    assert ends[ALIGNED][2] < 1e-9
