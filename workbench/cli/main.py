@@ -96,7 +96,7 @@ def validate(study_file: Path, max_cases: int | None = None):
         w = study.wear
         _tagged(
             "ok", "green", f"{study_file}: wear study '{study.title}': {len(m.bodies)} bodies, "
-            f"{len(m.clearance_joints)} clearance joints ({len(w.joints) + len(w.guides)} wearing); {w.cycles:.6g} cycles "
+            f"{len(m.clearance_joints) or len(getattr(m, 'spatial_clearance_joints', ()))} clearance joints ({len(w.joints) + len(w.guides)} wearing); {w.cycles:.6g} cycles "
             f"of {w.cycle_period:g} s; pressure '{w.pressure.name}', wear law '{w.law.name}'")
         return
     from ..engines import select

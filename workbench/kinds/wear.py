@@ -41,6 +41,9 @@ def run(study, *, registry, out: str | Path | None = None, progress=None, resume
     the sentence saying which updates the store keeps.
     """
     from ..wear.loop import run_wear_study
+    from ..wear.spatial_study import is_spatial_wear, run_study
+    if is_spatial_wear(study):   # worn maps of a spatial mechanism's bearings
+        run_wear_study = run_study
     from ..runtime.progress import Clock, Progress, caller
     report, clock, count = caller(progress), Clock(), [0]
 
@@ -139,6 +142,9 @@ def summary_lines(ds) -> list[str]:
 
 
 def plots(ds, outdir: str | Path) -> list[Path]:
+    from ..wear.spatial_plot import is_map, plot_maps
+    if is_map(ds):
+        return plot_maps(ds, outdir)
     from ..wear.plot import plot_wear
     return plot_wear(ds, outdir)
 

@@ -101,6 +101,9 @@ def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Probl
         law = model_reader(registry, "wear", v["law"], "wear.law", probs)
     if mechanism is None or S.has_bad(v) or pressure is S.BAD or law is S.BAD:
         return None
+    if isinstance(table, dict) and "z_nodes" in table:
+        probs.add("wear.z_nodes", f"{table['z_nodes']!r}: the nodes along a worn map's axis are for spatial "
+                                  f"mechanisms ([mechanism] dimension = 3); remove the key")
     revolute = {c.name: i for i, c in enumerate(mechanism.clearance_joints)
                 if isinstance(c, RevoluteClearanceJoint)}
     translational = {c.name: i for i, c in enumerate(mechanism.clearance_joints)

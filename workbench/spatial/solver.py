@@ -74,7 +74,7 @@ def initial_state(model: Model, t0: float, *, tol: float = 1e-13, max_iter: int 
     return y
 
 
-def simulate(mech: SpatialMechanism, settings, *, initial=None) -> Simulation:
+def simulate(mech: SpatialMechanism, settings, *, initial=None, worn=None) -> Simulation:
     """Run ``mech`` with ``settings`` (a :class:`~workbench.mbs.solution.SolverSettings` or the
     spatial engine's settings: ``t_start``, ``t_end``, ``output_step``, ``rtol``, ``atol``,
     ``max_step``, ``first_step``, ``baumgarte_alpha``, ``baumgarte_beta``, ``method``, ``path``).
@@ -84,10 +84,11 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None) -> Simulation:
     (``stats['reference_fallbacks']``); ``"scipy"``: the reference right-hand side
     (:meth:`.model.Model.dynamics`) throughout.  Either way the output samples are evaluated on
     the reference path.
-    ``initial``: a state vector to start from (default :func:`initial_state`)."""
+    ``initial``: a state vector to start from (default :func:`initial_state`); ``worn``: worn maps
+    of clearance joints (:func:`.clearance.run.simulate`)."""
     if mech.spatial_clearance_joints:
         from .clearance.run import simulate as with_clearance
-        return with_clearance(mech, settings, initial=initial)
+        return with_clearance(mech, settings, initial=initial, worn=worn)
     from scipy.integrate import solve_ivp  # lazily (house): scipy.integrate is slow to import
     model = Model(mech)
     t0, t1 = settings.t_start, settings.t_end

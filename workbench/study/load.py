@@ -149,9 +149,9 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None,
         registry = build_registry()
     from . import spatial as spatial_tables
     spatial = spatial_tables.is_spatial(doc.get("mechanism"))
-    if spatial and kind != "dynamics":
+    if spatial and kind not in ("dynamics", "wear"):
         probs.add("study.kind", f"a spatial mechanism ([mechanism] dimension = 3) runs in a "
-                                f"kind = \"dynamics\" study (this study is '{kind}')")
+                                f"kind = \"dynamics\" or \"wear\" study (this study is '{kind}')")
         probs.raise_if_any()
     if spatial:
         mechanism = spatial_tables.parse_mechanism(doc["mechanism"], probs, registry, _model)
@@ -162,7 +162,10 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None,
     output = OutputOptions(**out) if not S.has_bad(out) else None
     wear = None
     if kind == "wear":
-        from ..kinds.wear_config import parse_wear
+        if spatial:   # worn maps over the bearing surface (workbench.wear.spatial_loop)
+            from ..kinds.spatial_wear_config import parse_spatial_wear as parse_wear
+        else:
+            from ..kinds.wear_config import parse_wear
         wear = parse_wear(doc.get("wear", {}), mechanism, registry, probs, _model)
         solver = _solver(doc.get("solver", {}), probs, mechanism, output,
                          t_end=wear.cycle_period if wear is not None else 1.0)
@@ -178,12 +181,14 @@ def load_study_text(text: str, *, file: str | Path | None = None, registry=None,
         raise StudyError(str(exc), file=fname) from None
     # the engine that will run it (workbench.engines: the one selector), and what it refuses
     from ..engines import study_problems
-    selection, found = study_problems(mechanism, solver, wear=wear)
+    # a spatial wear study's maps are its own loop's (workbench.wear.spatial_loop), not an engine's surfaces
+    engine_wear = None if spatial else wear
+    selection, found = study_problems(mechanism, solver, wear=engine_wear)
     for key, msg in found:
         probs.add(key, msg)
     probs.raise_if_any()
     # everything run would reject beyond the schema: models packed, ranges, assembly, plausibility
-    warnings = pre_run(mechanism, solver, checks, probs, kind=kind, wear=wear,
+    warnings = pre_run(mechanism, solver, checks, probs, kind=kind, wear=engine_wear,
                        compare_ideal=output.compare_ideal, engine=selection.engine) if run_checks else []
     probs.raise_if_any()
     return _loaded(Study(mechanism=mechanism, solver=solver, output=output, wear=wear, checks=checks,

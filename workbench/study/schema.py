@@ -365,6 +365,9 @@ WEAR = Section("wear", "The wear loop (Wang & Liu (2015) §4, Fig. 14) of a `kin
         "(Archard's range ends at 1/3)", 10.0, gt=0.0),
     Key("samples_per_cycle", "int", "1", "contact samples per cycle for pressure and wear", 720, min=16),
     Key("nodes", "int", "1", "body-fixed nodes per worn surface (bushing and journal)", 720, min=16),
+    Key("z_nodes", "int", "1", "spatial mechanisms only: axial nodes of a journal's worn map over "
+        "(theta, z), or polar nodes of a ball's cap over (theta, phi) (docs/spatial.md, \"Worn maps\")",
+        21, min=2, max=1001),
     Key("bushing_share", "number", "1", "fraction of the wear depth taken from the bushing; the rest "
         "from the journal (Wang & Liu (2015) §2.3.3: 1 = bushing only, 0.5 = half each)", 1.0, min=0.0, max=1.0),
     Key("depth_step", "number", "1", "largest wear-depth increment of one update, as a fraction of "

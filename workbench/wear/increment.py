@@ -211,10 +211,11 @@ def wear_split(worn: WornJoint, samples: ContactSamples, dh: np.ndarray, share: 
     return bushing, journal
 
 
-def law_depth(law, p: np.ndarray, samples: ContactSamples, sliding: np.ndarray) -> np.ndarray:
+def law_depth(law, p: np.ndarray, samples: ContactSamples, sliding: np.ndarray, slip=None) -> np.ndarray:
     """The law's depth per sample and node (ns, M) [m], checked; passes the friction shear
-    ``(|F_t| / F_n) p`` [Pa] to a law with ``uses_shear``."""
-    ds = samples.slip[:, None]
+    ``(|F_t| / F_n) p`` [Pa] to a law with ``uses_shear``.  ``slip``: the slip of each sample and
+    node [m] (a spherical joint's nodes slide by their own distance), by default the sample's."""
+    ds = samples.slip[:, None] if slip is None else slip
     if getattr(law, "uses_shear", False):
         ratio = np.divide(samples.friction, samples.force, out=np.zeros_like(samples.force),
                           where=samples.force > 0.0)

@@ -67,7 +67,7 @@ class Clearances:
     """The clearance joints of a spatial model, compiled (``compiled=False``: the laws' Python
     kernels, the reference path)."""
 
-    def __init__(self, model, joints, *, compiled: bool = True):
+    def __init__(self, model, joints, *, compiled: bool = True, worn: dict | None = None):
         self.joints = tuple(joints)
         self.nb = model.nb
         idx = model.index
@@ -115,13 +115,24 @@ class Clearances:
                               for p in self.points for d in (self.data[p.joint],)], float).reshape(-1, 17)
         self.share = np.array([p.share for p in self.points])
         self.axial = np.array([p.kind == KIND_AXIAL for p in self.points])
+        # worn maps (joint index -> map, :mod:`.worn`): the rims' gaps grow by the local depth
+        self.worn = None
+        self.worn_points = ()
+        if worn:
+            from .worn import WornView
+            self.worn = WornView(self, model, worn)
+            self.worn_points = tuple(k for k, p in enumerate(self.points)
+                                     if p.joint in self.worn.maps and p.kind != KIND_AXIAL)
 
     # ------------------------------------------------------------------ kinematics
     def _geometry(self, p: CPoint, R, A):
         i, j, s_i, s_j, zi, zj, Ri, Rj, c, gap = self.data[p.joint][:10]
         Pi = R[i] + A[i] @ s_i
         Pj = R[j] + A[j] @ s_j
-        return point(p.kind, p.h, Pi, Pj, A[i] @ zi, A[j] @ zj, Ri, Rj, c, gap)
+        delta, n, Qi, Qj = point(p.kind, p.h, Pi, Pj, A[i] @ zi, A[j] @ zj, Ri, Rj, c, gap)
+        if self.worn is not None and p.joint in self.worn.maps and p.kind != KIND_AXIAL:
+            delta -= self.worn.depth(self, p.joint, R, A, Qi)
+        return delta, n, Qi, Qj
 
     @staticmethod
     def _velocity(b, Q, R, V, W):
@@ -188,8 +199,16 @@ class Clearances:
     def gaps_fast(self, y):
         """:meth:`gaps` of the state ``y`` on the compiled path."""
         from .kernels import G_PEN, G_VN, points_of_state
-        G = _direct(points_of_state)(y, self.nb, self.pint, self.pflt)[4]
+        R, A, _, _, G = _direct(points_of_state)(y, self.nb, self.pint, self.pflt)
+        self._wear_fast(G, R, A)
         return G[:, G_PEN], G[:, G_VN]
+
+    def _wear_fast(self, G, R, A):
+        """The worn maps' depths taken off the compiled points' penetrations, in place."""
+        if self.worn_points:
+            from .kernels import G_PEN, G_QI
+            for k in self.worn_points:
+                G[k, G_PEN] -= self.worn.depth(self, self.points[k].joint, R, A, G[k, G_QI:G_QI + 3])
 
     def forces_fast(self, y, dm):
         """:meth:`forces` (without the record) of the state ``y`` on the compiled path: the
@@ -197,6 +216,7 @@ class Clearances:
         points in contact."""
         from .kernels import G_PEN, G_VN, G_VT, assemble, points_of_state
         R, A, V, W, G = _direct(points_of_state)(y, self.nb, self.pint, self.pflt)
+        self._wear_fast(G, R, A)
         fn = np.zeros(self.n_points); ft = np.zeros(self.n_points)
         for k in np.flatnonzero((G[:, G_PEN] > 0.0) & (dm >= 0.0)):
             *_, ck, cp, fk, fp = self.data[self.points[k].joint]

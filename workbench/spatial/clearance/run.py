@@ -34,15 +34,21 @@ from .forces import POINT_NAMES, R_FN, R_FT, R_PEN, R_VT, Clearances
 SWITCH_TOL = 1e-9
 
 
-def simulate(mech, settings, *, initial=None):
+def simulate(mech, settings, *, initial=None, worn=None):
     """Run ``mech`` (with ``spatial_clearance_joints``) on the spatial engine's settings (see
     :func:`workbench.spatial.solver.simulate`); returns a
     :class:`~workbench.mbs.solution.Simulation` whose clearance arrays are filled and whose
-    ``extras`` hold the per-point records."""
+    ``extras`` hold the per-point records.
+
+    ``worn``: joint index -> worn map (:mod:`.worn`; the rims' gaps grow by its depth); the
+    ``extras`` then hold, per sample and joint, the section view the wear loop reads
+    (``clearance_section_load`` [N], ``clearance_axis_slope`` [1], ``clearance_turn`` [rad] of
+    journals; ``clearance_ball_load`` [N] and ``clearance_ball_spin`` [rad/s] of balls, socket
+    frame; zero for joints without a map)."""
     from scipy.integrate import solve_ivp  # lazily (house): scipy.integrate is slow to import
     model = Model(mech)
     fast = getattr(settings, "path", "fast") != "scipy"
-    clr = Clearances(model, mech.spatial_clearance_joints, compiled=fast)
+    clr = Clearances(model, mech.spatial_clearance_joints, compiled=fast, worn=worn)
     n = model.n_state
     t0, t1 = settings.t_start, settings.t_end
     y0 = initial_state(model, t0) if initial is None else np.asarray(initial, float)[:n]
@@ -157,6 +163,8 @@ def simulate(mech, settings, *, initial=None):
     Qx = np.empty((nt, model.n_dof))
     prec = np.empty((nt, npts, 9))
     ecc = np.empty((nt, nc, 3))
+    sec_load = np.zeros((nt, nc, 2)); sec_slope = np.zeros((nt, nc, 2)); sec_turn = np.zeros((nt, nc))
+    ball_load = np.zeros((nt, nc, 3)); ball_spin = np.zeros((nt, nc, 3))
     for s in range(nt):
         kin = model.kinematics(Yout[s, :n])
         Qx[s], _, _, rec = clr.forces(kin, DM[s], record=True)
@@ -166,6 +174,14 @@ def simulate(mech, settings, *, initial=None):
         for q, d in enumerate(clr.data):
             i, j, s_i, s_j = d[:4]
             ecc[s, q] = R[j] + A[j] @ s_j - R[i] - A[i] @ s_i
+        if clr.worn is not None:
+            for q in clr.worn.maps:
+                loads = [rec[k, R_FN] * clr._geometry(clr.points[k], R, A)[1] for k in clr.worn_points
+                         if clr.points[k].joint == q]
+                if q in clr.worn.frames:
+                    sec_load[s, q], sec_slope[s, q], sec_turn[s, q] = clr.worn.section_sample(clr, q, R, A, loads)
+                else:
+                    ball_load[s, q], ball_spin[s, q] = clr.worn.ball_sample(clr, q, A, kin[3], loads)
     stats = {"output_samples": int(nt), "rhs_calls": calls[0], "wall_time": wall, "nfev": calls[0],
              "path": "fast" if fast else "scipy", "reference_fallbacks": 0, "contact_events": n_events,
              "impacts": len(impacts)}
@@ -182,6 +198,9 @@ def simulate(mech, settings, *, initial=None):
         "clearance_point_record": prec, "clearance_point_joint": pj,
         "clearance_point_names": [POINT_NAMES[clr.joints[p.joint].type][_rank(clr, k)] for k, p in enumerate(clr.points)],
         "clearance_offset": ecc, "clearance_friction_energy": Yout[:, n + 1].copy()})
+    if clr.worn is not None:
+        extras.update({"clearance_section_load": sec_load, "clearance_axis_slope": sec_slope,
+                       "clearance_turn": sec_turn, "clearance_ball_load": ball_load, "clearance_ball_spin": ball_spin})
     return dataclasses.replace(
         sim, clearance_names=[c.name for c in clr.joints], clearance_kinds=[c.type for c in clr.joints],
         contact_force=fn, friction_force=ft, penetration=pen, eccentricity=np.zeros((nt, nc, 2)),
