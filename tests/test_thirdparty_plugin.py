@@ -1,6 +1,6 @@
 """A third-party plugin works as a user would use it.
 
-The template package ``tests/fixtures/thirdparty_plugin`` (distribution ``workbench-example-plugin``
+The template package ``docs/plugin_template`` (distribution ``workbench-example-plugin``
 0.1.0, contact law ``example_linear_dashpot``, wear law ``example_hardness_archard``) is installed with pip — a real wheel build and
 install, offline (``--no-index --no-build-isolation``: the build backend is the environment's
 setuptools, from the test extras) — into a temporary target directory that is put on
@@ -36,7 +36,7 @@ from workbench.conformance import check_model
 from workbench.plugins import build_registry
 
 HERE = Path(__file__).resolve().parent
-FIXTURE = HERE / "fixtures" / "thirdparty_plugin"
+FIXTURE = HERE.parent / "docs" / "plugin_template"
 FLORES = HERE.parent / "studies" / "flores_slider_crank.toml"
 DIST, VERSION, MODEL, PACKAGE = "workbench-example-plugin", "0.1.0", "example_linear_dashpot", "workbench_example_plugin"
 WEAR_LAW = "example_hardness_archard"

@@ -21,7 +21,7 @@ import workbench.api
 
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIALS = ROOT / "docs" / "tutorials"
-TEMPLATE = ROOT / "tests" / "fixtures" / "thirdparty_plugin"
+TEMPLATE = ROOT / "docs" / "plugin_template"
 PACKAGE = "workbench_example_plugin"
 
 

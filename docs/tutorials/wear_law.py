@@ -1,6 +1,6 @@
 """Tutorial 2: writing and installing a wear law (docs/tutorials/wear_law.md).
 
-Needs the template package installed:  pip install -e tests/fixtures/thirdparty_plugin
+Needs the template package installed:  pip install -e docs/plugin_template
 Then run:  python docs/tutorials/wear_law.py [OUTPUT_FOLDER]
 """
 import math

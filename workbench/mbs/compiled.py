@@ -98,13 +98,32 @@ class CompiledModel:
             pt_joint = np.concatenate([pt_joint, np.zeros(self.n_points - len(pt_joint), np.int64)])
         jf = self.joint_friction
         if jf is None:
-            jf = (np.zeros((0, 4), np.int64), np.zeros((0, 2)), (kernels.no_friction(),), np.zeros((1, 1)))
-        lk = self.lubrication_kernels or (kernels.no_lubrication(),)
+            jf = (np.zeros((0, 4), np.int64), np.zeros((0, 2)), (), np.zeros((1, 1)))
+        jf = (jf[0], jf[1], padded_kernels(jf[2], kernels.no_friction), jf[3])
         return Model(self.mass, self.cons_i, self.cons_f, self.n_rows, self.drv_f,
                      self.frc_i, self.frc_f, self.gravity, self.clr_i, self.clr_f, pt_joint,
-                     self.contact_kernels, self.friction_kernels, self.contact_params,
+                     padded_kernels(self.contact_kernels, kernels.no_contact),
+                     padded_kernels(self.friction_kernels, kernels.no_friction), self.contact_params,
                      self.friction_params, self.has_friction_state, *jf, self.joint_friction_info,
-                     self.lubricated, lk, self.lubrication_params)
+                     self.lubricated, padded_kernels(self.lubrication_kernels, kernels.no_lubrication),
+                     self.lubrication_params)
+
+
+#: The kernel tuples of a :data:`Model` (``ckern``, ``fkern``, ``jkern``, ``lkern``) hold this many
+#: entries, or the next power of two above it for more joints, padded with the family's no-op
+#: kernel (never called: the loops run over the joints' tables).  A numba tuple's length is part of
+#: its type, so without the padding every new count of clearance joints or friction laws compiled
+#: the integrator and everything taking the model again (about two minutes of CPU each).
+KERNEL_SLOTS = 4
+
+
+def padded_kernels(kernels_: tuple, filler) -> tuple:
+    """``kernels_`` padded with ``filler()`` to :data:`KERNEL_SLOTS` entries, or the next power of two
+    above that when there are more."""
+    size = KERNEL_SLOTS
+    while size < len(kernels_):
+        size *= 2
+    return tuple(kernels_) + (filler(),) * (size - len(kernels_))
 
 
 def _rot(phi: float) -> np.ndarray:

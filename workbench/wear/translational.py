@@ -92,7 +92,7 @@ class GuideSamples:
             idx = np.searchsorted(it, t, side="right") - 1
             DM[:, k] = np.where(idx >= 0, iv[np.maximum(idx, 0)] if len(iv) else 0.0, 0.0)
         out = np.zeros((len(t), 4, 5))
-        corner_history(P, V, DM, joint, cm.clr_i, cm.clr_f, cm.contact_kernels, cm.contact_params, out)
+        corner_history(P, V, DM, joint, cm.clr_i, cm.clr_f, cm.model().ckern, cm.contact_params, out)
         fn = out[:, :, 2]
         total = np.maximum(sim.contact_force[start:, joint], 0.0)
         got = fn.sum(axis=1)
