@@ -49,3 +49,12 @@ def ctrl_c_raises():
     signal.signal(signal.SIGINT, signal.default_int_handler)
     yield
     signal.signal(signal.SIGINT, before)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _compiled_families_shared_by_the_workers():
+    """Under pytest-xdist, compile the large compiled families once for all workers before the
+    first test (:mod:`compile_once`); a plain ``pytest`` run compiles as the tests need."""
+    from compile_once import compile_families, worker_name
+    if worker_name() is not None:
+        compile_families(worker_name())
