@@ -125,5 +125,5 @@ def test_bad_converge_requests_are_clear_errors_before_any_run(tmp_path):
     assert res.exit_code == 2 and "clearance joints" in res.output
     res = runner.invoke(main, ["converge", str(C020), "--setting", "rtol/1000"])
     assert res.exit_code == 2 and "unknown setting 'rtol/1000'" in res.output and "'rtol/10'" in res.output
-    res = runner.invoke(main, ["converge", str(C020), "--lowpass", "60000"])
-    assert res.exit_code == 2 and "Nyquist" in res.output and "50000 Hz" in res.output
+    res = runner.invoke(main, ["converge", str(C020), "--lowpass", "150000"])   # output every 5 us
+    assert res.exit_code == 2 and "Nyquist" in res.output and "100000 Hz" in res.output

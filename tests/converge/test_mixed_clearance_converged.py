@@ -46,23 +46,30 @@ def test_mixed_clearance_study_reports_per_revolution_statistics(registry):
     assert "revolutions 1-9 (n = 9)" in ds.attrs["per_revolution_summary"]
 
 
-# Two runs of ten revolutions (about 10 s warm on the shared 2-core machine, longer cold): with the
-# slow suite; test_mixed_clearance_study_reports_per_revolution_statistics keeps the reporting in the
-# default suite.
+# Two runs of ten revolutions per clearance (18 s of CPU warm; a cold cache adds the solver's compile,
+# about 100 s): with the slow suite; test_mixed_clearance_study_reports_per_revolution_statistics keeps
+# the reporting in the default suite.
 @pytest.mark.slow
 @pytest.mark.parametrize("tag", ["c005", "c020"])
 def test_mixed_clearance_study_reports_what_is_converged(tag, registry):
     """As shipped (rtol 1e-11) against rtol 1e-12: the converged quantities within their
-    tolerances, the per-revolution mean peak within 2 standard errors of the difference (the
-    revolutions of two runs are independent samples of the chaotic response), and the single
-    trajectory not converged (what the header says)."""
+    tolerances (the largest contact force only at C = 0.2 mm, as the headers say), the
+    per-revolution mean peak within 2 standard errors of the difference (the revolutions of two
+    runs are independent samples of the chaotic response), and the single trajectory not converged
+    (what the header says)."""
     study = load_study(STUDIES / f"mixed_clearance_slider_crank_{tag}.toml", registry=registry)
     assert study.solver.rtol == 1e-11
     ds = converge_study(study, registry=registry, settings=["rtol/10"])
     row = ds.sel(setting="rtol/10")
-    for q in ("first_impact_time", "first_impact_velocity", "first_impact_peak_force", "peak_contact_force",
-              "crank_moment_lowpass_peak"):
+    converged = ["first_impact_time", "first_impact_velocity", "first_impact_peak_force", "crank_moment_lowpass_peak"]
+    if tag == "c020":
+        converged.append("peak_contact_force")
+    for q in converged:
         assert str(row[f"{q}_status"].values) == "converged", (q, float(row[f"{q}_change"]))
+    if tag == "c005":
+        # the largest contact force of the ten revolutions is not converged at C = 0.05 mm (a later,
+        # harder impact comes and goes with the tolerance: 20.8 against 22.3 kN, what the header says)
+        assert str(row["peak_contact_force_status"].values) == "not converged"
     mean = row["crank_moment_peak_revolution_mean"].values
     se = row["crank_moment_peak_revolution_mean_stderr"].values
     assert np.all(se > 0)

@@ -91,13 +91,19 @@ def rigid_first_impact():
 
 
 # 1000x steel (~13 s: the stiffest rod takes the smallest steps) runs with the slow suite; 100x
-# holds the same 0.5 % by default.
+# holds the same 0.5 % by default.  With the step capped at 2.5e-6 s (the study's output step / 2,
+# which with beams caps the step): the stiffened rods' axial modes (68 kHz at 100x, 215 kHz at 1000x)
+# make the first approach speed of a few settings stray from the rest, measured (first impact time
+# and speed against the rigid rod):  100x at cap 5e-6 s, rtol 1e-6: +0.040 %, -0.66 %;  1000x at
+# 5e-6 s, rtol 1e-7: +0.041 %, -0.33 %, and at 1e-5 s, rtol 1e-7: -0.001 %, -0.22 %;  every other
+# setting of caps 1e-5 ... 1.25e-6 s and rtol 1e-6, 1e-7: 100x +0.012 %, +0.005 ... +0.015 %; 1000x
+# +0.001 %, +0.002 %.  The cap 2.5e-6 s lies in the agreeing cluster at both rtols for both rods.
 @pytest.mark.parametrize("scale, tol", [pytest.param(1000.0, 0.005, marks=pytest.mark.slow), (100.0, 0.005),
                                         (1.0, 0.05)])
 def test_first_impact_approaches_the_rigid_rods_as_the_rod_stiffens(scale, tol, rigid_first_impact, registry):
     st = _study(FLEX_C020, registry, **{"E = 2.0700e+11": f"E = {2.07e11 * scale:.6e}",
                                          "damping = 2.329e-06": f"damping = {2.329e-6 / math.sqrt(scale):.6e}"})
-    sim = flex_simulate(st.mechanism, dataclasses.replace(st.solver, t_end=2e-4))
+    sim = flex_simulate(st.mechanism, dataclasses.replace(st.solver, t_end=2e-4, output_step=2.5e-6))
     t, vn = _first_impact(sim)
     t_r, v_r = rigid_first_impact
     print(f"E x {scale:g}: first impact {t * 1e6:.3f} us ({t / t_r - 1:+.3%}), {vn:.4f} m/s ({vn / v_r - 1:+.3%}); "

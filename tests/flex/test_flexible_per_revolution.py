@@ -85,7 +85,8 @@ def test_mean_peak_is_converged_within_its_error_the_last_revolutions_peak_is_no
     # The shipped study (10 revolutions, rtol 1e-6; about 18 s warm each on the shared 2-core machine) against
     # the same at rtol 1e-7.  The two runs' revolutions are independent samples of the chaotic
     # response, so their means differ by a normal variable of standard deviation
-    # sqrt(se1^2 + se2^2): agreement within 2 of those is the 95 % test.  Measured (N m, Hz):
+    # sqrt(se1^2 + se2^2): agreement within 2 of those is the 95 % test.  Measured at the studies'
+    # former output step 1e-5 s (N m, Hz; now 5e-6 s, not re-run here):
     #   C = 0.05 mm: peak 242.5 +- 7.5 vs 217.1 +- 16.1 (1.4 sigma); frequency 4981 +- 208 vs 4889 +- 97;
     #   C = 0.2 mm:  peak 541.5 +- 34.1 vs 528.4 +- 27.6 (0.3 sigma); frequency 5157 +- 407 vs 4722 +- 301;
     # while the last revolution's peak moved 230 -> 163 and 501 -> 394 N m (21-29 %).
