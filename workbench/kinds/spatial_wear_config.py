@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import choices_text, did_you_mean
 from ..study import schema as S
+from .wear_config import read_wear_models
 
 #: pressure models the worn maps are pressed with
 PRESSURE_MODELS = ("winkler",)
@@ -36,16 +37,10 @@ def cycle_period(mechanism) -> float | None:
 def parse_spatial_wear(table: Any, mechanism, registry, probs: S.Problems, model_reader):
     """Check ``[wear]`` of a spatial wear study; problems go to ``probs`` (key, value, choices)."""
     from ..wear.spatial_loop import SpatialWearConfig
-    v = S.read_table(table, S.WEAR, "wear", probs)
-    if v is None:
+    read = read_wear_models(table, mechanism, registry, probs, model_reader)
+    if read is None:
         return None
-    pressure = law = S.BAD
-    if v["pressure"] is not S.BAD:
-        pressure = model_reader(registry, "pressure", v["pressure"], "wear.pressure", probs)
-    if v["law"] is not S.BAD:
-        law = model_reader(registry, "wear", v["law"], "wear.law", probs)
-    if mechanism is None or S.has_bad(v) or pressure is S.BAD or law is S.BAD:
-        return None
+    v, pressure, law = read
     if pressure.name not in PRESSURE_MODELS:
         probs.add("wear.pressure.model", f"'{pressure.name}' cannot press a spatial joint's worn map (a rigid "
                                          f"journal line on an elastic layer); valid: {choices_text(PRESSURE_MODELS)}")

@@ -87,10 +87,10 @@ def default_cycle_period(mechanism: Mechanism) -> float | None:
     return 2.0 * math.pi / abs(f.polynomial[1])
 
 
-def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Problems,
-               model_reader) -> WearConfig | None:
-    """Check ``[wear]``; problems go to ``probs``.  ``model_reader(registry, family, table, path,
-    probs)`` builds a model from ``{model = ...}`` (the study loader's own reader)."""
+def read_wear_models(table: Any, mechanism, registry, probs: S.Problems, model_reader):
+    """``(values, pressure model, wear law)`` of a ``[wear]`` table, or None when the table, its
+    models or the mechanism have problems (they are in ``probs``); the planar and the spatial
+    wear study's first step."""
     v = S.read_table(table, S.WEAR, "wear", probs)
     if v is None:
         return None
@@ -101,6 +101,17 @@ def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Probl
         law = model_reader(registry, "wear", v["law"], "wear.law", probs)
     if mechanism is None or S.has_bad(v) or pressure is S.BAD or law is S.BAD:
         return None
+    return v, pressure, law
+
+
+def parse_wear(table: Any, mechanism: Mechanism | None, registry, probs: S.Problems,
+               model_reader) -> WearConfig | None:
+    """Check ``[wear]``; problems go to ``probs``.  ``model_reader(registry, family, table, path,
+    probs)`` builds a model from ``{model = ...}`` (the study loader's own reader)."""
+    read = read_wear_models(table, mechanism, registry, probs, model_reader)
+    if read is None:
+        return None
+    v, pressure, law = read
     if isinstance(table, dict) and "z_nodes" in table:
         probs.add("wear.z_nodes", f"{table['z_nodes']!r}: the nodes along a worn map's axis are for spatial "
                                   f"mechanisms ([mechanism] dimension = 3); remove the key")

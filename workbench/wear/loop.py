@@ -168,14 +168,25 @@ def _rates(run: WearRun, sim, n: int, old: dict | None) -> dict:
     return rates
 
 
-def _converged(run: WearRun, rates: dict) -> float:
+def advance(run: WearRun, meas, dN: float) -> None:
+    """Book an update's jump of ``dN`` cycles into ``run``: its volume rates remembered for the
+    trends, the jump and the averaging cycles kept for the next update's choice, the cycle and
+    update counters moved on (the planar and the spatial loop)."""
+    remember(run, run.cycles_done, {j: meas.rates[j].volume for j in run.worn})
+    run.previous_jump = dN
+    run.previous_cycles = meas.n_cycles
+    run.cycles_done += dN
+    run.update += 1
+
+
+def convergence_ratio(run: WearRun, rates: dict) -> float:
     """Largest ratio of a standard error to its tolerance over the joints (<= 1: converged)."""
     cfg = run.cfg
     return max(max(r.volume_error / cfg.rate_tolerance, r.profile_error / cfg.profile_tolerance)
                for r in rates.values())
 
 
-def _outliers(run: WearRun, rates: dict) -> list:
+def outliers(run: WearRun, rates: dict) -> list:
     cfg = run.cfg
     out = []
     for j, r in rates.items():
@@ -202,13 +213,13 @@ def measure(run: WearRun, ideal: np.ndarray) -> Measurement:
         # once instead of simulating up to max_average_cycles of a contact that cannot be used
         deep = any(float(r.cycles.max_penetration.max()) > cfg.penetration_limit * guide_loop.clearance(run, j)
                    for j, r in rates.items())
-        while not final and not deep and n < cfg.max_average_cycles and _converged(run, rates) > 1.0:
+        while not final and not deep and n < cfg.max_average_cycles and convergence_ratio(run, rates) > 1.0:
             # the standard error falls as 1/sqrt(n): aim at the tolerance with a 20 % margin
-            need = math.ceil(1.2 * n * min(_converged(run, rates), 10.0) ** 2)
+            need = math.ceil(1.2 * n * min(convergence_ratio(run, rates), 10.0) ** 2)
             n = int(min(max(need, n + 1), cfg.max_average_cycles))
             sim = _simulate(run, n, tighten)
             rates = _rates(run, sim, n, rates)
-        bad = _outliers(run, rates)
+        bad = outliers(run, rates)
         if not bad:
             break
         if resampled:   # a physics fault of the worn joint, named with its time (exit status 3)
@@ -372,11 +383,7 @@ def run_wear_study(study, *, registry=None, out: str | Path, resume: bool = Fals
             progress(run.cycles_done + dN, cfg.cycles, dN, deepest_wear(run))
         if dN == 0.0:
             break
-        remember(run, run.cycles_done, {j: meas.rates[j].volume for j in run.worn})
-        run.previous_jump = dN
-        run.previous_cycles = meas.n_cycles
-        run.cycles_done += dN
-        run.update += 1
+        advance(run, meas, dN)
         new += 1
         if max_updates is not None and new >= max_updates:
             break

@@ -12,8 +12,8 @@ The same loop as the planar one (:mod:`.loop`), with worn maps (:mod:`.spatial_m
    :func:`.spatial_map.cycle_rates`) and the cycles make the rate and its standard error
    (:func:`.increment.estimate`, :mod:`.statistics`: AR(1)-corrected); ``n`` grows until the
    volume rate and the rate map meet ``rate_tolerance`` and ``profile_tolerance`` or
-   ``max_average_cycles`` is reached (the planar loop's rule, :func:`.loop._converged`);
-3. outliers are screened as in the planar loop (:func:`.loop._outliers`; the source is asked again
+   ``max_average_cycles`` is reached (the planar loop's rule, :func:`.loop.convergence_ratio`);
+3. outliers are screened as in the planar loop (:func:`.loop.outliers`; the source is asked again
    at rtol/100 once, then the run stops, :func:`.stops.outlier_stop`);
 4. the row is stored (:class:`.store.WearStore`, inside the store session of
    :func:`.session.guarded`), with the map before the jump;
@@ -34,7 +34,6 @@ import xarray as xr
 from ..errors import WorkbenchError
 from ..results.variables import var as _var
 from . import loop
-from .history import remember
 from .increment import estimate, jump_increment
 from .session import guarded
 from .spatial_map import WornMap, cycle_rates
@@ -130,11 +129,11 @@ def measure(run, source) -> _Measured:
         n = cfg.average_cycles if final else min(max(cfg.average_cycles, run.previous_cycles),
                                                  cfg.max_average_cycles)
         rates = _rates(run, source(run, n, tighten), n)
-        while not final and n < cfg.max_average_cycles and loop._converged(run, rates) > 1.0:
-            need = math.ceil(1.2 * n * min(loop._converged(run, rates), 10.0) ** 2)
+        while not final and n < cfg.max_average_cycles and loop.convergence_ratio(run, rates) > 1.0:
+            need = math.ceil(1.2 * n * min(loop.convergence_ratio(run, rates), 10.0) ** 2)
             n = int(min(max(need, n + 1), cfg.max_average_cycles))
             rates = _rates(run, source(run, n, tighten), n)
-        bad = loop._outliers(run, rates)
+        bad = loop.outliers(run, rates)
         if not bad:
             return _Measured(rates, n, resampled)
         if resampled:
@@ -269,11 +268,7 @@ def run_spatial_wear(study, *, out, source, resume: bool = False, progress=None,
             progress(run.cycles_done + dN, cfg.cycles, dN, loop.deepest_wear(run))
         if dN == 0.0:
             break
-        remember(run, run.cycles_done, {j: meas.rates[j].volume for j in run.worn})
-        run.previous_jump = dN
-        run.previous_cycles = meas.n_cycles
-        run.cycles_done += dN
-        run.update += 1
+        loop.advance(run, meas, dN)
         new += 1
         if max_updates is not None and new >= max_updates:
             break
