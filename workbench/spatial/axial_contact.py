@@ -24,15 +24,16 @@ tilted state continuously.
 Evidence: (a) for ``F_perp = 0``, ``mu = 0`` the two states split the loads exactly: tilted for
 ``|M_perp| > g R``, flush for ``|M_perp| < g R`` (checked in ``tests/spatial/test_axial_contact.py``);
 (b) for random loads without friction exactly one state is consistent in every sample there; (c) the
-pendulum with an axial load runs through both states and agrees with an independent Newton-Euler
-reference (``tests/reference/qi_pendulum.py``).  The friction moment, their eq. 53 ``mu R (F1 + F2
-+ g3 + g4)``, is the same for any rim distribution (every rim point slides at ``omega R``); what the
+independent reference ``tests/reference/qi_pendulum.py`` (a pendulum on a revolute joint under an
+axial force) solves both states its own way and stops unless exactly one holds.  The friction
+moment, their eq. 53 ``mu R (F1 + F2 + g3 + g4)``, is the same for any rim distribution (every rim point slides at ``omega R``); what the
 choice of ``n3`` changes is the radial loads ``F1 + F2`` through the across-axis friction and moment
 terms.  Uniqueness is not proved: without friction exactly one state is consistent in every sample
 of the tests (it is then a convex problem: the journal's pose maximises the load's work over the
 clearance, the face adding the cone term ``-g R |beta|``, whose subgradient is the set-valued
-``n3``); with friction a few random loads (about 2 in 1000 at ``mu = 0.1`` with ``c = 10 R``) have
-both or neither, and :func:`solve` takes the flush one, or for neither the axial load spread evenly
+``n3``); with friction, random loads at ``mu >= 0.1`` gave both or neither in a few per thousand
+(measured with an earlier, fixed-point solver of the tilted state; the friction terms make the
+problem non-convex), and :func:`solve` takes the flush one, or for neither the axial load spread evenly
 round the rim (no moment from it).
 
 Joint frame as in :mod:`.joint_friction`: ``e1`` the axis, azimuth ``theta`` at ``(sin theta, cos
