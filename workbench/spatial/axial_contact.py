@@ -148,7 +148,43 @@ def tilted(A, b0, g3, g4, k_r, R, c):
                 # several tilted roots (seen only with friction): the least tilted one
                 if best is None or abs(D) < best[0]:
                     best = (abs(D), u, nu * _tangent(th))
-    return None if best is None else (best[1], best[2])
+    if best is not None:
+        return best[1], best[2]
+    return _tilted_opposite(A, b0, g3, g4, k_r, R, c)
+
+
+def _tilted_opposite(A, b0, g3, g4, k_r, R, c):
+    """The tilted state near ``D = +-pi`` (radial contacts nearly opposite), where ``theta_m`` of
+    :func:`tilted` jumps by ``pi``: a root in the azimuth ``phi`` of ``n3`` itself, ``n3(u) = -sgn D
+    (e1 x n(theta_m))`` (continuous there; it flips only at ``D = 0``, the flush state)."""
+    def resid(phi):
+        n3 = np.array([0.0, math.sin(phi), math.cos(phi)])
+        u = np.linalg.solve(A, b0 - axial_perp(g3, g4, n3, k_r, R, c))
+        if not (u[:2].any() and u[2:].any()):
+            return math.nan, u, n3
+        t1, t2 = math.atan2(u[0], u[1]), math.atan2(u[2], u[3])
+        D = math.remainder(t2 - t1, 2 * math.pi)
+        m = -math.copysign(1.0, D) * _tangent(t1 + 0.5 * D)
+        return math.remainder(math.atan2(m[1], m[2]) - phi, 2 * math.pi), u, n3
+
+    grid = np.linspace(-math.pi, math.pi, 145)
+    vals = [resid(x)[0] for x in grid]
+    for a, b, fa, fb in zip(grid[:-1], grid[1:], vals[:-1], vals[1:]):
+        if not (np.isfinite(fa) and np.isfinite(fb) and fa * fb <= 0):
+            continue
+        for _ in range(80):
+            m = 0.5 * (a + b)
+            fm = resid(m)[0]
+            if not np.isfinite(fm):
+                break
+            if fa * fm <= 0:
+                b = m
+            else:
+                a, fa = m, fm
+        r, u, n3 = resid(0.5 * (a + b))
+        if abs(r) <= 1e-9:
+            return u, n3
+    return None
 
 
 def flush(A, b0, g3, g4, k_r, R, c):
