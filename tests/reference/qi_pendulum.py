@@ -23,9 +23,18 @@ unit loads and solved; then ``F_f = -k_s (F1 + F2)``, ``M_f = -k_r R (F1 + F2)``
 shaft's are the opposite), ``k_s = -mu(v) s_in'/v``, ``k_r = -mu(v) omega_in R/v``, ``v =
 sqrt(s'^2 + R^2 phi'^2)``, the shaft's motion relative to the collar ``s_in' = -s'``,
 ``omega_in = -phi'``, ``mu(v) = mu tanh(v/v_eps)`` (the workbench's Coulomb law, regularised).
-Revolute variant: ``s`` fixed, the closed end faces carry the axial load ``g3 - g4 = -F_z`` at the
-face point ``n3 = (n2 - n1)/|n2 - n1|`` (their eqs. 36-41) — in this pendulum ``F_z = 0`` so the
-axial contacts carry nothing, and ``M_f = -mu(v) sgn(phi') R (F1 + F2)`` (their eq. 53).
+Revolute variant: ``s`` fixed, the closed end faces carry the axial load ``g = |F_z|`` (their eqs.
+38-41), ``M_f = -mu(v) sgn(phi') R (F1 + F2 + g)`` (their eq. 53).  Without an axial force ``F_z =
+0``; with ``axial_force`` ``F_a`` [N] along +z applied on the bar at ``axial_arm`` ``e`` [m] from
+``P`` along the bar, the shaft carries ``F_z = F_a`` and the bar's across-axis joint moment gains
+``-e F_a (sin phi, -cos phi)``.  The face load acts at ``P -+ c e_z + R n3`` (left face for ``F_z >
+0``, right face at ``-n3``) and the contact state is found here by solving two sets of equations
+with ``scipy.optimize.fsolve`` in world components (not the workbench's method, a cubic and a fixed
+point): **tilted** — unknowns ``u1, u2``, ``n3 = (n2 - n1)/|n2 - n1|`` (their eq. 36); **flush** —
+unknowns ``F1, F2, theta, nu``: ``u_k = F_k (cos theta, sin theta)``, ``n3 = nu e_z x n`` with
+``F_k >= 0``, ``|nu| <= 1`` (the reading in :mod:`workbench.spatial.axial_contact`).  Exactly one
+must hold, or the reference stops: so every run also checks that the state is unique along the
+trajectory.
 
 ``F_f, M_f`` depend on ``phi'', s''`` and those on ``F_f, M_f``: the two are iterated to a fixed
 point (``mu = 0.1``: a contraction) at every right-hand side.
@@ -51,6 +60,8 @@ class QiPendulum:
     v_eps: float = 1e-4       # m/s
     v0: float = 1.0           # m/s, axial initial velocity
     revolute: bool = False
+    axial_force: float = 0.0  # N, along +z on the bar (revolute variant)
+    axial_arm: float = 0.0    # m, from P along the bar
 
     @property
     def m(self) -> float:
@@ -86,6 +97,76 @@ def _contact_loads(Fperp, Mperp, k_s, k_r, R, c):
     return u
 
 
+def _face(Fz, n3, k_r, R, c):
+    """Force and moment (about P) on the shaft of the axial load ``|Fz|`` acting at ``R n3`` of
+    the left face (``Fz > 0``) or at ``-R n3`` of the right face, with its friction."""
+    ez = np.array([0.0, 0.0, 1.0])
+    if Fz == 0.0:
+        return np.zeros(3), np.zeros(3)
+    side = -1.0 if Fz > 0 else 1.0          # left face z = -c pushes the shaft towards +z
+    g = abs(Fz)
+    n = -side * np.array([n3[0], n3[1], 0.0])
+    f = -side * g * ez + k_r * g * np.cross(ez, n)
+    return f, np.cross(side * c * ez + R * n, f)
+
+
+def _radial(u, k_r, R, c):
+    ez = np.array([0.0, 0.0, 1.0])
+    F = np.zeros(3); M = np.zeros(3)
+    for sgn, uk in ((-1.0, u[:2]), (1.0, u[2:])):
+        U = np.array([uk[0], uk[1], 0.0])
+        n = np.linalg.norm(U)
+        f = -U + k_r * np.cross(ez, U)
+        F += f; M += np.cross(sgn * c * ez + (R * U / n if n > 0 else 0.0), f)
+    return F, M
+
+
+def _revolute_contacts(Fperp, Mperp, Fz, k_r, R, c):
+    """``(u, g)`` of the revolute joint under the axial load ``Fz`` on the shaft (see the module
+    text): the tilted and the flush states solved apart; exactly one must be consistent."""
+    from scipy.optimize import fsolve
+    target = np.array([Fperp[0], Fperp[1], Mperp[0], Mperp[1]])
+    scale = np.abs(target).max() + abs(Fz)
+
+    def resid(u, n3):
+        F1, M1 = _radial(u, k_r, R, c)
+        F2, M2 = _face(Fz, n3, k_r, R, c)
+        return np.array([F1[0] + F2[0], F1[1] + F2[1], M1[0] + M2[0], M1[1] + M2[1]]) - target
+
+    u0 = _contact_loads(Fperp, Mperp, 0.0, k_r, R, c)      # no face moment: the start
+
+    def tilt_n3(u):
+        n1, n2 = u[:2] / np.linalg.norm(u[:2]), u[2:] / np.linalg.norm(u[2:])
+        d = n2 - n1
+        return d / np.linalg.norm(d)
+
+    found = []
+    for guess in (u0, -u0 * np.array([1, 1, -1, -1]), u0[::-1]):
+        u, info, ier, msg = fsolve(lambda x: resid(x, tilt_n3(x)) / scale, guess, full_output=True, xtol=1e-14)
+        if ier == 1 and np.abs(resid(u, tilt_n3(u))).max() < 1e-8 * scale:
+            found.append(("tilted", u))
+            break
+    th0 = math.atan2(u0[1] + u0[3], u0[0] + u0[2])
+    F0 = np.hypot(u0[0], u0[1]), np.hypot(u0[2], u0[3])
+
+    def flush(x):
+        F1, F2, th, nu = x
+        n = np.array([math.cos(th), math.sin(th)])
+        t = np.array([-n[1], n[0]])                 # e_z x n
+        return np.concatenate([F1 * n, F2 * n]), nu * t
+
+    for th in (th0, th0 + math.pi / 2, th0 - math.pi / 2):
+        x, info, ier, msg = fsolve(lambda x: resid(*flush(x)) / scale, [F0[0], F0[1], th, 0.0],
+                                   full_output=True, xtol=1e-14)
+        u, n3 = flush(x)
+        if ier == 1 and np.abs(resid(u, n3)).max() < 1e-8 * scale and min(x[0], x[1]) >= -1e-9 * scale \
+                and abs(x[3]) <= 1 + 1e-9:
+            found.append(("flush", u))
+            break
+    assert len(found) == 1, f"contact state not unique or missing: {[f[0] for f in found]} for {target}, {Fz}"
+    return found[0][1], abs(Fz)
+
+
 def friction(p: QiPendulum, phi, dphi, ds, Ff, Mf):
     """One pass of the loop: the bar's accelerations for friction ``(Ff, Mf)``, the contact system,
     the new friction ``(Ff, Mf)`` on the bar, and ``(F1, F2)``."""
@@ -94,19 +175,23 @@ def friction(p: QiPendulum, phi, dphi, ds, Ff, Mf):
     dds = 0.0 if p.revolute else Ff / m
     ac = l * np.array([-math.sin(phi) * ddphi - math.cos(phi) * dphi ** 2,
                        math.cos(phi) * ddphi - math.sin(phi) * dphi ** 2, 0.0])
-    Fbar = m * ac - m * np.array([0.0, -p.g, 0.0])
-    Mbar = m * l * dds * np.array([math.sin(phi), -math.cos(phi)])
+    Fbar = m * ac - m * np.array([0.0, -p.g, 0.0]) - np.array([0.0, 0.0, p.axial_force])
+    Mbar = (m * l * dds - p.axial_arm * p.axial_force) * np.array([math.sin(phi), -math.cos(phi)])
     # on the shaft: the opposite; the shaft moves relative to the collar by -ds, -dphi
     s_in, w_in = -ds, -dphi
     v = math.hypot(s_in, p.R * w_in)
     muv = p.mu * math.tanh(v / p.v_eps)
     k_s = 0.0 if v == 0 else -muv * s_in / v
     k_r = 0.0 if v == 0 else -muv * w_in * p.R / v
+    g = 0.0
     if p.revolute:
         k_s = 0.0
-    u = _contact_loads(-Fbar[:2], -Mbar, k_s, k_r, p.R, p.c)
+    if p.revolute and p.axial_force:
+        u, g = _revolute_contacts(-Fbar[:2], -Mbar, -Fbar[2], k_r, p.R, p.c)
+    else:
+        u = _contact_loads(-Fbar[:2], -Mbar, k_s, k_r, p.R, p.c)
     F1, F2 = math.hypot(u[0], u[1]), math.hypot(u[2], u[3])
-    return ddphi, dds, -k_s * (F1 + F2), -k_r * p.R * (F1 + F2), F1, F2
+    return ddphi, dds, -k_s * (F1 + F2), -k_r * p.R * (F1 + F2 + g), F1, F2
 
 
 def solve_friction(p, phi, dphi, ds, tol=1e-14):

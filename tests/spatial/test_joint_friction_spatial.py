@@ -1,7 +1,7 @@
 """Qi, Luo & Huang (2009) equivalent point contacts (:mod:`workbench.spatial.joint_friction`):
 the contact system found reproduces the reaction it came from (rebuilt here point by point with
 cross products), their eq. 19 matrix (last entry read as -k_r c) holds, the revolute joint's axial
-contact sits where their eq. 36 puts it, and a universal joint with friction (two revolute
+contact sits where :mod:`workbench.spatial.axial_contact` puts it, and a universal joint with friction (two revolute
 journals, their eqs. 54-58) runs with closed energy books."""
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import pytest
 from workbench import engines
 from workbench.mbs.solution import SolverSettings
 from workbench.spatial import Body, Joint, SpatialMechanism
-from workbench.spatial.joint_friction import cylinder
+from workbench.spatial import axial_contact
+from workbench.spatial.joint_friction import _radial_matrix, cylinder
 
 E1 = np.array([1.0, 0.0, 0.0])
 
@@ -27,7 +28,7 @@ def _n(theta):
     return np.array([0.0, math.sin(theta), math.cos(theta)])
 
 
-def _rebuild(res, R, c, s_dot, omega, mu, axial):
+def _rebuild(res, R, c, s_dot, omega, mu, axial, axial_n3=None):
     """Force and moment (about the sleeve centre) of the contact points ``res`` describes."""
     f_ax, m_ax, F1, F2, g3, g4, th1, th2 = res
     v = math.hypot(s_dot, omega * R)
@@ -40,8 +41,7 @@ def _rebuild(res, R, c, s_dot, omega, mu, axial):
         f = -Fk * n + Fk * (k_s * E1 + k_r * np.cross(E1, n))
         F += f; M += np.cross(s * c * E1 + R * n, f)
     if axial and (g3 or g4):
-        d = _n(th2) - _n(th1)
-        n3 = d / np.linalg.norm(d)           # their eq. 36; n4 = -n3 (eq. 37)
+        n3 = axial_n3                        # their eq. 36 or the flush state (test_axial_contact)
         for g, s, n in ((g3, -1.0, n3), (g4, 1.0, -n3)):
             f = g * (-s * E1 + k_r * np.cross(E1, n))
             F += f; M += np.cross(s * c * E1 + R * n, f)
@@ -78,7 +78,10 @@ def test_revolute_axial_contact_on_the_tilt(seed):
     res = cylinder(F, M, coulomb(mu), 0.0, om, R, c, axial=True)
     g3, g4 = res[4], res[5]
     assert g3 * g4 == 0 and g3 - g4 == pytest.approx(F[0])           # eqs. 39-41
-    Fr, Mr, _, k_r = _rebuild(res, R, c, 0.0, om, mu, True)
+    k_r = -mu * math.copysign(1.0, om)
+    n3 = axial_contact.solve(_radial_matrix(0.0, k_r, R, c), np.array([F[1], F[2], M[1], M[2]]), g3, g4,
+                             k_r, R, c)[1]
+    Fr, Mr, _, k_r = _rebuild(res, R, c, 0.0, om, mu, True, n3)
     assert np.allclose(Fr, F, atol=1e-9) and np.allclose(Mr[1:], M[1:], atol=1e-9)
     assert res[1] == pytest.approx(-mu * math.copysign(1, om) * R * sum(res[2:6]))   # eq. 53
     assert res[0] == 0.0

@@ -34,13 +34,11 @@ eqs. 21-24), then the axial friction force ``k_s (F1 + F2)`` and moment ``k_r R 
 an axial contact on the left face (``g3 e1`` at ``-c e1 + R n3``) or the right one (``-g4 e1`` at
 ``c e1 + R n4``), with ``0 <= g3 _|_ g4 >= 0`` and ``g3 - g4`` the axial reaction (their eqs. 38-41:
 ``g3 = max(f1, 0)``, ``g4 = max(-f1, 0)``).  The axial contact sits where the tilted journal reaches
-the face: ``n3 = (n2 - n1)/|n2 - n1|``, ``n4 = -n3`` (their eqs. 28-37).  Because ``n3`` depends on
-the radial contacts, the radial system is solved again with ``n3`` from the previous solve until
-it no longer changes.  When the axial contact's own moment ``R g`` reverses the tilt it comes from
-(short journals, ``R`` comparable to ``c``, under a large axial load: the iteration flips ``n3``
-and has no consistent point), the axial load is taken as spread round the face (the ring below).  The axial friction moment is ``k_r R (F1 + F2 + g3 + g4)`` (their eq. 53;
-``k_s = 0``: no sliding).  When the journal is not tilted (``n1 = n2``) the axial load is a ring
-on the face: no moment from it, the same friction moment.
+the face: ``n3 = (n2 - n1)/|n2 - n1|``, ``n4 = -n3`` (their eqs. 28-37); when the face's moment
+``g R`` would exceed what the joint has to carry, the journal does not tilt and its flush face
+carries the load on its rim with the resultant inside it (:mod:`.axial_contact`: our reading of the
+case their eq. 36 leaves open, with its evidence).  The axial friction moment is ``k_r R (F1 + F2 +
+g3 + g4)`` (their eq. 53; ``k_s = 0``: no sliding).
 
 **Universal joint** (their eqs. 54-58): two revolute joints through a massless cross; each sees
 the cross's wrench, whose moment about the other axis is that joint's friction moment
@@ -52,9 +50,8 @@ import math
 
 import numpy as np
 
-#: iterations and tolerance of the axial-contact direction of the revolute joint
-MAX_AXIAL_ITER = 60
-AXIAL_TOL = 1e-14
+from . import axial_contact
+
 
 
 def coefficients(law, s_dot: float, omega: float, R: float) -> tuple[float, float, float]:
@@ -75,20 +72,6 @@ def _radial_matrix(k_s, k_r, R, c) -> np.ndarray:
     return A
 
 
-def _axial_perp(g3, g4, n3, k_r, R, c) -> np.ndarray:
-    """(F2, F3, M2, M3) of the axial contacts ``g3`` (left face) and ``g4`` (right face) at
-    ``n3``, ``n4 = -n3``, with their friction ``k_r g (e1 x n)``."""
-    out = np.zeros(4)
-    e1 = np.array([1.0, 0.0, 0.0])
-    for g, s, n in ((g3, -1.0, n3), (g4, 1.0, -n3)):
-        if g == 0.0:
-            continue
-        f = g * (-s * e1 + k_r * np.cross(e1, n))
-        m = np.cross(s * c * e1 + R * n, f)
-        out += (f[1], f[2], m[1], m[2])
-    return out
-
-
 def cylinder(F, M, law, s_dot, omega, R, c, axial: bool, ring: bool = False):
     """Contact loads and friction of a cylindrical (``axial = False``) or revolute (``axial = True``)
     joint from its reaction on the inner body (``ring``: the revolute's axial load spread round the
@@ -106,67 +89,13 @@ def cylinder(F, M, law, s_dot, omega, R, c, axial: bool, ring: bool = False):
     b0 = np.array([F[1], F[2], M[1], M[2]], float)
     g3 = max(F[0], 0.0) if axial else 0.0
     g4 = max(-F[0], 0.0) if axial else 0.0
-    u = np.linalg.solve(A, b0)
     if (g3 or g4) and not ring:
-        u = _axial_fixed_point(A, b0, g3, g4, k_r, R, c, u)
+        u = axial_contact.solve(A, b0, g3, g4, k_r, R, c)[0]
+    else:
+        u = np.linalg.solve(A, b0)
     F1, F2 = math.hypot(u[0], u[1]), math.hypot(u[2], u[3])
     return (k_s * (F1 + F2), k_r * R * (F1 + F2 + g3 + g4), F1, F2, g3, g4,
             math.atan2(u[0], u[1]), math.atan2(u[2], u[3]))
-
-
-def _axial_fixed_point(A, b0, g3, g4, k_r, R, c, u):
-    """The radial loads ``u`` consistent with the axial contact direction ``n3`` they give (their
-    eq. 36), as a fixed point in the azimuth of ``n3``: plain iteration, then a scan of the circle
-    for a sign change of ``angle(n3(theta)) - theta`` refined by bisection; no consistent azimuth
-    (the tilt reverses under the axial contact's own moment) gives the ring (no moment)."""
-    def image(th):
-        n3 = np.array([0.0, math.sin(th), math.cos(th)])
-        uu = np.linalg.solve(A, b0 - _axial_perp(g3, g4, n3, k_r, R, c))
-        d = _axial_direction(uu)
-        return uu, (math.atan2(d[1], d[2]) if d.any() else None)
-
-    d = _axial_direction(u)
-    if not d.any():
-        return u
-    th = math.atan2(d[1], d[2])
-    for _ in range(MAX_AXIAL_ITER):
-        uu, th2 = image(th)
-        if th2 is None:
-            return np.linalg.solve(A, b0)
-        step = math.remainder(th2 - th, 2 * math.pi)
-        th = th + step
-        if abs(step) <= AXIAL_TOL:
-            return image(th)[0]
-
-    def gap(x):
-        y = image(x)[1]
-        return math.nan if y is None else math.remainder(y - x, 2 * math.pi)
-    grid = np.linspace(-math.pi, math.pi, 73)
-    vals = [gap(x) for x in grid]
-    for a, b, fa, fb in zip(grid[:-1], grid[1:], vals[:-1], vals[1:]):
-        if np.isfinite(fa) and np.isfinite(fb) and fa * fb <= 0 and abs(fa - fb) < math.pi:
-            for _ in range(60):
-                m = 0.5 * (a + b)
-                fm = gap(m)
-                if not np.isfinite(fm):
-                    break
-                if fa * fm <= 0:
-                    b = m
-                else:
-                    a, fa = m, fm
-            return image(0.5 * (a + b))[0]
-    return np.linalg.solve(A, b0)
-
-
-def _axial_direction(u) -> np.ndarray:
-    """``n3 = (n2 - n1)/|n2 - n1|`` (their eq. 36) as a joint-frame 3-vector; zero when the journal
-    is not tilted (or a radial contact carries no load)."""
-    F1, F2 = math.hypot(u[0], u[1]), math.hypot(u[2], u[3])
-    if F1 == 0.0 or F2 == 0.0:
-        return np.zeros(3)
-    d = np.array([0.0, u[2] / F2 - u[0] / F1, u[3] / F2 - u[1] / F1])
-    nd = float(np.linalg.norm(d))
-    return d / nd if nd > 1e-12 else np.zeros(3)
 
 
 def universal(F, Mn, m_f1, m_f2, law, omega1, omega2, R1, c1, R2, c2):

@@ -9,8 +9,8 @@ table; no function is passed into compiled code, so every kernel here is cached 
 friction loop is the fixed-point iteration; a call where it does not converge in
 :data:`FIXED_POINT_ITER` iterations returns status 1 and the caller evaluates that right-hand side
 on the reference path (Powell's method there).  The revolute joint's axial contact point (Qi, Luo
-& Huang (2009) eq. 36) is iterated likewise; no consistent point gives the ring, as on the
-reference path (the reference path's scan of the circle is not repeated here: status 1 instead).
+& Huang (2009) eq. 36) is iterated likewise; a journal that is not tilted, or no consistent point,
+returns status 1: the flush state (:mod:`.axial_contact`) is solved on the reference path.
 """
 from __future__ import annotations
 
@@ -216,7 +216,9 @@ def cylinder(F, M, ft, s_dot, omega, R, c, axial, ring):
     status = 0
     if (g3 != 0.0 or g4 != 0.0) and not ring:
         n3 = _axial_dir(u)
-        if n3[1] != 0.0 or n3[2] != 0.0:
+        if n3[1] == 0.0 and n3[2] == 0.0:
+            status = 1     # not tilted: the flush state is solved on the reference path
+        else:
             ok = False
             for it in range(AXIAL_ITER):
                 u = np.linalg.solve(A, b0 - _axial_perp(g3, g4, n3, k_r, R, c))

@@ -1,0 +1,67 @@
+"""The revolute joint's axial contact (:mod:`workbench.spatial.axial_contact`): the tilted state of
+Qi, Luo & Huang (2009) eq. 36 and the flush state of our reading.  Without friction the face's
+moment ``g R`` splits the loads exactly (tilted above it, flush below) and exactly one state is
+consistent for random loads; with friction the state found reproduces the reaction."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from workbench.spatial import axial_contact as ac
+from workbench.spatial.joint_friction import _radial_matrix
+
+
+def _state(F, M, k_r, R, c):
+    A = _radial_matrix(0.0, k_r, R, c)
+    b0 = np.array([F[1], F[2], M[1], M[2]], float)
+    g3, g4 = max(F[0], 0.0), max(-F[0], 0.0)
+    return A, b0, g3, g4
+
+
+@pytest.mark.parametrize("x", [0.5, 0.99, 1.01, 2.0])
+def test_the_face_moment_splits_the_states(x):
+    R, c, g = 0.02, 0.04, 50.0
+    # a radial force of 1 uN: with none at all the tilted loads are exactly opposite (n2 = -n1)
+    # and the azimuth of their mean, which the solver uses, is undefined
+    A, b0, g3, g4 = _state((g, 1e-6, 0.0), (0.0, x * g * R, 0.0), 0.0, R, c)
+    u, n3, state = ac.solve(A, b0, g3, g4, 0.0, R, c)
+    F1, F2 = math.hypot(*u[:2]), math.hypot(*u[2:])
+    assert state == ("flush" if x < 1 else "tilted")
+    # tilted: the radial loads carry what the face does not, c (F1 + F2) = |M| - g R
+    assert c * (F1 + F2) == pytest.approx(max(x - 1.0, 0.0) * g * R, abs=2e-6 * c)
+    assert np.linalg.norm(n3) == pytest.approx(min(x, 1.0), abs=1e-6)
+
+
+@pytest.mark.parametrize("R, c", [(0.02, 0.04), (0.05, 0.5), (0.05, 0.02)])
+def test_exactly_one_state_without_friction(R, c):
+    rng = np.random.default_rng(7)
+    seen = set()
+    for _ in range(12):
+        F = rng.normal(size=3) * 100
+        M = rng.normal(size=3) * rng.choice([0.3, 3.0, 30.0]) * c / 0.04
+        A, b0, g3, g4 = _state(F, M, 0.0, R, c)
+        t = ac.tilted(A, b0, g3, g4, 0.0, R, c)
+        f = ac.flush(A, b0, g3, g4, 0.0, R, c)
+        assert (t is None) != (f is None)
+        seen.add("tilted" if t is not None else "flush")
+    assert seen == {"tilted", "flush"}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_state_reproduces_the_reaction_with_friction(seed):
+    rng = np.random.default_rng(20 + seed)
+    R, c, mu = 0.05, 0.5, 0.1
+    F, M = rng.normal(size=3) * 100, rng.normal(size=3) * 30
+    k_r = -mu * math.copysign(1.0, rng.normal())
+    A, b0, g3, g4 = _state(F, M, k_r, R, c)
+    u, n3, state = ac.solve(A, b0, g3, g4, k_r, R, c)
+    assert state in ("tilted", "flush")
+    assert np.allclose(A @ u + ac.axial_perp(g3, g4, n3, k_r, R, c), b0, atol=1e-8)
+    n1, n2 = u[:2] / np.linalg.norm(u[:2]), u[2:] / np.linalg.norm(u[2:])
+    if state == "tilted":      # their eq. 36
+        d = np.array([0.0, *(n2 - n1)])
+        assert np.allclose(n3, d / np.linalg.norm(d), atol=1e-8)
+    else:                      # flush: n1 = n2, n3 across the load direction, inside the rim
+        assert np.allclose(n1, n2, atol=1e-9) and abs(n3[1:] @ n1) < 1e-9 and np.linalg.norm(n3) <= 1 + 1e-12
