@@ -20,11 +20,13 @@ STUDIES = Path(__file__).resolve().parents[1] / "studies"
 
 #: (family, study file, simulated time of the warm-up run [s]), in the order worker gw0 takes them
 #: (gw1 takes them from the end); the planar integrator is the largest, about as long as the rest
+#: (the wear family after the planar one it needs; a wear warm-up runs ``span`` cycles of the rig)
 FAMILIES = [
     ("planar", "flores_slider_crank.toml", 1e-4),
+    ("wear", "journal_wear_constant_load.toml", 200.0),
     ("spatial", "qi_pendulum.toml", 1e-3),
     ("spatial_clearance", "spatial_slider_crank_clearance.toml", 1e-4),
-    ("flexible", "flexible_slider_crank_ideal.toml", 1e-5),
+    ("flexible", "flexible_slider_crank_c020.toml", 1e-5),
 ]
 
 
@@ -32,7 +34,14 @@ def _run(study_file: str, span: float) -> None:
     from workbench.engines import simulate
     from workbench.plugins import build_registry
     from workbench.study.load import load_study
-    st = load_study(STUDIES / study_file, build_registry())
+    reg = build_registry()
+    st = load_study(STUDIES / study_file, reg)
+    if getattr(st, "wear", None) is not None:
+        import tempfile
+        from workbench.calibration.run import simulate as wear_run
+        with tempfile.TemporaryDirectory() as d:
+            wear_run(st, span, Path(d) / "warm.zarr", registry=reg)
+        return
     simulate(st.mechanism, replace(st.solver, t_end=st.solver.t_start + span))
 
 
