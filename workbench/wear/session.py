@@ -17,6 +17,7 @@ import warnings
 from pathlib import Path
 
 from ..errors import WorkbenchError
+from ..runtime.abandoned import pid_alive
 from ..runtime.locks import FolderLock
 from ..results.outputs import STORE_META, OutputError, check_link, check_writable, is_our_store, write_marker
 from ..results import store_commit as commit
@@ -29,16 +30,6 @@ def _has_user_entries(p: Path) -> bool:
     """Anything in the folder ``p`` besides our own marker sub-group (a run killed right after
     creating the folder may leave just that)."""
     return any(e.name != STORE_META for e in p.iterdir())
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True
-    return True
 
 
 class StoreSession:
@@ -211,7 +202,7 @@ class StoreSession:
                 pid = int(old.name.rsplit("-", 1)[1])
             except ValueError:
                 continue
-            if not _pid_alive(pid) and is_our_store(old):
+            if not pid_alive(pid) and is_our_store(old):
                 self.note(f"{old} is a wear store that a run with --overwrite moved aside from {self.path} "
                           f"and did not finish replacing; move it back or delete it")
 
