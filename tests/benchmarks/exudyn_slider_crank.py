@@ -24,7 +24,8 @@ mechanism's velocities (crank 523.6 rad/s, rod -218.2 rad/s).
   (Wang, Chen, Ma & Sun (2016) eqs. 13-14: ``c_f c_d(|v_t|) f_n``, linear ramp between v0 and v1)
   against the slip speed of the contact points ``v_t = (v_j - v_i).t + R_j omega_z``.  The approach
   speed at the start of a contact ``delta_dot_minus`` is the one piece of memory of the law; a
-  Python pre-step function (once per time step, not per evaluation) keeps it in a named symbolic
+  Python pre-step function (once per time step, not per evaluation; it is called with the time at
+  the end of the coming step and sees the state at its start) keeps it in a named symbolic
   variable: open contact, it follows the current approach speed; at the first step that finds the
   journal in contact it is set to the speed at the zero crossing, interpolated linearly in the
   penetration between the last two step ends.
@@ -151,12 +152,12 @@ def clearance_force_torque(esym, law, fric, Rj, c, dm):
     return uf
 
 
-def clearance(t_end, h, law, fric, *, Rj=0.0100, Ri=0.0105, spectral_radius=0.9, verbose=0):
+def clearance(t_end, h, law, fric, *, Rj=0.0100, Ri=0.0105, spectral_radius=0.9, newton_rtol=1e-9, verbose=0):
     """The slider-crank with the revolute clearance joint B (module docstring), ``t_end`` [s] at the
     constant step ``h`` [s].  Returns a dict: ``ecc`` the journal centre minus the bore centre at
     ``t_end`` [m] (3,), ``impacts`` rows (time [s], approach speed [m/s], peak normal force [N] at
     the step ends), ``wall`` [s] of ``SolveDynamic``, ``prestep`` [s] spent in the Python pre-step
-    function."""
+    function.  ``newton_rtol``: Newton's relative tolerance (absolute 1e-10)."""
     import exudyn as exu
     from exudyn.advancedUtilities import CreateSymbolicUserFunction
     esym = exu.symbolic
@@ -176,6 +177,7 @@ def clearance(t_end, h, law, fric, *, Rj=0.0100, Ri=0.0105, spectral_radius=0.9,
 
     def prestep(mbs, t):
         w0 = time.perf_counter()
+        t = t - h           # the function gets the end of the coming step; the state is at its start
         d = mbs.GetObjectOutput(co, D)
         v = mbs.GetObjectOutput(co, V)
         e = math.hypot(d[0], d[1])
@@ -205,9 +207,9 @@ def clearance(t_end, h, law, fric, *, Rj=0.0100, Ri=0.0105, spectral_radius=0.9,
     mbs.SetPreStepUserFunction(prestep)
     mbs.Assemble()
     s = _settings(exu, t_end, h, spectral_radius)
-    # Newton to 1e-10 (relative and absolute): at 1e-12 it fails in the first impact (contact forces
-    # of 5e4 N on residuals of round-off size)
-    s.timeIntegration.newton.relativeTolerance = 1e-10
+    # Newton to 1e-9 relative, 1e-10 absolute: tighter, it stalls on round-off in the impacts
+    # (contact forces of 5e4 N; at 1e-12 in the first impact, at 1e-10 with steps of 2e-7 s)
+    s.timeIntegration.newton.relativeTolerance = newton_rtol
     s.timeIntegration.newton.absoluteTolerance = 1e-10
     s.timeIntegration.verboseMode = verbose
     t0 = time.perf_counter()
