@@ -5,9 +5,9 @@ clearance model.
 
 Accuracy: the error of the journal's offset in the bore (journal centre minus bore centre, the
 quantity the contact acts on) at ``T_CHECK``, after the first impacts and before the response
-turns chaotic, against the workbench at rtol 1e-12, atol 1e-15.  Exudyn
-(:func:`exudyn_slider_crank.clearance`): Euler-parameter rigid bodies, Exudyn's joints, the
-clearance joint an ``ObjectConnectorRigidBodySpringDamper`` with a symbolic (C++) user function of
+turns chaotic, against the workbench at rtol 1e-12, atol 1e-15.  Exudyn (``clearance`` of
+``tests/reference/exudyn_spatial_slider_crank.py``): Euler-parameter rigid bodies, Exudyn's
+joints, the clearance joint an ``ObjectConnectorRigidBodySpringDamper`` with a symbolic (C++) user function of
 the same laws with the same packed parameters, the impact speed kept by a Python pre-step function
 (once per step; its share of Exudyn's time is printed and a ratio without it too),
 generalized-alpha at constant steps (spectral radius 0.9, Exudyn's default).  The workbench: the
@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
 STUDY = HERE.parents[1] / "studies" / "spatial_slider_crank_clearance.toml"
 #: s, the time of the accuracy check: half a crank revolution (18 impacts), or the first argument
@@ -66,7 +66,7 @@ def workbench_run(st, rtol, atol=None):
 
 
 def main():
-    from exudyn_slider_crank import clearance
+    from reference.exudyn_spatial_slider_crank import clearance
     st = _study()
     law, fric, cj = laws(st)
     print(f"joint B: K = {law[0]:.6g} N/m^1.5, n = {law[1]:g}, chi = {law[2]:.4g}, v_floor = {law[3]:g} m/s; "

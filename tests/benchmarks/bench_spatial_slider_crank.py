@@ -7,10 +7,11 @@ is driven, so the positions are fixed by the constraints (kinematics); the dynam
 driving moment.  Accuracy: the largest error of the crank moment [N m] over the second revolution
 (samples every 1e-4 s) against the planar engine at rtol 1e-12, atol 1e-15 (an independent code
 path; the spatial engine reproduces it to 1e-7 of the peak, tests/spatial/test_planar_as_spatial.py).
-Exudyn (:mod:`exudyn_slider_crank`): Euler-parameter rigid bodies, Exudyn's joints, the drive a
-symbolic (C++) offset function, generalized-alpha at constant steps with spectral radius 0.9
-(Exudyn's default; at 1 the undamped Lagrange multipliers, hence the crank moment, oscillate from
-step to step and do not converge), the moment from a sensor stored in memory every 1e-4 s.
+Exudyn (``tests/reference/exudyn_spatial_slider_crank.py``): Euler-parameter rigid bodies,
+Exudyn's joints, the drive a symbolic (C++) offset function, generalized-alpha at constant steps
+with spectral radius 0.9 (Exudyn's default; at 1 the undamped Lagrange multipliers, hence the
+crank moment, oscillate from step to step and do not converge; modified Newton, Exudyn's default),
+the moment from a sensor stored in memory every 1e-4 s.
 The workbench: the spatial engine's fast path (compiled right-hand side, DOP853) at a range of
 tolerances.  For each workbench tolerance the Exudyn step whose error is closest from below is
 found and the wall-time ratio printed, for the integration alone (``stats['wall_time']``, which
@@ -30,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE)); sys.path.insert(0, str(HERE.parent / "spatial"))
+sys.path.insert(0, str(HERE)); sys.path.insert(0, str(HERE.parent)); sys.path.insert(0, str(HERE.parent / "spatial"))
 
 T_END = 0.024
 SAMPLE = 1e-4
@@ -71,7 +72,7 @@ def workbench_run(rtol):
 
 
 def main():
-    from exudyn_slider_crank import ideal
+    from reference.exudyn_spatial_slider_crank import ideal
     t_ref, m_ref = reference()
     peak = float(np.abs(m_ref).max())
     print(f"reference: planar engine, rtol 1e-12; crank moment peak {peak:.6g} N m")

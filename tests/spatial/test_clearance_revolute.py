@@ -31,6 +31,7 @@ from workbench.spatial.clearance import ClearanceJoint
 from workbench.study.load import load_study
 
 STUDY = Path(__file__).resolve().parents[2] / "studies" / "flores_slider_crank.toml"
+CLEARANCE_STUDY = STUDY.parent / "spatial_slider_crank_clearance.toml"
 
 
 def _pair(registry, revolutions, rtol, atol):
@@ -67,6 +68,32 @@ def test_flores_slider_crank_first_impacts(registry):
 @pytest.mark.slow   # ~100 s; test_flores_slider_crank_first_impacts keeps the check in the default suite
 def test_flores_slider_crank_two_revolutions(registry):
     _compare(*_pair(registry, 2.0, 1e-12, 1e-15), traj_tol=1e-7)
+
+
+def test_first_impact_against_exudyn(registry):
+    """Peer engine: ``studies/spatial_slider_crank_clearance.toml`` (aligned bore) built in Exudyn
+    with the same Lankarani-Nikravesh law and Ambrosio friction as a symbolic (C++) function of an
+    ``ObjectConnectorRigidBodySpringDamper`` (tests/reference/exudyn_spatial_slider_crank.py, no
+    workbench imports; the laws' packed parameters go in as numbers), generalized-alpha at a
+    1e-7 s step: the first impact's time, approach speed and peak force.  Measured against the
+    workbench at rtol 1e-12 (tests/benchmarks/bench_spatial_clearance.py): 1.2e-8, 1.1e-7, 4.8e-6
+    (Exudyn's peak is its largest force at a step end, short of the true peak by up to a step)."""
+    pytest.importorskip("exudyn")
+    from reference.exudyn_spatial_slider_crank import clearance
+    from workbench.spatial.clearance.forces import contact_geometry
+    st = load_study(CLEARANCE_STUDY, registry=registry)
+    cj = st.mechanism.spatial_clearance_joints[0]
+    law, fric = cj.contact.pack(contact_geometry(cj)), cj.friction.pack()
+    sim = engines.simulate(st.mechanism, dataclasses.replace(st.solver, t_end=4e-4, output_step=1e-4, rtol=1e-10,
+                                                             atol=1e-13))
+    ex = clearance(4e-4, 1e-7, law, fric)["impacts"]
+    ours = np.array([sim.impact_time[0], sim.impact_velocity[0], sim.impact_peak_force[0]])
+    rel = ex[0] / ours - 1.0
+    print(f"\nfirst impact, workbench: t = {ours[0]:.10g} s, approach speed {ours[1]:.10g} m/s, peak {ours[2]:.10g} N; "
+          f"Exudyn at 1e-7 s: {ex[0, 0]:.10g} s, {ex[0, 1]:.10g} m/s, {ex[0, 2]:.10g} N; relative {rel}")
+    assert len(sim.impact_time) == len(ex) == 1
+    assert abs(rel[0]) < 1e-6 and abs(rel[1]) < 1e-6
+    assert -2e-5 < rel[2] <= 0.0
 
 
 STEEL = Material(E=207e9, nu=0.3)
