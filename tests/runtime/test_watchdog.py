@@ -98,7 +98,39 @@ def test_numba_compiling_counts_as_a_beat():
         return x + 1.0
 
     assert fresh(1.0) == 2.0
-    assert watchdog._progress["count"] > before and watchdog._progress["compiling"] == 0
+    assert watchdog._progress["count"] > before and not watchdog.compiling_now()
+
+
+def test_a_compile_held_by_another_thread_is_progress_and_an_interrupted_wait_leaves_no_trace():
+    # the main thread waits for numba's compiler lock while another thread compiles: progress.
+    # An interrupt during that wait (Ctrl-C, --max-time) skips the lock's end event; the watchdog
+    # must not take that for a compilation that never ends (it made every later watched call
+    # wait forever: the sleeping-model test hung a suite run)
+    from numba.core import event
+    from numba.core.compiler_lock import global_compiler_lock
+    held, release = threading.Event(), threading.Event()
+
+    def compiler():
+        with global_compiler_lock:
+            held.set()
+            release.wait(10)
+
+    t = threading.Thread(target=compiler)
+    t.start()
+    held.wait(5)
+    try:
+        assert watchdog.compiling_now()
+        with progress_budget(0.3):
+            with watch("waiting for the compiler"):
+                time.sleep(0.8)              # the alarm came at least twice, saw the lock held
+    finally:
+        release.set()
+        t.join(5)
+    event.start_event("numba:compiler_lock")   # a start whose end never comes (interrupted wait)
+    assert not watchdog.compiling_now()
+    with progress_budget(0.3), pytest.raises(Stalled):
+        with watch("then hanging"):
+            time.sleep(3600)
 
 
 def test_outside_the_main_thread_watch_does_nothing():

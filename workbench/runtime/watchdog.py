@@ -126,7 +126,7 @@ def watch(label: str, *, deadline: float = math.inf):
         now = time.monotonic()
         if now >= deadline - 1e-3:
             raise DeadlineReached(f"{label}: stopped at the command's --max-time")
-        if _progress["compiling"] or _progress["count"] != seen:
+        if _progress["count"] != seen or compiling_now():
             # a beat, or numba compiling (a first run) meanwhile: progress, not a hang
             seen = _progress["count"]
             rest = min(b, deadline - now)
@@ -151,7 +151,7 @@ def watch(label: str, *, deadline: float = math.inf):
             faulthandler.cancel_dump_traceback_later()
 
 
-_progress = {"count": 0, "compiling": 0, "listening": False}
+_progress = {"count": 0, "listening": False}
 
 
 def beat() -> None:
@@ -171,12 +171,16 @@ def _listen_to_numba() -> None:
         return
 
     class _Compiles(event.Listener):
+        # counts starts only: whether a compilation runs *now* is read from numba's compiler lock
+        # (compiling_now), not from starts minus ends -- an interrupt raised between the lock's
+        # start event and its acquisition (Ctrl-C, --max-time while the main thread waits for the
+        # integrator's thread to finish compiling) never sends the end event, and a counter of
+        # running compilations left at 1 made every later watched call wait forever
         def on_start(self, ev):
-            _progress["compiling"] += 1
             _progress["count"] += 1
 
         def on_end(self, ev):
-            _progress["compiling"] -= 1
+            pass
 
     # a compilation, and numba's compiler lock (taken to compile a new signature of a compiled
     # function or to load one from the on-disk cache, minutes on a busy machine)
@@ -185,11 +189,28 @@ def _listen_to_numba() -> None:
     _progress["listening"] = True
 
 
+def compiling_now() -> bool:
+    """True while a thread of this process holds numba's compiler lock (compiling, or loading
+    compiled code from the disk cache); False when numba is not imported."""
+    if "numba" not in sys.modules:
+        return False
+    try:
+        from numba.core.compiler_lock import global_compiler_lock as lock
+    except ImportError:
+        return False
+    if lock.is_locked():                       # held by this thread
+        return True
+    if lock._lock.acquire(blocking=False):     # free: no other thread holds it either
+        lock._lock.release()
+        return False
+    return True
+
+
 def numba_activity() -> tuple[int, int]:
-    """``(compilations and beats so far, compilations running now)``: numba compiling or loading
-    compiled code anywhere in the process is progress, not a hang."""
+    """``(compilations and beats so far, 1 while numba compiles now else 0)``: numba compiling or
+    loading compiled code anywhere in the process is progress, not a hang."""
     _listen_to_numba()
-    return _progress["count"], _progress["compiling"]
+    return _progress["count"], int(compiling_now())
 
 
 def _start_backstop(seconds: float) -> bool:
