@@ -227,10 +227,11 @@ def test_ctrl_c_during_a_dynamics_run_exits_130_with_a_message(tmp_path, short_s
 
 @pytest.mark.slow
 def _wear_run_until(tmp_path, updates: int, **popen):
-    """``workbench run`` of a 6000-cycle rig in a process of its own, returned once its store
+    """``workbench run`` of a 1500-cycle rig (about ten updates: room for the signal after the
+    first or second, and a short ``--resume``) in a process of its own, returned once its store
     holds ``updates`` completed updates: ``(process, command, store)``."""
     text = RIG.read_text().replace("depth_step = 0.05            # <= 1 um per update", "depth_step = 0.01") \
-                          .replace("cycles = 2000.0", "cycles = 6000.0")
+                          .replace("cycles = 2000.0", "cycles = 1500.0")
     study = tmp_path / "rig.toml"
     study.write_text(text)
     out = tmp_path / "w.zarr"
@@ -260,7 +261,7 @@ def test_ctrl_c_keeps_a_wear_run_resumable(tmp_path):
     r = subprocess.run(exe + ["--resume"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     res = open_store(out)
-    assert res.attrs["run_status"] == "complete" and float(res.cycle[-1]) + float(res.cycle_jump[-1]) == 6000.0
+    assert res.attrs["run_status"] == "complete" and float(res.cycle[-1]) + float(res.cycle_jump[-1]) == 1500.0
     np.testing.assert_array_equal(res.wear_depth.values[:kept.sizes["cycle"]], kept.wear_depth.values)
 
 

@@ -329,13 +329,14 @@ def _kill_every_step(tmp_path, calls, which: int, stride: int = 1):
     return outcomes
 
 
-@pytest.mark.parametrize("which, stride", [(0, 4), (1, 2), (2, 2), (4, 1)],
+@pytest.mark.parametrize("which, stride", [(0, 8), (1, 4), (2, 4), (4, 1)],
                          ids=["create", "append", "append+record+notes", "final-status"])
 def test_kill_9_at_every_write_step_then_resume_is_identical(scratch, which, stride):
-    """Every write step of the final status, every 2nd step of the richest update (an append with
-    a dynamics record and validity notes) and of an append without a record, every 4th of the
-    store's creation (every step of each: the slow variant, which keeps the default suite under
-    8 minutes on 2 cores): killed there with SIGKILL, a
+    """Every write step of the final status, every 4th step of the richest update (an append with
+    a dynamics record and validity notes) and of an append without a record, every 8th of the
+    store's creation (every step of each: the slow variant
+    test_kill_9_at_every_write_step_of_the_made_up_run, which keeps the default suite under 8
+    minutes on 2 cores): killed there with SIGKILL, a
     re-run (provably empty store) or ``--resume`` ends identical to the uninterrupted play, and
     the completed-update count read after the kill is never below the updates completed."""
     outcomes = _kill_every_step(scratch, _synthetic_calls(), which, stride)
@@ -417,11 +418,12 @@ def _fail_every_step(tmp_path, calls, which: int, code: int, stride: int = 1) ->
     return n
 
 
-@pytest.mark.parametrize("code, stride", [(errno.ENOSPC, 2), (errno.EROFS, 3), (errno.EIO, 3)],
+@pytest.mark.parametrize("code, stride", [(errno.ENOSPC, 4), (errno.EROFS, 6), (errno.EIO, 6)],
                          ids=["disk-full", "read-only", "io-error"])
 def test_a_write_failure_at_every_step_keeps_the_completed_updates(scratch, code, stride):
-    """ENOSPC (the disk stays full) from the i-th write of an update on, for every 2nd i; EROFS
-    (the folder stays read-only) and EIO for every 3rd (every i: the slow variant): the completed updates are all there,
+    """ENOSPC (the disk stays full) from the i-th write of an update on, for every 4th i; EROFS
+    (the folder stays read-only) and EIO for every 6th (every i: the slow variant
+    test_a_write_failure_at_every_step_of_the_made_up_run): the completed updates are all there,
     and once the cause is gone ``--resume`` ends identical to the uninterrupted play."""
     _fail_every_step(scratch, _synthetic_calls(), 2, code, stride)
 
