@@ -34,7 +34,7 @@ MANIFEST = ".workbench-plots.json"
 #: the kinds write against them)
 PLOT_NAMES = {
     "dynamics": ("contact_force.png", "journal_orbit.png", "slider_acceleration.png", "driver_moment.png",
-                 "slider_acceleration_spectrum.png"),
+                 "slider_acceleration_spectrum.png", "spatial_*.png"),
     "wear": ("profiles_*.png", "wear_volume.png", "degradation.png", "guide_*.png", "wear_trends.png"),
     "pressure": ("pressure_*.png", "errors_*.png"),
     "sweep": ("summary.png",),
