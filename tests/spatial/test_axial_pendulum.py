@@ -85,13 +85,13 @@ def test_where_both_states_hold_the_flush_one_is_taken(model):
     assert states.get("several", 0) and states.get("flush", 0)
 
 
-@pytest.mark.slow   # about 10 min on a shared machine; tests above keep the right-hand side in the default suite
+@pytest.mark.slow   # a few seconds; the two tests above keep the right-hand side's check in the default suite
 @pytest.mark.parametrize("phi, dphi", [(0.0, 0.0), (-1e-7, -1e-4), (-1.8e-4, -0.0714), (-0.5, -2.0), (-1.0, 1.5)])
 def test_more_states(model, phi, dphi):
     _compare_at(model, phi, dphi)
 
 
-@pytest.mark.slow   # about 12 min on a shared machine (the engine's reference path); the default
+@pytest.mark.slow   # about 6 min on a shared machine (the engine's reference path); the default
 #                     tests above compare the right-hand side at the states this motion passes
 def test_the_first_milliseconds_against_the_reference(mech):
     """5 ms after the release, both at rtol 1e-11: measured angle 5.3e-15 rad of 1.78e-4 rad,

@@ -35,7 +35,8 @@ MANIFEST = ".workbench-plots.json"
 PLOT_NAMES = {
     "dynamics": ("contact_force.png", "journal_orbit.png", "slider_acceleration.png", "driver_moment.png",
                  "slider_acceleration_spectrum.png", "spatial_*.png"),
-    "wear": ("profiles_*.png", "wear_volume.png", "degradation.png", "guide_*.png", "wear_trends.png"),
+    "wear": ("profiles_*.png", "wear_volume.png", "degradation.png", "guide_*.png", "wear_trends.png",
+             "map_*.png", "cuts_*.png"),
     "pressure": ("pressure_*.png", "errors_*.png"),
     "sweep": ("summary.png",),
     "uq": ("uq_bands.png", "uq_sobol.png", "uq_sobol_cycles.png", "uq_bands.pdf", "uq_sobol.pdf",
