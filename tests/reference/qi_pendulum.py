@@ -28,13 +28,18 @@ Revolute variant: ``s`` fixed, the closed end faces carry the axial load ``g = |
 0``; with ``axial_force`` ``F_a`` [N] along +z applied on the bar at ``axial_arm`` ``e`` [m] from
 ``P`` along the bar, the shaft carries ``F_z = F_a`` and the bar's across-axis joint moment gains
 ``-e F_a (sin phi, -cos phi)``.  The face load acts at ``P -+ c e_z + R n3`` (left face for ``F_z >
-0``, right face at ``-n3``) and the contact state is found here by solving two sets of equations
-with ``scipy.optimize.fsolve`` in world components (not the workbench's method, a cubic and a fixed
-point): **tilted** — unknowns ``u1, u2``, ``n3 = (n2 - n1)/|n2 - n1|`` (their eq. 36); **flush** —
-unknowns ``F1, F2, theta, nu``: ``u_k = F_k (cos theta, sin theta)``, ``n3 = nu e_z x n`` with
-``F_k >= 0``, ``|nu| <= 1`` (the reading in :mod:`workbench.spatial.axial_contact`).  Exactly one
-must hold, or the reference stops: so every run also checks that the state is unique along the
-trajectory.
+0``, right face at ``-n3``) and the contact state is found here by solving each state's equations
+with ``scipy.optimize.fsolve`` in world components (not the workbench's method, a cubic and a root
+in an azimuth): **tilted** -- unknowns ``u1, u2``, ``n3 = (n2 - n1)/|n2 - n1|`` (their eq. 36);
+**flush** -- unknowns ``F1, F2, theta, nu``: ``u_k = F_k (cos theta, sin theta)``, ``n3 = nu e_z x
+n`` with ``F_k >= 0``, ``|nu| <= 1``; **flush, one end alone** -- unknowns ``F, theta, nu, sigma``:
+the other end's load zero, ``n3 = nu e_z x n + sigma n`` anywhere inside the rim (the reading in
+:mod:`workbench.spatial.axial_contact`).  Starts of its own: the state's solution at the previous
+call (continuation along the trajectory), then the azimuths of the loads without the face moment,
+of the across-axis force and of the across-axis moment, and a ring of eight.  When more than one
+state holds (seen with friction, swinging back) the reading's priority takes the flush states
+first; :data:`STATES` counts the states taken and how often several held, and the reference stops
+when none does.
 
 ``F_f, M_f`` depend on ``phi'', s''`` and those on ``F_f, M_f``: the two are iterated to a fixed
 point (``mu = 0.1``: a contraction) at every right-hand side.
@@ -121,50 +126,116 @@ def _radial(u, k_r, R, c):
     return F, M
 
 
+def _system(u, n3, Fz, k_r, R, c) -> np.ndarray:
+    """``(Fx, Fy, Mx, My)`` on the shaft of the radial loads ``u`` and the face load: the sums of
+    :func:`_radial` and :func:`_face` with their cross products written out (scalar arithmetic:
+    ``fsolve`` calls it some 10^5 times per millisecond of the pendulum's motion)."""
+    fx1, fy1 = -u[0] - k_r * u[1], -u[1] + k_r * u[0]        # -u_k + k_r e_z x u_k
+    fx2, fy2 = -u[2] - k_r * u[3], -u[3] + k_r * u[2]
+    Fx, Fy = fx1 + fx2, fy1 + fy2
+    Mx, My = c * (fy1 - fy2), c * (fx2 - fx1)               # (-+c e_z) x f_k: the radial arm adds only M_z
+    if Fz != 0.0:
+        side, g = (-1.0, Fz) if Fz > 0 else (1.0, -Fz)
+        nx, ny = -side * n3[0], -side * n3[1]
+        fx, fy, fz = -k_r * g * ny, k_r * g * nx, -side * g
+        Fx, Fy = Fx + fx, Fy + fy
+        Mx += R * ny * fz - side * c * fy                   # (side c e_z + R n) x f
+        My += side * c * fx - R * nx * fz
+    return np.array([Fx, Fy, Mx, My])
+
+
+#: the revolute reference's record of its last run (reset by :func:`solve`): how often each contact
+#: state was taken, and how often more than one state was consistent (the one taken by the
+#: priority of the reading, flush before tilted)
+STATES: dict = {}
+#: continuation: the previous solution of each state (its unknowns), the first start of the next solve
+_LAST: dict = {}
+
+
+def _fsolve_state(fun, starts, valid, scale):
+    """The first start from which ``fsolve`` meets ``fun = 0`` to 1e-8 of ``scale`` at a ``valid``
+    point; ``None`` when none does."""
+    from scipy.optimize import fsolve
+    for x0 in starts:
+        x, info, ier, msg = fsolve(lambda x: fun(x) / scale, x0, full_output=True, xtol=1e-14)
+        if np.abs(fun(x)).max() < 1e-8 * scale and valid(x):
+            return x
+    return None
+
+
 def _revolute_contacts(Fperp, Mperp, Fz, k_r, R, c):
     """``(u, g)`` of the revolute joint under the axial load ``Fz`` on the shaft (see the module
-    text): the tilted and the flush states solved apart; exactly one must be consistent."""
-    from scipy.optimize import fsolve
+    text): every contact state solved apart with ``fsolve`` in world components, each from its
+    own starts (the previous solution of the state first: continuation along the trajectory; then
+    starting rules from the loads), and taken by the priority of the reading: the flush states
+    (``nu`` alone, then one end alone), then the tilted one.  Stops when no state holds."""
     target = np.array([Fperp[0], Fperp[1], Mperp[0], Mperp[1]])
     scale = np.abs(target).max() + abs(Fz)
 
     def resid(u, n3):
-        F1, M1 = _radial(u, k_r, R, c)
-        F2, M2 = _face(Fz, n3, k_r, R, c)
-        return np.array([F1[0] + F2[0], F1[1] + F2[1], M1[0] + M2[0], M1[1] + M2[1]]) - target
+        return _system(u, n3, Fz, k_r, R, c) - target
 
     u0 = _contact_loads(Fperp, Mperp, 0.0, k_r, R, c)      # no face moment: the start
+    F0 = np.hypot(u0[0], u0[1]), np.hypot(u0[2], u0[3])
+    th0 = math.atan2(u0[1] + u0[3], u0[0] + u0[2])
+    # starting azimuths of their own: the loads' mean, the across-axis force, the direction the
+    # across-axis moment pushes one end (M = c e_z x u at the far end), and a ring of eight
+    ring = [th0, math.atan2(Fperp[1], Fperp[0]), math.atan2(-Mperp[0], Mperp[1]), math.atan2(Mperp[0], -Mperp[1])]
+    ring += list(np.linspace(-math.pi, math.pi, 8, endpoint=False))
+    F_one = max(np.hypot(*Fperp), np.hypot(*Mperp) / c, 1e-3 * scale)
+
+    def n_t(th):
+        n = np.array([math.cos(th), math.sin(th)])
+        return n, np.array([-n[1], n[0]])                   # n and e_z x n
 
     def tilt_n3(u):
         n1, n2 = u[:2] / np.linalg.norm(u[:2]), u[2:] / np.linalg.norm(u[2:])
         d = n2 - n1
         return d / np.linalg.norm(d)
 
-    found = []
-    for guess in (u0, -u0 * np.array([1, 1, -1, -1]), u0[::-1]):
-        u, info, ier, msg = fsolve(lambda x: resid(x, tilt_n3(x)) / scale, guess, full_output=True, xtol=1e-14)
-        if ier == 1 and np.abs(resid(u, tilt_n3(u))).max() < 1e-8 * scale:
-            found.append(("tilted", u))
-            break
-    th0 = math.atan2(u0[1] + u0[3], u0[0] + u0[2])
-    F0 = np.hypot(u0[0], u0[1]), np.hypot(u0[2], u0[3])
-
-    def flush(x):
+    def flush(x):       # both ends along n, n3 = nu e_z x n (the limit of eq. 36)
         F1, F2, th, nu = x
-        n = np.array([math.cos(th), math.sin(th)])
-        t = np.array([-n[1], n[0]])                 # e_z x n
+        n, t = n_t(th)
         return np.concatenate([F1 * n, F2 * n]), nu * t
 
-    for th in (th0, th0 + math.pi / 2, th0 - math.pi / 2):
-        x, info, ier, msg = fsolve(lambda x: resid(*flush(x)) / scale, [F0[0], F0[1], th, 0.0],
-                                   full_output=True, xtol=1e-14)
-        u, n3 = flush(x)
-        if ier == 1 and np.abs(resid(u, n3)).max() < 1e-8 * scale and min(x[0], x[1]) >= -1e-9 * scale \
-                and abs(x[3]) <= 1 + 1e-9:
-            found.append(("flush", u))
-            break
-    assert len(found) == 1, f"contact state not unique or missing: {[f[0] for f in found]} for {target}, {Fz}"
-    return found[0][1], abs(Fz)
+    def one_end(end):   # one end alone along n, n3 = nu e_z x n + sigma n anywhere inside the rim
+        def state(x):
+            F, th, nu, sigma = x
+            n, t = n_t(th)
+            u = np.concatenate([np.zeros(2), F * n] if end == 2 else [F * n, np.zeros(2)])
+            return u, nu * t + sigma * n
+        return state
+
+    slack = 1e-9 * scale
+    states = [
+        ("flush", flush, [_LAST.get("flush")] + [[F0[0], F0[1], th, 0.0] for th in ring[:3]],
+         lambda x: min(x[0], x[1]) >= -slack and abs(x[3]) <= 1 + 1e-9),
+        ("flush, end 2 alone", one_end(2), [_LAST.get("flush, end 2 alone")] + [[F_one, th, 0.0, 0.0] for th in ring],
+         lambda x: x[0] >= -slack and math.hypot(x[2], x[3]) <= 1 + 1e-9),
+        ("flush, end 1 alone", one_end(1), [_LAST.get("flush, end 1 alone")] + [[F_one, th, 0.0, 0.0] for th in ring],
+         lambda x: x[0] >= -slack and math.hypot(x[2], x[3]) <= 1 + 1e-9),
+        ("tilted", None, [_LAST.get("tilted"), u0, -u0 * np.array([1, 1, -1, -1]), u0[::-1]]
+         + [np.concatenate([-F0[0] * n_t(th)[0], F0[1] * n_t(th)[0]]) for th in ring[4:]],
+         lambda x: min(np.hypot(x[0], x[1]), np.hypot(x[2], x[3])) > 0),
+    ]
+    found = []
+    for name, unpack, starts, valid in states:
+        starts = [x for x in starts if x is not None]
+        if unpack is None:
+            x = _fsolve_state(lambda x: resid(x, tilt_n3(x)), starts, valid, scale)
+            if x is not None:
+                found.append((name, x, x))
+        else:
+            x = _fsolve_state(lambda x: resid(*unpack(x)), starts, valid, scale)
+            if x is not None:
+                found.append((name, x, unpack(x)[0]))
+    assert found, f"no contact state for {target}, {Fz}"
+    name, x, u = found[0]
+    _LAST[name] = np.array(x, float)
+    STATES[name] = STATES.get(name, 0) + 1
+    if len(found) > 1:
+        STATES["several"] = STATES.get("several", 0) + 1
+    return u, abs(Fz)
 
 
 def friction(p: QiPendulum, phi, dphi, ds, Ff, Mf):
@@ -215,6 +286,7 @@ def rhs(t, y, p):
 def solve(p: QiPendulum, t_end: float, times, rtol=1e-12, atol=1e-13):
     """Samples at ``times``: dict of phi [rad], dphi [rad/s], s [m], ds [m/s], dissipated [J],
     kinetic, potential [J], friction force Ff [N] and moment Mf [N m] on the bar, loads F1, F2 [N]."""
+    STATES.clear(); _LAST.clear()
     y0 = [0.0, 0.0, 0.0, 0.0 if p.revolute else p.v0, 0.0]
     sol = solve_ivp(rhs, (0.0, t_end), y0, method="DOP853", t_eval=times, rtol=rtol, atol=atol, args=(p,))
     assert sol.success, sol.message

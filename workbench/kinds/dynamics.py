@@ -1,7 +1,8 @@
 """Study kind ``dynamics``: the planar multibody solver with clearance joints, and its ideal twin.
 
 The run and its dataset are :func:`workbench.kinds.dynamics_run.run_dynamics` (which keeps a failed run's
-samples beside the output) and :mod:`workbench.kinds.dynamics_dataset`; the plots are :func:`workbench.results.plot.plot_results`.
+samples beside the output) and :mod:`workbench.kinds.dynamics_dataset`; the plots are :func:`workbench.results.plot.plot_results`
+(a spatial run's: :func:`workbench.spatial.plot.plot_spatial`).
 """
 from __future__ import annotations
 
@@ -117,6 +118,10 @@ def summary_lines(ds) -> list[str]:
 
 
 def plots(ds, outdir: str | Path) -> list[Path]:
+    from ..spatial.plot import is_spatial
+    if is_spatial(ds):   # bodies in 3-D, Qi joints' friction, spatial clearance joints
+        from ..spatial.plot import plot_spatial
+        return plot_spatial(ds, outdir)
     from ..results.plot import plot_results
     paths = plot_results(ds, outdir)
     # the slider-acceleration spectrum

@@ -34,8 +34,9 @@ MANIFEST = ".workbench-plots.json"
 #: the kinds write against them)
 PLOT_NAMES = {
     "dynamics": ("contact_force.png", "journal_orbit.png", "slider_acceleration.png", "driver_moment.png",
-                 "slider_acceleration_spectrum.png"),
-    "wear": ("profiles_*.png", "wear_volume.png", "degradation.png", "guide_*.png", "wear_trends.png"),
+                 "slider_acceleration_spectrum.png", "spatial_*.png"),
+    "wear": ("profiles_*.png", "wear_volume.png", "degradation.png", "guide_*.png", "wear_trends.png",
+             "map_*.png", "cuts_*.png"),
     "pressure": ("pressure_*.png", "errors_*.png"),
     "sweep": ("summary.png",),
     "uq": ("uq_bands.png", "uq_sobol.png", "uq_sobol_cycles.png", "uq_bands.pdf", "uq_sobol.pdf",
