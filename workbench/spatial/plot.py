@@ -147,6 +147,14 @@ def orientation(ds):
     return _finish(fig, axes, xlabel, ds, "Orientation (Euler parameters, body to world)")
 
 
+def _xyz(ax, x, ds, name: str, **sel) -> None:
+    """The x, y and z components of ``ds[name]`` at ``sel``, each with its standard-error band."""
+    da = ds[name].sel(**sel)
+    for comp, col in zip(("x", "y", "z"), _XYZ):
+        _line(ax, x, da.sel(xyz=comp).values, _se(ds, name, xyz=comp, **sel), color=col, lw=1.0,
+              label=comp)
+
+
 def angular_velocity(ds):
     bodies = [str(b) for b in ds["body"].values]
     x, xlabel = _time(ds)
@@ -154,10 +162,7 @@ def angular_velocity(ds):
     for i, b in enumerate(bodies):
         for ax, name, frame in ((axes[2 * i], "angular_velocity", "world axes"),
                                 (axes[2 * i + 1], "angular_velocity_body", "body axes")):
-            da = ds[name].sel(body=b)
-            for comp, col in zip(("x", "y", "z"), _XYZ):
-                _line(ax, x, da.sel(xyz=comp).values, _se(ds, name, body=b, xyz=comp), color=col, lw=1.0,
-                      label=comp)
+            _xyz(ax, x, ds, name, body=b)
             ax.set_ylabel(unit_text(f"ω [{ds[name].attrs.get('units', '')}]"))
             ax.set_title(f"body {b}, {frame}", fontsize=_TITLE)
     return _finish(fig, axes, xlabel, ds, "Angular velocity")
@@ -171,10 +176,7 @@ def joint_reaction(ds):
     fig, axes = _panels(2 * len(joints))
     for i, (j, kind) in enumerate(zip(joints, types)):
         for ax, name, what in ((axes[2 * i], "joint_force", "force"), (axes[2 * i + 1], "joint_moment", "moment")):
-            da = ds[name].sel(ideal_joint=j)
-            for comp, col in zip(("x", "y", "z"), _XYZ):
-                _line(ax, x, da.sel(xyz=comp).values, _se(ds, name, ideal_joint=j, xyz=comp), color=col,
-                      lw=1.0, label=comp)
+            _xyz(ax, x, ds, name, ideal_joint=j)
             ax.set_ylabel(f"{what} [{unit_text(ds[name].attrs['units'])}]")
             ax.set_title(f"{j}{f' ({kind})' if kind else ''}: {what} on body j", fontsize=_TITLE)
     return _finish(fig, axes, xlabel, ds, "Joint reactions (world axes)")
