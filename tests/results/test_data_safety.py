@@ -368,12 +368,18 @@ def test_a_device_as_study_file_or_output_is_refused(short_study, args):
     _refused(r, os.devnull, "character device")
 
 
-def test_sigterm_stops_a_wear_run_as_ctrl_c_does(tmp_path):
-    """SIGTERM (a batch system's kill) to ``workbench run`` of a wear study: exit 130 within
-    seconds, the completed updates kept with the status ``interrupted``; ``--resume`` finishes it."""
+# SIGHUP takes the same handler as SIGTERM (workbench.cli.main._stop_on_termination_signals); its
+# whole run is slow, and tests/cli/test_cli.py::test_sighup_and_sigterm_stop_a_command_as_ctrl_c_does
+# keeps SIGHUP's handler in the default suite
+@pytest.mark.parametrize("signum", [signal.SIGTERM, pytest.param(signal.SIGHUP, marks=pytest.mark.slow)],
+                         ids=["SIGTERM", "SIGHUP"])
+def test_sigterm_stops_a_wear_run_as_ctrl_c_does(tmp_path, signum):
+    """SIGTERM (a batch system's kill) or SIGHUP (a closed terminal) to ``workbench run`` of a wear
+    study: exit 130 within seconds, the completed updates kept with the status ``interrupted``;
+    ``--resume`` finishes it."""
     proc, exe, out = _wear_run_until(tmp_path, 1)
     sent = time.monotonic()
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(signum)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == EXIT_INTERRUPTED, err
     assert time.monotonic() - sent < 30
