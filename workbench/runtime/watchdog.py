@@ -176,7 +176,12 @@ def _listen_to_numba() -> None:
             _progress["count"] += 1
 
         def on_end(self, ev):
-            _progress["compiling"] -= 1
+            # an end whose start came before this listener was registered (the first
+            # numba_activity() of a process can be called while another thread -- the integrator's
+            # worker loading its code -- is inside a compiler-lock event) is not counted: the count
+            # fell to -1 for good, and "numba is busy" held forever, which switched off the pace
+            # and stall guards of every later run in the process
+            _progress["compiling"] = max(0, _progress["compiling"] - 1)
 
     # a compilation, and numba's compiler lock (taken to compile a new signature of a compiled
     # function or to load one from the on-disk cache, minutes on a busy machine)
