@@ -162,13 +162,9 @@ def test_a_wear_law_returning_huge_values_is_stopped_and_named(tmp_path, plugin_
     assert "wear law 'huge_wear'" in err and "wear update 0" in err and "depth step" in err, err
 
 
-# Not strict: in 3 of 13 runs on the loaded shared machine (load average 8-10, 7 Dec 2026) the pace
-# guard did not fire and the run went on to --max-time (t = 6.1 of 30 s after 60 s: a projection of
-# minutes against the 0.36 s limit); idle, it fires within the first seconds.  The guard's condition
-# (run_control.run_in_worker: no numba activity for PACE_PROBE s) is the suspect; until it is
-# settled this test reports the miss (XFAIL) instead of failing the suite.
-@pytest.mark.xfail(strict=False, reason="the max_run_hours pace guard sometimes does not fire on a loaded "
-                                        "machine (issue 25 audit, 7 Dec 2026)")
+# It missed in 3 of 17 runs on the loaded machine before the watchdog's count of running numba
+# compilations was kept from falling to -1 (tests/runtime/test_watchdog.py::
+# test_listening_from_inside_a_numba_event_leaves_the_count_balanced).
 def test_a_pace_projected_beyond_max_run_hours_stops_with_exit_2_and_keeps_the_samples(
         tmp_path, monkeypatch, compiled_integrator):
     """Issue 25's slow cranks (``speed_rpm = +-1``: valid, but hours per update) are bounded at run
