@@ -290,3 +290,64 @@ def test_validate_rejects_a_zero_winkler_layer_naming_file_key_and_bound(tmp_pat
     r = invoke("validate", bad)
     assert r.exit_code == 2, r.output
     assert str(bad) in r.output and "layer_thickness" in r.output and "> 0" in r.output
+
+
+def test_sighup_and_sigterm_stop_a_command_as_ctrl_c_does(monkeypatch):
+    """Issue 25: SIGTERM (a batch system's kill) and SIGHUP (a closed terminal) were unhandled.  The
+    command's handler (installed by the ``workbench`` entry point) turns each into the Ctrl-C path:
+    exit status 130 with ``interrupted``, not a death by the signal.  The signal arrives here while
+    ``validate`` loads the study; a wear run stopped by SIGTERM keeps its updates
+    (tests/results/test_data_safety.py::test_sigterm_stops_a_wear_run_as_ctrl_c_does)."""
+    import os
+    import signal
+    import time
+
+    import workbench.study.load as load_module
+    from workbench.cli.main import EXIT_INTERRUPTED, _stop_on_termination_signals
+    signals = (signal.SIGHUP, signal.SIGTERM)
+    saved = {s: signal.getsignal(s) for s in signals}
+    try:
+        _stop_on_termination_signals()
+        for signum in signals:
+            def signalled(*args, **kwargs):
+                os.kill(os.getpid(), signum)
+                time.sleep(5.0)          # the handler raises at once, inside the sleep
+                raise AssertionError(f"{signal.Signals(signum).name} did not stop the command")
+            monkeypatch.setattr(load_module, "load_study", signalled)
+            t0 = time.monotonic()
+            r = invoke("validate", FLORES)
+            assert r.exit_code == EXIT_INTERRUPTED, (signum, r.output)
+            assert "interrupted" in r.output and "Traceback" not in r.output
+            assert time.monotonic() - t0 < 4.0    # within a second or so, not after the sleep
+    finally:
+        for s, handler in saved.items():
+            signal.signal(s, handler)
+
+
+def test_a_first_run_says_that_it_compiles_the_solver(monkeypatch):
+    """Issue 25: a first run after install compiles for about 150 s, which looked like a hang.  A
+    dynamics or wear run whose numba cache holds no compiled integrator says so before it starts,
+    with the time from docs/performance.md; with the integrator cached, or for a pressure study
+    (no integrator), nothing is said."""
+    import io
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    import workbench.runtime.caches as caches
+    from workbench.cli.main import FIRST_COMPILE_SECONDS, _compile_notice
+
+    def said(kind, compiled):
+        monkeypatch.setattr(caches, "numba_cache_dir", lambda: Path("/nonexistent/numba-cache"))
+        monkeypatch.setattr(caches, "holds_compiled", lambda *a, **k: compiled)
+        out = io.StringIO()
+        _compile_notice(Console(file=out, width=250), SimpleNamespace(kind=kind))
+        return " ".join(out.getvalue().split())
+
+    for kind in ("dynamics", "wear"):
+        note = said(kind, compiled=False)
+        assert "compiling the solver once" in note and f"about {FIRST_COMPILE_SECONDS} s" in note, note
+        assert said(kind, compiled=True) == ""
+    assert said("pressure", compiled=False) == ""
+    perf = (ROOT / "docs" / "performance.md").read_text()
+    assert f"about {FIRST_COMPILE_SECONDS} s" in perf     # the notice and the doc give one figure

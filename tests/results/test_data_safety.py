@@ -335,17 +335,52 @@ def test_a_fifo_as_study_file_or_output_is_refused_without_waiting(tmp_path, sho
     os.mkfifo(out)
     r = _cli("run", short_study, "-o", out, "--no-plot", timeout=60)
     assert r.returncode == 2 and "FIFO" in r.stderr and str(out) in r.stderr, r.stderr
+    r = _cli("run", short_study, "-o", out, "--no-plot", "--overwrite", timeout=60)
+    assert r.returncode == 2 and "FIFO" in r.stderr and str(out) in r.stderr, r.stderr
     r = _cli("plot", out, "-o", tmp_path / "figs", timeout=60)
     assert r.returncode == 2 and "FIFO" in r.stderr, r.stderr
     assert not (tmp_path / "r.nc").exists() and not (tmp_path / "figs").exists()
+    assert out.is_fifo()                                   # the FIFO itself is left as it was
 
 
-def test_sigterm_stops_a_wear_run_as_ctrl_c_does(tmp_path):
-    """SIGTERM (a batch system's kill) to ``workbench run`` of a wear study: exit 130 within
-    seconds, the completed updates kept with the status ``interrupted``; ``--resume`` finishes it."""
+def test_a_fifo_as_the_plot_folder_is_refused_without_waiting(tmp_path):
+    """``workbench plot RESULT -o FIFO``: exit 2 at once naming it; nothing drawn, the FIFO and the
+    result unchanged (the issue's third FIFO case beside ``run -o`` and ``run --overwrite -o``)."""
+    from study_helpers import STUDY_TEXT, fake_simulation, toy_registry
+    from workbench.kinds.dynamics_dataset import simulation_to_dataset
+    from workbench.results.dataset import write_dataset
+    reg = toy_registry()
+    study = load_study_text(STUDY_TEXT, file="toy.toml", registry=reg)
+    result = write_dataset(simulation_to_dataset(fake_simulation(study.mechanism), study=study, registry=reg),
+                           tmp_path / "toy.nc")
+    figs = tmp_path / "figs"
+    os.mkfifo(figs)
+    before = snapshot(tmp_path)
+    r = _cli("plot", result, "-o", figs, timeout=60)
+    assert r.returncode == 2 and str(figs) in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert figs.is_fifo() and snapshot(tmp_path) == before and not list(tmp_path.glob("*.png"))
+
+
+@pytest.mark.parametrize("args", [("validate", os.devnull), ("run", "STUDY", "-o", os.devnull, "--no-plot")])
+def test_a_device_as_study_file_or_output_is_refused(short_study, args):
+    """A character device (``/dev/null``) as the study file or as ``-o``: exit 2 naming it, before
+    any work (``workbench.runtime.files.special_kind``: FIFOs, devices and sockets alike)."""
+    r = invoke(*[short_study if a == "STUDY" else a for a in args])
+    _refused(r, os.devnull, "character device")
+
+
+# SIGHUP takes the same handler as SIGTERM (workbench.cli.main._stop_on_termination_signals); its
+# whole run is slow, and tests/cli/test_cli.py::test_sighup_and_sigterm_stop_a_command_as_ctrl_c_does
+# keeps SIGHUP's handler in the default suite
+@pytest.mark.parametrize("signum", [signal.SIGTERM, pytest.param(signal.SIGHUP, marks=pytest.mark.slow)],
+                         ids=["SIGTERM", "SIGHUP"])
+def test_sigterm_stops_a_wear_run_as_ctrl_c_does(tmp_path, signum):
+    """SIGTERM (a batch system's kill) or SIGHUP (a closed terminal) to ``workbench run`` of a wear
+    study: exit 130 within seconds, the completed updates kept with the status ``interrupted``;
+    ``--resume`` finishes it."""
     proc, exe, out = _wear_run_until(tmp_path, 1)
     sent = time.monotonic()
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(signum)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == EXIT_INTERRUPTED, err
     assert time.monotonic() - sent < 30

@@ -160,3 +160,41 @@ def test_a_wear_law_returning_huge_values_is_stopped_and_named(tmp_path, plugin_
     assert r.returncode == EXIT_RUN_FAILED, r.stderr
     err = " ".join(r.stderr.split())
     assert "wear law 'huge_wear'" in err and "wear update 0" in err and "depth step" in err, err
+
+
+# It missed in 3 of 17 runs on the loaded machine before the watchdog's count of running numba
+# compilations was kept from falling to -1 (tests/runtime/test_watchdog.py::
+# test_listening_from_inside_a_numba_event_leaves_the_count_balanced).
+def test_a_pace_projected_beyond_max_run_hours_stops_with_exit_2_and_keeps_the_samples(
+        tmp_path, monkeypatch, compiled_integrator):
+    """Issue 25's slow cranks (``speed_rpm = +-1``: valid, but hours per update) are bounded at run
+    time by ``[checks] max_run_hours``: after ``PACE_PROBE`` s of compiled integration the run's
+    wall time is projected from its pace, and a projection above the limit stops it with exit 2,
+    the projection and the key, keeping the samples so far (``OUT.partial.nc``).  Here 30 s of
+    Flores motion (minutes of wall time) against a limit of 0.36 s (1e-4 h), probed after 1 s
+    instead of 20 s so that the test takes seconds."""
+    import xarray as xr
+    from click.testing import CliRunner
+
+    from workbench.cli.main import main
+    from workbench.runtime import watchdog
+    monkeypatch.setattr(watchdog, "PACE_PROBE", 1.0)
+    study = _study(tmp_path, FLORES, {"revolutions = 2 ": "t_end = 30.0 ", "step = 1.0e-5 ": "step = 1.0e-4 ",
+                                   "compare_ideal = true": "compare_ideal = false"},
+                   "max_run_hours = 1.0e-4")
+    out = tmp_path / "long.nc"
+    before = (study.read_bytes(), study.stat().st_mtime_ns)
+    t0 = time.monotonic()
+    # --max-time: should the pace guard not fire, the run stops there (exit 2 too, but without
+    # "max_run_hours": the test fails instead of waiting minutes for the whole run)
+    r = CliRunner().invoke(main, ["run", str(study), "-o", str(out), "--no-plot", "--max-time", "60"],
+                           env={"COLUMNS": "300"})
+    took = time.monotonic() - t0
+    text = " ".join(r.output.split())
+    assert r.exit_code == EXIT_USER_ERROR, r.output
+    assert "max_run_hours" in text and "a pace that needs about" in text and "Traceback" not in r.output, \
+        (text, watchdog._progress)
+    assert (study.read_bytes(), study.stat().st_mtime_ns) == before and not out.exists()
+    with xr.open_dataset(tmp_path / "long.partial.nc") as ds:
+        assert 0.0 < float(ds["time"].max()) < 30.0
+    assert took < 120.0       # seconds, not the minutes the whole run needs

@@ -133,6 +133,29 @@ def test_a_compile_held_by_another_thread_is_progress_and_an_interrupted_wait_le
             time.sleep(3600)
 
 
+def test_listening_from_inside_a_numba_event_leaves_the_count_balanced():
+    """The listener is registered by the first numba_activity() of a process, which can come while
+    numba is inside an event (the integrator's worker thread loading its code under the compiler
+    lock): that event's end, with no start seen, left the count of running compilations at -1 for
+    good -- "numba is busy" forever, so the max_run_hours pace guard and the stall clock never ran
+    (found by tests/runtime/test_hangs.py's pace test, which missed in 3 of 17 runs).  A fresh
+    process, since the listener is registered once per process."""
+    code = textwrap.dedent("""
+        import numba
+        from numba.core import event
+        from numba.core.compiler_lock import global_compiler_lock
+        from workbench.runtime import watchdog
+        with event.trigger_event("numba:compiler_lock"):
+            watchdog.numba_activity()              # registers the listener mid-event
+        with global_compiler_lock:
+            assert watchdog.numba_activity()[1] == 1, watchdog._progress   # a real one still counts
+        print(watchdog.numba_activity()[1])
+    """)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["0"], r.stdout
+
+
 def test_outside_the_main_thread_watch_does_nothing():
     out = {}
 
