@@ -38,6 +38,22 @@ def test_save_writes_the_format_and_width_in_force(tmp_path, fmt, magic):
     assert fig.get_size_inches()[0] == pytest.approx(3.5)
 
 
+@pytest.mark.parametrize("top, label, last, width", [(2.0e5, "machine cycles [×10³]", "200", 3),
+                                                     (1.0e6, "machine cycles [×10⁶]", "1", 4),
+                                                     (3000.0, "machine cycles", "3000", 4)])
+def test_a_cycles_axis_reads_its_ticks_in_thousands_or_millions(tmp_path, top, label, last, width):
+    # six-digit tick labels of a 2e5-cycle run ran into each other on a half-width panel
+    with F.figure_options():
+        fig = new_figure(figsize=(4, 3))
+        ax = fig.add_subplot()
+        ax.plot([0.0, top], [0.0, 1.0])
+        F.cycles_axis(ax.xaxis)
+        F.save(fig, tmp_path / "c.png")
+        ticks = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert ax.xaxis.get_label().get_text() == label
+    assert max(len(t) for t in ticks) <= width and last in ticks, ticks
+
+
 def test_bad_options_are_refused():
     with pytest.raises(WorkbenchError, match="format"):
         F.FigureOptions(format="jpg")

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..results.figures import cycles_axis
+
 
 def plots(ds, outdir) -> list[Path]:
     """Write ``calibration_posterior`` and ``calibration_profile`` (.png, .pdf) into ``outdir``."""
@@ -61,7 +63,7 @@ def plots(ds, outdir) -> list[Path]:
         ax.plot(cyc[sel], 1e9 * ds["predictive_median"].values[sel], label="predictive")
         ax.errorbar(cyc[sel], 1e9 * ds["observed"].values[sel], yerr=1.96e9 * ds["observed_stderr"].values[sel],
                     fmt="o", ms=3, label="measured (95 %)")
-        ax.set_xlabel("cycles")
+        cycles_axis(ax.xaxis)
         ax.set_ylabel("worn volume [mm^3]")
         ax.legend(fontsize=8)
     fig.tight_layout()

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import WorkbenchError
-from .figures import error_band, save, unit_text
+from .figures import cycles_axis, error_band, save, unit_text
 
 
 def labels(datasets, names) -> list[str]:
@@ -161,7 +161,7 @@ def _wear(datasets, legend, outdir) -> list[Path]:
         line, = ax.plot(cycles, v * 1e9, marker=".", label=lab)
         if se is not None:
             error_band(ax, cycles, v * 1e9, se * 1e9, color=line.get_color())
-    ax.set_xlabel("machine cycles"); ax.set_ylabel("worn volume, all surfaces [mm³]"); ax.grid(alpha=0.3)
+    cycles_axis(ax.xaxis); ax.set_ylabel("worn volume, all surfaces [mm³]"); ax.grid(alpha=0.3)
     ax.set_title("Worn volume (bands: ±2 standard errors)", fontsize="medium")
     ax.legend(fontsize="small", loc="best")
     fig.tight_layout()

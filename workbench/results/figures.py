@@ -181,6 +181,29 @@ def readable(identifier: str) -> str:
 _SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+def cycles_axis(axis, label: str = "machine cycles") -> None:
+    """Label ``axis`` (``ax.xaxis``) as a count of cycles whose tick labels stay short: from 10⁴ on
+    the ticks are read in thousands or millions, said in the label ("machine cycles [×10³]"), so
+    six-digit labels never run into each other and no offset sits at the axis end."""
+    from matplotlib.ticker import Formatter
+
+    class _Counts(Formatter):
+        k = 0
+
+        def set_locs(self, locs):
+            super().set_locs(locs)
+            top = max((abs(float(v)) for v in locs), default=0.0)
+            self.k = 3 * int(math.floor(math.log10(top) / 3)) if top >= 1e4 else 0
+            self.axis.set_label_text(label if self.k == 0 else
+                                     f"{label} [×10{str(self.k).translate(_SUP)}]")
+
+        def __call__(self, x, pos=None):
+            return f"{x / 10 ** self.k:g}".replace("-", "\N{MINUS SIGN}")
+
+    axis.set_label_text(label)
+    axis.set_major_formatter(_Counts())
+
+
 def number_text(x: float, digits: int = 3) -> str:
     """``x`` for a reader: thin-space thousands, ``a×10ⁿ`` for very small or large numbers."""
     if x == 0 or not math.isfinite(x):

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..results.figures import cycles_axis
+
 
 def plots(ds, outdir) -> list[Path]:
     """Write ``uq_bands`` and ``uq_sobol`` (.png, .pdf) into ``outdir``; return the files."""
@@ -98,7 +100,7 @@ def _bands(ds):
             sb = scale * ds[f"{key}_surrogate_band"].values
             ax.plot(c, sb[0], "k--", lw=0.9, label=f"polynomial chaos (order {ds.attrs.get('surrogate_order', '?')})")
             ax.plot(c, sb[2], "k--", lw=0.9)
-        ax.set_xlabel("machine cycles")
+        cycles_axis(ax.xaxis)
         ax.set_ylabel(f"{ds[key].attrs['long_name'].replace(' of each run', '')} [{unit}]")
         ax.legend(fontsize=8, loc="upper left")
     check = str(ds.attrs.get("surrogate_check", "")).split(":")[0]     # the details are in the attribute
@@ -150,7 +152,7 @@ def _sobol_cycles(ds):
                 ax.plot(c, ds[f"sobol_total_{out}_pce_cycles"].values[i], color=f"C{i}", ls="--",
                         label=f"ST {name} (polynomial chaos)")
         ax.axhline(0.0, color="k", lw=0.6)
-        ax.set_xlabel("machine cycles")
+        cycles_axis(ax.xaxis)
         ax.set_title(ds[key].attrs["long_name"].replace(" of each run", ""), fontsize=9)
         ax.legend(fontsize=7)
     axes[0].set_ylabel("total Sobol' index")

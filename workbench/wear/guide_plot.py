@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..results.figures import save
+from ..results.figures import cycles_axis, save
 
 
 def _figure(*args, figsize=None, **kwargs):
@@ -72,7 +72,7 @@ def plot_guides(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
                 line, = ax.plot(cycles, v * 1e9, marker=".", label=f"{j} {part}")
                 ax.fill_between(cycles, (v - 2 * se) * 1e9, (v + 2 * se) * 1e9, color=line.get_color(),
                                 alpha=0.25, label=f"{j} {part} ±2 SE")
-    ax.set_xlabel("machine cycles"); ax.set_ylabel("worn volume [mm³]"); ax.grid(alpha=0.3)
+    cycles_axis(ax.xaxis); ax.set_ylabel("worn volume [mm³]"); ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
     fig.tight_layout()
     paths.append(save(fig, outdir / "guide_volume.png", dpi=120))

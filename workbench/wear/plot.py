@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..results.figures import error_bars, save, stderr_of, unit_text
+from ..results.figures import cycles_axis, error_bars, save, stderr_of, unit_text
 from ..results.plot import PNG
 
 
@@ -99,7 +99,7 @@ def _revolute_plots(ds, outdir: Path, max_curves: int) -> list[Path]:
                     se = np.asarray(ds["wear_volume_stderr"].sel(joint=j, surface=surf).values, float)
                     ax.fill_between(cycles, (v - 2 * se) * 1e9, (v + 2 * se) * 1e9, color=line.get_color(),
                                     alpha=0.25, label=f"{j} {surf} ±2 SE")
-    ax.set_xlabel("machine cycles"); ax.set_ylabel("worn volume [mm³]"); ax.grid(alpha=0.3)
+    cycles_axis(ax.xaxis); ax.set_ylabel("worn volume [mm³]"); ax.grid(alpha=0.3)
     if ax.get_legend_handles_labels()[0]:   # nothing worn yet: no curves to name
         ax.legend()
     fig.tight_layout()
@@ -148,7 +148,7 @@ def plot_degradation(ds, path) -> Path:
         scale, unit = 180.0 / np.pi * 3600.0, "arcsec"
     axes[-1].plot(cycles, ds["output_deviation_rms"].values * scale, marker=".", label="RMS")
     axes[-1].plot(cycles, ds["output_deviation_max"].values * scale, marker=".", label="max")
-    axes[-1].set_ylabel(f"output deviation [{unit}]"); axes[-1].set_xlabel("machine cycles")
+    axes[-1].set_ylabel(f"output deviation [{unit}]"); cycles_axis(axes[-1].xaxis)
     for a in axes:
         a.grid(alpha=0.3)
         if a.get_legend_handles_labels()[0]:

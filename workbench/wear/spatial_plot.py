@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..results.figures import save
+from ..results.figures import cycles_axis, save
 from ..results.plot import new_figure
 from .plot import _figure
 
@@ -86,7 +86,7 @@ def plot_maps(ds, outdir: str | Path, max_curves: int = 8) -> list[Path]:
                 continue
             ax.plot(cycles, v * 1e9, label=f"{j} {surf}")
             ax.fill_between(cycles, (v - 2 * se) * 1e9, (v + 2 * se) * 1e9, alpha=0.25)
-    ax.set_xlabel("machine cycles")
+    cycles_axis(ax.xaxis)
     ax.set_ylabel("worn volume [mm³]")
     ax.set_title("worn volume, ±2 standard errors", fontsize=9)
     if ax.get_legend_handles_labels()[0]:
