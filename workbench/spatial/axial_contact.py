@@ -129,20 +129,7 @@ def tilted(A, b0, g3, g4, k_r, R, c):
     grid = np.linspace(-math.pi, math.pi, 145)
     best = None
     for nu in (1.0, -1.0):
-        vals = [resid(nu, x)[0] for x in grid]
-        for a, b, fa, fb in zip(grid[:-1], grid[1:], vals[:-1], vals[1:]):
-            if not (np.isfinite(fa) and np.isfinite(fb) and fa * fb <= 0):
-                continue
-            for _ in range(80):
-                m = 0.5 * (a + b)
-                fm = resid(nu, m)[0]
-                if not np.isfinite(fm):
-                    break
-                if fa * fm <= 0:
-                    b = m
-                else:
-                    a, fa = m, fm
-            th = 0.5 * (a + b)
+        for th in _bisected_roots(lambda x, nu=nu: resid(nu, x), grid):
             r, D, u = resid(nu, th)
             if abs(r) <= 1e-9 and nu * D < 0:
                 # several tilted roots (seen only with friction): the least tilted one
@@ -151,6 +138,25 @@ def tilted(A, b0, g3, g4, k_r, R, c):
     if best is not None:
         return best[1], best[2]
     return _tilted_opposite(A, b0, g3, g4, k_r, R, c)
+
+
+def _bisected_roots(f, grid):
+    """Each sign change of ``f(x)[0]`` between neighbours of ``grid`` (both finite), bisected 80
+    times (or until ``f`` is not finite): yields the middle of the last bracket."""
+    vals = [f(x)[0] for x in grid]
+    for a, b, fa, fb in zip(grid[:-1], grid[1:], vals[:-1], vals[1:]):
+        if not (np.isfinite(fa) and np.isfinite(fb) and fa * fb <= 0):
+            continue
+        for _ in range(80):
+            m = 0.5 * (a + b)
+            fm = f(m)[0]
+            if not np.isfinite(fm):
+                break
+            if fa * fm <= 0:
+                b = m
+            else:
+                a, fa = m, fm
+        yield 0.5 * (a + b)
 
 
 def _tilted_opposite(A, b0, g3, g4, k_r, R, c):
@@ -167,21 +173,8 @@ def _tilted_opposite(A, b0, g3, g4, k_r, R, c):
         m = -math.copysign(1.0, D) * _tangent(t1 + 0.5 * D)
         return math.remainder(math.atan2(m[1], m[2]) - phi, 2 * math.pi), u, n3
 
-    grid = np.linspace(-math.pi, math.pi, 145)
-    vals = [resid(x)[0] for x in grid]
-    for a, b, fa, fb in zip(grid[:-1], grid[1:], vals[:-1], vals[1:]):
-        if not (np.isfinite(fa) and np.isfinite(fb) and fa * fb <= 0):
-            continue
-        for _ in range(80):
-            m = 0.5 * (a + b)
-            fm = resid(m)[0]
-            if not np.isfinite(fm):
-                break
-            if fa * fm <= 0:
-                b = m
-            else:
-                a, fa = m, fm
-        r, u, n3 = resid(0.5 * (a + b))
+    for phi in _bisected_roots(resid, np.linspace(-math.pi, math.pi, 145)):
+        r, u, n3 = resid(phi)
         if abs(r) <= 1e-9:
             return u, n3
     return None
