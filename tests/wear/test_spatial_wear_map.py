@@ -161,6 +161,55 @@ def test_a_worn_map_opens_the_rims_of_the_spatial_contact(registry):
     assert fast == pytest.approx(worn, abs=1e-15)
 
 
+def _turned_states(model, y0, rng, n):
+    """``n`` states near ``y0``: bodies moved by up to 0.2 mm and turned by up to ~0.3 rad about
+    random axes (unit quaternions), so rims, turns and tilts sweep the maps."""
+    nb = model.nb
+    out = []
+    for _ in range(n):
+        y = y0.copy()
+        y[:3 * nb] += rng.uniform(-2e-4, 2e-4, 3 * nb)
+        for b in range(nb):
+            q = y[3 * nb + 4 * b:3 * nb + 4 * b + 4] + rng.uniform(-0.15, 0.15, 4)
+            y[3 * nb + 4 * b:3 * nb + 4 * b + 4] = q / np.linalg.norm(q)
+        out.append(y)
+    return out
+
+
+def test_the_compiled_map_lookup_takes_the_python_paths_depths(registry):
+    """The compiled lookup of the worn depths (:mod:`workbench.spatial.clearance.worn_kernels`,
+    the wear loop's dynamics) against the Python path (:meth:`WornView.depth`), on random maps of
+    bushing and journal (uneven in angle and along the bore) of a tilted journal and a worn ball
+    socket, over 40 states that turn the journal and sweep the rims over the maps (clipped ends
+    included): the same penetrations to 1e-15 m (the same formulas; the last bits differ by the
+    order of a sum)."""
+    from spatial_clearance_models import ball_in_socket, slider_crank
+    from workbench.spatial.clearance.forces import Clearances
+    from workbench.spatial.model import Model
+    from workbench.spatial.solver import initial_state
+    from workbench.wear.spatial_cap import WornCap
+    from workbench.wear.spatial_map import WornMap
+    rng = np.random.default_rng(29)
+    mech = slider_crank(registry, tilt=0.02)
+    model = Model(mech)
+    w = WornMap.fresh(mech.spatial_clearance_joints[0], 90, 7)
+    w.h_bushing[:] = rng.uniform(0.0, 5e-6, w.shape)
+    w.h_journal[:] = rng.uniform(0.0, 2e-6, w.shape)
+    ball = ball_in_socket(registry.create("contact", "hertz", {}), position=(3e-4, 1e-4, 0.0))
+    bmodel = Model(ball)
+    cap = WornCap.fresh(ball.spatial_clearance_joints[0], 72, 36)
+    cap.h_bushing[:] = rng.uniform(0.0, 4e-6, cap.shape)
+    for mdl, mch, worn in ((model, mech, {0: w}), (bmodel, ball, {0: cap})):
+        ref = Clearances(mdl, mch.spatial_clearance_joints, compiled=False, worn=worn)
+        fast = Clearances(mdl, mch.spatial_clearance_joints, compiled=True, worn=worn)
+        plain = Clearances(mdl, mch.spatial_clearance_joints, compiled=True)
+        for y in _turned_states(mdl, initial_state(mdl, 0.0), rng, 40):
+            g_ref = ref.gaps(mdl.kinematics(y))[0]
+            g_fast = fast.gaps_fast(y)[0]
+            assert g_fast == pytest.approx(g_ref, abs=1e-15)
+            assert np.all(plain.gaps_fast(y)[0] - g_fast >= 0.0)     # wear only opens the gap
+
+
 def test_a_ball_wears_its_socket_along_the_winkler_cap_closed_form(registry, tmp_path):
     """A ball (R_j = 10 mm) spinning at omega = 2 pi / 0.1 s about z in a socket lined with the
     rig's Winkler layer, pressed along x by W = 2 kN.  The cap carries

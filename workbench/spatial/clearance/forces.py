@@ -123,6 +123,8 @@ class Clearances:
             self.worn = WornView(self, model, worn)
             self.worn_points = tuple(k for k, p in enumerate(self.points)
                                      if p.joint in self.worn.maps and p.kind != KIND_AXIAL)
+            from .worn_kernels import pack
+            self._worn_packed = pack(self, self.worn, self.nb)
 
     # ------------------------------------------------------------------ kinematics
     def _geometry(self, p: CPoint, R, A):
@@ -204,11 +206,11 @@ class Clearances:
         return G[:, G_PEN], G[:, G_VN]
 
     def _wear_fast(self, G, R, A):
-        """The worn maps' depths taken off the compiled points' penetrations, in place."""
+        """The worn maps' depths taken off the compiled points' penetrations, in place
+        (:mod:`.worn_kernels`)."""
         if self.worn_points:
-            from .kernels import G_PEN, G_QI
-            for k in self.worn_points:
-                G[k, G_PEN] -= self.worn.depth(self, self.points[k].joint, R, A, G[k, G_QI:G_QI + 3])
+            from .worn_kernels import take_depths
+            _direct(take_depths)(G, R, A, *self._worn_packed)
 
     def forces_fast(self, y, dm):
         """:meth:`forces` (without the record) of the state ``y`` on the compiled path: the
