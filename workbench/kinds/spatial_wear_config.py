@@ -92,4 +92,4 @@ def parse_spatial_wear(table: Any, mechanism, registry, probs: S.Problems, model
         rate_tolerance=v["rate_tolerance"], profile_tolerance=v["profile_tolerance"],
         jump_tolerance=v["jump_tolerance"], jump_control=v["jump_control"],
         penetration_limit=v["penetration_limit"], outlier_k=v["outlier_k"], bushing_share=v["bushing_share"],
-        depth_step=v["depth_step"], max_cycle_jump=v["max_cycle_jump"] if v["max_cycle_jump"] is not None else math.inf)
+        depth_step=v["depth_step"], hardness_limit=v["hardness_limit"], max_cycle_jump=v["max_cycle_jump"] if v["max_cycle_jump"] is not None else math.inf)

@@ -15,12 +15,16 @@ The same loop as the planar one (:mod:`.loop`), with worn maps (:mod:`.spatial_m
    ``max_average_cycles`` is reached (the planar loop's rule, :func:`.loop.convergence_ratio`);
 3. outliers are screened as in the planar loop (:func:`.loop.outliers`; the source is asked again
    at rtol/100 once, then the run stops, :func:`.stops.outlier_stop`);
-4. the row is stored (:class:`.store.WearStore`, inside the store session of
+4. the peak pressure is checked against the softer part's hardness (``p_max/H``: warning above
+   1/3, stop above ``hardness_limit``; the planar loop's :class:`.validity.ValidityLog`) and the
+   row is stored (:class:`.store.WearStore`, inside the store session of
    :func:`.session.guarded`), with the map before the jump;
 5. the jump ``dN`` is the planar loop's (:func:`.loop.choose_jump`: depth step times the radial
    clearance, jump error control over the last updates, cycles left), and the maps wear by ``dN``
    times the rate (:func:`.increment.jump_increment`); cumulative standard errors add the
    updates' variances, as in the planar loop.
+
+A stopped run continues from its store (``resume``, :mod:`.spatial_resume`).
 """
 from __future__ import annotations
 
@@ -37,6 +41,7 @@ from . import loop
 from .increment import estimate, jump_increment
 from .session import guarded
 from .spatial_map import WornMap, cycle_rates
+from .spatial_resume import restore_history
 from .stops import outlier_stop
 from .store import WearStore, open_store
 
@@ -51,7 +56,8 @@ class SpatialWearConfig:
     nodes : angle nodes M [1]; z_nodes : axial nodes Nz of a journal's map, polar nodes of a ball's cap [1];
     average_cycles, max_average_cycles [1]; rate_tolerance, profile_tolerance, jump_tolerance [1];
     jump_control : ``"last_update"`` or ``"history"``; penetration_limit, outlier_k [1];
-    bushing_share, depth_step [1]; max_cycle_jump [1]; joints : indices of the worn joints in
+    bushing_share, depth_step [1]; max_cycle_jump [1]; hardness_limit [1] (``p_max/H`` that stops
+    the run); joints : indices of the worn joints in
     ``mechanism.spatial_clearance_joints`` (journals or balls); pressure, law : the pressure model (``winkler``) and
     the wear law (plugin instances).
     """
@@ -75,6 +81,7 @@ class SpatialWearConfig:
     bushing_share: float = 1.0
     depth_step: float = 0.05
     max_cycle_jump: float = math.inf
+    hardness_limit: float = 10.0
     guides: tuple = ()   # no translational joints wear in a spatial mechanism (the planar config's field)
 
 
@@ -159,7 +166,7 @@ def _split(w: WornMap, flat):
     return np.asarray(flat, float).reshape(w.shape)
 
 
-def row(run, meas: _Measured, dN: float, inc: dict) -> xr.Dataset:
+def row(run, meas: _Measured, dN: float, inc: dict, ratios: dict | None = None) -> xr.Dataset:
     """Row ``run.update`` of the store: the maps before this update's jump, their rates and errors."""
     js = sorted(run.worn)
     W = [run.worn[j] for j in js]
@@ -195,6 +202,8 @@ def row(run, meas: _Measured, dN: float, inc: dict) -> xr.Dataset:
                                   "largest contact force over the averaging cycles"),
         "mean_contact_force": _var(("joint",), [x.mean_force for x in r], "N",
                                    "mean contact force over the averaging cycles"),
+        "pressure_hardness_ratio": _var(("joint",), [(ratios or {}).get(j, math.nan) for j in js], "1",
+                                        "peak pressure / hardness of the softer part (NaN: no hardness given)"),
         "average_cycles": _var((), meas.n_cycles, "1", "averaging cycles of this update"),
         "resampled": _var((), int(meas.resampled), "1", "1 when an outlier made this update re-sample at rtol/100"),
         "cycle_jump": _var((), dN, "1", "cycles jumped after this update"),
@@ -240,8 +249,6 @@ def run_spatial_wear(study, *, out, source, resume: bool = False, progress=None,
     averaging cycles of ``samples_per_cycle`` samples on the current maps (``run.worn``), at the
     solver tolerances times ``tighten``.  ``progress(cycles_done, cycles_total, dN, max_depth)``
     after every update.  Returns the store's dataset (loaded)."""
-    if resume:
-        raise WorkbenchError(f"{out}: a spatial wear run cannot be resumed yet; run it again with overwrite")
     cfg = study.wear
     if getattr(cfg.law, "evolving", False):
         raise WorkbenchError(f"spatial wear: the wear law '{cfg.law.name}' evolves with the sliding distance; "
@@ -250,18 +257,31 @@ def run_spatial_wear(study, *, out, source, resume: bool = False, progress=None,
     store = WearStore(out)
     wall = _time.perf_counter()
     new = 0
-    while True:
+    dN = math.nan
+    if resume:
+        ds = store.resume()
+        if ds.attrs.get("study_text") != (run.study.text or ""):
+            raise WorkbenchError(f"cannot resume {out}: it was made by a different study text "
+                                 f"(study file {ds.attrs.get('study_file') or '?'})")
+        restore_history(run, ds)
+        dN = 0.0 if float(ds.cycle_jump.values[-1]) == 0.0 else math.nan   # 0: killed after its last update
+    while dN != 0.0:
         meas = measure(run, source)
+        ratios = {j: run.validity.pressure_ratio(_Materials(w.joint), meas.rates[j].peak_pressure, cfg.hardness_limit,
+                                                 run.update, run.cycles_done) for j, w in run.worn.items()}
         dN = loop.choose_jump(run, meas)
         inc = {j: jump_increment(_Flat(w), meas.rates[j], dN, cfg.law, cfg.bushing_share, cfg.pressure)
                for j, w in run.worn.items()}
-        r = row(run, meas, dN, inc)
+        r = row(run, meas, dN, inc, ratios)
+        # the validity notes are committed with the update they belong to (one atomic step)
+        validity = (dict(validity_warnings=list(run.validity.warnings), validity_notes=list(run.validity.notes))
+                    if run.validity.warnings or run.validity.notes else None)
         if run.update == 0:
             store.create(r.assign_attrs(study_text=run.study.text or "", title=getattr(study, "title", ""),
                                         wear_law=cfg.law.name, pressure_model=cfg.pressure.name,
-                                        wear_map="spatial"))
+                                        wear_map="spatial"), attrs=validity)
         else:
-            store.append(r)
+            store.append(r, attrs=validity)
         if dN > 0.0:
             apply(run, meas, dN, inc)
         if progress is not None:
@@ -272,8 +292,19 @@ def run_spatial_wear(study, *, out, source, resume: bool = False, progress=None,
         new += 1
         if max_updates is not None and new >= max_updates:
             break
-    store.set_attrs(run_status="complete" if dN == 0.0 else "incomplete", wall_time=_time.perf_counter() - wall)
+    store.set_attrs(run_status="complete" if dN == 0.0 else "incomplete (resume with --resume)",
+                    wall_time=_time.perf_counter() - wall)
     return open_store(out)
+
+
+class _Materials:
+    """A spatial clearance joint seen by :class:`.validity.ValidityLog` (which names the bushing's
+    and the journal's materials; the spatial joint's ``material_i`` and ``material_j``)."""
+
+    def __init__(self, joint):
+        self.name = joint.name
+        self.bushing_material = joint.material_i
+        self.journal_material = joint.material_j
 
 
 def groove_taper(depth: np.ndarray, z: np.ndarray) -> float:

@@ -1,0 +1,87 @@
+"""The spatial wear loop's run control (issue 29): a stopped run continues from its store, and
+every update checks its peak pressure against the softer part's hardness.
+
+Rig: the tilted journal under a constant load of ``test_spatial_wear_map.py`` (helpers in
+``spatial_wear_rig.py``), small maps (36 x 5 nodes) so that a run of ~10 updates takes a second.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+
+import numpy as np
+import pytest
+
+from workbench.errors import WorkbenchError
+from workbench.models import Material
+from workbench.wear.spatial_loop import run_spatial_wear
+from workbench.wear.spatial_samples import constant_load_rig
+from workbench.wear.validity import WearValidityWarning
+
+from spatial_wear_rig import RPM, study
+
+W, TILT = 2000.0, math.radians(0.05)
+
+
+def _rig(registry, cycles=2000.0, **kw):
+    return study(registry, nodes=36, z_nodes=5, cycles=cycles, depth_step=0.02, jump_control="history", **kw)
+
+
+def _source():
+    return constant_load_rig(W, TILT, RPM, 2)
+
+
+def test_a_resumed_run_continues_as_if_never_stopped(registry, tmp_path):
+    """Stopped after 4 of 7 updates (``max_updates = 4``; the history control's window is 4 rows) and continued with ``resume``: the same rows as an
+    uninterrupted run -- the cycles, jumps and maps exactly (the maps and the jump control's
+    history come back exactly), the standard errors to 1e-12 (stored as errors, restored as
+    variances: one square root and one square apart)."""
+    st = _rig(registry, cycles=1200.0)
+    full = run_spatial_wear(st, out=tmp_path / "full.zarr", source=_source())
+    assert len(full.cycle) >= 6 and str(full.attrs["run_status"]) == "complete"
+    part = run_spatial_wear(st, out=tmp_path / "part.zarr", source=_source(), max_updates=4)
+    assert len(part.cycle) == 4 and str(part.attrs["run_status"]).startswith("incomplete")
+    res = run_spatial_wear(st, out=tmp_path / "part.zarr", source=_source(), resume=True)
+    assert str(res.attrs["run_status"]) == "complete"
+    np.testing.assert_array_equal(res.cycle.values, full.cycle.values)
+    for name in ("wear_depth", "depth_increment", "wear_rate", "cycle_jump", "wear_volume"):
+        np.testing.assert_array_equal(res[name].values, full[name].values, err_msg=name)
+    for name in ("wear_depth_stderr", "wear_volume_stderr"):
+        np.testing.assert_allclose(res[name].values, full[name].values, rtol=1e-12, atol=0.0, err_msg=name)
+
+
+def test_a_resume_of_another_studys_store_is_refused(registry, tmp_path):
+    st = _rig(registry)
+    run_spatial_wear(st, out=tmp_path / "a.zarr", source=_source(), max_updates=1)
+    other = dataclasses.replace(st.wear, depth_step=0.01)
+    import types
+    st2 = types.SimpleNamespace(mechanism=st.mechanism, wear=other, text="another rig", title="x")
+    with pytest.raises(WorkbenchError, match="different study text"):
+        run_spatial_wear(st2, out=tmp_path / "a.zarr", source=_source(), resume=True)
+
+
+def _with_hardness(registry, H, **kw):
+    st = _rig(registry)
+    jt = dataclasses.replace(st.mechanism.spatial_clearance_joints[0],
+                             material_i=Material(E=3e9, nu=0.35, hardness=H))
+    st2 = _rig(registry, joint=jt, **kw)
+    return st2
+
+
+def test_each_update_checks_the_peak_pressure_against_the_hardness(registry, tmp_path):
+    """``p_max/H`` per update as in the planar loop: stored as ``pressure_hardness_ratio``; above
+    1/3 a warning (kept in the store's ``validity_warnings``), above ``hardness_limit`` the run
+    stops with the limit's key in the message; without a hardness the ratio is NaN and a note
+    says the checks were skipped."""
+    plain = run_spatial_wear(_rig(registry), out=tmp_path / "plain.zarr", source=_source(), max_updates=1)
+    assert np.isnan(plain.pressure_hardness_ratio.values).all()
+    assert "no material hardness" in plain.attrs["validity_notes"]
+    p = float(plain.peak_pressure.values[0, 0])
+    with pytest.warns(WearValidityWarning, match="beyond Archard's range"):
+        ds = run_spatial_wear(_with_hardness(registry, 2.0 * p), out=tmp_path / "h.zarr", source=_source(),
+                              max_updates=1)
+    assert float(ds.pressure_hardness_ratio.values[0, 0]) == pytest.approx(0.5, rel=1e-12)
+    assert any("beyond Archard's range" in w for w in json.loads(ds.attrs["validity_warnings"]))
+    with pytest.raises(WorkbenchError, match="hardness_limit = 10"):
+        run_spatial_wear(_with_hardness(registry, p / 20.0), out=tmp_path / "stop.zarr", source=_source())
