@@ -182,7 +182,7 @@ def test_the_compiled_map_lookup_takes_the_python_paths_depths(registry):
     bushing and journal (uneven in angle and along the bore) of a tilted journal and a worn ball
     socket, over 40 states that turn the journal and sweep the rims over the maps (clipped ends
     included): the same penetrations to 1e-15 m (the same formulas; the last bits differ by the
-    order of a sum)."""
+    order of a sum).  A wild trial state does not raise."""
     from spatial_clearance_models import ball_in_socket, slider_crank
     from workbench.spatial.clearance.forces import Clearances
     from workbench.spatial.model import Model
@@ -208,6 +208,11 @@ def test_the_compiled_map_lookup_takes_the_python_paths_depths(registry):
             g_fast = fast.gaps_fast(y)[0]
             assert g_fast == pytest.approx(g_ref, abs=1e-15)
             assert np.all(plain.gaps_fast(y)[0] - g_fast >= 0.0)     # wear only opens the gap
+        # a wild trial stage of the integrator (a body flung to 1e300 m: the ball's normal is 0)
+        # gets a penetration, not an exception (its step is rejected)
+        wild = initial_state(mdl, 0.0)
+        wild[:3] = 1e300
+        fast.gaps_fast(wild)
 
 
 def test_a_ball_wears_its_socket_along_the_winkler_cap_closed_form(registry, tmp_path):

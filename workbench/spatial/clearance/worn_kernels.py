@@ -88,8 +88,11 @@ def take_depths(G, R, A, wint, wflt, depths):
         d = G[k, G_QI:G_QI + 3] - P
         if kind == CAP:
             v = A[i].T @ d
+            nv = math.sqrt(v @ v)
+            if not nv > 0.0:   # a wild trial stage (huge or NaN state): its step is rejected anyway
+                continue
             th = math.atan2(v[1], v[0])
-            ph = math.acos(max(-1.0, min(1.0, v[2] / math.sqrt(v @ v))))
+            ph = math.acos(max(-1.0, min(1.0, v[2] / nv)))
             fz = min(max(ph * N / math.pi - 0.5, 0.0), N - 1.0)
             m = min(int(fz), N - 2)
             G[k, G_PEN] -= _periodic(depths, base, M, N, m, fz - m, th)
