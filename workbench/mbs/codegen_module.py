@@ -120,10 +120,23 @@ def load(cm):
     shape = structure(cm)
     if shape in _LOADED:     # this process has it: no source to generate
         return _LOADED[shape], None
-    text = module_source(cm)
+    mod, why = import_generated(module_source(cm), "wb_specialised")
+    if mod is not None:
+        _LOADED[shape] = mod
+    return mod, why
+
+
+def import_generated(text: str, prefix: str):
+    """Write the module source ``text`` as ``<prefix>_<hash of text>.py`` into the folder of
+    generated modules (:func:`_folder`) unless it is there already, and import it: ``(module,
+    None)``, or ``(None, reason)`` when the folder cannot be written.  Its ``cache=True`` functions
+    are then compiled once per source state and loaded from disk afterwards."""
     key = hashlib.sha256(text.encode()).hexdigest()[:20]
+    name = f"{prefix}_{key}"
+    if name in sys.modules:
+        return sys.modules[name], None
     folder = _folder()
-    path = folder / f"wb_specialised_{key}.py"
+    path = folder / f"{name}.py"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if not path.exists() or path.read_text() != text:
@@ -134,13 +147,11 @@ def load(cm):
                 f.write(text)
             os.replace(tmp, path)
     except OSError as exc:
-        return None, f"cannot write the specialised module into {folder}: {exc}"
-    name = f"wb_specialised_{key}"
+        return None, f"cannot write the generated module into {folder}: {exc}"
     spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
-    _LOADED[shape] = mod
     return mod, None
 
 

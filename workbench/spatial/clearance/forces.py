@@ -106,6 +106,7 @@ class Clearances:
                     for h in (-0.5 * jt.length, 0.5 * jt.length):
                         self.points.append(CPoint(q, KIND_AXIAL, h, 1.0))
         self.n_points = len(self.points)
+        self._generated = None   # the compiled forces of :mod:`.compiled_forces`, made on first use
         self.point_joint = np.array([p.joint for p in self.points], int)
         # the arrays of the compiled path (:mod:`.kernels`; the ground is index nb there)
         g = lambda b: self.nb if b < 0 else b   # noqa: E731
@@ -213,9 +214,35 @@ class Clearances:
             _direct(take_depths)(G, R, A, *self._worn_packed)
 
     def forces_fast(self, y, dm):
-        """:meth:`forces` (without the record) of the state ``y`` on the compiled path: the
-        contact points and the assembly compiled, the laws' compiled kernels called for the
-        points in contact."""
+        """:meth:`forces` (without the record) of the state ``y`` on the compiled path: one
+        compiled call with the laws imported by name (:mod:`.compiled_forces`), else the contact
+        points and the assembly compiled and the laws' compiled kernels called from Python for
+        the points in contact."""
+        if self._generated is None:
+            from . import compiled_forces
+            fun = compiled_forces.load(self)
+            self._generated = (fun, compiled_forces.arguments(self)) if fun is not None else False
+        if self._generated:
+            fun, args = self._generated
+            Q, pc, pf, bad, kind, value = fun(y, dm, *args)
+            if bad >= 0:
+                self._raise_bad(bad, kind, value, y)
+            return Q, pc, pf
+        return self._forces_loop(y, dm)
+
+    def _raise_bad(self, k, kind, value, y):
+        from .kernels import G_PEN, G_VT, points_of_state
+        R, A, _, _, G = _direct(points_of_state)(y, self.nb, self.pint, self.pflt)
+        self._wear_fast(G, R, A)
+        name = self.joints[self.points[k].joint].name
+        if kind == 0:
+            raise MechanismError(f"clearance joint '{name}': the contact law returned {value!r} at penetration "
+                                 f"{G[k, G_PEN]:.6g} m (must be finite and >= 0)")
+        raise MechanismError(f"clearance joint '{name}': the friction law returned {value!r} at slip speed "
+                             f"{G[k, G_VT]:.6g} m/s")
+
+    def _forces_loop(self, y, dm):
+        """:meth:`forces_fast` with the laws called from Python (laws not importable by name)."""
         from .kernels import G_PEN, G_VN, G_VT, assemble, points_of_state
         R, A, V, W, G = _direct(points_of_state)(y, self.nb, self.pint, self.pflt)
         self._wear_fast(G, R, A)
