@@ -198,3 +198,19 @@ def test_the_fem_engine_api_resolves():
         assert callable(getattr(fem, name)), name
     with pytest.raises(AttributeError):
         fem.run_pressure_study          # the study moved to the study kinds
+
+
+def test_the_summary_counts_a_spatial_joints_impacts_by_its_index():
+    """Spatial impact tables give the joint's index, planar ones its name: both are counted (a
+    spatial ball-joint run read "0 impacts" with 41 in its table)."""
+    import numpy as np
+    import xarray as xr
+    from workbench.kinds.dynamics import summary
+    base = {"contact_force": (("joint", "time"), np.array([[0.0, 5.0, 2.0], [0.0, 1.0, 0.0]]))}
+    for table in (np.array([0, 0, 1]), np.array(["B", "B", "C"])):
+        ds = xr.Dataset({**base, "impact_joint": (("impact",), table),
+                         "impact_peak_force": (("impact",), np.array([7.0, 3.0, 0.5]))},
+                        coords={"joint": ["B", "C"], "time": [0.0, 1.0, 2.0]})
+        s = summary(ds)["joints"]
+        assert (s["B"]["impacts"], s["C"]["impacts"]) == (2, 1)
+        assert (s["B"]["peak_contact_force"], s["C"]["peak_contact_force"]) == (7.0, 1.0)

@@ -96,7 +96,7 @@ def validate(study_file: Path, max_cases: int | None = None):
         w = study.wear
         _tagged(
             "ok", "green", f"{study_file}: wear study '{study.title}': {len(m.bodies)} bodies, "
-            f"{len(m.clearance_joints) or len(getattr(m, 'spatial_clearance_joints', ()))} clearance joints ({len(w.joints) + len(w.guides)} wearing); {w.cycles:.6g} cycles "
+            f"{_clearance_count(m)} clearance joints ({len(w.joints) + len(w.guides)} wearing); {w.cycles:.6g} cycles "
             f"of {w.cycle_period:g} s; pressure '{w.pressure.name}', wear law '{w.law.name}'")
         return
     from ..engines import select
@@ -107,8 +107,13 @@ def validate(study_file: Path, max_cases: int | None = None):
         "ok", "green", f"{study_file}: dynamics study '{study.title}': {len(m.bodies)} bodies, "
         + (f"{len(beams)} beams, " if beams else "")
         + f"{len(m.joints)} ideal joints, {len(m.drivers)} drivers, {len(m.forces)} forces, "
-        f"{len(m.clearance_joints)} clearance joints; t = {s.t_start:g} .. {s.t_end:g} s, "
+        f"{_clearance_count(m)} clearance joints; t = {s.t_start:g} .. {s.t_end:g} s, "
         f"output every {s.output_step:g} s, {solver}")
+
+
+def _clearance_count(m) -> int:
+    """Clearance joints of a planar or a spatial mechanism (a spatial one keeps them apart)."""
+    return len(m.clearance_joints) or len(getattr(m, "spatial_clearance_joints", ()))
 
 
 # sweep validation and the JSON Schema command

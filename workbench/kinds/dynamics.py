@@ -72,9 +72,11 @@ def summary(ds) -> dict:
     on the dense output, when larger than the sampled maximum); the first driver's peak |load|;
     the solver's steps and wall time [s]."""
     joints = {}
-    for j in ds["joint"].values:
+    ij = ds["impact_joint"]
+    for k, j in enumerate(ds["joint"].values):
         f = float(ds["contact_force"].sel(joint=j).max())
-        mine = ds["impact_joint"] == j
+        # planar tables name the joint, spatial ones give its index (workbench.spatial.dataset)
+        mine = ij == (k if np.issubdtype(ij.dtype, np.number) else j)
         n = int(mine.sum())
         if n and "impact_peak_force" in ds:
             peaks = ds["impact_peak_force"].where(mine).values
