@@ -55,8 +55,16 @@ def test_the_generated_forces_are_the_python_loops_to_the_last_bit(registry):
             Q2, pc2, pf2 = clr._forces_loop(y, dm)
             np.testing.assert_array_equal(Q, Q2)
             assert (pc, pf) == (pc2, pf2)
-            Q3, pc3, pf3, _ = ref.forces(model.kinematics(y), dm)
+            Q3, pc3, pf3, rec3 = ref.forces(model.kinematics(y), dm, record=True)
             np.testing.assert_allclose(Q, Q3, rtol=1e-9, atol=1e-9 * max(1.0, np.abs(Q3).max()))
+            # the record of the output samples: the loop's forces, the reference's columns
+            Q4, rec, normals, R, A, W = clr.record_fast(y, dm)
+            np.testing.assert_array_equal(Q4, Q)
+            np.testing.assert_allclose(rec, rec3, rtol=1e-9, atol=1e-12 * max(1.0, np.abs(rec3).max()))
+            assert np.array_equal(rec[:, 2] == 0.0, rec3[:, 2] == 0.0)
+            for k, p in enumerate(clr.points):
+                n_ref = ref._geometry(p, *model.kinematics(y)[:2])[1]
+                np.testing.assert_allclose(normals[k], n_ref, atol=1e-12)
             closed += int(np.any(Q != 0.0))
     assert closed >= 20          # most states press a point: the laws were called
 
@@ -71,8 +79,8 @@ def test_a_law_returning_nan_stops_with_the_reference_paths_message(registry):
     model = Model(mech)
     clr = Clearances(model, mech.spatial_clearance_joints, compiled=True)
     clr.forces_fast(initial_state(model, 0.0), np.zeros(1))
-    fun, args = clr._generated
+    funs, args = clr._generated
     cps = (np.full_like(args[6][0], np.nan),)                    # the law's parameters poisoned
-    clr._generated = (fun, args[:6] + (cps,) + args[7:])
+    clr._generated = (funs, args[:6] + (cps,) + args[7:])
     with pytest.raises(MechanismError, match=r"clearance joint 'socket': the contact law returned nan at penetration 0.0001 m"):
         clr.forces_fast(initial_state(model, 0.0), np.zeros(1))

@@ -13,7 +13,10 @@ The generated ``forces(y, dm, nb, pint, pflt, share, axial, pjoint, cps, fps, wi
 depths)`` returns ``(Q, pc, pf, bad, kind, value)``: the generalised forces, the normal forces'
 and the friction's power (:meth:`.forces.Clearances.forces`), and ``bad = -1``, or the point whose
 contact law (``kind`` 0) or friction law (``kind`` 1) returned ``value``, not a finite force (the
-caller raises the reference path's error).  Same formulas and order of operations as the Python
+caller raises the reference path's error).  ``record`` (same arguments) returns what the output
+samples and the impact table's peak search read: ``(Q, fn, ft, G, R, A, W, bad, kind, value)``
+(the points' normal and friction forces, their ``G`` rows of :mod:`.kernels`, the bodies' world
+positions, rotations and angular velocities, the ground last).  Same formulas and order of operations as the Python
 loop: the same forces to the last bit.
 """
 from __future__ import annotations
@@ -59,11 +62,8 @@ def source(laws) -> str:
         if f is not None:
             lines.append(f"from {f[0]} import {f[1]} as fk_{q}")
     body = ['', '', '@njit(cache=True)',
-            'def forces(y, dm, nb, pint, pflt, share, axial, pjoint, cps, fps, wint, wflt, depths):',
-            '    R, A, V, W, G = points_of_state(y, nb, pint, pflt)',
-            '    if wint.shape[0] > 0:',
-            '        take_depths(G, R, A, wint, wflt, depths)',
-            '    npts = pint.shape[0]',
+            'def laws(G, dm, share, axial, pjoint, cps, fps):',
+            '    npts = G.shape[0]',
             '    fn = np.zeros(npts)',
             '    ft = np.zeros(npts)',
             '    for k in range(npts):',
@@ -75,7 +75,7 @@ def source(laws) -> str:
         body += [f'        {"if" if q == 0 else "elif"} q == {q}:',
                  f'            f = share[k] * ck_{q}(G[k, G_PEN], G[k, G_VN], dm[k], cps[{q}])']
     body += ['        if not (math.isfinite(f) and f >= 0.0):',
-             '            return np.zeros(6 * nb), 0.0, 0.0, k, 0, f',
+             '            return fn, ft, k, 0, f',
              '        fn[k] = f',
              '        if f > 0.0 and not axial[k] and G[k, G_VT] > 0.0:']
     rows = [q for q, (_, fr) in enumerate(laws) if fr is not None]
@@ -85,25 +85,42 @@ def source(laws) -> str:
             body += [f'            {"if" if n == 0 else "elif"} q == {q}:',
                      f'                v = fk_{q}(G[k, G_VT], f, 0.0, fps[{q}])[0]']
         body += ['            if not math.isfinite(v):',
-                 '                return np.zeros(6 * nb), 0.0, 0.0, k, 1, v',
+                 '                return fn, ft, k, 1, v',
                  '            ft[k] = v']
     else:
         body.append('            pass')
-    body += ['    Q, pc, pf = assemble(G, fn, ft, pint, R, A, nb)',
-             '    return Q, pc, pf, -1, 0, 0.0', '']
+    body += ['    return fn, ft, -1, 0, 0.0', '', '',
+             '@njit(cache=True)',
+             'def forces(y, dm, nb, pint, pflt, share, axial, pjoint, cps, fps, wint, wflt, depths):',
+             '    R, A, V, W, G = points_of_state(y, nb, pint, pflt)',
+             '    if wint.shape[0] > 0:',
+             '        take_depths(G, R, A, wint, wflt, depths)',
+             '    fn, ft, bad, kind, value = laws(G, dm, share, axial, pjoint, cps, fps)',
+             '    if bad >= 0:',
+             '        return np.zeros(6 * nb), 0.0, 0.0, bad, kind, value',
+             '    Q, pc, pf = assemble(G, fn, ft, pint, R, A, nb)',
+             '    return Q, pc, pf, -1, 0, 0.0', '', '',
+             '@njit(cache=True)',
+             'def record(y, dm, nb, pint, pflt, share, axial, pjoint, cps, fps, wint, wflt, depths):',
+             '    R, A, V, W, G = points_of_state(y, nb, pint, pflt)',
+             '    if wint.shape[0] > 0:',
+             '        take_depths(G, R, A, wint, wflt, depths)',
+             '    fn, ft, bad, kind, value = laws(G, dm, share, axial, pjoint, cps, fps)',
+             '    Q, pc, pf = assemble(G, fn, ft, pint, R, A, nb)',
+             '    return Q, fn, ft, G, R, A, W, bad, kind, value', '']
     return "\n".join(lines + body)
 
 
 def load(clr):
-    """The generated ``forces`` function for the laws of ``clr`` (a :class:`.forces.Clearances`),
-    or None (a law's kernel not importable by name, or no folder to write the module to: the
+    """The generated ``(forces, record)`` functions for the laws of ``clr`` (a
+    :class:`.forces.Clearances`), or None (a law's kernel not importable by name, or no folder to write the module to: the
     Python loop stays)."""
     laws = _laws(clr)
     if laws is None:
         return None
     if laws not in _LOADED:
         mod, _why = import_generated(source(laws), "wb_spatial_clearance")
-        _LOADED[laws] = None if mod is None else mod.forces
+        _LOADED[laws] = None if mod is None else (mod.forces, mod.record)
     return _LOADED[laws]
 
 

@@ -107,6 +107,9 @@ class Clearances:
                         self.points.append(CPoint(q, KIND_AXIAL, h, 1.0))
         self.n_points = len(self.points)
         self._generated = None   # the compiled forces of :mod:`.compiled_forces`, made on first use
+        #: points whose friction law acts while they slip (a law, and not a shoulder)
+        self._rubs = np.array([self.data[p.joint][12] is not None and p.kind != KIND_AXIAL for p in self.points],
+                              bool)
         self.point_joint = np.array([p.joint for p in self.points], int)
         # the arrays of the compiled path (:mod:`.kernels`; the ground is index nb there)
         g = lambda b: self.nb if b < 0 else b   # noqa: E731
@@ -218,17 +221,42 @@ class Clearances:
         compiled call with the laws imported by name (:mod:`.compiled_forces`), else the contact
         points and the assembly compiled and the laws' compiled kernels called from Python for
         the points in contact."""
-        if self._generated is None:
-            from . import compiled_forces
-            fun = compiled_forces.load(self)
-            self._generated = (fun, compiled_forces.arguments(self)) if fun is not None else False
-        if self._generated:
-            fun, args = self._generated
+        if self._load_generated():
+            (fun, _), args = self._generated
             Q, pc, pf, bad, kind, value = fun(y, dm, *args)
             if bad >= 0:
                 self._raise_bad(bad, kind, value, y)
             return Q, pc, pf
         return self._forces_loop(y, dm)
+
+    def _load_generated(self) -> bool:
+        if self._generated is None:
+            from . import compiled_forces
+            funs = compiled_forces.load(self)
+            self._generated = (funs, compiled_forces.arguments(self)) if funs is not None else False
+        return bool(self._generated)
+
+    def record_fast(self, y, dm):
+        """:meth:`forces` with the record of the state ``y`` in one compiled call (the output
+        samples, the impact table's peaks), or None when the laws are not compiled by name:
+        ``(Q, rec, normals, R, A, W)`` -- the generalised forces, the ``N_REC`` columns per point
+        as :meth:`forces` fills them (the slip speed 0 where no friction acts), the points' unit
+        normals ``(npts, 3)`` and the bodies' world kinematics (the ground last)."""
+        if not self._load_generated():
+            return None
+        from .kernels import G_N, G_PEN, G_QI, G_VN, G_VT
+        (_, fun), args = self._generated
+        Q, fn, ft, G, R, A, W, bad, kind, value = fun(y, dm, *args)
+        if bad >= 0:
+            self._raise_bad(bad, kind, value, y)
+        rec = np.zeros((self.n_points, N_REC))
+        rec[:, R_FN] = fn
+        rec[:, R_FT] = ft
+        rec[:, R_PEN] = G[:, G_PEN]
+        rec[:, R_VN] = G[:, G_VN]
+        rec[:, R_VT] = np.where((fn > 0.0) & self._rubs, G[:, G_VT], 0.0)
+        rec[:, R_QX:R_QZ + 1] = G[:, G_QI:G_QI + 3]
+        return Q, rec, G[:, G_N:G_N + 3], R, A, W
 
     def _raise_bad(self, k, kind, value, y):
         from .kernels import G_PEN, G_VT, points_of_state

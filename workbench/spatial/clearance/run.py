@@ -166,27 +166,24 @@ def simulate(mech, settings, *, initial=None, worn=None):
     sec_load = np.zeros((nt, nc, 2)); sec_slope = np.zeros((nt, nc, 2)); sec_turn = np.zeros((nt, nc))
     ball_load = np.zeros((nt, nc, 3)); ball_spin = np.zeros((nt, nc, 3))
     for s in range(nt):
-        kin = model.kinematics(Yout[s, :n])
-        Qx[s], _, _, rec = clr.forces(kin, DM[s], record=True)
+        Qx[s], rec, normals, R, A, W = _record(clr, model, Yout[s, :n], DM[s], fast)
         prec[s, :, :8] = rec
         prec[s, :, 8] = DM[s]
-        R, A = kin[0], kin[1]
         for q, d in enumerate(clr.data):
             i, j, s_i, s_j = d[:4]
             ecc[s, q] = R[j] + A[j] @ s_j - R[i] - A[i] @ s_i
         if clr.worn is not None:
             for q in clr.worn.maps:
-                loads = [rec[k, R_FN] * clr._geometry(clr.points[k], R, A)[1] for k in clr.worn_points
-                         if clr.points[k].joint == q]
+                loads = [rec[k, R_FN] * normals[k] for k in clr.worn_points if clr.points[k].joint == q]
                 if q in clr.worn.frames:
                     sec_load[s, q], sec_slope[s, q], sec_turn[s, q] = clr.worn.section_sample(clr, q, R, A, loads)
                 else:
-                    ball_load[s, q], ball_spin[s, q] = clr.worn.ball_sample(clr, q, A, kin[3], loads)
+                    ball_load[s, q], ball_spin[s, q] = clr.worn.ball_sample(clr, q, A, W, loads)
     stats = {"output_samples": int(nt), "rhs_calls": calls[0], "wall_time": wall, "nfev": calls[0],
              "path": "fast" if fast else "scipy", "reference_fallbacks": 0, "contact_events": n_events,
              "impacts": len(impacts)}
     sim = to_simulation(model, times_out, Yout, alpha, beta, stats, extra_q=Qx)
-    peaks = _impact_peaks(impacts, segments, clr, model, n, t1)
+    peaks = _impact_peaks(impacts, segments, clr, model, n, t1, fast)
     pj = clr.point_joint
     fn = np.stack([prec[:, pj == q, R_FN].sum(axis=1) for q in range(nc)], axis=1) if nc else np.zeros((nt, 0))
     ft = np.stack([prec[:, pj == q, R_FT].sum(axis=1) for q in range(nc)], axis=1) if nc else np.zeros((nt, 0))
@@ -211,13 +208,26 @@ def simulate(mech, settings, *, initial=None, worn=None):
         impact_max_penetration=peaks[:, 2], extras=extras)
 
 
+def _record(clr, model, y, dm, fast):
+    """``(Q, rec, normals, R, A, W)`` of state ``y`` (:meth:`.forces.Clearances.record_fast` on
+    the fast path, else the reference path's kinematics and forces)."""
+    out = clr.record_fast(y, dm) if fast else None
+    if out is not None:
+        return out
+    kin = model.kinematics(y)
+    R, A = kin[0], kin[1]
+    Q, _, _, rec = clr.forces(kin, dm, record=True)
+    normals = np.array([clr._geometry(p, R, A)[1] for p in clr.points]).reshape(-1, 3)
+    return Q, rec, normals, R, A, kin[3]
+
+
 def _rank(clr, k):
     """Index of point ``k`` among its joint's points."""
     j = clr.points[k].joint
     return sum(1 for p in clr.points[:k] if p.joint == j)
 
 
-def _impact_peaks(impacts, segments, clr, model, n, t_end):
+def _impact_peaks(impacts, segments, clr, model, n, t_end, fast=False):
     """Per impact row: the joint's largest total normal force [N] and its time [s], and its
     largest penetration [m], over the row's interval (dense output; module docstring)."""
     from scipy.optimize import minimize_scalar
@@ -232,8 +242,7 @@ def _impact_peaks(impacts, segments, clr, model, n, t_end):
                 continue
 
             def force(t, sol=sol, dm=dm):
-                kin = model.kinematics(sol(t)[:n])
-                rec = clr.forces(kin, dm, record=True)[3]
+                rec = _record(clr, model, sol(t)[:n], dm, fast)[1]
                 return rec[pj == j, R_FN].sum(), rec[pj == j, R_PEN].max()
             ts = np.unique(np.clip(sol.ts, max(s0, t_a), min(s1, t_b)))
             vals = np.array([force(x) for x in ts])
