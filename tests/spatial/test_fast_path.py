@@ -41,3 +41,36 @@ def test_fast_and_reference_paths_agree(registry, case):
     assert dp < 1e-9 and dv < 1e-8
     if fast.extras["friction_force"].size:
         assert np.allclose(fast.extras["friction_moment"], ref.extras["friction_moment"], rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("case", ["slider_crank", "revolute"])
+def test_the_samples_with_compiled_rows_are_the_reference_paths(registry, case):
+    """The output samples of the fast path (multipliers, reactions, driver loads, accelerations,
+    friction) use the compiled constraint rows (:func:`workbench.spatial.kernels.constraint_rows`)
+    in the reference path's record: the same samples as with its Python rows, to 1e-11 relative,
+    on states off the trajectory (velocities perturbed)."""
+    from workbench.spatial.kernels import constraint_rows, pack
+    from workbench.spatial.model import Model
+    from workbench.spatial.solver import to_simulation
+    law = registry.create("friction", "coulomb", {"mu": 0.1})
+    mech = slider_crank() if case == "slider_crank" else pendulum(law, joint="revolute")
+    model = Model(mech)
+    nb = model.nb
+    T = 0.004 if case == "slider_crank" else 0.3     # the pendulum swung into friction
+    sim = simulate(mech, SolverSettings(t_end=T, output_step=T / 4, rtol=1e-8, atol=1e-11))
+    t = sim.time
+    rng = np.random.default_rng(28)
+    Y = np.concatenate([sim.position[:, :, :3].reshape(len(t), -1), sim.position[:, :, 3:].reshape(len(t), -1),
+                        np.concatenate([sim.velocity[:, :, :3], sim.extras["angular_velocity_body"]], axis=2)
+                        .reshape(len(t), -1), np.zeros((len(t), 2))], axis=1)
+    Y[:, 7 * nb:13 * nb] += rng.normal(0.0, 0.05, (len(t), 6 * nb))   # off the trajectory a little
+    ref = to_simulation(model, t, Y, 10.0, 10.0, {})
+    fast = to_simulation(model, t, Y, 10.0, 10.0, {}, rows=constraint_rows(pack(model)))
+    for name in ("joint_reaction", "driver_load", "acceleration", "drift_position", "drift_velocity"):
+        a, b = getattr(fast, name), getattr(ref, name)
+        if b.size == 0:       # the pendulum has no driver
+            continue
+        assert np.abs(a - b).max() <= 1e-11 * max(np.abs(b).max(), 1e-300), name
+    if case == "revolute":
+        ff, fr = fast.extras["friction_moment"], ref.extras["friction_moment"]   # a revolute joint: no axial force
+        assert np.abs(ff).max() > 0.0 and np.abs(ff - fr).max() <= 1e-11 * np.abs(fr).max()

@@ -484,6 +484,18 @@ def pack(model):
             model.n_rows, spi, spf, fi, ff, ti, tf)
 
 
+def constraint_rows(packed):
+    """``rows(t, kin)`` for :meth:`.model.Model.dynamics`: the compiled :func:`constraints` with the
+    arrays of :func:`pack` (``kin``: the model's world kinematics, the ground last)."""
+    nb, rest = packed[0], packed[4:12]
+    fun = constraints.dispatcher() if hasattr(constraints, "dispatcher") else constraints
+
+    def rows(t, kin):
+        R, A, V, W = kin
+        return fun(t, R, A, V, W, nb, *rest)
+    return rows
+
+
 def friction_table(model, packed, y):
     """``ftab`` of :func:`rhs`: each friction joint's law (its compiled kernel) at unit load at
     the joint's slip speeds."""

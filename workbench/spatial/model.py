@@ -416,9 +416,12 @@ class Model:
         rec = self.friction(D, sol[n:], fr)[1]
         return fr, rec, fpow, sol
 
-    def dynamics(self, t, y, alpha, beta, *, record=False, extra_q=None):
+    def dynamics(self, t, y, alpha, beta, *, record=False, extra_q=None, rows=None):
         """``y_dot`` (and, with ``record``, the multipliers, accelerations and friction record);
-        ``extra_q`` (6 nb): generalised forces added to the applied ones (clearance joints).
+        ``extra_q`` (6 nb): generalised forces added to the applied ones (clearance joints);
+        ``rows(t, kin)``: the constraint rows ``Phi, D, Phi_t, gamma`` in place of
+        :meth:`constraints` (the compiled ones of :func:`.kernels.constraint_rows` for the output
+        samples of the fast path).
 
         Friction: ``lambda`` depends on the friction, the friction on ``lambda``; the augmented
         matrix does not depend on either, so it is factorised once and the loop is closed with it
@@ -428,7 +431,7 @@ class Model:
         kin = self.kinematics(y)
         self.R, self.A, self.V, self.W = kin
         r, p, w = self.split(y)
-        Phi, D, Phit, gam = self.constraints(t, kin)
+        Phi, D, Phit, gam = (rows or self.constraints)(t, kin)
         Q, power, damp, pot = self.applied(kin, w)
         if extra_q is not None:   # the clearance joints' forces (:mod:`.clearance.forces`)
             Q = Q + extra_q

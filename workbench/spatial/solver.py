@@ -82,8 +82,9 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None, worn=None) -> Si
     ``path = "fast"`` (default): the compiled right-hand side (:mod:`.kernels`) when the mechanism
     is in its scope, a call whose friction loop does not close evaluated on the reference path
     (``stats['reference_fallbacks']``); ``"scipy"``: the reference right-hand side
-    (:meth:`.model.Model.dynamics`) throughout.  Either way the output samples are evaluated on
-    the reference path.
+    (:meth:`.model.Model.dynamics`) throughout.  The output samples (multipliers, reactions,
+    energies) are evaluated by the reference path's record, on the fast path with the compiled
+    constraint rows (the reference path's cost was their Python rows).
     ``initial``: a state vector to start from (default :func:`initial_state`); ``worn``: worn maps
     of clearance joints (:func:`.clearance.run.simulate`)."""
     if mech.spatial_clearance_joints:
@@ -133,12 +134,18 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None, worn=None) -> Si
         raise SolverError(f"the spatial run failed at t = {res.t[-1] if len(res.t) else t0:.6g} s: {res.message}")
     stats = {"output_samples": int(len(res.t)), "rhs_calls": calls[0], "wall_time": wall, "nfev": int(res.nfev),
              "path": "fast" if args is not None else "scipy", "reference_fallbacks": fallbacks[0]}
-    return to_simulation(model, res.t, res.y.T, alpha, beta, stats)
+    rows = None
+    if args is not None:
+        from .kernels import constraint_rows
+        rows = constraint_rows(args)
+    return to_simulation(model, res.t, res.y.T, alpha, beta, stats, rows=rows)
 
 
-def to_simulation(model: Model, times, Y, alpha, beta, stats, *, extra_q=None) -> Simulation:
+def to_simulation(model: Model, times, Y, alpha, beta, stats, *, extra_q=None, rows=None) -> Simulation:
     """The :class:`Simulation` of the samples ``Y`` (nt, n_state or more) at ``times``;
-    ``extra_q`` (nt, 6 nb): generalised forces added at each sample (clearance joints)."""
+    ``extra_q`` (nt, 6 nb): generalised forces added at each sample (clearance joints); ``rows``:
+    the compiled constraint rows on the fast path (:func:`.kernels.constraint_rows`; the
+    reference path's own otherwise)."""
     mech, nb, nt = model.mechanism, model.nb, len(times)
     nj, nd, nf = len(model.joints), len(model.drivers), model.nf
     pos = np.empty((nt, nb, 7)); vel = np.empty((nt, nb, 6)); acc = np.empty((nt, nb, 6))
@@ -149,7 +156,8 @@ def to_simulation(model: Model, times, Y, alpha, beta, stats, *, extra_q=None) -
     qdrift = 0.0
     for k, (t, y) in enumerate(zip(times, Y)):
         y = y[:model.n_state]
-        yd, rec = model.dynamics(t, y, alpha, beta, record=True, extra_q=None if extra_q is None else extra_q[k])
+        yd, rec = model.dynamics(t, y, alpha, beta, record=True, extra_q=None if extra_q is None else extra_q[k],
+                                 rows=rows)
         r, p, w = model.split(y)
         R, A, V, W = model.R, model.A, model.V, model.W
         norms = np.linalg.norm(p, axis=1)

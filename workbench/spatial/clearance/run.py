@@ -182,7 +182,11 @@ def simulate(mech, settings, *, initial=None, worn=None):
     stats = {"output_samples": int(nt), "rhs_calls": calls[0], "wall_time": wall, "nfev": calls[0],
              "path": "fast" if fast else "scipy", "reference_fallbacks": 0, "contact_events": n_events,
              "impacts": len(impacts)}
-    sim = to_simulation(model, times_out, Yout, alpha, beta, stats, extra_q=Qx)
+    rows = None
+    if fast:
+        from ..kernels import constraint_rows
+        rows = constraint_rows(args)
+    sim = to_simulation(model, times_out, Yout, alpha, beta, stats, extra_q=Qx, rows=rows)
     peaks = _impact_peaks(impacts, segments, clr, model, n, t1, fast)
     pj = clr.point_joint
     fn = np.stack([prec[:, pj == q, R_FN].sum(axis=1) for q in range(nc)], axis=1) if nc else np.zeros((nt, 0))
