@@ -47,6 +47,7 @@ import math
 import numpy as np
 
 from ..errors import MechanismError
+from .rotation import cross
 
 #: slack allowed on ``F_k >= 0`` and ``|nu| <= 1`` of the flush state (relative)
 FLUSH_SLACK = 1e-12
@@ -61,8 +62,8 @@ def axial_perp(g3, g4, n3, k_r, R, c) -> np.ndarray:
     for g, s, n in ((g3, -1.0, n3), (g4, 1.0, -n3)):
         if g == 0.0:
             continue
-        f = g * (-s * e1) + g * k_r * np.cross(e1, n)
-        m = np.cross(s * c * e1, f) + np.cross(R * n, -s * g * e1)
+        f = g * (-s * e1) + g * k_r * cross(e1, n)
+        m = cross(s * c * e1, f) + cross(R * n, -s * g * e1)
         out += (f[1], f[2], m[1], m[2])
     return out
 
@@ -234,7 +235,7 @@ def _flush_mode(A, b0, P2, P3, mode, scale, f_scale):
         F1, F2 = max(F1, 0.0), max(F2, 0.0)
         n = _n(th)
         cand = (np.array([F1 * n[1], F1 * n[2], F2 * n[1], F2 * n[2]]),
-                nu * np.cross([1.0, 0.0, 0.0], n) + sigma * n)
+                nu * cross([1.0, 0.0, 0.0], n) + sigma * n)
         if best is None or res < best[0]:
             best = (res, cand)
     return None if best is None else best[1]

@@ -39,7 +39,7 @@ import numpy as np
 
 from ..errors import MechanismError
 from .mechanism import GROUND, SpatialMechanism
-from .rotation import g_matrix, perpendicular, rotation_matrix
+from .rotation import cross, g_matrix, perpendicular, rotation_matrix
 
 #: fixed point of the joint friction: largest number of iterations, relative tolerance
 FIXED_POINT_ITER = 40
@@ -187,7 +187,7 @@ class Model:
     def _points(self, cj, R, A, V, W):
         si, sj = A[cj.i] @ cj.s_i, A[cj.j] @ cj.s_j
         d = R[cj.j] + sj - R[cj.i] - si
-        dd = V[cj.j] + np.cross(W[cj.j], sj) - V[cj.i] - np.cross(W[cj.i], si)
+        dd = V[cj.j] + cross(W[cj.j], sj) - V[cj.i] - cross(W[cj.i], si)
         return si, sj, d, dd
 
     def _joint_rows(self, cj, R, A, V, W, Phi, Jw, gam):
@@ -197,8 +197,8 @@ class Model:
         Fi, Fj = A[i] @ cj.frame_i.T, A[j] @ cj.frame_j.T   # columns x, y, z (world)
         xi, yi, zi = Fi.T
         xj, yj, zj = Fj.T
-        cc_i = np.cross(wi, np.cross(wi, si))
-        cc_j = np.cross(wj, np.cross(wj, sj))
+        cc_i = cross(wi, cross(wi, si))
+        cc_j = cross(wj, cross(wj, sj))
 
         def sph(k):
             Phi[k:k + 3] = d
@@ -209,17 +209,17 @@ class Model:
 
         def dot1(k, a, b):
             Phi[k] = a @ b
-            Jw[k, i, 3:] += np.cross(a, b); Jw[k, j, 3:] += np.cross(b, a)
-            wa, wb = np.cross(wi, a), np.cross(wj, b)
-            gam[k] = -(b @ np.cross(wi, wa) + a @ np.cross(wj, wb) + 2 * wa @ wb)
+            Jw[k, i, 3:] += cross(a, b); Jw[k, j, 3:] += cross(b, a)
+            wa, wb = cross(wi, a), cross(wj, b)
+            gam[k] = -(b @ cross(wi, wa) + a @ cross(wj, wb) + 2 * wa @ wb)
             return k + 1
 
         def dot2(k, a):
             Phi[k] = a @ d
             Jw[k, i, :3] -= a; Jw[k, j, :3] += a
-            Jw[k, i, 3:] += np.cross(a, d + si); Jw[k, j, 3:] += np.cross(sj, a)
-            wa = np.cross(wi, a)
-            gam[k] = -(d @ np.cross(wi, wa) + 2 * wa @ dd + a @ (cc_j - cc_i))
+            Jw[k, i, 3:] += cross(a, d + si); Jw[k, j, 3:] += cross(sj, a)
+            wa = cross(wi, a)
+            gam[k] = -(d @ cross(wi, wa) + 2 * wa @ dd + a @ (cc_j - cc_i))
             return k + 1
 
         t = cj.type
@@ -246,15 +246,15 @@ class Model:
             th = math.atan2(yi @ xj, xi @ xj)
             Phi[k] = (th - f0 + math.pi) % (2 * math.pi) - math.pi
             Jw[k, j, 3:] += zi; Jw[k, i, 3:] -= zi
-            gam[k] = f2 - np.cross(wi, zi) @ (wj - wi)
+            gam[k] = f2 - cross(wi, zi) @ (wj - wi)
         else:
             si, sj, d, dd = self._points(cj, R, A, V, W)
             Phi[k] = zi @ d - f0
             Jw[k, i, :3] -= zi; Jw[k, j, :3] += zi
-            Jw[k, i, 3:] += np.cross(zi, d + si); Jw[k, j, 3:] += np.cross(sj, zi)
-            wa = np.cross(wi, zi)
-            gam[k] = -(d @ np.cross(wi, wa) + 2 * wa @ dd
-                       + zi @ (np.cross(wj, np.cross(wj, sj)) - np.cross(wi, np.cross(wi, si)))) + f2
+            Jw[k, i, 3:] += cross(zi, d + si); Jw[k, j, 3:] += cross(sj, zi)
+            wa = cross(wi, zi)
+            gam[k] = -(d @ cross(wi, wa) + 2 * wa @ dd
+                       + zi @ (cross(wj, cross(wj, sj)) - cross(wi, cross(wi, si)))) + f2
         Phit[k] = -f1
 
     def joint_angle(self, cj, A):
@@ -276,8 +276,8 @@ class Model:
         pot = -float(self.mass @ (R[:nb] @ self.gravity))
         for b, s, F in self.forces:
             sw = A[b] @ s
-            Fw[b] += F; Nw[b] += np.cross(sw, F)
-            power += F @ (V[b] + np.cross(W[b], sw))
+            Fw[b] += F; Nw[b] += cross(sw, F)
+            power += F @ (V[b] + cross(W[b], sw))
         for b, T in self.torques:
             Nw[b] += T
             power += T @ W[b]
@@ -288,17 +288,17 @@ class Model:
             if l == 0.0:
                 raise MechanismError(f"spring-damper '{s.name}': its two points coincide (length 0)")
             e = dvec / l
-            ld = e @ (V[bj] + np.cross(W[bj], swj) - V[bi] - np.cross(W[bi], swi))
+            ld = e @ (V[bj] + cross(W[bj], swj) - V[bi] - cross(W[bi], swi))
             T = s.stiffness * (l - s.free_length) + s.damping * ld + s.force
-            Fw[bj] -= T * e; Nw[bj] -= np.cross(swj, T * e)
-            Fw[bi] += T * e; Nw[bi] += np.cross(swi, T * e)
+            Fw[bj] -= T * e; Nw[bj] -= cross(swj, T * e)
+            Fw[bi] += T * e; Nw[bi] += cross(swi, T * e)
             damp += s.damping * ld * ld
             pot += 0.5 * s.stiffness * (l - s.free_length) ** 2 + s.force * l
         Q = np.empty(6 * nb)
         for b in range(nb):
             om = w[b, 3:]
             Q[6 * b:6 * b + 3] = Fw[b]
-            Q[6 * b + 3:6 * b + 6] = A[b].T @ Nw[b] - np.cross(om, self.J[b] @ om)
+            Q[6 * b + 3:6 * b + 6] = A[b].T @ Nw[b] - cross(om, self.J[b] @ om)
         return Q, power, damp, pot
 
     def wrench_to_q(self, Q, b, F, N, point):
@@ -306,7 +306,7 @@ class Model:
         if b < 0:
             return
         Q[6 * b:6 * b + 3] += F
-        Q[6 * b + 3:6 * b + 6] += self.A[b].T @ (N + np.cross(point - self.R[b], F))
+        Q[6 * b + 3:6 * b + 6] += self.A[b].T @ (N + cross(point - self.R[b], F))
 
     def reaction(self, cj, D, lam, about):
         """Force and moment [N, N m] (world; moment about the world point ``about``) of the joint's
@@ -315,7 +315,7 @@ class Model:
         rows = cj.rows
         g = -(D[rows, 6 * b:6 * b + 6].T @ lam[rows])
         F = g[:3]
-        N = self.A[b] @ g[3:] - np.cross(about - self.R[b], F)
+        N = self.A[b] @ g[3:] - cross(about - self.R[b], F)
         return sgn * F, sgn * N
 
     # ------------------------------------------------------------------ friction
@@ -328,7 +328,7 @@ class Model:
         P = R[b] + A[b] @ s
         Fi = A[cj.i] @ cj.frame_i.T
         E = np.array([Fi[:, 2], Fi[:, 0], Fi[:, 1]])
-        vP = [V[k] + np.cross(W[k], P - R[k]) for k in (cj.i, cj.j)]
+        vP = [V[k] + cross(W[k], P - R[k]) for k in (cj.i, cj.j)]
         e1 = E[0]
         return P, E, e1 @ (vP[1] - vP[0]), e1 @ (W[cj.j] - W[cj.i])
 
@@ -345,7 +345,7 @@ class Model:
             if cj.type == "universal":
                 a = E[0]
                 b = self.A[cj.j] @ cj.frame_j[2]
-                n = np.cross(a, b); n /= np.linalg.norm(n)
+                n = cross(a, b); n /= np.linalg.norm(n)
                 wr = self.W[cj.j] - self.W[cj.i]
                 m1, m2, L1, L2 = _universal(F @ a, F @ b, F @ n, N @ n, state[k, 1], state[k, 2], cj.law,
                                             wr @ a, wr @ b, cj.R, cj.c, cj.R2, cj.c2)
@@ -490,7 +490,7 @@ def _frame(z, x) -> np.ndarray:
         if np.linalg.norm(x) < 1e-9:
             x = perpendicular(z)
         x = _unit(x)
-    return np.array([x, np.cross(z, x), z])
+    return np.array([x, cross(z, x), z])
 
 
 def _skew(a) -> np.ndarray:

@@ -16,6 +16,12 @@ import numpy as np
 UNIT_TOLERANCE = 1e-9
 
 
+def cross(a, b) -> np.ndarray:
+    """``a x b`` of two 3-vectors: numpy's ``cross`` formula, without its axis handling (which
+    cost ~90 us a call, most of the reference path's output samples)."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+
+
 def rotation_matrix(p) -> np.ndarray:
     """``A(p)`` (3 x 3) of the Euler parameters ``p`` (normalised here: a projection onto the unit
     sphere, so that a state whose norm drifted still gives a rotation)."""

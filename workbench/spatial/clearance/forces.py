@@ -29,6 +29,7 @@ from ...errors import MechanismError
 from ...jit import LazyDispatcher
 from ...models import ContactGeometry
 from ..model import _frame, _unit
+from ..rotation import cross
 from .geometry import KIND_AXIAL, KIND_RIM, KIND_SPHERE, RIM_SHARE, point
 
 #: record columns of a contact point: normal force [N], friction force [N] (<= 0 while slipping),
@@ -82,7 +83,7 @@ class Clearances:
             if jt.type != "spherical":
                 z0 = _unit(jt.axis_i)
                 x = _frame(z0, np.array([1.0, 0.0, 0.0]) if jt.tilt_axis is None else _unit(jt.tilt_axis))[0]
-                zi = math.cos(jt.tilt) * z0 + math.sin(jt.tilt) * np.cross(x, z0)
+                zi = math.cos(jt.tilt) * z0 + math.sin(jt.tilt) * cross(x, z0)
                 zj = _unit(jt.axis_j) if jt.axis_j is not None else A0[j].T @ A0[i] @ z0
             geom = contact_geometry(jt)
             try:
@@ -142,7 +143,7 @@ class Clearances:
 
     @staticmethod
     def _velocity(b, Q, R, V, W):
-        return V[b] + np.cross(W[b], Q - R[b])
+        return V[b] + cross(W[b], Q - R[b])
 
     def gaps(self, kin):
         """Penetration [m] and its rate [m/s] of every contact point (world kinematics ``kin``
@@ -193,7 +194,7 @@ class Clearances:
                     if b < 0:
                         continue
                     Q[6 * b:6 * b + 3] += sg * F
-                    Q[6 * b + 3:6 * b + 6] += A[b].T @ np.cross(X - R[b], sg * F)
+                    Q[6 * b + 3:6 * b + 6] += A[b].T @ cross(X - R[b], sg * F)
                 pc += fn * vn
                 pf += ft * vt
             if record:
