@@ -290,15 +290,17 @@ def rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, d
     rhs_ = np.empty(n + m)
     rhs_[:n] = Q
     rhs_[n:] = gam - 2 * alpha * Phid - beta * beta * Phi
-    Kinv = np.linalg.inv(K)
-    sol = Kinv @ rhs_
     status = 0
     nfj = 0
     for q in range(jint.shape[0]):
         if jint[q, 4] >= 0:
             nfj += 1
     fpow = 0.0
-    if nfj > 0:
+    if nfj == 0:   # one solve (half the cost of the inverse the friction loop reuses)
+        sol = np.linalg.solve(K, rhs_)
+    else:
+        Kinv = np.linalg.inv(K)
+        sol = Kinv @ rhs_
         fr = np.zeros((jint.shape[0], 3))
         converged = False
         for it in range(FIXED_POINT_ITER):
