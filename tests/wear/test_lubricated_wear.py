@@ -82,6 +82,9 @@ def test_mixed_joint_wears_by_its_asperity_load_only(registry, tmp_path):
     film = mixed.dyn_film_force.isel(record=0).values[:, 0]
     assert np.all(film > F - fa) and np.all(film < F)
     assert mixed.dyn_film_force.attrs["units"] == "N" and mixed.dyn_film_force.attrs["long_name"]
+    # provenance: each update's film and asperities run on the bore worn by the updates before it
+    import json
+    assert "worn bushing" in json.loads(mixed.attrs["lubrication_bore"])[st.mechanism.clearance_joints[0].name]
 
     # full film: the same oil on smoother surfaces (0.2 um, lapped): lambda 4.4
     st = _lubricated(registry, 0.01, sigma=0.2e-6)
