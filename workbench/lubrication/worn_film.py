@@ -46,8 +46,8 @@ zero crossing is not lost).  Measured on the circular bore against the closed fo
 The film thickness is floored: when the journal would bring the thinnest film below ``(1 -
 eps_max) c`` the eccentricity is scaled down until it does not (the closed forms' ``eps_cap``).
 
-Parameter block (appended to a model's parameter array at ``off``): ``[MQ, h_w (MQ), dh_w/dpsi
-(MQ), cos psi (MQ), sin psi (MQ)]`` [1, m, m/rad, 1, 1]; the model's clearance entry stays the
+Parameter block (appended to a model's parameter array at ``off``): ``[MQ, min h_w, h_w (MQ),
+dh_w/dpsi (MQ), cos psi (MQ), sin psi (MQ)]`` [1, m, m, m/rad, 1, 1]; the model's clearance entry stays the
 nominal ``c``.  A uniform profile ``d`` (all nodes equal) is the clearance ``c + d`` exactly and
 has no block: the model keeps its closed form (:func:`pack_bore`).
 """
@@ -85,7 +85,7 @@ def bore_block(depth, min_nodes: int = QUAD_NODES) -> np.ndarray:
     m = -(-int(min_nodes) // M)
     MQ = M * m
     psi = 2.0 * math.pi * np.arange(MQ) / MQ
-    return np.concatenate([[float(MQ)], _periodic_linear(h, m), _periodic_linear(dh, m),
+    return np.concatenate([[float(MQ), float(h.min())], _periodic_linear(h, m), _periodic_linear(dh, m),
                            np.cos(psi), np.sin(psi)])
 
 
@@ -103,51 +103,51 @@ def pack_bore(depth, clearance: float, min_nodes: int = QUAD_NODES) -> tuple[flo
 def thinnest_scale(ex, ey, p, off, c, eps_max):
     """Factor ``s`` in ``(0, 1]`` by which the eccentricity is scaled so that the thinnest film is
     at least ``(1 - eps_max) c`` [m] (1 when it already is)."""
-    M = int(p[off]); d0 = off + 1; c0 = off + 1 + 2 * M; s0 = off + 1 + 3 * M
+    M = int(p[off]); h0 = off + 2; c0 = h0 + 2 * M; s0 = h0 + 3 * M
     floor = (1.0 - eps_max) * c
+    if c + p[off + 1] - math.sqrt(ex * ex + ey * ey) >= floor:    # no node can be thinner
+        return 1.0
     s = 1.0
     for k in range(M):
         q = ex * p[c0 + k] + ey * p[s0 + k]
         if q > 0.0:
-            r = (c + p[d0 + k] - floor) / q
+            r = (c + p[h0 + k] - floor) / q
             if r < s:
                 s = r
     return max(s, 0.0)
 
 
 @njit(cache=True)
-def _positive_part(pa, pb, fa, fb):
-    """Trapezoid on one interval (unit width) of ``max(0, P) f`` with ``P`` linear from ``pa`` to
-    ``pb`` and ``f`` from ``fa`` to ``fb``: both ends positive, the usual trapezoid; one end
-    positive, the trapezoid over the positive part up to the zero crossing."""
-    if pa >= 0.0 and pb >= 0.0:
-        return 0.5 * (pa * fa + pb * fb)
-    if pa > 0.0:
-        return 0.5 * (pa / (pa - pb)) * pa * fa
-    if pb > 0.0:
-        return 0.5 * (pb / (pb - pa)) * pb * fb
-    return 0.0
+def _crossing(pa, pb, fa):
+    """Correction to the trapezoid ``sum max(P_k, 0) f_k`` of an interval (unit width) over which
+    ``P`` falls from ``pa > 0`` to ``pb < 0`` (or rises, with the ends swapped): the positive part
+    of the linear interpolant ends at the zero crossing, ``0.5 (s - 1) pa fa``, ``s = pa / (pa - pb)``."""
+    return 0.5 * (pa / (pa - pb) - 1.0) * pa * fa
 
 
 @njit(cache=True)
 def short_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_max, p, off):
     """Ocvirk film of the worn bore with the Gümbel condition: ``(f_x, f_y, t_j)`` [N, N, N m] in the
     bushing frame (module docstring)."""
-    M = int(p[off]); d0 = off + 1; dd0 = off + 1 + M; c0 = off + 1 + 2 * M; s0 = off + 1 + 3 * M
+    M = int(p[off]); h0 = off + 2; d0 = h0 + M; c0 = h0 + 2 * M; s0 = h0 + 3 * M
     s = thinnest_scale(ex, ey, p, off, c, eps_max)
     ex *= s; ey *= s
     k0 = -mu * L ** 3 / 2.0
     sx = 0.0; sy = 0.0; inv = 0.0
     cp = p[c0 + M - 1]; sp = p[s0 + M - 1]
-    h = c + p[d0 + M - 1] - ex * cp - ey * sp
-    Pp = k0 * (omega * (ex * sp - ey * cp + p[dd0 + M - 1]) - 2.0 * (vx * cp + vy * sp)) / (h * h * h)
+    ih = 1.0 / (c + p[h0 + M - 1] - ex * cp - ey * sp)
+    Pp = k0 * (omega * (ex * sp - ey * cp + p[d0 + M - 1]) - 2.0 * (vx * cp + vy * sp)) * ih * ih * ih
     for k in range(M):
         ck = p[c0 + k]; sk = p[s0 + k]
-        h = c + p[d0 + k] - ex * ck - ey * sk
-        Pk = k0 * (omega * (ex * sk - ey * ck + p[dd0 + k]) - 2.0 * (vx * ck + vy * sk)) / (h * h * h)
-        sx += _positive_part(Pp, Pk, cp, ck)
-        sy += _positive_part(Pp, Pk, sp, sk)
-        inv += 1.0 / h
+        ih = 1.0 / (c + p[h0 + k] - ex * ck - ey * sk)
+        Pk = k0 * (omega * (ex * sk - ey * ck + p[d0 + k]) - 2.0 * (vx * ck + vy * sk)) * ih * ih * ih
+        inv += ih
+        if Pk > 0.0:
+            sx += Pk * ck; sy += Pk * sk
+            if Pp < 0.0:
+                sx += _crossing(Pk, Pp, ck); sy += _crossing(Pk, Pp, sk)
+        elif Pk < 0.0 and Pp > 0.0:
+            sx += _crossing(Pp, Pk, cp); sy += _crossing(Pp, Pk, sp)
         Pp = Pk; cp = ck; sp = sk
     d = 2.0 * math.pi / M
     return -R * d * sx, -R * d * sy, -mu * omega * R ** 3 * L * d * inv
@@ -155,49 +155,64 @@ def short_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_max, p, off):
 
 @njit(cache=True)
 def _long_slope(k, ex, ey, vx, vy, omega, p, off, c, C):
-    """``(h, h^3 p' / (6 mu R^2))`` at node ``k`` of the long film (module docstring)."""
-    M = int(p[off])
-    ck = p[off + 1 + 2 * M + k]; sk = p[off + 1 + 3 * M + k]
-    h = c + p[off + 1 + k] - ex * ck - ey * sk
+    """``(1/h, h^3, h^3 p' / (6 mu R^2))`` at node ``k`` of the long film (module docstring)."""
+    M = int(p[off]); h0 = off + 2
+    ck = p[h0 + 2 * M + k]; sk = p[h0 + 3 * M + k]
+    h = c + p[h0 + k] - ex * ck - ey * sk
+    ih = 1.0 / h
     Q = -vx * sk - vy * (1.0 - ck)
-    return h, (omega * h + 2.0 * Q + C) / (h * h * h)
+    return ih, h * h * h, (omega * h + 2.0 * Q + C) * ih * ih * ih
+
+
+@njit(cache=True)
+def _long_level(ex, ey, vx, vy, omega, mu, R, c, p, off):
+    """``(C, p0, sum 1/h)``: the periodicity constant of ``h^3 p'`` and the pressure at node 0 [Pa]
+    that make ``oint h^3 p = 0`` (module docstring)."""
+    M = int(p[off])
+    sa = 0.0; sb = 0.0; inv = 0.0
+    for k in range(M):
+        ih, h3, a = _long_slope(k, ex, ey, vx, vy, omega, p, off, c, 0.0)
+        sa += a; sb += ih * ih * ih; inv += ih
+    C = -sa / sb
+    k6 = 0.5 * (2.0 * math.pi / M) * 6.0 * mu * R * R
+    ih, h3, gp = _long_slope(0, ex, ey, vx, vy, omega, p, off, c, C)
+    pt = 0.0; m3 = 0.0; s3 = h3
+    for k in range(1, M):
+        ih, h3, g = _long_slope(k, ex, ey, vx, vy, omega, p, off, c, C)
+        pt += k6 * (gp + g)
+        m3 += h3 * pt; s3 += h3
+        gp = g
+    return C, -m3 / s3, inv
 
 
 @njit(cache=True)
 def long_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_max, p, off):
     """Sommerfeld film of the worn bore, periodic, ambient level ``oint h^3 p = 0``, Gümbel
     condition: ``(f_x, f_y, t_j)`` [N, N, N m] in the bushing frame (module docstring)."""
-    M = int(p[off]); c0 = off + 1 + 2 * M; s0 = off + 1 + 3 * M
+    M = int(p[off]); c0 = off + 2 + 2 * M; s0 = off + 2 + 3 * M
     s = thinnest_scale(ex, ey, p, off, c, eps_max)
     ex *= s; ey *= s
-    d = 2.0 * math.pi / M
-    # periodicity: oint (omega h + 2 Q + C) / h^3 = 0
-    sa = 0.0; sb = 0.0; inv = 0.0
-    for k in range(M):
-        h, a = _long_slope(k, ex, ey, vx, vy, omega, p, off, c, 0.0)
-        sa += a; sb += 1.0 / (h * h * h); inv += 1.0 / h
-    C = -sa / sb
-    # the level: oint h^3 p = 0 (cumulative trapezoid of p' from node 0)
-    k6 = 6.0 * mu * R * R
-    h0, g0 = _long_slope(0, ex, ey, vx, vy, omega, p, off, c, C)
-    pt = 0.0; gp = g0; m3 = 0.0; s3 = h0 * h0 * h0
-    for k in range(1, M):
-        h, g = _long_slope(k, ex, ey, vx, vy, omega, p, off, c, C)
-        pt += 0.5 * d * k6 * (gp + g)
-        m3 += h * h * h * pt; s3 += h * h * h
-        gp = g
-    p0 = -m3 / s3
-    # forces from the clipped pressure, the same cumulative sum again
-    pp = p0; gp = g0; cp = p[c0]; sp = p[s0]
+    C, p0, inv = _long_level(ex, ey, vx, vy, omega, mu, R, c, p, off)
+    k6 = 0.5 * (2.0 * math.pi / M) * 6.0 * mu * R * R
+    # forces from the clipped pressure: the cumulative sum again, node 0 (= node M) last
+    ih, h3, gp = _long_slope(0, ex, ey, vx, vy, omega, p, off, c, C)
+    pp = p0; cp = p[c0]; sp = p[s0]
     sx = 0.0; sy = 0.0
     for k in range(1, M + 1):
-        kk = k % M
-        h, g = _long_slope(kk, ex, ey, vx, vy, omega, p, off, c, C)
-        pk = pp + 0.5 * d * k6 * (gp + g) if k < M else p0
-        ck = p[c0 + kk]; sk = p[s0 + kk]
-        sx += _positive_part(pp, pk, cp, ck)
-        sy += _positive_part(pp, pk, sp, sk)
+        if k < M:
+            ih, h3, g = _long_slope(k, ex, ey, vx, vy, omega, p, off, c, C)
+            pk = pp + k6 * (gp + g)
+            ck = p[c0 + k]; sk = p[s0 + k]
+        else:
+            g = gp; pk = p0; ck = p[c0]; sk = p[s0]
+        if pk > 0.0:
+            sx += pk * ck; sy += pk * sk
+            if pp < 0.0:
+                sx += _crossing(pk, pp, ck); sy += _crossing(pk, pp, sk)
+        elif pk < 0.0 and pp > 0.0:
+            sx += _crossing(pp, pk, cp); sy += _crossing(pp, pk, sp)
         pp = pk; gp = g; cp = ck; sp = sk
+    d = 2.0 * math.pi / M
     return -R * L * d * sx, -R * L * d * sy, -mu * omega * R ** 3 * L * d * inv
 
 
@@ -206,23 +221,14 @@ def long_pressure(ex, ey, vx, vy, omega, mu, R, c, p, off, out):
     """The long film's pressure [Pa] before clipping on the quadrature nodes, into ``out`` (the
     reference path of :func:`long_film`; no eccentricity floor)."""
     M = int(p[off])
-    d = 2.0 * math.pi / M
-    sa = 0.0; sb = 0.0
-    for k in range(M):
-        h, a = _long_slope(k, ex, ey, vx, vy, omega, p, off, c, 0.0)
-        sa += a; sb += 1.0 / (h * h * h)
-    C = -sa / sb
-    k6 = 6.0 * mu * R * R
-    h, gp = _long_slope(0, ex, ey, vx, vy, omega, p, off, c, C)
-    out[0] = 0.0; m3 = 0.0; s3 = h * h * h
+    C, p0, inv = _long_level(ex, ey, vx, vy, omega, mu, R, c, p, off)
+    k6 = 0.5 * (2.0 * math.pi / M) * 6.0 * mu * R * R
+    ih, h3, gp = _long_slope(0, ex, ey, vx, vy, omega, p, off, c, C)
+    out[0] = p0
     for k in range(1, M):
-        h, g = _long_slope(k, ex, ey, vx, vy, omega, p, off, c, C)
-        out[k] = out[k - 1] + 0.5 * d * k6 * (gp + g)
-        m3 += h * h * h * out[k]; s3 += h * h * h
+        ih, h3, g = _long_slope(k, ex, ey, vx, vy, omega, p, off, c, C)
+        out[k] = out[k - 1] + k6 * (gp + g)
         gp = g
-    p0 = -m3 / s3
-    for k in range(M):
-        out[k] += p0
 
 
 @njit(cache=True)
@@ -230,12 +236,14 @@ def asperity_force(ex, ey, p, off, c, R, L, KE, sigma, tab):
     """Greenwood-Tripp asperity force of the worn bore ``(f_x, f_y)`` [N] in the bushing frame
     (pushes the journal back): the trapezoidal rule over the nodes inside the ``F_5/2`` table
     (``tab`` its offset in ``p``)."""
-    M = int(p[off]); d0 = off + 1; c0 = off + 1 + 2 * M; s0 = off + 1 + 3 * M
+    M = int(p[off]); h0 = off + 2; c0 = h0 + 2 * M; s0 = h0 + 3 * M
     t_max = p[tab] + p[tab + 1] * (p[tab + 2] - 1.0)
     sx = 0.0; sy = 0.0
+    if c + p[off + 1] - math.sqrt(ex * ex + ey * ey) >= t_max * sigma:   # no node inside the table
+        return 0.0, 0.0
     for k in range(M):
         ck = p[c0 + k]; sk = p[s0 + k]
-        t = (c + p[d0 + k] - ex * ck - ey * sk) / sigma
+        t = (c + p[h0 + k] - ex * ck - ey * sk) / sigma
         if t < t_max:
             f = gt.f52(t, p, tab)
             sx += f * ck; sy += f * sk
