@@ -20,6 +20,9 @@ asperities together carry it decides how much each part carries and what the fri
 Stribeck curve (friction coefficient against the Hersey number ``mu N / P``) comes out of the
 force balance (:func:`steady_state`, :func:`stribeck`).
 
+On a worn bushing (``pack(..., bore=depth)``, :mod:`.worn_film`) the asperities and the short or
+Gümbel long film integrate the worn gap over the bore; the pi film keeps the nominal bore.
+
 The wear law of a mixed joint is fed with the asperity load only: the model's parts kernel
 (:func:`mixed_parts_kernel`) hands the solver the asperity part of its force, which the solver
 records as the joint's contact force (the wear loop's load) and the rest as the film force

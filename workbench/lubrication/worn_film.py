@@ -217,21 +217,6 @@ def long_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_max, p, off):
 
 
 @njit(cache=True)
-def long_pressure(ex, ey, vx, vy, omega, mu, R, c, p, off, out):
-    """The long film's pressure [Pa] before clipping on the quadrature nodes, into ``out`` (the
-    reference path of :func:`long_film`; no eccentricity floor)."""
-    M = int(p[off])
-    C, p0, inv = _long_level(ex, ey, vx, vy, omega, mu, R, c, p, off)
-    k6 = 0.5 * (2.0 * math.pi / M) * 6.0 * mu * R * R
-    ih, h3, gp = _long_slope(0, ex, ey, vx, vy, omega, p, off, c, C)
-    out[0] = p0
-    for k in range(1, M):
-        ih, h3, g = _long_slope(k, ex, ey, vx, vy, omega, p, off, c, C)
-        out[k] = out[k - 1] + k6 * (gp + g)
-        gp = g
-
-
-@njit(cache=True)
 def asperity_force(ex, ey, p, off, c, R, L, KE, sigma, tab):
     """Greenwood-Tripp asperity force of the worn bore ``(f_x, f_y)`` [N] in the bushing frame
     (pushes the journal back): the trapezoidal rule over the nodes inside the ``F_5/2`` table
