@@ -34,6 +34,8 @@ The properties are contracts of :mod:`workbench.models`:
   reference path, gives no force for a centred journal at rest, is frame-invariant (turning ``e``
   and ``v`` turns the force, keeps the moment), resists a pure approach (``F . v < 0``) and, for a
   ``passive`` model, never does positive work while nothing turns (``omega = 0``: ``F . v <= 0``);
+  a model with a worn form (``pack_worn``) packs an unworn bore as ``pack`` itself and gives
+  finite forces on a scarred one;
 * wear laws: ``depth`` returns finite depths >= 0 of the inputs' broadcast shape (also for the
   wear loop's ``(samples, nodes)``, ``(samples, 1)``, ``(1, nodes)``), 0 where the pressure or the
   slip is 0, not decreasing with pressure or slip; a law with ``uses_shear`` gets
@@ -610,6 +612,7 @@ def check_lubrication_model(cls) -> None:
     if p.ndim != 1 or p.dtype != np.float64 or p.size == 0 or not np.all(np.isfinite(p)):
         _fail(cls, f"pack() must return a non-empty 1-D float64 array of finite values, got {p!r}")
     c = geo.clearance
+    _lub_worn(cls, model, kernel, geo, p)
     top = cls.max_eccentricity_ratio / 0.99
     for er in ECC_RATIOS:
         for a in ECC_ANGLES:
@@ -643,6 +646,30 @@ def check_lubrication_model(cls) -> None:
                         _fail(cls, f"{call}: F . v = {power} W >= 0 for a pure approach: the film must resist it")
                     if cls.passive and w == 0.0 and power > 1e-9 * scale * math.hypot(vx, vy):
                         _fail(cls, f"{call}: F . v = {power} W > 0 while nothing turns: the film gives energy")
+
+
+def _lub_worn(cls, model, kernel, geo, p) -> None:
+    """``pack_worn``: an unworn bore (720 zero depths, the wear loop's default) packs ``p`` itself
+    (forces bit for bit); a scar of a fifth of the clearance gives finite forces."""
+    nodes = 720
+    try:
+        p0 = model.pack_worn(geo, np.zeros(nodes))
+    except Exception as exc:  # noqa: BLE001
+        _fail(cls, f"pack_worn(cylindrical geometry, zero profile) raised {type(exc).__name__}: {exc}")
+    if p0 is None:
+        return
+    if not np.array_equal(np.asarray(p0, float), p):
+        _fail(cls, "pack_worn(geometry, zero profile) must return pack(geometry) itself: an unworn bore keeps "
+                   "the model's forces bit for bit")
+    c = geo.clearance
+    psi = 2.0 * math.pi * np.arange(nodes) / nodes
+    pw = np.asarray(model.pack_worn(geo, 0.2 * c * np.exp(-(np.angle(np.exp(1j * psi)) / 0.3) ** 2)), float)
+    if pw.ndim != 1 or not np.all(np.isfinite(pw)):
+        _fail(cls, "pack_worn(geometry, scarred profile) must return a 1-D array of finite floats")
+    for er in (0.0, 0.5, 0.9):
+        for a in (0.0, 2.0):
+            ex, ey = er * c * math.cos(a), er * c * math.sin(a)
+            _lub_call(cls, kernel, ex, ey, 0.05 * c, -0.02 * c, 200.0, pw)      # fails unless finite
 
 
 # --------------------------------------------------------------------------------------------

@@ -602,6 +602,11 @@ class LubricationModel(Model):
       [N] along ``u_e`` turned +90 deg.  The solver then calls it instead of ``kernel`` and records
       that part as the joint's contact and friction force (what the wear law acts on) and the
       rest as the film force; models without it carry everything by the film.
+    * optionally ``pack_worn(geometry, bushing_wear)``: the parameter array for a worn bushing
+      (wear depth [m] on ``M`` uniform body-fixed nodes ``2 pi k / M`` of the bushing, the wear
+      loop's profile), packed again at every wear update; ``None`` (the default) keeps the
+      nominal bore.  A zero profile must give ``pack(geometry)`` itself.  ``worn_bore()`` says
+      in words what of the worn bore the model sees (recorded with the wear study), ``""`` nothing.
     """
     family: ClassVar[str] = "lubrication"
     kernel: ClassVar[Any] = None
@@ -617,10 +622,22 @@ class LubricationModel(Model):
     def pack(self, geometry: ContactGeometry) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def force(self, e, e_dot, omega, geometry: ContactGeometry) -> tuple[np.ndarray, np.ndarray]:
+    def pack_worn(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> np.ndarray | None:
+        """Parameters for the bushing worn by ``bushing_wear`` [m] (uniform body-fixed nodes), or
+        ``None``: the model has no worn form and keeps the nominal bore (the default)."""
+        return None
+
+    def worn_bore(self) -> str:
+        """What of a worn bore the model's force sees, in words (``""``: nothing, the nominal bore)."""
+        return ""
+
+    def force(self, e, e_dot, omega, geometry: ContactGeometry, *,
+              bushing_wear=None) -> tuple[np.ndarray, np.ndarray]:
         """Vectorised reference path: ``e``, ``e_dot`` (..., 2) [m], [m/s]; ``omega`` (...) [rad/s].
-        Returns ``(F (..., 2) [N], t_j (...) [N m])`` by looping the plain-Python kernel."""
-        p = self.pack(geometry)
+        Returns ``(F (..., 2) [N], t_j (...) [N m])`` by looping the plain-Python kernel;
+        ``bushing_wear`` [m]: a worn bushing's profile (:meth:`pack_worn`)."""
+        p = None if bushing_wear is None else self.pack_worn(geometry, np.asarray(bushing_wear, float))
+        p = self.pack(geometry) if p is None else p
         e = np.asarray(e, float); v = np.asarray(e_dot, float)
         shape = np.broadcast_shapes(e.shape[:-1], v.shape[:-1], np.shape(omega))
         e = np.broadcast_to(e, shape + (2,)); v = np.broadcast_to(v, shape + (2,))

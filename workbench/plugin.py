@@ -58,6 +58,7 @@ _SERVICES = {
     "long_bearing_kernel": ("workbench.lubrication.long_bearing", "long_bearing_kernel"),
     "finite_bearing": ("workbench.lubrication.finite_bearing", None),
     "mixed_lubrication": ("workbench.lubrication.mixed", None),
+    "worn_film": ("workbench.lubrication.worn_film", None),
 }
 
 __all__ = [

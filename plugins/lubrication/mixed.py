@@ -28,7 +28,9 @@ class MixedLubrication(LubricationModel):
     @dataclass(frozen=True)
     class Params:
         viscosity: float = viscosity_field()
-        film: str = parameter("short_bearing", unit="text", doc="film model", choices=mx.FILMS)
+        film: str = parameter("short_bearing", unit="text", doc="film model: short_bearing (Ocvirk, Gümbel), "
+                              "long_bearing (Sommerfeld, pi film), long_bearing_gumbel (periodic Sommerfeld "
+                              "film, Gümbel)", choices=mx.FILMS)
         eps_film_max: float = parameter(0.999, unit="1", doc="largest eccentricity ratio the film formula "
                                         "is evaluated at (the asperities carry the load beyond)", gt=0.0, lt=1.0)
         roughness: float = parameter(0.5e-6, unit="m", doc="composite RMS summit roughness sigma", gt=0.0,
@@ -56,6 +58,20 @@ class MixedLubrication(LubricationModel):
         return mx.pack(q.viscosity, R, L, c, q.eps_film_max, q.film, q.roughness, q.asperity_density,
                        q.asperity_radius, geometry.E_star, q.boundary_friction, q.slip_regularisation,
                        int(q.quadrature))
+
+    def pack_worn(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> np.ndarray:
+        """Film and asperities on the worn bore (workbench.lubrication.worn_film; the pi film of
+        ``film = "long_bearing"`` keeps the nominal clearance, or c + d for a uniform wear d)."""
+        R, L, c = bearing_dimensions(geometry, self.name)
+        q = self.params
+        return mx.pack(q.viscosity, R, L, c, q.eps_film_max, q.film, q.roughness, q.asperity_density,
+                       q.asperity_radius, geometry.E_star, q.boundary_friction, q.slip_regularisation,
+                       int(q.quadrature), bore=bushing_wear)
+
+    def worn_bore(self) -> str:
+        if self.params.film == "long_bearing":
+            return "asperities on the worn bushing; the pi film on the nominal bore (a uniform wear as a larger clearance)"
+        return "film and asperities on the worn bushing"
 
 
 @hookimpl

@@ -18,6 +18,7 @@ import numpy as np
 
 from workbench.plugin import hookimpl
 from workbench.plugin import short_bearing_kernel
+from workbench.plugin import worn_film
 from workbench.plugin import ContactGeometry, LubricationModel, parameter
 
 from ._common import bearing_dimensions, eps_cap_field, viscosity_field
@@ -49,6 +50,22 @@ class ShortBearing(LubricationModel):
         R, L, c = bearing_dimensions(geometry, self.name)
         return np.array([self.params.viscosity, R, L, c, self.params.eps_cap,
                          float(self.params.cavitation == "gumbel")], dtype=np.float64)
+
+    def pack_worn(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> np.ndarray | None:
+        """The Gümbel film on the worn bore (quadrature, workbench.lubrication.worn_film; a uniform
+        wear d is the clearance c + d, closed form); the pi film has no worn form (None)."""
+        if self.params.cavitation != "gumbel":
+            return None
+        p = self.pack(geometry)
+        p[3], block = worn_film.pack_bore(bushing_wear, p[3])
+        if block is None:
+            return p
+        p[5] = 2.0        # the Gümbel film on the bore's block (workbench.lubrication.short_bearing)
+        return np.concatenate([p, block])
+
+    def worn_bore(self) -> str:
+        return ("film on the worn bushing (Ocvirk pressure with the Gümbel condition over the worn bore)"
+                if self.params.cavitation == "gumbel" else "")
 
 
 @hookimpl

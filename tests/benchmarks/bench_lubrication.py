@@ -4,7 +4,8 @@ Each model's compiled kernel is called in a compiled loop over a fixed set of jo
 (eccentricity ratio 0.05-0.98, squeeze and whirl rates, speed), on the same steel joint as the
 conformance suite (R 10 mm, c 0.1 mm, L 10 mm); the cost per call is printed with its ratio to
 the Hertz contact kernel (``contact:hertz``, the cheapest dry law) and to the Lankarani-Nikravesh
-law, measured in this process.  The finite bearing's one-off table build and one direct FE solve
+law, measured in this process; the closed-form films and the asperities on a worn bushing (a
+scar on 720 nodes: the worn-film quadrature) too.  The finite bearing's one-off table build and one direct FE solve
 (Gümbel, Reynolds LCP, JFO) are timed too, and the Flores slider-crank per crank revolution
 with its rod-slider joint dry (Lankarani-Nikravesh, e = 0.9) and lubricated by each model (0.4 Pa
 s, L = 40 mm; the dry law stays the backstop), and the mixed model in its mixed regime (0.01 Pa s,
@@ -86,6 +87,18 @@ def main():
         t = _per_call(_lub_loop(type(m).kernel), S, p)
         extra = f"   (pack {tp:.2f} s: table build or cache)" if tp > 0.05 else ""
         print(f"lubrication:{name:22s} {t * 1e9:9.1f} {t / ref['hertz']:8.2f} {t / ref['lankarani_nikravesh']:8.2f}{extra}")
+    # the worn bore (workbench.lubrication.worn_film): a 0.2 c scar on the wear loop's 720 nodes
+    psi = 2 * math.pi * np.arange(720) / 720
+    scar = 0.2 * geo.clearance * np.exp(-(np.angle(np.exp(1j * (psi - 1.0))) / 0.3) ** 2)
+    for name, prm in (("short_bearing", {}), ("long_bearing", {"cavitation": "gumbel"}),
+                      ("mixed_lubrication", {})):
+        m = reg.create("lubrication", name, prm)
+        for label, p in (("", m.pack(geo)), (", worn", m.pack_worn(geo, scar))):
+            if label == "" and name != "long_bearing":
+                continue                                  # the unworn rows are above
+            t = _per_call(_lub_loop(type(m).kernel), S, p)
+            tag = f"{name}{' gumbel' if prm else ''}{label}"
+            print(f"lubrication:{tag:22s} {t * 1e9:9.1f} {t / ref['hertz']:8.2f} {t / ref['lankarani_nikravesh']:8.2f}")
     from workbench.lubrication import finite_bearing as fb, reynolds as rey
     t0 = time.perf_counter(); fb.build_table(1.0, "gumbel", 65, 72, 96, 17); tb = time.perf_counter() - t0
     print(f"finite_bearing table build (L/D = 1, Gümbel, 65 x 72 nodes, 96 x 17 mesh): {tb:.2f} s")

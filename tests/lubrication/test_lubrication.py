@@ -134,7 +134,7 @@ def _long_fd(eps, ed, w, n=4001):
 def test_long_bearing_forces_equal_the_1d_reynolds_solution(eps):
     """Kernel (closed form) vs a 4001-node finite-difference solution on the pi film 0..pi;
     tolerance 2e-5 relative (the O(h^2) error of the difference scheme, measured 2e-6)."""
-    p = np.array([MU, R, L, CL, 0.999])
+    p = np.array([MU, R, L, CL, 0.999, 0.0])     # 0: the pi film
     for ed in SQUEEZE:
         for w in WEDGE:
             if ed == 0.0 and w == 0.0:
@@ -149,7 +149,7 @@ def test_long_bearing_steady_half_sommerfeld_closed_forms():
     """F_e = -12 mu w R^3 L eps^2 / (c^2 (2 + eps^2)(1 - eps^2)), F_t = 6 pi mu w R^3 L eps / (c^2
     (2 + eps^2) sqrt(1 - eps^2)), attitude arctan(pi sqrt(1 - eps^2) / (2 eps)) (half-Sommerfeld,
     e.g. Hamrock, Schmid & Jacobson (2004) ch. 10); tolerance 1e-12."""
-    p = np.array([MU, R, L, CL, 0.999])
+    p = np.array([MU, R, L, CL, 0.999, 0.0])     # 0: the pi film
     w = 300.0
     for eps in EPS:
         fe, ft, _ = _kernel_parts(lb.long_bearing_kernel, p, eps, 0.0, w)

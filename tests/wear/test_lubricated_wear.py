@@ -82,6 +82,9 @@ def test_mixed_joint_wears_by_its_asperity_load_only(registry, tmp_path):
     film = mixed.dyn_film_force.isel(record=0).values[:, 0]
     assert np.all(film > F - fa) and np.all(film < F)
     assert mixed.dyn_film_force.attrs["units"] == "N" and mixed.dyn_film_force.attrs["long_name"]
+    # provenance: each update's film and asperities run on the bore worn by the updates before it
+    import json
+    assert "worn bushing" in json.loads(mixed.attrs["lubrication_bore"])[st.mechanism.clearance_joints[0].name]
 
     # full film: the same oil on smoother surfaces (0.2 um, lapped): lambda 4.4
     st = _lubricated(registry, 0.01, sigma=0.2e-6)
@@ -92,3 +95,43 @@ def test_mixed_joint_wears_by_its_asperity_load_only(registry, tmp_path):
     assert volume_rate(full) < 1e-8 * v_dry
     film = full.dyn_film_force.isel(record=0).values[:, 0]
     np.testing.assert_allclose(film, F, rtol=1e-4)       # the film alone carries the load
+
+
+@pytest.mark.slow   # ~10 s (two wear updates); the default suite keeps the seam with
+# tests/lubrication/test_worn_film_forces.py::test_a_worn_joint_in_the_dynamics_feels_the_kernel_on_its_profile
+def test_the_second_update_runs_on_the_bore_the_first_wore(registry, tmp_path):
+    """Two wear updates of the mixed rig (0.01 Pa s, lambda 0.67): the second update's journal
+    settles where the film and asperities of the bore worn by the first update carry the 2 kN
+    load, so its mean asperity load is that equilibrium's (the mixed model packed with the stored
+    profile, ``pack_worn``; the equilibrium by a root search on the kernel); tolerance 1e-9 of the
+    load (the journal's settling; measured 6e-13: 1243.157 N).  The first update's 1 um pocket under
+    the load thickens the film where it carries, so the asperities carry more than on the nominal
+    bore (1170.0 N, asserted > 100 times the tolerance away): a loop that kept the nominal film
+    would fail."""
+    from scipy.optimize import fsolve
+
+    from workbench.mbs.mechanism import contact_geometry
+    st = _lubricated(registry, 0.01)
+    ds = run_wear_study(st, registry=registry, out=tmp_path / "two.zarr", max_updates=2)
+    assert ds.sizes["cycle"] >= 2
+    hb = ds.wear_depth.isel(cycle=1).sel(surface="bushing").values[0]   # the bore of update 1
+    assert hb.max() > 1e-7
+    j = st.mechanism.clearance_joints[0]
+    m, g = j.lubrication, contact_geometry(j)
+    parts = type(m).parts_kernel
+
+    def equilibrium(p):
+        def residual(e):
+            fx, fy, _, _, _ = parts(e[0] * 1e-6, e[1] * 1e-6, 0.0, 0.0, OMEGA, p)
+            return [fx / F, (fy - F) / F]
+        e0 = ds.dyn_eccentricity.isel(record=-1).values[-1, 0] * 1e6
+        e = fsolve(residual, e0, xtol=1e-13) * 1e-6
+        assert max(map(abs, residual(e * 1e6))) < 1e-10
+        return parts(e[0], e[1], 0.0, 0.0, OMEGA, p)[3]
+
+    f_worn = equilibrium(m.pack_worn(g, hb))
+    f_nominal = equilibrium(m.pack(g))
+    fa = float(ds.mean_contact_force.isel(cycle=1).values[0])
+    assert fa == pytest.approx(f_worn, abs=1e-9 * F)
+    assert abs(f_nominal - f_worn) > 100 * 1e-9 * F
+    assert "worn bushing" in ds.attrs["lubrication_bore"]

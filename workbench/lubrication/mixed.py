@@ -20,6 +20,9 @@ asperities together carry it decides how much each part carries and what the fri
 Stribeck curve (friction coefficient against the Hersey number ``mu N / P``) comes out of the
 force balance (:func:`steady_state`, :func:`stribeck`).
 
+On a worn bushing (``pack(..., bore=depth)``, :mod:`.worn_film`) the asperities and the short or
+Gümbel long film integrate the worn gap over the bore; the pi film keeps the nominal bore.
+
 The wear law of a mixed joint is fed with the asperity load only: the model's parts kernel
 (:func:`mixed_parts_kernel`) hands the solver the asperity part of its force, which the solver
 records as the joint's contact force (the wear loop's load) and the rest as the film force
@@ -34,20 +37,40 @@ import numpy as np
 
 from ..jit import njit
 from . import greenwood_tripp as gt
+from . import worn_film
 from .kinematics import couette_torque, film_state, to_frame
 from .long_bearing import sommerfeld_forces
 from .short_bearing import gumbel_forces
+from .worn_film import asperity_force as worn_asperity_force, long_film, short_film
 
-FILMS = ("short_bearing", "long_bearing")
-#: p layout: [mu, R, L, c, eps_film_max, film, K E*, sigma, mu_b, v_reg, n_quad, f52 table...]
-P_TABLE = 11
+#: the film: short (Ocvirk, Gümbel), long (Sommerfeld, pi film), long with the Gümbel condition on
+#: the periodic film (:func:`.worn_film.long_film`, squeeze-correct)
+FILMS = ("short_bearing", "long_bearing", "long_bearing_gumbel")
+#: p layout: [mu, R, L, c, eps_film_max, film, K E*, sigma, mu_b, v_reg, n_quad, bore, f52 table...,
+#: bore block...] (``bore`` 1: the bore's block, :mod:`.worn_film`, follows the table: a worn
+#: bushing or the Gümbel long film; the solver passes ``p`` as a pointer, so a flag says so)
+P_TABLE = 12
 
 
-def pack(mu, R, L, c, eps_film_max, film, sigma, eta, beta, E_star, mu_b, v_reg, n_quad=96) -> np.ndarray:
-    """Parameter array of :func:`mixed_kernel`."""
+def pack(mu, R, L, c, eps_film_max, film, sigma, eta, beta, E_star, mu_b, v_reg, n_quad=96,
+         bore=None) -> np.ndarray:
+    """Parameter array of :func:`mixed_kernel`; ``bore`` the bushing's wear depth [m] on uniform
+    nodes (``None``: the circular bore).  A uniform depth ``d`` is the clearance ``c + d``."""
+    block = None
+    if bore is not None:
+        c, block = worn_film.pack_bore(bore, c)
+    if block is None and film == "long_bearing_gumbel":
+        block = worn_film.bore_block(np.zeros(worn_film.QUAD_NODES))
     head = [mu, R, L, c, eps_film_max, float(FILMS.index(film)), gt.prefactor(sigma, eta, beta) * E_star,
-            sigma, mu_b, v_reg, float(n_quad)]
-    return np.concatenate([np.asarray(head, float), gt.f52_table()])
+            sigma, mu_b, v_reg, float(n_quad), float(block is not None)]
+    parts = [np.asarray(head, float), gt.f52_table()]
+    return np.concatenate(parts + ([block] if block is not None else []))
+
+
+@njit(cache=True)
+def bore_offset(p):
+    """Where the bore's block starts in ``p`` (after the ``F_5/2`` table; there only when ``p[11]``)."""
+    return P_TABLE + 3 + int(p[P_TABLE + 2])
 
 
 @njit(cache=True)
@@ -77,6 +100,8 @@ def mixed_parts(ex, ey, vx, vy, omega, p):
     mu = p[0]; R = p[1]; L = p[2]; c = p[3]; eps_f_max = p[4]; film = int(p[5])
     mu_b = p[8]; v_reg = p[9]
     eps, eps_dot, w, uex, uey = film_state(ex, ey, vx, vy, omega, c)
+    if p[11] != 0.0:
+        return _bore_parts(ex, ey, vx, vy, omega, p, bore_offset(p), eps, eps_dot, w, uex, uey)
     eps_f = min(eps, eps_f_max)
     if film == 0:
         fe, ft = gumbel_forces(eps_f, eps_dot, w, mu, R, L, c)
@@ -84,6 +109,33 @@ def mixed_parts(ex, ey, vx, vy, omega, p):
         fe, ft = sommerfeld_forces(eps_f, eps_dot, w, mu, R, L, c)
     fa = asperity_force(eps, p)
     t_film = couette_torque(mu, R, L, c, eps_f, omega)
+    gdot = 0.5 * (omega - w)
+    vs = R * omega + c * eps * gdot
+    t_asp = -R * mu_b * abs(fa) * vs / math.sqrt(vs * vs + v_reg * v_reg)
+    return fe, ft, fa, t_film, t_asp, uex, uey, eps
+
+
+@njit(cache=True)
+def _bore_parts(ex, ey, vx, vy, omega, p, off, eps, eps_dot, w, uex, uey):
+    """:func:`mixed_parts` on the bore's block (a worn bushing, or the Gümbel long film): the film by
+    :func:`.worn_film.short_film` / :func:`.worn_film.long_film` (the pi film keeps its closed form
+    on the nominal clearance), the asperities by :func:`.worn_film.asperity_force`.  The asperity
+    force's component normal to the line of centres (zero on the circular bore, by symmetry) is
+    added to the film's ``ft``."""
+    mu = p[0]; R = p[1]; L = p[2]; c = p[3]; eps_f_max = p[4]; film = int(p[5])
+    KE = p[6]; sigma = p[7]; mu_b = p[8]; v_reg = p[9]
+    if film == 1:
+        fe, ft = sommerfeld_forces(min(eps, eps_f_max), eps_dot, w, mu, R, L, c)
+        t_film = couette_torque(mu, R, L, c, min(eps, eps_f_max), omega)
+    else:
+        if film == 0:
+            fx, fy, t_film = short_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_f_max, p, off)
+        else:
+            fx, fy, t_film = long_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_f_max, p, off)
+        fe = fx * uex + fy * uey; ft = -fx * uey + fy * uex
+    ax, ay = worn_asperity_force(ex, ey, p, off, c, R, L, KE, sigma, P_TABLE)
+    fa = ax * uex + ay * uey
+    ft += -ax * uey + ay * uex
     gdot = 0.5 * (omega - w)
     vs = R * omega + c * eps * gdot
     t_asp = -R * mu_b * abs(fa) * vs / math.sqrt(vs * vs + v_reg * v_reg)

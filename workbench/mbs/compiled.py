@@ -403,10 +403,14 @@ def _clearance_joints(mech: Mechanism, ang, surfaces: dict, geometries: dict) ->
             # its parts kernel when it has one: the record then holds the asperity load apart
             out["lk"].append(_compiled_kernel(lambda _k, m=type(lub): kernels.lubrication_model_cfunc(m), lub,
                                               "lubrication", c.name))
-            # the nominal geometry: the film does not see the wear (docs/lubrication.md, limits); the
-            # worn geometry of the contact law (its clearance enlarged by the deepest wear) would
-            # widen the film's clearance all round and let the journal into the unworn bushing
-            out["lp"].append(_packed(lub.pack(contact_geometry(c)), lub, "lubrication", c.name))
+            # the nominal geometry with the bushing's worn profile when the model has a worn form
+            # (LubricationModel.pack_worn; docs/lubrication.md): not the contact law's worn geometry,
+            # whose clearance enlarged all round by the deepest wear would let the journal into the
+            # unworn bushing.  The journal's wear, which turns with the journal, is not in the film.
+            packed = lub.pack_worn(contact_geometry(c), np.asarray(surfaces[jc][0], float)) \
+                if jc in surfaces else None
+            out["lp"].append(_packed(lub.pack(contact_geometry(c)) if packed is None else packed, lub,
+                                     "lubrication", c.name))
         if c.friction is None:
             out["fk"].append(kernels.no_friction()); out["fp"].append(np.zeros(1)); out["hs"].append(0)
         else:

@@ -189,4 +189,19 @@ def attrs(run, registry) -> dict:
         "outlier_k": cfg.outlier_k, "hardness_limit": cfg.hardness_limit,
         "output_body": study.mechanism.bodies[cfg.output_body].name, "output_coordinate": cfg.output_name,
         "run_status": "running",
+        **_lubrication_bore(run),
     }
+
+
+def _lubrication_bore(run) -> dict:
+    """What the lubricated worn joints' films see of the wear (``LubricationModel.worn_bore``):
+    each update's dynamics runs on the bushing worn by the updates before it."""
+    from ..results.dataset import json_attr as _json
+    seen = {w.joint.name: (w.joint.lubrication.worn_bore() or "the nominal bore (the model has no worn form)")
+            for w in run.worn.values() if getattr(w.joint, "lubrication", None) is not None}
+    if not seen:
+        return {}
+    return {"lubrication_bore": _json(seen),
+            "lubrication_bore_note": ("the lubrication model of each update's dynamics is packed with the "
+                                      "bushing profile worn by the updates before it; the journal's wear is "
+                                      "not in the film")}
