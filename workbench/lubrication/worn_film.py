@@ -126,6 +126,20 @@ def _crossing(pa, pb, fa):
 
 
 @njit(cache=True)
+def _clipped_add(sx, sy, pk, pp, ck, sk, cp, sp):
+    """``(sx, sy)`` plus node k's clipped pressure ``max(p_k, 0)`` times its ``(cos, sin)``, with the
+    zero crossing between the previous node (``pp, cp, sp``) and this one corrected
+    (:func:`_crossing`): the short and the long film's force sums."""
+    if pk > 0.0:
+        sx += pk * ck; sy += pk * sk
+        if pp < 0.0:
+            sx += _crossing(pk, pp, ck); sy += _crossing(pk, pp, sk)
+    elif pk < 0.0 and pp > 0.0:
+        sx += _crossing(pp, pk, cp); sy += _crossing(pp, pk, sp)
+    return sx, sy
+
+
+@njit(cache=True)
 def short_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_max, p, off):
     """Ocvirk film of the worn bore with the Gümbel condition: ``(f_x, f_y, t_j)`` [N, N, N m] in the
     bushing frame (module docstring)."""
@@ -142,12 +156,7 @@ def short_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_max, p, off):
         ih = 1.0 / (c + p[h0 + k] - ex * ck - ey * sk)
         Pk = k0 * (omega * (ex * sk - ey * ck + p[d0 + k]) - 2.0 * (vx * ck + vy * sk)) * ih * ih * ih
         inv += ih
-        if Pk > 0.0:
-            sx += Pk * ck; sy += Pk * sk
-            if Pp < 0.0:
-                sx += _crossing(Pk, Pp, ck); sy += _crossing(Pk, Pp, sk)
-        elif Pk < 0.0 and Pp > 0.0:
-            sx += _crossing(Pp, Pk, cp); sy += _crossing(Pp, Pk, sp)
+        sx, sy = _clipped_add(sx, sy, Pk, Pp, ck, sk, cp, sp)
         Pp = Pk; cp = ck; sp = sk
     d = 2.0 * math.pi / M
     return -R * d * sx, -R * d * sy, -mu * omega * R ** 3 * L * d * inv
@@ -205,12 +214,7 @@ def long_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_max, p, off):
             ck = p[c0 + k]; sk = p[s0 + k]
         else:
             g = gp; pk = p0; ck = p[c0]; sk = p[s0]
-        if pk > 0.0:
-            sx += pk * ck; sy += pk * sk
-            if pp < 0.0:
-                sx += _crossing(pk, pp, ck); sy += _crossing(pk, pp, sk)
-        elif pk < 0.0 and pp > 0.0:
-            sx += _crossing(pp, pk, cp); sy += _crossing(pp, pk, sp)
+        sx, sy = _clipped_add(sx, sy, pk, pp, ck, sk, cp, sp)
         pp = pk; gp = g; cp = ck; sp = sk
     d = 2.0 * math.pi / M
     return -R * L * d * sx, -R * L * d * sy, -mu * omega * R ** 3 * L * d * inv
