@@ -85,3 +85,37 @@ def test_each_update_checks_the_peak_pressure_against_the_hardness(registry, tmp
     assert any("beyond Archard's range" in w for w in json.loads(ds.attrs["validity_warnings"]))
     with pytest.raises(WorkbenchError, match="hardness_limit = 10"):
         run_spatial_wear(_with_hardness(registry, p / 20.0), out=tmp_path / "stop.zarr", source=_source())
+
+
+def _regimes(spread: float, noise: float):
+    """The rig's source with the load switching between ``1 -+ spread`` of W from one update to
+    the next (two dynamic regimes) and ``noise`` (relative, normal, seeded) on each averaging
+    cycle's load: a within-update error far below the scatter between updates."""
+    rng = np.random.default_rng(3)
+
+    def source(run, n, tighten=1.0):
+        scale = 1.0 + (spread if run.update % 2 else -spread)
+        out = constant_load_rig(W * scale, TILT, RPM, 2)(run, n, tighten)
+        for s in out.values():
+            s.load = s.load * np.repeat(1.0 + noise * rng.standard_normal(n), 2)[:, None]
+        return out
+    return source
+
+
+@pytest.mark.parametrize("control", ["history", "last_update"])
+def test_history_control_widens_the_errors_to_the_scatter_between_updates(registry, tmp_path, control):
+    """``jump_control = "history"`` widens an update's rate errors to the scatter of the rates
+    between updates (:func:`workbench.wear.history.with_scatter`, the planar loop's rule): on
+    +-15 % load regimes with 1 % noise within an update, the volume-rate error of the updates with
+    two before them is the regimes' size (asserted > 5 % of the rate); without the history
+    (``last_update``) it stays the within-update error (asserted < 2 %)."""
+    st = study(registry, nodes=36, z_nodes=5, cycles=1500.0, depth_step=0.02, jump_control=control,
+               average_cycles=8, max_average_cycles=8)
+    ds = run_spatial_wear(st, out=tmp_path / f"{control}.zarr", source=_regimes(0.15, 0.01), max_updates=5)
+    rel = (ds.volume_rate_stderr / ds.volume_rate).isel(joint=0, surface=0).values
+    assert len(rel) >= 4
+    assert np.all(rel[:2] < 0.02)       # no history yet: the within-update error
+    if control == "history":
+        assert np.all(rel[2:] > 0.05), rel
+    else:
+        assert np.all(rel[2:] < 0.02), rel

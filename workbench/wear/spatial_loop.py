@@ -22,7 +22,9 @@ The same loop as the planar one (:mod:`.loop`), with worn maps (:mod:`.spatial_m
 5. the jump ``dN`` is the planar loop's (:func:`.loop.choose_jump`: depth step times the radial
    clearance, jump error control over the last updates, cycles left), and the maps wear by ``dN``
    times the rate (:func:`.increment.jump_increment`); cumulative standard errors add the
-   updates' variances, as in the planar loop.
+   updates' variances, as in the planar loop; with ``jump_control = "history"`` an update's rate
+   errors are first widened to the scatter of the rates between updates
+   (:func:`.history.with_scatter`, the planar loop's rule).
 
 A stopped run continues from its store (``resume``, :mod:`.spatial_resume`).
 """
@@ -40,6 +42,7 @@ from ..results.variables import var as _var
 from . import loop
 from .increment import estimate, jump_increment
 from .session import guarded
+from .history import with_scatter
 from .spatial_map import WornMap, cycle_rates
 from .spatial_resume import restore_history
 from .stops import outlier_stop
@@ -267,6 +270,7 @@ def run_spatial_wear(study, *, out, source, resume: bool = False, progress=None,
         dN = 0.0 if float(ds.cycle_jump.values[-1]) == 0.0 else math.nan   # 0: killed after its last update
     while dN != 0.0:
         meas = measure(run, source)
+        with_scatter(run, meas)    # jump_control = "history": errors widened to the scatter between updates
         ratios = {j: run.validity.pressure_ratio(_Materials(w.joint), meas.rates[j].peak_pressure, cfg.hardness_limit,
                                                  run.update, run.cycles_done) for j, w in run.worn.items()}
         dN = loop.choose_jump(run, meas)
