@@ -42,8 +42,6 @@ def test_the_two_slider_crank_wear_studies_load(registry):
     ('joints = ["B"]', 'joints = ["Bx"]', "wear.joints[0]", ["'Bx'", "Did you mean 'B'", "Valid: 'B'"]),
     ("z_nodes = 11 ", "z_nodes = 1 ", "wear.z_nodes", ["value 1 is below the minimum 2", "between 2 and 1001"]),
     ("bushing_share = 1.0", "bushing_share = 1.0\nchains = 2", "wear.chains", ["2:", "remove the key"]),
-    ('law = { model = "archard", wear_coefficient = 2.0e-16 }',
-     'law = { model = "nonlinear_archard" }', "wear.law.model", ["'nonlinear_archard'", "'archard'"]),
 ])
 def test_validate_refuses_bad_spatial_wear_input(registry, old, new, key, words):
     text = TILT.read_text()

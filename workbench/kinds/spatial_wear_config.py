@@ -47,9 +47,6 @@ def parse_spatial_wear(table: Any, mechanism, registry, probs: S.Problems, model
     elif getattr(pressure.params, "calibrate", "none") != "none":
         probs.add("wear.pressure.calibrate", f"'{pressure.params.calibrate}': the worn map's layer modulus is "
                                              f"the textbook one; valid: 'none'")
-    if getattr(law, "evolving", False):
-        probs.add("wear.law.model", f"'{law.name}' evolves with the sliding distance; the worn maps take laws "
-                                    f"without that memory (e.g. 'archard', 'reye')")
     every = mechanism.spatial_clearance_joints
     maps = {c.name: i for i, c in enumerate(every)}
     if not maps:

@@ -21,7 +21,8 @@ The same loop as the planar one (:mod:`.loop`), with worn maps (:mod:`.spatial_m
    :func:`.session.guarded`), with the map before the jump;
 5. the jump ``dN`` is the planar loop's (:func:`.loop.choose_jump`: depth step times the radial
    clearance, jump error control over the last updates, cycles left), and the maps wear by ``dN``
-   times the rate (:func:`.increment.jump_increment`); cumulative standard errors add the
+   times the rate (:func:`.spatial_increment.map_increment`; a running-in law at the sliding
+   distances before and after the jump); cumulative standard errors add the
    updates' variances, as in the planar loop; with ``jump_control = "history"`` an update's rate
    errors are first widened to the scatter of the rates between updates
    (:func:`.history.with_scatter`, the planar loop's rule).
@@ -40,9 +41,10 @@ import xarray as xr
 from ..errors import WorkbenchError
 from ..results.variables import var as _var
 from . import loop
-from .increment import estimate, jump_increment
+from .increment import estimate
 from .session import guarded
 from .history import with_scatter
+from .spatial_increment import map_increment
 from .spatial_map import WornMap, cycle_rates
 from .spatial_resume import restore_history
 from .stops import outlier_stop
@@ -181,6 +183,8 @@ def row(run, meas: _Measured, dN: float, inc: dict, ratios: dict | None = None) 
     rate_se = np.array([[_split(w, x.stderr_bushing), _split(w, x.stderr_journal)] for w, x in zip(W, r)])
     d_inc = np.array([[_split(w, inc[j][0]), _split(w, inc[j][1])] for j, w in zip(js, W)])
     d_inc_se = np.array([[_split(w, inc[j][3]), _split(w, inc[j][4])] for j, w in zip(js, W)])
+    slid = np.array([w.sliding_bushing for w in W])
+    d_slid = np.array([_split(w, inc[j][2]) for j, w in zip(js, W)])
     vol = np.array([w.volumes() for w in W])
     vol_se = np.array([np.sqrt(run.variance[j][0]) for j in js])
     (a0, x0, at0), (a1, x1, at1) = W[0].axes
@@ -192,6 +196,9 @@ def row(run, meas: _Measured, dN: float, inc: dict, ratios: dict | None = None) 
         "wear_rate_stderr": _var(D5, rate_se, "m", "standard error of the wear depth per machine cycle"),
         "depth_increment": _var(D5, d_inc, "m", "wear depth added by this update's jump"),
         "depth_increment_stderr": _var(D5, d_inc_se, "m", "standard error of the depth increment"),
+        "sliding_distance": _var(("joint", a0, a1), slid, "m", "sliding distance each bushing node has seen "
+                                 "under load (before this update's jump; a running-in law reads it)"),
+        "sliding_increment": _var(("joint", a0, a1), d_slid, "m", "sliding distance added by this update's jump"),
         "wear_volume": _var(("joint", "surface"), vol, "m^3", "worn volume (before this update's jump)"),
         "wear_volume_stderr": _var(("joint", "surface"), vol_se, "m^3", "standard error of the worn volume"),
         "volume_rate": _var(("joint", "surface"), [x.volume for x in r], "m^3",
@@ -234,15 +241,6 @@ def apply(run, meas: _Measured, dN: float, inc: dict) -> None:
         run.previous[j] = (meas.rates[j].profile, meas.rates[j].profile_stderr)
 
 
-class _Flat:
-    """A worn map seen as the flat node vector :func:`.increment.jump_increment` works on."""
-
-    def __init__(self, w: WornMap):
-        self.nodes = w.nodes
-        self.sliding_bushing = w.sliding_bushing.ravel()
-
-
-@guarded
 def run_spatial_wear(study, *, out, source, resume: bool = False, progress=None,
                      max_updates: int | None = None) -> xr.Dataset:
     """Run the spatial wear loop of ``study`` (its ``mechanism`` with ``spatial_clearance_joints``,
@@ -253,9 +251,6 @@ def run_spatial_wear(study, *, out, source, resume: bool = False, progress=None,
     solver tolerances times ``tighten``.  ``progress(cycles_done, cycles_total, dN, max_depth)``
     after every update.  Returns the store's dataset (loaded)."""
     cfg = study.wear
-    if getattr(cfg.law, "evolving", False):
-        raise WorkbenchError(f"spatial wear: the wear law '{cfg.law.name}' evolves with the sliding distance; "
-                             f"the worn maps support laws without memory (archard, reye)")
     run = start(study, cfg)
     store = WearStore(out)
     wall = _time.perf_counter()
@@ -274,7 +269,7 @@ def run_spatial_wear(study, *, out, source, resume: bool = False, progress=None,
         ratios = {j: run.validity.pressure_ratio(_Materials(w.joint), meas.rates[j].peak_pressure, cfg.hardness_limit,
                                                  run.update, run.cycles_done) for j, w in run.worn.items()}
         dN = loop.choose_jump(run, meas)
-        inc = {j: jump_increment(_Flat(w), meas.rates[j], dN, cfg.law, cfg.bushing_share, cfg.pressure)
+        inc = {j: map_increment(w, meas.rates[j], dN, cfg.law, cfg.bushing_share, cfg.pressure)
                for j, w in run.worn.items()}
         r = row(run, meas, dN, inc, ratios)
         # the validity notes are committed with the update they belong to (one atomic step)

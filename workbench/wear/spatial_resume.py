@@ -3,9 +3,8 @@
 A row of the spatial store (:func:`.spatial_loop.row`) holds each worn map before its update's
 jump (``wear_depth``), the jump's increment (``depth_increment``), the rate map and their standard
 errors, the jump (``cycle_jump``) and the averaging cycles: everything the loop carries from one
-update to the next except the sliding distance of each bushing node, which only laws with memory
-read (the spatial loop refuses them, :func:`.spatial_loop.run_spatial_wear`); a resumed run
-starts it from zero.  :func:`restore_history` replays the last rows through the same code as the
+update to the next, with the sliding distance of each bushing node (``sliding_distance``,
+``sliding_increment``), which a running-in law reads.  :func:`restore_history` replays the last rows through the same code as the
 planar loop's resume (:func:`.loop._restore_history`): the maps and the jump control's history
 come back exactly, the cumulative variances to round-off (they are stored as standard errors).
 """
@@ -29,7 +28,9 @@ def restore(run, ds: xr.Dataset) -> None:
         w = run.worn[j]
         w.h_bushing = val("wear_depth", k, 0) + val("depth_increment", k, 0)
         w.h_journal = val("wear_depth", k, 1) + val("depth_increment", k, 1)
-        w.sliding_bushing = np.zeros_like(w.h_bushing)
+        # stores written before the sliding map was stored held laws without memory only
+        w.sliding_bushing = (val("sliding_distance", k) + val("sliding_increment", k) if "sliding_distance" in ds
+                             else np.zeros_like(w.h_bushing))
         vol_var = val("wear_volume_stderr", k) ** 2 + (dN * val("volume_rate_stderr", k)) ** 2
         depth_var = np.array([(val("wear_depth_stderr", k, s) ** 2 + val("depth_increment_stderr", k, s) ** 2).ravel()
                               for s in (0, 1)])
