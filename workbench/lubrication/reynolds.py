@@ -10,10 +10,13 @@ of centres (Pinkus & Sternlicht (1961) ch. 3; Flores et al. (2006)), the Reynold
     div(h^3 grad p) = 6 mu R^2 [ w d(theta_f h)/d theta + 2 theta_f d h / d t ],
 
 ``w = omega_journal - omega_bushing - 2 gamma_dot`` (``gamma_dot``: whirl of the line of centres,
-bushing frame), ``d h / d t = c eps_dot cos(theta)``, is made dimensionless with
-``V = sqrt(w^2 + 4 eps_dot^2)``, ``psi = atan2(2 eps_dot, w)`` and ``p = 6 mu R^2 V / c^2 P``:
+bushing frame), ``d h / d t = c eps_dot cos(theta) + gamma_dot d h_w / d theta`` (the worn
+profile is fixed in the bushing and so turns with the whirl in this frame), is made
+dimensionless with ``V = sqrt(w^2 + 4 eps_dot^2)``, ``psi = atan2(2 eps_dot, w)``,
+``Omega = 2 gamma_dot / V`` (``whirl``) and ``p = 6 mu R^2 V / c^2 P``:
 
-    div(H^3 grad P) = cos(psi) d(theta_f H)/d theta + sin(psi) theta_f cos(theta).
+    div(H^3 grad P) = cos(psi) d(theta_f H)/d theta + sin(psi) theta_f cos(theta)
+                      + Omega theta_f d H_w / d theta.
 
 The forces on the journal along the eccentricity and along the eccentricity turned +90 deg are
 ``F = (6 mu R^4 V / c^2) (f_e, f_t)`` with ``(f_e, f_t) = int int P (cos theta, sin theta) dtheta dy``.
@@ -151,14 +154,19 @@ def bushing_wear(angles, depth, clearance: float, alpha: float):
 
 
 def solve_film(eps: float, l_over_d: float, psi: float = 0.0, *, cavitation: str = "gumbel",
-               n_theta: int = 96, n_y: int = 25, wear=None, groove: bool = False,
+               n_theta: int = 96, n_y: int = 25, wear=None, whirl: float = 0.0, groove: bool = False,
                groove_angle: float = 0.0, groove_fill: float = 1.0,
                max_iter: int = 200) -> FilmSolution:
     """Solve the dimensionless finite-bearing film (module docstring) and return its forces.
 
     ``eps`` eccentricity ratio [1] (0 <= eps < 1); ``l_over_d`` L/D [1]; ``psi`` [rad] the
     squeeze angle ``atan2(2 eps_dot, w)`` (0: pure wedge, pi/2: pure approach); ``wear``: a
-    callable ``theta -> h_w / c`` (a worn bushing profile in the line-of-centres frame).
+    callable ``theta -> h_w / c`` (a worn bushing profile in the line-of-centres frame);
+    ``whirl`` [1]: ``2 gamma_dot / V``, the whirl of the line of centres in the scaling of ``psi``
+    (``V = sqrt(w^2 + 4 eps_dot^2)``, ``w = omega_journal - omega_bushing - 2 gamma_dot``).  The
+    profile is fixed in the bushing, so in the line-of-centres frame it moves with the whirl:
+    ``dh/dt`` gains ``gamma_dot dh_w/dtheta``, the source ``whirl theta_f dH_w/dtheta`` (module
+    docstring); it vanishes without wear.
     ``groove``: an axial feed line at ``groove_angle`` [rad] (rounded to the nearest grid column)
     at ambient pressure whose oil has the fill fraction ``groove_fill`` (1: flooded, < 1: starved).
 
@@ -183,6 +191,11 @@ def solve_film(eps: float, l_over_d: float, psi: float = 0.0, *, cavitation: str
     jj = np.tile(np.arange(n_y), n_theta)
     area[(jj == 0) | (jj == n_y - 1)] *= 0.5
     src = area * np.repeat(np.cos(theta), n_y)                     # int cos(theta) over the dual cell
+    if wear is not None and whirl != 0.0:
+        # the worn profile moving with the whirl: int dH_w/dtheta over the dual cell, exactly
+        dHw = (wear(theta + 0.5 * dx) - wear(theta - 0.5 * dx)) / dx
+        src = sps * src + whirl * area * np.repeat(dHw, n_y)
+        sps = 1.0
     fixed = (jj == 0) | (jj == n_y - 1)
     kg = int(round(groove_angle / dx)) % n_theta
     if groove:
