@@ -119,3 +119,46 @@ def test_history_control_widens_the_errors_to_the_scatter_between_updates(regist
         assert np.all(rel[2:] > 0.05), rel
     else:
         assert np.all(rel[2:] < 0.02), rel
+
+
+def test_a_store_from_before_a_new_row_variable_resumes_in_its_own_format(registry, tmp_path):
+    """A store written before the rows gained a variable (here the per-cycle statistics and the
+    sliding maps, dropped from the first rows) is resumed: the new rows keep the store's variables,
+    and the run completes (a 10^6-cycle run started by an older version is not lost)."""
+    import xarray as xr
+
+    from workbench.wear.store import WearStore
+    st = _rig(registry, cycles=600.0)
+    run_spatial_wear(st, out=tmp_path / "a.zarr", source=_source(), max_updates=2)
+    old = xr.open_zarr(tmp_path / "a.zarr", consolidated=False).load()
+    drop = ["peak_contact_force", "peak_contact_force_stderr", "impacts_per_cycle", "impacts_per_cycle_stderr",
+            "sliding_distance", "sliding_increment"]
+    store = WearStore(tmp_path / "b.zarr")
+    store.create(old.isel(cycle=[0]).drop_vars(drop).assign_attrs(old.attrs))
+    store.append(old.isel(cycle=[1]).drop_vars(drop))
+    store.set_attrs(run_status="incomplete (resume with --resume)")
+    res = run_spatial_wear(st, out=tmp_path / "b.zarr", source=_source(), resume=True)
+    assert str(res.attrs["run_status"]) == "complete" and len(res.cycle) > 2
+    assert not set(drop) & set(res.data_vars)
+
+
+def test_spatial_rows_carry_the_per_cycle_statistics_the_trends_read(registry, tmp_path):
+    """Each row holds the per-cycle peak contact force (mean and standard error over the
+    averaging cycles: the rig's load with 1 % noise per cycle, so the mean is the load within its
+    error) and the contact starts per cycle (NaN: the rig records none); ``trends`` reads a spatial
+    store (no nominal radii: the clearance-relative columns are NaN) and fits the volume rate and
+    the stored maxima on the deepest wear."""
+    from workbench.wear.trends import trends
+    ds = run_spatial_wear(_rig(registry, cycles=600.0), out=tmp_path / "t.zarr", source=_regimes(0.0, 0.01))
+    f, se = ds.peak_contact_force.values, ds.peak_contact_force_stderr.values
+    # the error is of the noise's order (1 % per cycle over 4-8 cycles; the AR(1) factor, from each
+    # series' own lag-1 autocorrelation over so few cycles, inflates it up to a few times: measured
+    # 0.1-2.3 % of W), not of the load's
+    assert np.all(se > 0.0) and np.all(np.abs(f - W) < 4.0 * se) and np.all(se < 0.05 * W)
+    assert np.all(np.isnan(ds.impacts_per_cycle.values))
+    tr = trends(ds).isel(joint=0)
+    assert np.isfinite(float(tr.volume_rate_slope)) and np.isfinite(float(tr.peak_pressure_slope))
+    assert np.isnan(float(tr.wear_fraction.isel(cycle=-1))) and float(tr.chain_shown) == 0.0
+    # a constant load under Archard wears at a rate nearly flat in the depth (the arc widens a little)
+    rate0 = float(tr.volume_rate.isel(cycle=0))
+    assert abs(float(tr.volume_rate_slope)) * float(tr.deepest_wear.max()) < 0.05 * rate0

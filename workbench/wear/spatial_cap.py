@@ -36,7 +36,9 @@ from .surfaces import periodic_interp
 class CapSamples:
     """The contact history of one ball joint over an averaging window: load (ns, 3) the ball's push
     on the socket, socket frame [N]; spin (ns, 3) the ball's angular velocity relative to the
-    socket, socket frame [rad/s]; dt (ns,) [s]; friction (ns,) [N]; penetration (ns,) [m]; time (ns,) [s]."""
+    socket, socket frame [rad/s]; dt (ns,) [s]; friction (ns,) [N]; penetration (ns,) [m]; time (ns,) [s];
+    radius [m] of the ball; contact_starts: the times [s] of the joint's contact starts in the window
+    (``None``: not recorded)."""
     load: np.ndarray
     spin: np.ndarray
     dt: np.ndarray
@@ -44,6 +46,7 @@ class CapSamples:
     penetration: np.ndarray
     time: np.ndarray
     radius: float = 0.0
+    contact_starts: np.ndarray | None = None
 
     def part(self, a: int, b: int) -> "CapSamples":
         return CapSamples(*(getattr(self, f)[a:b] for f in ("load", "spin", "dt", "friction", "penetration", "time")),

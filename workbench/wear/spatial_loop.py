@@ -41,14 +41,15 @@ import xarray as xr
 from ..errors import WorkbenchError
 from ..results.variables import var as _var
 from . import loop
+from .history import with_scatter
 from .increment import estimate
 from .session import guarded
-from .history import with_scatter
 from .spatial_increment import map_increment
 from .spatial_map import WornMap, cycle_rates
 from .spatial_resume import restore_history
 from .stops import outlier_stop
 from .store import WearStore, open_store
+from .trends import cycle_counts, statistics_vars
 
 SURFACES = ("bushing", "journal")
 
@@ -219,6 +220,10 @@ def row(run, meas: _Measured, dN: float, inc: dict, ratios: dict | None = None) 
         "cycle_jump": _var((), dN, "1", "cycles jumped after this update"),
         "update": _var((), run.update, "1", "update index"),
     }
+    t0 = [x.map_samples.time[0] for x in r]
+    v.update(statistics_vars([x.cycles.peak_force for x in r],
+                             [cycle_counts(x.map_samples.contact_starts, t, run.cfg.cycle_period, meas.n_cycles)
+                              for x, t in zip(r, t0)]))
     ds = xr.Dataset({k: xr.DataArray(x).expand_dims("cycle") for k, x in v.items()})
     return ds.assign_coords(
         cycle=xr.Variable("cycle", [run.cycles_done], {"units": "1", "long_name": "machine cycles done"}),
@@ -256,8 +261,10 @@ def run_spatial_wear(study, *, out, source, resume: bool = False, progress=None,
     wall = _time.perf_counter()
     new = 0
     dN = math.nan
+    known = None       # a resumed store keeps the variables it was made with
     if resume:
         ds = store.resume()
+        known = set(ds.data_vars)
         if ds.attrs.get("study_text") != (run.study.text or ""):
             raise WorkbenchError(f"cannot resume {out}: it was made by a different study text "
                                  f"(study file {ds.attrs.get('study_file') or '?'})")
@@ -280,6 +287,8 @@ def run_spatial_wear(study, *, out, source, resume: bool = False, progress=None,
                                         wear_law=cfg.law.name, pressure_model=cfg.pressure.name,
                                         wear_map="spatial"), attrs=validity)
         else:
+            if known is not None:   # a store from before a variable was added to the rows
+                r = r[[k for k in r.data_vars if k in known]]
             store.append(r, attrs=validity)
         if dN > 0.0:
             apply(run, meas, dN, inc)

@@ -193,7 +193,8 @@ class MapSamples:
     slope : (ns, 2) the journal axis' slope relative to the bore, ``de/dz`` [1];
     friction : (ns,) friction force magnitude [N]; phi_rel : (ns,) journal turn relative to the
     bushing [rad]; slip : (ns,) slip distance of the sample [m]; penetration : (ns,) deepest
-    penetration of the joint [m]; time : (ns,) [s].
+    penetration of the joint [m]; time : (ns,) [s]; contact_starts : the times [s] of the joint's
+    contact starts in the window (the impact table's; ``None``: not recorded, a rig).
     """
     load: np.ndarray
     slope: np.ndarray
@@ -202,6 +203,7 @@ class MapSamples:
     slip: np.ndarray
     penetration: np.ndarray
     time: np.ndarray
+    contact_starts: np.ndarray | None = None
 
     def part(self, a: int, b: int) -> "MapSamples":
         return MapSamples(*(getattr(self, f)[a:b] for f in

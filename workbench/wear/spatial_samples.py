@@ -73,16 +73,20 @@ def dynamics_source(mechanism, settings, cycle_period: float):
         dt = cycle_period / S
         out = {}
         for j, w in run.worn.items():
+            # the joint's contact starts in the averaging window (the spatial impact table names
+            # the joint by its index)
+            starts = sim.impact_time[(sim.impact_joint == j) & (sim.impact_time >= sim.time[a])]
             if w.joint.type == "spherical":
                 out[j] = CapSamples(load=x["clearance_ball_load"][a:b, j], spin=x["clearance_ball_spin"][a:b, j],
                                     dt=np.full(b - a, dt), friction=np.abs(sim.friction_force[a:b, j]),
-                                    penetration=sim.penetration[a:b, j], time=sim.time[a:b], radius=w.joint.radius_j)
+                                    penetration=sim.penetration[a:b, j], time=sim.time[a:b], radius=w.joint.radius_j,
+                                    contact_starts=starts)
                 continue
             out[j] = MapSamples(load=x["clearance_section_load"][a:b, j], slope=x["clearance_axis_slope"][a:b, j],
                                 friction=np.abs(sim.friction_force[a:b, j]),
                                 phi_rel=np.unwrap(x["clearance_turn"][a:b, j]),
                                 slip=np.abs(sim.slip_velocity[a:b, j]) * dt,
-                                penetration=sim.penetration[a:b, j], time=sim.time[a:b])
+                                penetration=sim.penetration[a:b, j], time=sim.time[a:b], contact_starts=starts)
         return out
     return source
 

@@ -46,6 +46,12 @@ QUANTITIES = (
     ("impacts_per_cycle", "1", "impacts (contact starts) per averaging cycle, mean over the cycles"),
     ("volume_rate", "m^3/cycle", "worn volume per cycle, bushing and journal together, mean over the cycles"),
 )
+#: quantities a spatial store's rows hold without a standard error (one value per update):
+#: fitted by ordinary least squares, reported beside the chain, not part of it
+EXTRA = (
+    ("max_contact_force", "N", "largest contact force over the averaging cycles"),
+    ("peak_pressure", "Pa", "largest contact pressure over the averaging cycles"),
+)
 #: a slope shows the chain when it exceeds this many standard errors
 SIGMAS = 2.0
 
@@ -54,27 +60,32 @@ SIGMAS = 2.0
 _var = partial(var, dtype=float)
 
 
+def cycle_counts(times, t0: float, period: float, n: int) -> np.ndarray:
+    """Events at ``times`` [s] counted in each of the ``n`` cycles of ``period`` [s] from ``t0`` [s]
+    (NaN for every cycle when ``times`` is None: not recorded)."""
+    if times is None:
+        return np.full(n, np.nan)
+    it = np.asarray(times, float)
+    it = it[it >= t0]
+    k = np.floor((it - t0) / period).astype(int)
+    return np.bincount(k[k < n], minlength=n)[:n].astype(float)
+
+
 def _cycle_impacts(sim, joint: int, t0: float, period: float, n: int) -> np.ndarray:
     """Contact starts of clearance joint ``joint`` in each of the ``n`` cycles of ``period`` [s]
     from ``t0`` [s]."""
     if getattr(sim, "impact_time", None) is None:   # a simulation without an impact table
         return np.full(n, np.nan)
-    it = sim.impact_time[(sim.impact_joint == joint) & (sim.impact_time >= t0)]
-    k = np.floor((it - t0) / period).astype(int)
-    return np.bincount(k[k < n], minlength=n)[:n].astype(float)
+    return cycle_counts(sim.impact_time[sim.impact_joint == joint], t0, period, n)
 
 
-def cycle_statistics(run, meas) -> dict:
-    """Store variables (dimension ``joint``) of one update: the mean over the averaging cycles of
-    each cycle's peak contact force [N] and of its impacts [1], with their standard errors."""
-    js = sorted(run.worn)
-    n, T = meas.n_cycles, run.cfg.cycle_period
-    t0 = float(meas.sim.time[meas.start])
-    out = {k: np.zeros(len(js)) for k in ("f", "f_se", "i", "i_se")}
-    for a, j in enumerate(js):
-        peaks = np.asarray(meas.rates[j].cycles.peak_force, float)
-        impacts = _cycle_impacts(meas.sim, j, t0, T, n)
-        for key, x in (("f", peaks), ("i", impacts)):
+def statistics_vars(peaks, impacts) -> dict:
+    """Store variables (dimension ``joint``): for each joint's per-cycle peak contact forces [N]
+    and contact starts [1] (lists over the joints of ``(n,)`` arrays), the mean over the cycles
+    and its standard error (AR(1)-corrected, :mod:`.statistics`)."""
+    out = {k: np.zeros(len(peaks)) for k in ("f", "f_se", "i", "i_se")}
+    for a, (p, i) in enumerate(zip(peaks, impacts)):
+        for key, x in (("f", np.asarray(p, float)), ("i", np.asarray(i, float))):
             m, se = st.mean_and_stderr(x, st.correlation_factor(x))
             out[key][a], out[key + "_se"][a] = float(m), float(se)
     return {
@@ -83,6 +94,16 @@ def cycle_statistics(run, meas) -> dict:
         "impacts_per_cycle": _var(("joint",), out["i"], "1", QUANTITIES[1][2]),
         "impacts_per_cycle_stderr": _var(("joint",), out["i_se"], "1", "standard error of impacts_per_cycle"),
     }
+
+
+def cycle_statistics(run, meas) -> dict:
+    """Store variables (dimension ``joint``) of one update: the mean over the averaging cycles of
+    each cycle's peak contact force [N] and of its impacts [1], with their standard errors."""
+    js = sorted(run.worn)
+    n, T = meas.n_cycles, run.cfg.cycle_period
+    t0 = float(meas.sim.time[meas.start])
+    return statistics_vars([meas.rates[j].cycles.peak_force for j in js],
+                           [_cycle_impacts(meas.sim, j, t0, T, n) for j in js])
 
 
 def weighted_slope(x, y, se) -> tuple[float, float, float, float]:
@@ -117,7 +138,11 @@ def trends(ds: xr.Dataset, min_depth: float = 0.0) -> xr.Dataset:
     """The deep-wear trends of a wear result ``ds`` (module docstring): variables on
     ``(cycle, joint)`` per update and the fitted slopes on ``joint``; units and long_name on each.
     ``min_depth`` [m]: the slopes fit only the updates whose deepest wear is at least this."""
-    c = (ds["nominal_radius"].sel(surface="bushing") - ds["nominal_radius"].sel(surface="journal")).values
+    nj = ds.sizes["joint"]
+    if "nominal_radius" in ds:
+        c = (ds["nominal_radius"].sel(surface="bushing") - ds["nominal_radius"].sel(surface="journal")).values
+    else:                     # a spatial store: its joints' clearances are in the study, not the rows
+        c = np.full(nj, np.nan)
     deep = ds["max_wear_depth"].max("surface").values                      # (cycle, joint)
     eff = c[None, :] + ds["max_wear_depth"].sum("surface").values
     dims = ("cycle", "joint")
@@ -127,7 +152,8 @@ def trends(ds: xr.Dataset, min_depth: float = 0.0) -> xr.Dataset:
         "effective_clearance": _var(dims, eff, "m",
                                     "unworn radial clearance plus the deepest wear of bushing and journal "
                                     "(the largest radial gap when the two deepest points face each other)"),
-        "max_penetration_ratio": _var(dims, ds["max_penetration_ratio"].values, "1",
+        "max_penetration_ratio": _var(dims, ds["max_penetration_ratio"].values if "max_penetration_ratio" in ds
+                                      else np.full(deep.shape, np.nan), "1",
                                       "largest penetration over the averaging cycles / unworn radial clearance"),
     }
     shown = np.ones(len(c))
@@ -145,6 +171,19 @@ def trends(ds: xr.Dataset, min_depth: float = 0.0) -> xr.Dataset:
         v[name + "_chi2_reduced"] = _var(("joint",), fits[:, 3], "1",
                                          f"reduced chi-square of the {name} fit (1: scatter as the standard errors say)")
         shown = shown * (fits[:, 0] > SIGMAS * fits[:, 1])
+    for name, unit, long_name in EXTRA:
+        if name not in ds:
+            continue
+        y = ds[name].values.astype(float)
+        v[name] = _var(dims, y, unit, long_name)
+        # no standard error is stored: unit weights, the slope's error from the residuals (the
+        # reduced chi-square scaling of weighted_slope is then the ordinary least-squares one)
+        fits = np.array([weighted_slope(*(a[deep[:, j] >= min_depth] for a in (deep[:, j], y[:, j], np.ones(len(y))))
+                         ) for j in range(nj)])
+        su = f"{unit}/m"
+        v[name + "_slope"] = _var(("joint",), fits[:, 0], su, f"least-squares slope of {name} on the deepest wear")
+        v[name + "_slope_stderr"] = _var(("joint",), fits[:, 1], su,
+                                         f"standard error of {name}_slope (from the residuals)")
     v["chain_shown"] = _var(("joint",), shown, "1",
                             f"1 when the slopes of peak force, impacts and volume rate on the deepest wear are all "
                             f"positive beyond {SIGMAS:g} standard errors")
@@ -176,6 +215,11 @@ def table(tr: xr.Dataset, joint: int = 0) -> str:
         b, sb = float(t[name + "_slope"]), float(t[name + "_slope_stderr"])
         lines.append(f"slope of {name} on the deepest wear: {b:.4g} +- {sb:.2g} {unit}/m "
                      f"({b / sb if sb > 0 else math.nan:.2f} SE; reduced chi2 {float(t[name + '_chi2_reduced']):.3g})")
+    for name, unit, _ in EXTRA:
+        if name + "_slope" in t:
+            b, sb = float(t[name + "_slope"]), float(t[name + "_slope_stderr"])
+            lines.append(f"slope of {name} on the deepest wear: {b:.4g} +- {sb:.2g} {unit}/m "
+                         f"({b / sb if sb > 0 else math.nan:.2f} SE; least squares, no stored errors)")
     lines.append(f"chain shown (all slopes > {SIGMAS:g} SE): {bool(float(t.chain_shown))}")
     return "\n".join(lines)
 
