@@ -24,6 +24,10 @@ gives a wear run the numbers that show (or fail to show) that chain:
   looking at the data, such a window is a description, not a test: report it with the whole fit.
 * ``python -m workbench.wear.trends RESULT [--plot wear_trends.png]`` prints the table and the
   slopes and draws the three trends with their error bars.
+* A spatial store (worn maps, :mod:`.spatial_loop`) has the same per-cycle statistics in its rows
+  (the contact starts from the spatial impact table) but no nominal radii: its clearance-relative
+  columns are NaN.  Its largest contact force and peak pressure per update (no standard error
+  stored) are fitted by ordinary least squares beside the chain (:data:`EXTRA`).
 
 SI units: forces in N, depths and clearances in m, volumes in m^3, rates per machine cycle.
 """
