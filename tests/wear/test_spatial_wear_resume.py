@@ -162,3 +162,18 @@ def test_spatial_rows_carry_the_per_cycle_statistics_the_trends_read(registry, t
     # a constant load under Archard wears at a rate nearly flat in the depth (the arc widens a little)
     rate0 = float(tr.volume_rate.isel(cycle=0))
     assert abs(float(tr.volume_rate_slope)) * float(tr.deepest_wear.max()) < 0.05 * rate0
+
+
+def test_the_spatial_loop_runs_inside_the_store_session(registry, tmp_path):
+    """``run_spatial_wear`` is the store session's (``session.guarded``, as the planar loop): a
+    user's file at ``-o`` is refused before any work, byte for byte unchanged (``--overwrite``
+    too), and the keywords the study kind passes (``overwrite``, ``note``) are taken."""
+    user = tmp_path / "mine.zarr"
+    user.write_bytes(b"a user's file")
+    for kw in ({}, {"overwrite": True}):
+        with pytest.raises(WorkbenchError):
+            run_spatial_wear(_rig(registry), out=user, source=_source(), max_updates=1, **kw)
+        assert user.read_bytes() == b"a user's file"
+    ds = run_spatial_wear(_rig(registry), out=tmp_path / "ours.zarr", source=_source(), max_updates=1,
+                          overwrite=False, note=lambda m: None)
+    assert len(ds.cycle) == 1

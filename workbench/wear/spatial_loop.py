@@ -246,6 +246,7 @@ def apply(run, meas: _Measured, dN: float, inc: dict) -> None:
         run.previous[j] = (meas.rates[j].profile, meas.rates[j].profile_stderr)
 
 
+@guarded
 def run_spatial_wear(study, *, out, source, resume: bool = False, progress=None,
                      max_updates: int | None = None) -> xr.Dataset:
     """Run the spatial wear loop of ``study`` (its ``mechanism`` with ``spatial_clearance_joints``,
