@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pytest
 
 from workbench.wear.spatial_loop import run_spatial_wear
 from workbench.wear.spatial_samples import constant_load_rig

@@ -37,6 +37,7 @@ import argparse
 import math
 import sys
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import xarray as xr
@@ -261,7 +262,6 @@ def plot(tr: xr.Dataset, path, joint: int = 0) -> Path:
 def plot_if_recorded(ds: xr.Dataset, outdir) -> list:
     """``wear_trends.png`` in ``outdir`` for a wear result with the per-cycle statistics and at
     least 3 updates (the wear plots call it); returns the paths written."""
-    from pathlib import Path
     if "peak_contact_force" not in ds or ds.sizes.get("cycle", 0) < 3:
         return []
     return [plot(trends(ds), Path(outdir) / "wear_trends.png")]
