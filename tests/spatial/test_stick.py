@@ -120,7 +120,7 @@ def test_a_study_chooses_it_and_validate_refuses_what_it_cannot_run(registry):
 
 
 # ------------------------------------------------------------------------------------- slow
-@pytest.mark.slow   # ~15 s; the default suite keeps the static bound (the test above)
+@pytest.mark.slow   # ~1 min on a busy machine; the default suite keeps the static bound (the test above)
 def test_revolute_bar_swings_to_a_stop_as_the_independent_reference(registry):
     from qi_revolute_stick import Bar, solve
     T = 3.0
@@ -142,7 +142,7 @@ def test_revolute_bar_swings_to_a_stop_as_the_independent_reference(registry):
     assert np.all(np.diff(sim.dissipated_energy) >= 0) and _books(sim) < 1e-7
 
 
-@pytest.mark.slow   # ~3 min (the reference is slow); the default suite keeps mu = 0 and the static bound
+@pytest.mark.slow   # ~6 min (the reference is slow); the default suite keeps mu = 0 and the static bound
 def test_axial_slide_stops_and_the_regularised_law_converges_to_it(registry):
     from qi_pendulum import QiPendulum, solve
     T = 1.3
@@ -157,10 +157,17 @@ def test_axial_slide_stops_and_the_regularised_law_converges_to_it(registry):
     assert np.abs(ds[after]).max() < 1e-15 and np.ptp(s[after]) < 1e-15
     assert np.all(np.diff(sim.dissipated_energy) >= 0) and _books(sim) < 1e-7
     errs = []
+    phi = _phi(sim)
     for ve in (1e-2, 1e-3, 1e-4, 0.0):
         ref = solve(QiPendulum(mu=0.5, v_eps=ve or 1e-300), T, sim.time, rtol=1e-11, atol=1e-12)
-        errs.append((np.abs(ref["s"] - s).max(), np.abs(ref["dissipated"] - sim.dissipated_energy).max()))
-        print(f"\nv_eps {ve:g} m/s: |d s| {errs[-1][0]:.3g} m, |d E_diss| {errs[-1][1]:.3g} J")
-    # the regularised law converges to the set-valued one, and the sign law (v_eps = 0) agrees
-    assert errs[0][0] > errs[1][0] > errs[2][0] and errs[0][1] > errs[1][1] > errs[2][1]
-    assert errs[3][0] < 1e-9 and errs[3][1] < 1e-6
+        errs.append((np.abs(ref["s"] - s).max(), np.abs(ref["phi"] - phi).max(),
+                     np.abs(ref["dissipated"] - sim.dissipated_energy).max()))
+        print(f"\nv_eps {ve:g} m/s: |d s| {errs[-1][0]:.3g} m, |d phi| {errs[-1][1]:.3g} rad, "
+              f"|d E_diss| {errs[-1][2]:.3g} J")
+    # the slide is over long before the slip speed comes near any of these regularisation
+    # velocities (omega R dominates it): every law gives the same slide distance
+    assert max(e[0] for e in errs) < 1e-9
+    # the regularisation acts at the turning point, where v passes through 0: the swing and the
+    # dissipated energy converge to the set-valued run as v_eps falls, and the sign law agrees
+    assert errs[0][1] > errs[1][1] > errs[2][1] and errs[0][2] > errs[1][2] > errs[2][2]
+    assert errs[3][1] < 1e-8 and errs[3][2] < 1e-6
