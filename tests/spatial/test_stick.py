@@ -82,6 +82,13 @@ def test_revolute_bar_at_rest_sticks_exactly_inside_the_static_bound(registry, i
         assert np.allclose(N, np.sqrt((M * G) ** 2 - (Mf / R) ** 2), rtol=1e-9)
         assert np.all(np.abs(Mf) <= mu * R * N)
         assert np.abs(sim.dissipated_energy).max() == 0.0   # a stuck joint dissipates nothing
+        # the dataset carries the one event table, and the dynamics summary reads it
+        from workbench.kinds.dynamics import summary
+        from workbench.spatial.dataset import to_dataset
+        sim.engine, sim.engine_reason = "spatial", "test"
+        ds = to_dataset(sim)
+        assert ds["event_time"].attrs["units"] == "s" and list(ds["event_joint"].values) == ["shaft"]
+        assert summary(ds)["friction_events"]["stick_start"] == 1
     else:
         assert kinds == ["rest_slip"]
         assert phi[-1] < phi0 - 1e-3                          # it slips the way gravity turns it
