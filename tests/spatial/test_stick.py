@@ -178,3 +178,53 @@ def test_axial_slide_stops_and_the_regularised_law_converges_to_it(registry):
     # dissipated energy converge to the set-valued run as v_eps falls, and the sign law agrees
     assert errs[0][1] > errs[1][1] > errs[2][1] and errs[0][2] > errs[1][2] > errs[2][2]
     assert errs[3][1] < 1e-8 and errs[3][2] < 1e-6
+
+
+def _spun_bar(law, alpha, R=0.2):
+    """The bar hanging on a shaft (a driven body, angle ``alpha t^2 / 2`` about z) by a coaxial
+    revolute joint with friction ``law``: it turns with the shaft until the friction it needs
+    leaves the bound."""
+    from workbench.spatial import Body, Joint, SpatialMechanism
+    from workbench.spatial.mechanism import Driver, DriverFunction
+    m = 78.0
+    J = (m * 0.02 / 12, m * 1.01 / 12, m * 1.01 / 12)
+    q = (math.cos(-math.pi / 4), 0.0, 0.0, math.sin(-math.pi / 4))
+    shaft = Body("shaft", 10.0, (0.1, 0.1, 0.1), points={"O": (0.0, 0.0, 0.0)})
+    bar = Body("bar", m, J, position=(0.0, -0.5, 0.0), quaternion=q, points={"P": (-0.5, 0.0, 0.0)})
+    joints = (Joint("drive", "revolute", "ground", "O", "shaft", "O", axis_i=(0.0, 0.0, 1.0)),
+              Joint("hang", "revolute", "shaft", "O", "bar", "P", axis_i=(0.0, 0.0, 1.0), friction=law,
+                    radius=R, length=1.0, sleeve="j"))
+    return SpatialMechanism((shaft, bar), joints, drivers=(Driver("spin", "drive", DriverFunction((0.0, 0.0, alpha / 2)),
+                                                                  "angle"),),
+                            gravity=(0.0, -G, 0.0), ground_points={"O": (0.0, 0.0, 0.0)})
+
+
+def test_stuck_bar_breaks_away_where_the_needed_moment_leaves_the_friction_circle(registry):
+    from scipy.optimize import brentq
+    alpha, R, mu = 2.0, 0.2, 0.5
+    sim = stick.simulate(_spun_bar(_law(registry, mu), alpha, R), Settings(t_end=0.3, output_step=0.03, rtol=1e-10,
+                                                                           atol=1e-12))
+    ev = sim.extras["stick_events"]
+    assert [e[2] for e in ev] == ["stick_start", "stick_to_slip"]
+    # independent: the stuck bar turns with the shaft, phi = -pi/2 + alpha t^2/2; the moment it
+    # needs M = J_P phi'' + m g l cos(phi) and the reaction F = m a_c + m g e_y; it breaks away when
+    # |M| / R = mu |F| / sqrt(1 + mu^2) (the friction circle)
+    l, JP = 0.5, M * 1.01 / 12 + M * 0.25
+
+    def h(t):
+        phi, dphi = -math.pi / 2 + alpha * t * t / 2, alpha * t
+        Mn = JP * alpha + M * G * l * math.cos(phi)
+        ac = l * np.array([-math.sin(phi) * alpha - math.cos(phi) * dphi ** 2,
+                           math.cos(phi) * alpha - math.sin(phi) * dphi ** 2])
+        F = np.hypot(*(M * ac + np.array([0.0, M * G])))
+        return mu * F / math.sqrt(1 + mu * mu) - abs(Mn) / R
+
+    t_b = brentq(h, 0.0, 0.3, xtol=1e-15)
+    print(f"\nbreakaway: engine {ev[1][0]:.12f} s, closed form {t_b:.12f} s")
+    assert abs(ev[1][0] - t_b) < 1e-9
+    # after it the bar lags the shaft: the friction drives it forward; the books close with the
+    # driver's work, and the stuck phase dissipated nothing
+    w_rel = sim.extras["rotation_rate"][:, 0]
+    assert np.all(w_rel[sim.time > t_b] < 0) and np.all(sim.extras["friction_moment"][sim.time > t_b, 0, 0] > 0)
+    assert np.ptp(sim.dissipated_energy[sim.time <= t_b]) == 0.0 and sim.dissipated_energy[-1] > 0
+    assert np.all(np.diff(sim.dissipated_energy) >= 0) and _books(sim) < 1e-8
