@@ -26,7 +26,7 @@ from workbench import engines  # noqa: E402
 from workbench.engines.spatial import Settings  # noqa: E402
 from workbench.spatial import stick  # noqa: E402
 
-STUDY = HERE.parents[1] / "studies" / "qi_pendulum.toml"
+STUDY = HERE.parents[1] / "studies" / "qi_pendulum_stick.toml"
 M, G, L = 78.0, 9.80665, 1.0
 
 
@@ -111,10 +111,8 @@ def test_frictionless_set_valued_joint_is_the_ideal_joint(registry):
 def test_a_study_chooses_it_and_validate_refuses_what_it_cannot_run(registry):
     from workbench.errors import StudyError
     from workbench.study.load import load_study_text
-    text = STUDY.read_text().replace('friction = { model = "coulomb", mu = 0.1 }',
-                                     'friction = { model = "coulomb_set_valued", mu = 0.5 }')
-    assert "coulomb_set_valued" in text
-    st = load_study_text(text, file="qi_stick.toml", registry=registry)
+    text = STUDY.read_text()
+    st = load_study_text(text, file=STUDY.name, registry=registry)
     assert engines.select(st.mechanism, st.solver).name == "spatial"
     assert stick.set_valued_joints(st.mechanism) == ["shaft"]
     # a universal joint: set-valued stick is not modelled there
@@ -152,8 +150,11 @@ def test_revolute_bar_swings_to_a_stop_as_the_independent_reference(registry):
 @pytest.mark.slow   # ~6 min (the reference is slow); the default suite keeps mu = 0 and the static bound
 def test_axial_slide_stops_and_the_regularised_law_converges_to_it(registry):
     from qi_pendulum import QiPendulum, solve
+    from workbench.study.load import load_study
     T = 1.3
-    sim = stick.simulate(mechanism(_law(registry, 0.5)), Settings(t_end=T, output_step=0.01, rtol=1e-11, atol=1e-12))
+    st = load_study(STUDY, registry=registry)     # the shipped study: mu = 0.5, set-valued
+    assert st.mechanism.joints[0].friction.params.mu == 0.5
+    sim = stick.simulate(st.mechanism, Settings(t_end=T, output_step=0.01, rtol=1e-11, atol=1e-12))
     ev = sim.extras["stick_events"]
     t_stop = ev[0][0]
     s, ds = sim.position[:, 0, 2], sim.velocity[:, 0, 2]
