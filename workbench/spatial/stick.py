@@ -184,6 +184,13 @@ class StickSlip:
             out[name] = (f_n, m_n, Nload, loads, _static(j.friction) * Nload - T)
         return out
 
+    def slip_load(self, stuck, seeds, t, y, name) -> float:
+        """``N`` [N] of joint ``name`` slipping from rest along its seed (the load after the event)."""
+        m = self.model(stuck, seeds)
+        rec = m.dynamics(t, y, self.alpha, self.beta, record=True)[1]["friction_record"]
+        k = next(c.friction_index for c in m.friction_joints if c.name == name)
+        return float(rec[k, :4].sum())
+
     def project(self, model: Model, t, y):
         """``y`` with the velocities projected (mass-weighted, a plastic impulse) onto ``D w =
         -Phi_t`` of ``model``; the kinetic energy removed [J]."""
@@ -255,7 +262,7 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None):
     ``stick_to_slip``, ``rest_slip``: at rest but stick does not hold) and ``stats``: phases,
     events, ``projection_energy`` [J], ``largest_projection`` [m/s]."""
     from scipy.integrate import solve_ivp
-    from .solver import initial_state, to_simulation
+    from .solver import initial_state
     alpha, beta = settings.baumgarte_alpha, settings.baumgarte_beta
     ss = StickSlip(mech, alpha, beta)
     base = ss.base
@@ -294,7 +301,7 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None):
             else:
                 T = math.hypot(f_n, m_n / ss.cj[n].R)
                 seeds[n] = (-f_n / T, -m_n / ss.cj[n].R / T)
-                events.append((t, n, "rest_slip", N))
+                events.append((t, n, "rest_slip", ss.slip_load(stuck, seeds, t, y2, n)))
         return y2
 
     # the start: joints at rest take the stick test
@@ -383,14 +390,14 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None):
         if t >= t1:
             break
     wall = _time.perf_counter() - w0
-    sim = _assemble(ss, segments, times, stuck, {"phases": phases, "rhs_calls": calls[0], "wall_time": wall,
+    sim = _assemble(ss, segments, times, {"phases": phases, "rhs_calls": calls[0], "wall_time": wall,
                                                   "path": "scipy", "projection_energy": proj_E,
                                                   "largest_projection": proj_v, "events": len(events)})
     sim.extras["stick_events"] = events
     return sim
 
 
-def _assemble(ss: StickSlip, segments, times, stuck_end, stats):
+def _assemble(ss: StickSlip, segments, times, stats):
     """One :class:`Simulation` from the phases' samples: each sample recorded by its phase's model
     (a stuck joint's friction is its needed friction, its contact loads those of the stick test);
     the lock rows' driver columns dropped."""
