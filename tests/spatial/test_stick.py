@@ -229,3 +229,14 @@ def test_stuck_bar_breaks_away_where_the_needed_moment_leaves_the_friction_circl
     assert np.all(w_rel[sim.time > t_b] < 0) and np.all(sim.extras["friction_moment"][sim.time > t_b, 0, 0] > 0)
     assert np.ptp(sim.dissipated_energy[sim.time <= t_b]) == 0.0 and sim.dissipated_energy[-1] > 0
     assert np.all(np.diff(sim.dissipated_energy) >= 0) and _books(sim) < 1e-8
+
+
+def test_validate_refuses_set_valued_friction_beside_clearance_joints(registry):
+    from test_clearance_revolute import _journal
+    from workbench.spatial import Joint
+    mech = _journal(registry)
+    j = Joint("pin", "revolute", "ground", "O", "journal", "C", axis_i=(0.0, 0.0, 1.0),
+              friction=_law(registry, 0.3), radius=0.01, length=0.02)
+    probs = dict(dataclasses.replace(mech, joints=(j,)).problems())
+    assert "set-valued" in probs["mechanism.clearance_joints"] and "coulomb" in probs["mechanism.clearance_joints"]
+    assert "mechanism.clearance_joints" not in dict(mech.problems())
