@@ -61,7 +61,12 @@ def problems(mechanism, settings, *, wear=None, build=False) -> list[tuple[str, 
 
 
 def simulate(mechanism, settings, **kw):
-    """:func:`workbench.spatial.solver.simulate` (``initial=``: a state vector)."""
+    """:func:`workbench.spatial.solver.simulate` (``initial=``: a state vector); a mechanism whose
+    cylindrical or revolute joints carry set-valued friction (``coulomb_set_valued``) runs event
+    to event on the reference right-hand side (:func:`workbench.spatial.stick.simulate`)."""
+    if any(getattr(type(j.friction), "set_valued", False) for j in mechanism.joints):
+        from ..spatial.stick import simulate as run_stick
+        return run_stick(mechanism, settings, initial=kw.get("initial"))
     from ..spatial.solver import simulate as run
     return run(mechanism, settings, initial=kw.get("initial"))
 

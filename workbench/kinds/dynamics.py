@@ -72,12 +72,12 @@ def summary(ds) -> dict:
     on the dense output, when larger than the sampled maximum); the first driver's peak |load|;
     the solver's steps and wall time [s]."""
     joints = {}
-    ij = ds["impact_joint"]
+    ij = ds["impact_joint"] if "impact_joint" in ds else None   # a spatial run without clearance joints has none
     for k, j in enumerate(ds["joint"].values):
         f = float(ds["contact_force"].sel(joint=j).max())
         # planar tables name the joint, spatial ones give its index (workbench.spatial.dataset)
-        mine = ij == (k if np.issubdtype(ij.dtype, np.number) else j)
-        n = int(mine.sum())
+        mine = None if ij is None else ij == (k if np.issubdtype(ij.dtype, np.number) else j)
+        n = 0 if mine is None else int(mine.sum())
         if n and "impact_peak_force" in ds:
             peaks = ds["impact_peak_force"].where(mine).values
             if np.isfinite(peaks).any():

@@ -116,7 +116,13 @@ def to_dataset(sim, *, study=None, registry=None):
                                                                    j.friction.params.__dataclass_fields__}}
                 for j in study.mechanism.joints if j.friction is not None}
         attrs["joint_friction_models"] = json.dumps(laws, default=str)
-    return xr.Dataset(v, coords=coords, attrs=attrs)
+    ds = xr.Dataset(v, coords=coords, attrs=attrs)
+    if "stick_events" in x:   # set-valued joints (workbench.spatial.stick): the one event table
+        from ..nonsmooth.events import EV_BREAKAWAY, EV_REVERSAL, EV_STICK, event_table
+        code = {"stick_start": EV_STICK, "stick_to_slip": EV_BREAKAWAY, "rest_slip": EV_REVERSAL}
+        rows = [(t, nf_names.index(n), code[k], N) for t, n, k, N in x["stick_events"]]
+        ds = event_table(ds, friction=rows, joint_names=nf_names)
+    return ds
 
 
 def run_study(study, *, registry, out: str | Path | None = None, selection=None):

@@ -260,6 +260,12 @@ class SpatialMechanism:
         all_names = jnames + [c.name for c in self.spatial_clearance_joints]
         for k, c in enumerate(self.spatial_clearance_joints):
             out += clearance_problems(c, f"mechanism.clearance_joints[{k}]", self.points_of, all_names)
+        sv = [j.name for j in self.joints if getattr(type(j.friction), "set_valued", False)]
+        if sv and self.spatial_clearance_joints:
+            out.append(("mechanism.clearance_joints", f"the joints {choices_text(sv)} carry set-valued friction, "
+                                                      f"run event to event (workbench.spatial.stick), which has no "
+                                                      f"clearance joints; valid: no clearance joints in this "
+                                                      f"mechanism, or a regularised law (coulomb, ambrosio, bai_zhao)"))
         for k, d in enumerate(self.drivers):
             key = f"mechanism.drivers[{k}]"
             j = next((x for x in self.joints if x.name == d.joint), None)
@@ -364,10 +370,16 @@ def _friction_problems(j: Joint, key: str) -> list[tuple[str, str]]:
                                        f"{choices_text(FRICTION_JOINTS)} joints, not '{j.type}'"))
         return out
     law = j.friction
-    if getattr(law, "set_valued", False) or getattr(type(law), "n_states", 0) != 0:
+    if getattr(type(law), "set_valued", False):
+        if j.type == "universal":   # set-valued stick: workbench.spatial.stick
+            out.append((f"{key}.friction.model", f"joint '{j.name}': set-valued friction "
+                                                 f"('{getattr(law, 'name', law)}', stick and slip) is modelled for "
+                                                 f"cylindrical and revolute joints, not 'universal'. Valid here: "
+                                                 f"coulomb, ambrosio, bai_zhao"))
+    elif getattr(type(law), "n_states", 0) != 0:
         out.append((f"{key}.friction", f"joint '{j.name}': the spatial engine takes memoryless regularised "
-                                       f"friction laws (coulomb, ambrosio, bai_zhao); "
-                                       f"'{getattr(law, 'name', law)}' has internal states or is set-valued"))
+                                       f"friction laws (coulomb, ambrosio, bai_zhao) or set-valued Coulomb "
+                                       f"(coulomb_set_valued); '{getattr(law, 'name', law)}' has internal states"))
     for attr in ("radius", "length") + (("radius_j", "length_j") if j.type == "universal" else ()):
         v = getattr(j, attr)
         if not (math.isfinite(v) and v > 0):
