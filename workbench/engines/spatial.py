@@ -8,7 +8,10 @@ DOP853 by default) on the compiled right-hand side (``path = "fast"``) or the re
 It runs the mechanisms whose ``dimension`` is 3 (:class:`~workbench.spatial.SpatialMechanism`)
 and refuses the planar ones.  Spatial clearance joints (ball in socket, journal in bore:
 :mod:`workbench.spatial.clearance`) run event to event (:mod:`workbench.spatial.clearance.run`);
-the engine takes no worn surfaces (the wear loop is planar).
+the engine takes no worn surfaces: the spatial wear loop (:mod:`workbench.wear.spatial_loop`)
+runs the clearance dynamics on its worn maps itself.  Cylindrical and revolute joints with
+set-valued friction (``coulomb_set_valued``) run event to event on the reference right-hand side
+(:mod:`workbench.spatial.stick`).
 """
 from __future__ import annotations
 
@@ -46,8 +49,8 @@ def accepts(mechanism, settings) -> str | None:
 def problems(mechanism, settings, *, wear=None, build=False) -> list[tuple[str, str]]:
     out = list(mechanism.problems())
     if wear is not None:
-        out.append(("study.kind", "the wear loop runs planar clearance joints; a spatial mechanism "
-                                  "runs as [study] kind = \"dynamics\""))
+        out.append(("study.kind", "an engine takes no worn surfaces of a spatial mechanism: its wear study "
+                                  "runs the spatial wear loop on worn maps (workbench.wear.spatial_loop)"))
     if build and not out:
         from ..spatial.clearance.forces import Clearances
         from ..spatial.model import Model
