@@ -90,7 +90,7 @@ def workspace(mass, n_rows, npts):
                 np.zeros(m, np.int64), np.zeros((m, n)), np.zeros((m, m)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):
     """Right-hand side ``ydot = f(t, y)`` of :data:`.compiled.Model` ``model``; also fills the
     multipliers ``lam`` and the clearance record ``rec``.  ``ws`` holds the :data:`Work` arrays
@@ -99,13 +99,17 @@ def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):
     joint's model output failed its check (see :func:`.clearance.clearance_forces`), -2 when the
     constraint system is singular, -3 when the state is not finite.
 
-    Inlined into its callers, it hands the model's arrays to :func:`rhs_arrays` one by one: this
-    measures as fast as the original positional right-hand side, where a version that read the
-    named tuple's fields itself (with a precomputed Schur pattern) measured about 20 % slower per
-    call; which of the two cost it was not isolated.  :func:`rhs_arrays` is inlined too: as a
-    call (from another compiled library, so never inlined by LLVM) it cost about 200 ns of the
-    ~1100 ns of the Flores slider-crank's right-hand side (tests/benchmarks/bench_dynamics.py);
-    the integrator has one call site per trial step for it (:func:`.integrator.trial_step`)."""
+    It hands the model's arrays to :func:`rhs_arrays` one by one: this measures as fast as the
+    original positional right-hand side, where a version that read the named tuple's fields
+    itself (with a precomputed Schur pattern) measured about 20 % slower per call; which of the
+    two cost it was not isolated.  :func:`rhs_arrays` is inlined into it (one site).
+
+    A call, not inlined (``inline="always"``) into its callers: inlined, numba typed and compiled
+    its body at each of the integrator's three sites and in the output sampler, and the first run
+    of the Flores study compiled for 81.7 s of CPU; as one call, 72.9 s (cold cache, 2026-12-07,
+    results bit-identical).  The call costs about 200 ns of the ~1100 ns of a right-hand side
+    (from another compiled library, so never inlined by LLVM; docs/performance.md has the run
+    times)."""
     return rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, model.n_rows, model.mass,
                       model.cons_i, model.cons_f, model.drv_f, model.frc_i, model.frc_f, model.gravity,
                       model.clr_i, model.clr_f, model.ckern, model.fkern, model.cpar, model.fpar,
