@@ -1,33 +1,59 @@
-"""One compiled integrator for mechanisms of different joint counts.
+"""One compiled integrator for mechanisms of different joint counts; none of the features a
+mechanism lacks.
 
 A numba tuple's length is part of its type: before the kernel tuples of the compiled model were
 padded (``workbench.mbs.compiled.padded_kernels``), each new count of clearance joints, joint
 friction laws or lubricated joints compiled the integrator and every function taking the model
-again, about two minutes of CPU each.  These mechanisms, with 0, 1 and 2 clearance joints, joint
-friction and lubrication, must share one numba type of the model, and so one compile."""
+again, about two minutes of CPU each.  Mechanisms with 0, 1 and 2 clearance joints must share one
+numba type of the model, and so one compile.
+
+The optional features (joint friction, lubrication, distributed contact) are None in the model of
+a mechanism without them (``workbench.mbs.compiled.features``), so that numba prunes their
+branches and a first run of a plain mechanism does not compile them; a mechanism with one has its
+own type (one more compile, shared by its joint counts)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from workbench.mbs.compiled import KERNEL_SLOTS, compile_mechanism, padded_kernels
+from workbench.mbs.compiled import KERNEL_SLOTS, compile_mechanism, features, padded_kernels
 from workbench.study.load import load_study
 
 STUDIES = Path(__file__).resolve().parents[2] / "studies"
-SHARED = ["flores_slider_crank", "ideal_slider_crank", "mixed_clearance_slider_crank_c005",
-          "slider_crank_joint_friction", "flores_slider_crank_lubricated"]
+SHARED = ["flores_slider_crank", "ideal_slider_crank", "mixed_clearance_slider_crank_c005"]
+#: study -> (joint friction, lubrication, distributed contact)
+FEATURED = {"slider_crank_joint_friction": (True, False, False),
+            "flores_slider_crank_lubricated": (False, True, False),
+            "slider_crank_wear_distributed": (False, False, True)}
+
+
+def _compiled(name, registry):
+    return compile_mechanism(load_study(STUDIES / f"{name}.toml", registry).mechanism)
 
 
 def test_the_models_of_different_joint_counts_share_one_numba_type(registry):
     from numba import typeof
     types = {}
+    counts = {}
     for name in SHARED:
-        mech = load_study(STUDIES / f"{name}.toml", registry).mechanism
-        types[name] = typeof(compile_mechanism(mech).model())
-    counts = {name: len(load_study(STUDIES / f"{name}.toml", registry).mechanism.clearance_joints) for name in SHARED}
+        cm = _compiled(name, registry)
+        types[name] = typeof(cm.model())
+        counts[name] = len(cm.mechanism.clearance_joints)
+        assert features(cm) == (False, False, False), name
     assert sorted(set(counts.values())) == [0, 1, 2]          # the set really spans the counts
     assert len(set(types.values())) == 1, {n: str(t)[:80] for n, t in types.items()}
+
+
+def test_a_feature_the_mechanism_lacks_is_none_in_its_model_and_one_it_has_is_not(registry):
+    plain = _compiled("flores_slider_crank", registry).model()
+    assert plain.jf_i is None and plain.lflag is None and plain.dist is None
+    for name, want in FEATURED.items():
+        cm = _compiled(name, registry)
+        assert features(cm) == want, name
+        model = cm.model()
+        got = (model.jf_i is not None, model.lflag is not None, model.dist is not None)
+        assert got == want, name
 
 
 @pytest.mark.parametrize("n, size", [(0, KERNEL_SLOTS), (1, KERNEL_SLOTS), (KERNEL_SLOTS, KERNEL_SLOTS),

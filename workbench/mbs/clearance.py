@@ -318,7 +318,7 @@ def clearance_forces(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fp
 
 @njit(cache=True)
 def clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar, has_z, rec,
-                                tmp, lflag, lkern, lpar):
+                                tmp, lflag, lkern, lpar, dist=True):
     """Add clearance-joint contact and friction forces to ``Q``; fill ``zdot`` and ``rec``.
 
     Returns ``(contact_power, friction_power, fault)``: the rate of work absorbed by the
@@ -329,6 +329,8 @@ def clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fker
     the remaining joints are then not evaluated).  ``tmp`` holds ``kernels.N_OUT`` floats.
     ``lflag``/``lkern``/``lpar``: the lubrication of each joint (:data:`.compiled.Model`); all
     three None (:func:`clearance_forces`): no joint is lubricated and the branch is compiled away.
+    ``dist`` None: no joint has a distributed contact law, and that branch is compiled away too
+    (:func:`.compiled.features`).
     """
     pc = 0.0; pf = 0.0; bad = -1
     for j in range(clr_i.shape[0]):
@@ -349,7 +351,7 @@ def clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fker
             if bj >= 0:
                 Pjx = q[3 * bj] + cj_ * clr_f[j, 2] - sj_ * clr_f[j, 3]
                 Pjy = q[3 * bj + 1] + sj_ * clr_f[j, 2] + cj_ * clr_f[j, 3]
-            if clr_f[j, REV_DISTRIBUTED] > 0.0:
+            if dist is not None and clr_f[j, REV_DISTRIBUTED] > 0.0:
                 tmp[0] = 0.0; tmp[RAISED] = 0.0
                 pcd, pfd, fsum, ok = _distributed_forces(q, qd, bi, bj, clr_f[j], cpar[j], phb, phj, Pbx, Pby,
                                                          Pjx, Pjy, dm[p0], fkern[j], fp, z[p0], Q, tmp, rec[j])
@@ -455,13 +457,14 @@ def clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fker
 
 
 @njit(cache=True)
-def contact_gaps(y, n, clr_i, clr_f, g, gd):
-    """Penetration ``g`` [m] and its rate ``gd`` [m/s] of every contact point at state ``y``."""
+def contact_gaps(y, n, clr_i, clr_f, g, gd, dist=True):
+    """Penetration ``g`` [m] and its rate ``gd`` [m/s] of every contact point at state ``y``
+    (``dist`` None: no joint has a distributed contact law, whose branch is then not compiled)."""
     q = y[:n]; qd = y[n:2 * n]
     for j in range(clr_i.shape[0]):
         typ = clr_i[j, 0]; bi = clr_i[j, 1]; bj = clr_i[j, 2]; p0 = clr_i[j, 3]
         if typ == CL_REV:
-            if clr_f[j, REV_DISTRIBUTED] > 0.0:   # its own largest overlap, the one its force uses
+            if dist is not None and clr_f[j, REV_DISTRIBUTED] > 0.0:   # its own largest overlap, the one its force uses
                 g[p0], gd[p0] = _distributed_gap(q, qd, bi, bj, clr_f[j])
                 continue
             Pbx, Pby = point_position(q, bi, clr_f[j, 0], clr_f[j, 1])

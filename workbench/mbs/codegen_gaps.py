@@ -46,7 +46,7 @@ def gaps_source(cm) -> str:
              "            acc += K[k, i] * (_P[k, 0] * th + _P[k, 1] * t2 + _P[k, 2] * t3 + _P[k, 3] * t4)",
              "        out[i] = y[i] + h * acc", "", "",
              "@njit(cache=True)",
-             "def contact_gaps(y, n, clr_i, clr_f, g, gd):"]
+             "def contact_gaps(y, n, clr_i, clr_f, g, gd, dist=None):"]
     bodies = sorted({int(b) for row in cm.clr_i for b in row[1:3] if b >= 0})
     for b in bodies:
         lines += [f"    x{b} = y[{3 * b}]; y{b} = y[{3 * b + 1}]; p{b} = y[{3 * b + 2}]",

@@ -51,11 +51,16 @@ MAX_POLY, MAX_HARM = 6, 3
 #: the friction laws' C functions, ``jpar`` their packed parameters, ``jinfo`` the loop statistics.
 #: Lubricated revolute clearance joints (:mod:`workbench.lubrication`): ``lflag`` 1 per lubricated
 #: joint, ``lkern`` the lubrication models' C functions, ``lpar`` their packed parameters.
+#: ``dist``: True when a clearance joint has a distributed contact law.
+#: A feature the mechanism does not have is None (``dist``; ``jf_i``, ``jf_f``, ``jkern``, ``jpar``;
+#: ``lflag``, ``lkern``, ``lpar``): numba then prunes its branch before typing (an ``is None`` test
+#: on an argument), so the compile leaves the feature's functions out (:func:`features`).
 Model = namedtuple("Model", [
     "mass", "cons_i", "cons_f", "n_rows", "drv_f", "frc_i", "frc_f", "gravity", "clr_i", "clr_f",
     "pt_joint", "ckern", "fkern", "cpar", "fpar", "has_z",
     "jf_i", "jf_f", "jkern", "jpar", "jinfo",  # joint friction (owner: reactions)
-    "lflag", "lkern", "lpar"])  # lubrication
+    "lflag", "lkern", "lpar",  # lubrication
+    "dist"])  # distributed contact
 
 
 @dataclass
@@ -96,17 +101,34 @@ class CompiledModel:
         pt_joint = np.array([j for j, c in enumerate(self.clr_i) for _ in range(c[4])] or [0], np.int64)
         if self.n_points > len(pt_joint):   # the ideal joints' friction-state slots: never in contact
             pt_joint = np.concatenate([pt_joint, np.zeros(self.n_points - len(pt_joint), np.int64)])
-        jf = self.joint_friction
-        if jf is None:
-            jf = (np.zeros((0, 4), np.int64), np.zeros((0, 2)), (), np.zeros((1, 1)))
-        jf = (jf[0], jf[1], padded_kernels(jf[2], kernels.no_friction), jf[3])
+        friction, lubricated, distributed = features(self)
+        jf = (None, None, None, None)
+        if friction:
+            jf = self.joint_friction
+            jf = (jf[0], jf[1], padded_kernels(jf[2], kernels.no_friction), jf[3])
+        lub = (None, None, None)
+        if lubricated:
+            lub = (self.lubricated, padded_kernels(self.lubrication_kernels, kernels.no_lubrication),
+                   self.lubrication_params)
         return Model(self.mass, self.cons_i, self.cons_f, self.n_rows, self.drv_f,
                      self.frc_i, self.frc_f, self.gravity, self.clr_i, self.clr_f, pt_joint,
                      padded_kernels(self.contact_kernels, kernels.no_contact),
                      padded_kernels(self.friction_kernels, kernels.no_friction), self.contact_params,
                      self.friction_params, self.has_friction_state, *jf, self.joint_friction_info,
-                     self.lubricated, padded_kernels(self.lubrication_kernels, kernels.no_lubrication),
-                     self.lubrication_params)
+                     *lub, True if distributed else None)
+
+
+def features(cm: CompiledModel) -> tuple[bool, bool, bool]:
+    """Which optional features compiled model ``cm`` uses: ``(joint friction, lubrication,
+    distributed contact)``.  Each one it lacks is None in its :data:`Model`, and numba leaves the
+    feature's functions out of the compile: a first run of a plain mechanism (the Flores
+    slider-crank) compiles about a quarter less.  Each combination is one numba type of the model
+    (one compile of the integrator); within one, joint counts share it (:data:`KERNEL_SLOTS`)."""
+    friction = cm.joint_friction is not None and len(cm.joint_friction[0]) > 0
+    lubricated = bool(np.any(cm.lubricated != 0))
+    distributed = any(int(cm.clr_i[j, 0]) == CL_REV and cm.clr_f[j, REV_DISTRIBUTED] > 0.0
+                      for j in range(len(cm.clr_i)))
+    return friction, lubricated, distributed
 
 
 #: The kernel tuples of a :data:`Model` (``ckern``, ``fkern``, ``jkern``, ``lkern``) hold this many

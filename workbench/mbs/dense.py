@@ -52,7 +52,8 @@ def probe(y, K, h, th, dm, model, ys, Qs, zds, recs, tmps):
     Qs[:] = 0.0
     _, _, bad = clearance_forces_lubricated(ys[:n], ys[n:2 * n], ys[2 * n:2 * n + npts], dm, Qs, zds, model.clr_i,
                                  model.clr_f, model.ckern, model.fkern, model.cpar, model.fpar,
-                                 model.has_z, recs, tmps, model.lflag, model.lkern, model.lpar)
+                                 model.has_z, recs, tmps, model.lflag, model.lkern, model.lpar,
+                                 model.dist)
     return bad == -1
 
 

@@ -115,8 +115,9 @@ def rhs(t, y, dm, ydot, lam, rec, ws, alpha, beta, model):
                       model.clr_i, model.clr_f, model.ckern, model.fkern, model.cpar, model.fpar,
                       model.has_z,
                       model.jf_i, model.jf_f, model.jkern, model.jpar, model.jinfo,  # joint friction
-                      (model.lflag, model.lkern, model.lpar))  # lubrication: one argument (30 at most:
-    # with more, CPython calls through *args, which numba cannot inline)
+                      (model.lflag, model.lkern, model.lpar, model.dist))  # lubrication and the
+    # distributed flag: one argument (30 at most: with more, CPython calls through *args, which
+    # numba cannot inline)
 
 
 @njit(cache=True, inline="always")
@@ -128,7 +129,8 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
     ``has_z`` = ``has_z``, ``ckern``/``fkern`` the kernel tuples, ``cpar``/``fpar`` the packed
     parameters; ``jf_i`` ... ``jinfo`` the ideal joints' friction, :mod:`.joint_friction`, whose
     faults are codes <= :data:`.joint_friction.FAULT_BASE`; ``lub`` the lubrication's ``(lflag,
-    lkern, lpar)``, :func:`.clearance.clearance_forces`)."""
+    lkern, lpar)`` and the distributed flag ``dist``, :func:`.clearance.clearance_forces_lubricated`;
+    a feature the model lacks is None and compiled out, :func:`.compiled.features`)."""
     n = mass.shape[0]
     npts = ydot.shape[0] - 2 * n - 4
     m = max(n_rows, 1)
@@ -137,7 +139,7 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
     Q[:] = 0.0
     pd = element_forces(q, qd, Q, frc_i, frc_f, gravity, mass)
     pc, pf, bad = clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fkern, cpar, fpar,
-                                   has_z, rec, ws.tmp, lub[0], lub[1], lub[2])
+                                   has_z, rec, ws.tmp, lub[0], lub[1], lub[2], lub[3])
     if bad >= 0:
         return bad
     qdd = ydot[n:2 * n]
@@ -188,12 +190,11 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
             return -2
         ldl_solve(S, b, x, m)
         # close the reaction-friction loop
-        if jf_i.shape[0] > 0:
-            jbad, pjf = close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar,
-                                   jinfo, m, z, zdot)
-            if jbad != -1:
-                return jbad
-            pf += pjf
+        jbad, pjf = reaction_friction(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar,
+                                      jinfo, m, z, zdot)
+        if jbad != -1:
+            return jbad
+        pf += pjf
         for k in range(n):
             qdd[k] = Q[k] * minv[k]
         for i in range(m):
@@ -220,6 +221,18 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
     ydot[2 * n + npts + 2] = pf
     ydot[2 * n + npts + 3] = pd
     return bad
+
+
+@njit(cache=True)
+def reaction_friction(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar, jinfo, m, z, zdot):
+    """The ideal joints' friction loop (:func:`.joint_friction.close_loop`): ``(fault code or -1,
+    friction power [W])``; ``(-1, 0.0)`` without joint friction.  ``jf_i`` None (a model without
+    it, :func:`.compiled.features`): the branch is pruned before typing and the loop not compiled."""
+    if jf_i is None:
+        return -1, 0.0
+    if jf_i.shape[0] == 0:
+        return -1, 0.0
+    return close_loop(q, qd, x, S, J, minv, Q, cons_i, cons_f, jf_i, jf_f, jkern, jpar, jinfo, m, z, zdot)
 
 
 @njit(cache=True)

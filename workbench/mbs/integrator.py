@@ -211,7 +211,7 @@ def locate_event(t, h, y, K, g_old, g_new, ytmp, g_a, gd, model):
             for it in range(200):
                 mid = 0.5 * (lo + hi)
                 _dense(y, K, h, mid, ytmp)
-                contact_gaps(ytmp, n, model.clr_i, model.clr_f, g_a, gd)
+                contact_gaps(ytmp, n, model.clr_i, model.clr_f, g_a, gd, model.dist)
                 if (g_a[p] > 0.0) == s_hi:
                     hi = mid
                 else:
@@ -364,7 +364,7 @@ def integrate(y0, t0, t1, out_times, s, model, ctl):
     go = g_old[:npts]; gn = g_new[:npts]   # the contact points' entries (views made once)
     t = t0
     y = y0.copy()
-    contact_gaps(y, n, clr_i, clr_f, g_old, gd)
+    contact_gaps(y, n, clr_i, clr_f, g_old, gd, model.dist)
     # contacts already closed at the start get their current approach speed; open ones are marked
     # OPEN_MODE: within a trial step the contact mode of the step's start is frozen (no force from
     # a point that was open, even where a stage penetrates), so the step is smooth, its error
@@ -418,7 +418,7 @@ def integrate(y0, t0, t1, out_times, s, model, ctl):
             stats[1] += 1
             continue
         # ---- contact switching over the step
-        contact_gaps(ynew, n, clr_i, clr_f, g_new, gd)
+        contact_gaps(ynew, n, clr_i, clr_f, g_new, gd, model.dist)
         if s.detect == DETECT_EVENT:
             th_ev = locate_event(t, h, y, K, go, gn, ytmp, g_a, gd, model)
         else:
@@ -444,7 +444,7 @@ def integrate(y0, t0, t1, out_times, s, model, ctl):
         track_peaks(t, h, th_ev, y, K, dm, go, gn, tab, s.track, model)
         if event:
             stats[3] += 1
-            contact_gaps(ynew, n, clr_i, clr_f, g_new, gd)
+            contact_gaps(ynew, n, clr_i, clr_f, g_new, gd, model.dist)
             n_imp, tab = open_impacts(t_new, go, gn, gd, dm, tab, n_imp, s.max_impacts,
                                       model)
         close_rows(gn, dm, tab, model)

@@ -281,7 +281,7 @@ def _scipy_path(cm, y0, settings, out_times, deadline=math.inf):
     dm = np.full(max(npts, 1), 1e-3)
     lam = np.zeros(max(cm.n_rows, 1)); rec = np.zeros((max(len(cm.mechanism.clearance_joints), 1), N_CREC))
     g = np.zeros(max(npts, 1)); gd = np.zeros(max(npts, 1))
-    contact_gaps(y0, n, cm.clr_i, cm.clr_f, g, gd)
+    contact_gaps(y0, n, cm.clr_i, cm.clr_f, g, gd, model.dist)
     for p in range(npts):
         if g[p] > 0:
             dm[p] = max(gd[p], 1e-6)
@@ -307,7 +307,7 @@ def _scipy_path(cm, y0, settings, out_times, deadline=math.inf):
 
     def make_event(p):
         def ev(t, y):
-            contact_gaps(y, n, cm.clr_i, cm.clr_f, g, gd)
+            contact_gaps(y, n, cm.clr_i, cm.clr_f, g, gd, model.dist)
             return g[p]
         ev.terminal = True
         ev.direction = 1.0
@@ -374,7 +374,7 @@ def _scipy_segments(cm, f, events, settings, out_times, t, y, dm, g, gd, pt_join
             for p, (te, ye) in enumerate(zip(sol.t_events, sol.y_events)):
                 if len(te):
                     t, y = float(te[-1]), ye[-1].copy()
-                    contact_gaps(y, n, cm.clr_i, cm.clr_f, g, gd)
+                    contact_gaps(y, n, cm.clr_i, cm.clr_f, g, gd, model.dist)
                     dm[p] = max(gd[p], 1e-6)
                     imp[0].append(t); imp[1].append(gd[p]); imp[2].append(pt_joint[p]); imp[3].append(p)
                     # restart just inside the contact so the event does not fire again
