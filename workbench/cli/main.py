@@ -242,8 +242,9 @@ def _note(console):
     return note
 
 
-#: the first compile of the solver on 2 cores [s] (docs/performance.md; the notice says it)
-FIRST_COMPILE_SECONDS = 150
+#: the first compile of the solver [s]: CPU seconds of the Flores study's first run, its wall time on
+#: an idle machine (docs/performance.md; the notice says it)
+FIRST_COMPILE_SECONDS = 50
 
 
 def _compile_notice(console, study) -> None:
@@ -253,7 +254,7 @@ def _compile_notice(console, study) -> None:
     from ..runtime.caches import holds_compiled, numba_cache_dir
     if numba_cache_dir() is not None and not holds_compiled():
         console.print(f"[yellow]note:[/] compiling the solver once for this installation, this takes "
-                      f"about {FIRST_COMPILE_SECONDS} s on 2 cores; later runs load it in seconds")
+                      f"about {FIRST_COMPILE_SECONDS} s (longer on a busy machine); later runs load it in seconds")
 
 
 def _validity(console, ds) -> None:
