@@ -14,7 +14,7 @@ import numpy as np
 from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from ..errors import SolverError
-from .compiled import CompiledModel, TRANS, compile_mechanism
+from .compiled import CompiledModel, TRANS, compile_mechanism, features
 from .clearance import C_EX, C_EY, C_FILM, C_FN, C_FT, C_PEN, C_PHI, C_PSI, C_VT, N_CREC, contact_gaps
 from .equations import mechanical_energy, rhs, workspace
 from .kinematics import constraints
@@ -347,6 +347,7 @@ def _scipy_segments(cm, f, events, settings, out_times, t, y, dm, g, gd, pt_join
     ``DMs`` and ``imp`` as it goes (so that an interrupted run keeps what it had)."""
     from scipy.integrate import solve_ivp  # lazily (house): scipy.integrate is slow to import
     n = 3 * cm.nb
+    dist = True if features(cm)[2] else None   # the model's distributed flag (compiled.features)
     k0 = 0
     steps = 0
     counters["steps"] = 0
@@ -374,7 +375,7 @@ def _scipy_segments(cm, f, events, settings, out_times, t, y, dm, g, gd, pt_join
             for p, (te, ye) in enumerate(zip(sol.t_events, sol.y_events)):
                 if len(te):
                     t, y = float(te[-1]), ye[-1].copy()
-                    contact_gaps(y, n, cm.clr_i, cm.clr_f, g, gd, model.dist)
+                    contact_gaps(y, n, cm.clr_i, cm.clr_f, g, gd, dist)
                     dm[p] = max(gd[p], 1e-6)
                     imp[0].append(t); imp[1].append(gd[p]); imp[2].append(pt_joint[p]); imp[3].append(p)
                     # restart just inside the contact so the event does not fire again
