@@ -24,9 +24,6 @@ STUDIES = Path(__file__).resolve().parents[1] / "studies"
 FAMILIES = [
     ("planar", "flores_slider_crank.toml", 1e-4),
     ("wear", "journal_wear_constant_load.toml", 200.0),
-    # a model type per feature set (workbench.mbs.compiled.features): joint friction, lubrication
-    ("planar_friction", "slider_crank_joint_friction.toml", 1e-4),
-    ("planar_lubricated", "flores_slider_crank_lubricated.toml", 1e-4),
     ("spatial", "qi_pendulum.toml", 1e-3),
     ("spatial_clearance", "spatial_slider_crank_clearance.toml", 1e-4),
     ("flexible", "flexible_slider_crank_c020.toml", 1e-5),

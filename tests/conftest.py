@@ -1,8 +1,17 @@
+import os
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+
+# One compiled model type for every feature set (workbench.mbs.compiled.model_features): the
+# suite runs mechanisms with and without joint friction, lubrication and distributed contact, and
+# per-feature types (what users get: a plain study compiles less) would compile the integrator
+# once per set -- about 2.5 min more of the suite on 2 cores.  Results are the same either way;
+# tests/mbs/test_model_type.py asks for the per-feature types, and a slow test compares the two
+# on the shipped studies bit for bit.  Set before workbench is imported; CLI subprocesses inherit it.
+os.environ.setdefault("WORKBENCH_MODEL_TYPES", "merged")
 
 # The tests mirror the packages (tests/mbs, tests/wear, ...); their shared helpers (mechanisms,
 # study_helpers, broken_models, isolation_models) live here at the top of tests/.

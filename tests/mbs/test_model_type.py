@@ -10,14 +10,16 @@ numba type of the model, and so one compile.
 The optional features (joint friction, lubrication, distributed contact) are None in the model of
 a mechanism without them (``workbench.mbs.compiled.features``), so that numba prunes their
 branches and a first run of a plain mechanism does not compile them; a mechanism with one has its
-own type (one more compile, shared by its joint counts)."""
+own type (one more compile, shared by its joint counts).  The test suite runs with one merged
+type (``WORKBENCH_MODEL_TYPES=merged``, tests/conftest.py: every feature on, one compile for all
+the feature sets it exercises); these tests ask for the per-feature types users get."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from workbench.mbs.compiled import KERNEL_SLOTS, compile_mechanism, features, padded_kernels
+from workbench.mbs.compiled import KERNEL_SLOTS, MODEL_TYPES_ENV, compile_mechanism, features, padded_kernels
 from workbench.study.load import load_study
 
 STUDIES = Path(__file__).resolve().parents[2] / "studies"
@@ -30,6 +32,11 @@ FEATURED = {"slider_crank_joint_friction": (True, False, False),
 
 def _compiled(name, registry):
     return compile_mechanism(load_study(STUDIES / f"{name}.toml", registry).mechanism)
+
+
+@pytest.fixture(autouse=True)
+def _per_feature_types(monkeypatch):
+    monkeypatch.setenv(MODEL_TYPES_ENV, "per_feature")
 
 
 def test_the_models_of_different_joint_counts_share_one_numba_type(registry):
@@ -61,3 +68,41 @@ def test_a_feature_the_mechanism_lacks_is_none_in_its_model_and_one_it_has_is_no
 def test_kernel_tuples_are_padded_to_a_few_sizes_keeping_their_entries(n, size):
     got = padded_kernels(tuple(range(n)), lambda: "pad")
     assert len(got) == size and got[:n] == tuple(range(n)) and set(got[n:]) <= {"pad"}
+
+
+def test_the_merged_type_carries_every_feature_and_is_one_type(registry, monkeypatch):
+    """``WORKBENCH_MODEL_TYPES=merged`` (the test suite's): every mechanism, with or without
+    features, gets the one type with all three on."""
+    from numba import typeof
+    monkeypatch.setenv(MODEL_TYPES_ENV, "merged")
+    types = set()
+    for name in [*SHARED, *FEATURED]:
+        model = _compiled(name, registry).model()
+        assert model.jf_i is not None and model.lflag is not None and model.dist is not None, name
+        types.add(typeof(model))
+    assert len(types) == 1
+
+
+# slow: compiles the per-feature integrator types (about a minute of CPU each) beside the merged
+# one the suite uses; the default suite keeps test_the_merged_type_carries_every_feature_and_is_one_type
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["flores_slider_crank", "slider_crank_joint_friction",
+                                  "flores_slider_crank_lubricated", "slider_crank_wear_distributed"])
+def test_per_feature_and_merged_types_run_alike_bit_for_bit(registry, monkeypatch, name):
+    """The per-feature type (users' default) and the merged one (the suite's) give the same run
+    to the last bit: the pruned branches do nothing for a mechanism without their feature."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from workbench.engines import simulate
+    st = load_study(STUDIES / f"{name}.toml", registry)
+    s = replace(st.solver, t_end=st.solver.t_start + 0.01)
+    runs = {}
+    for mode in ("merged", "per_feature"):
+        monkeypatch.setenv(MODEL_TYPES_ENV, mode)
+        runs[mode] = simulate(st.mechanism, s)
+    a, b = runs["merged"], runs["per_feature"]
+    for field in ("time", "position", "velocity", "contact_force", "friction_force", "penetration",
+                  "dissipated_energy", "impact_time"):
+        np.testing.assert_array_equal(getattr(a, field), getattr(b, field), err_msg=field)

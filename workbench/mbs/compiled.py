@@ -101,10 +101,12 @@ class CompiledModel:
         pt_joint = np.array([j for j, c in enumerate(self.clr_i) for _ in range(c[4])] or [0], np.int64)
         if self.n_points > len(pt_joint):   # the ideal joints' friction-state slots: never in contact
             pt_joint = np.concatenate([pt_joint, np.zeros(self.n_points - len(pt_joint), np.int64)])
-        friction, lubricated, distributed = features(self)
+        friction, lubricated, distributed = model_features(self)
         jf = (None, None, None, None)
         if friction:
             jf = self.joint_friction
+            if jf is None:   # the merged type (model_features) of a mechanism without joint friction
+                jf = (np.zeros((0, 4), np.int64), np.zeros((0, 2)), (), np.zeros((1, 1)))
             jf = (jf[0], jf[1], padded_kernels(jf[2], kernels.no_friction), jf[3])
         lub = (None, None, None)
         if lubricated:
@@ -116,6 +118,24 @@ class CompiledModel:
                      padded_kernels(self.friction_kernels, kernels.no_friction), self.contact_params,
                      self.friction_params, self.has_friction_state, *jf, self.joint_friction_info,
                      *lub, True if distributed else None)
+
+
+#: environment variable choosing the model types: ``"per_feature"`` (default: a mechanism's
+#: compiled model leaves out the features it lacks, :func:`features`) or ``"merged"`` (every
+#: mechanism gets one type with every feature on, the branches of the missing ones taken by none
+#: of its joints: one compile serves every feature set -- what the test suite uses, which runs
+#: every feature set and would otherwise compile the integrator once per set)
+MODEL_TYPES_ENV = "WORKBENCH_MODEL_TYPES"
+
+
+def model_features(cm: CompiledModel) -> tuple[bool, bool, bool]:
+    """The features ``cm``'s :data:`Model` carries: :func:`features`, or all three with
+    ``WORKBENCH_MODEL_TYPES=merged`` (:data:`MODEL_TYPES_ENV`).  Results are the same either way
+    (a feature's branch does nothing for a mechanism without it); only what is compiled differs."""
+    import os
+    if os.environ.get(MODEL_TYPES_ENV, "per_feature") == "merged":
+        return True, True, True
+    return features(cm)
 
 
 def features(cm: CompiledModel) -> tuple[bool, bool, bool]:

@@ -14,7 +14,7 @@ import numpy as np
 from ..jit import njit  # house: numba is imported when a compiled function is first needed
 
 from ..errors import SolverError
-from .compiled import CompiledModel, TRANS, compile_mechanism, features
+from .compiled import CompiledModel, TRANS, compile_mechanism, model_features
 from .clearance import C_EX, C_EY, C_FILM, C_FN, C_FT, C_PEN, C_PHI, C_PSI, C_VT, N_CREC, contact_gaps
 from .equations import mechanical_energy, rhs, workspace
 from .kinematics import constraints
@@ -347,7 +347,7 @@ def _scipy_segments(cm, f, events, settings, out_times, t, y, dm, g, gd, pt_join
     ``DMs`` and ``imp`` as it goes (so that an interrupted run keeps what it had)."""
     from scipy.integrate import solve_ivp  # lazily (house): scipy.integrate is slow to import
     n = 3 * cm.nb
-    dist = True if features(cm)[2] else None   # the model's distributed flag (compiled.features)
+    dist = True if model_features(cm)[2] else None   # the model's distributed flag (compiled.model_features)
     k0 = 0
     steps = 0
     counters["steps"] = 0
