@@ -351,3 +351,33 @@ def test_a_first_run_says_that_it_compiles_the_solver(monkeypatch):
     assert said("pressure", compiled=False) == ""
     perf = (ROOT / "docs" / "performance.md").read_text()
     assert f"about {FIRST_COMPILE_SECONDS} s" in perf     # the notice and the doc give one figure
+
+
+def test_a_model_type_no_run_has_finished_gets_the_notice_too(monkeypatch, tmp_path, registry):
+    """Each feature set of the planar engine compiles its own integrator (issue 27): with an
+    integrator in the cache but no finished run of this study's type (its marker missing: e.g. a
+    lubricated study after plain ones), the notice is given; after ``mark_compiled`` of the key it
+    returns, it is not.  The keys tell the feature sets apart."""
+    import io
+
+    from rich.console import Console
+
+    import workbench.runtime.caches as caches
+    from workbench.cli.main import _compile_notice
+    from workbench.mbs.compiled import MODEL_TYPES_ENV
+    from workbench.study.load import load_study
+    monkeypatch.setenv(MODEL_TYPES_ENV, "per_feature")
+    monkeypatch.setattr(caches, "numba_cache_dir", lambda: tmp_path)
+    monkeypatch.setattr(caches, "holds_compiled", lambda *a, **k: True)
+
+    def notice(name):
+        out = io.StringIO()
+        key = _compile_notice(Console(file=out, width=250), load_study(ROOT / "studies" / name, registry))
+        return key, "compiling the solver once" in out.getvalue()
+
+    plain, said = notice("flores_slider_crank.toml")
+    assert plain == "compiled-000" and said
+    caches.mark_compiled(plain)
+    assert notice("flores_slider_crank.toml") == (plain, False)
+    lub, said = notice("flores_slider_crank_lubricated.toml")
+    assert lub == "compiled-010" and said

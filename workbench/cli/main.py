@@ -201,11 +201,14 @@ def _run(study_file: Path, out: Path, plot: bool, plot_dir: Path | None, resume:
     from ..runtime import watchdog
     watchdog.set_note(_note(_console(stderr=True)))   # a long run's projected cost, told once
     what = kind.describe(study)
-    _compile_notice(_console(stderr=True), study)
+    key = _compile_notice(_console(stderr=True), study)
     t0 = time.perf_counter()
     ds = _with_progress(_console(stderr=True), kind.progress_total(study), what,
                         lambda progress: kinds.run(study, registry=registry, out=out, progress=progress,
                                                    **options))
+    if key is not None:
+        from ..runtime.caches import mark_compiled
+        mark_compiled(key)      # this model type is compiled now: no notice next time
     console.print(f"[green]wrote[/] {out} in {time.perf_counter() - t0:.1f} s: {what}")
     twin = str(ds.attrs.get("ideal_twin_status", ""))
     if twin.startswith("failed"):
@@ -247,14 +250,38 @@ def _note(console):
 FIRST_COMPILE_SECONDS = 50
 
 
-def _compile_notice(console, study) -> None:
-    """Say so before a run compiles the solver (a fresh install: numba's cache is empty)."""
+def _compile_key(study) -> str | None:
+    """The compiled model type ``study`` runs on: the engine's name, and for the planar compiled
+    engine its feature set (``compiled-<friction><lubrication><distributed>``, each 0 or 1:
+    :func:`workbench.mbs.compiled.model_features`; each set compiles its own integrator).  None
+    when it cannot be told (the notice then goes by the cache's integrator alone)."""
+    try:
+        from ..engines import select
+        sel = select(study.mechanism, study.solver)
+        if sel.name != "compiled":
+            return sel.name
+        from ..mbs.compiled import compile_mechanism, model_features
+        return "compiled-" + "".join("1" if f else "0" for f in model_features(compile_mechanism(study.mechanism)))
+    except Exception:  # noqa: BLE001 - a notice, never a reason to fail
+        return None
+
+
+def _compile_notice(console, study) -> str | None:
+    """Say so before a run compiles the solver: a fresh install (numba's cache holds no
+    integrator), or a model type no run of this installation has finished yet (its marker,
+    :func:`workbench.runtime.caches.compiled_marker`, is missing: e.g. a lubricated study after
+    plain ones).  Returns the type's key for :func:`workbench.runtime.caches.mark_compiled`."""
     if study.kind not in ("dynamics", "wear"):
-        return
-    from ..runtime.caches import holds_compiled, numba_cache_dir
-    if numba_cache_dir() is not None and not holds_compiled():
+        return None
+    from ..runtime.caches import compiled_marker, holds_compiled, numba_cache_dir
+    if numba_cache_dir() is None:
+        return None
+    key = _compile_key(study)
+    marker = compiled_marker(key) if key is not None else None
+    if not holds_compiled() or (marker is not None and not marker.exists()):
         console.print(f"[yellow]note:[/] compiling the solver once for this installation, this takes "
                       f"about {FIRST_COMPILE_SECONDS} s (longer on a busy machine); later runs load it in seconds")
+    return key
 
 
 def _validity(console, ds) -> None:

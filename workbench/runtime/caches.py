@@ -244,6 +244,26 @@ def holds_compiled(pattern: str = "mbs_*/integrator.*.nbi") -> bool:
     return d is not None and any(d.glob(pattern))
 
 
+def compiled_marker(key: str) -> Path | None:
+    """The marker file [path] saying that the compiled code of model type ``key`` (e.g.
+    ``compiled-100``: the planar engine with joint friction only) is in this source state's numba
+    cache: written after a run of that type finished (:func:`mark_compiled`).  None when numba's own
+    rule applies."""
+    d = numba_cache_dir()
+    return None if d is None else d / f".compiled-{key}"
+
+
+def mark_compiled(key: str) -> None:
+    """Write :func:`compiled_marker` of ``key`` (ours, in the cache folder; failures ignored)."""
+    m = compiled_marker(key)
+    if m is not None:
+        try:
+            m.parent.mkdir(parents=True, exist_ok=True)
+            m.touch()
+        except OSError:
+            pass
+
+
 def _numba_target(dirs: list[Path] | None = None) -> tuple[Path, list[Path]] | None:
     """``(folder, source dirs)`` of the source-keyed numba cache, or ``None`` when numba's own rule
     applies; without importing numba; for the default ``dirs`` computed once per process."""
