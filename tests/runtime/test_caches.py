@@ -284,3 +284,38 @@ def test_a_cache_file_that_cannot_be_saved_costs_no_run(tmp_path):
     """, _env(tmp_path, tmp_path / "src"))
     assert out == "3.0 5.0"
     assert err.count("note:") == 1 and "File too large" in err and str(tmp_path / "cache") in err, err
+
+
+def test_a_second_copy_of_the_same_sources_loads_what_the_first_compiled(tmp_path):
+    """numba locates a cached function by its file's absolute path and stamps it with the file's
+    modification time, so a second clone or install of the same sources compiled everything
+    again.  The source-keyed folder is already keyed by the content: the second copy (another
+    folder, later modification times) must load from the cache, and an edited copy must not."""
+    text = """
+        from numba import njit
+        @njit(cache=True)
+        def f(x):
+            return 2.0 * x + 1.0
+    """
+    copies = []
+    for name in ("one", "two"):
+        pkg = tmp_path / name / "wbx"
+        pkg.mkdir(parents=True)
+        _module(pkg / "__init__.py", "")
+        _module(pkg / "a.py", text)
+        copies.append(pkg)
+    os.utime(copies[1] / "a.py")   # the second copy is newer, as a later clone's files are
+    code = """
+        from pathlib import Path
+        from workbench.runtime.caches import use_numba_cache
+        print(use_numba_cache([Path({pkg!r})]).name)
+        import wbx.a
+        print(wbx.a.f(1.0), sum(wbx.a.f.stats.cache_hits.values()))
+    """
+    first = _python(code.format(pkg=str(copies[0])), _env(tmp_path, copies[0].parent)).splitlines()
+    second = _python(code.format(pkg=str(copies[1])), _env(tmp_path, copies[1].parent)).splitlines()
+    assert first[0] == second[0]                 # one folder: the same sources
+    assert first[1] == "3.0 0" and second[1] == "3.0 1"
+    _module(copies[1] / "a.py", text.replace("2.0 * x", "4.0 * x"))
+    edited = _python(code.format(pkg=str(copies[1])), _env(tmp_path, copies[1].parent)).splitlines()
+    assert edited[0] != first[0] and edited[1] == "5.0 0"

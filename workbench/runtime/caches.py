@@ -336,12 +336,21 @@ def _install_locator(target: Path, dirs: list[Path]) -> None:
     roots = tuple(str(d) + os.sep for d in dirs)
 
     class WorkbenchCacheLocator(base):
-        """numba cache locator: our own functions' caches in the source-keyed folder."""
+        """numba cache locator: our own functions' caches in the source-keyed folder.
+
+        The folder is keyed by the content of every source file (:func:`source_hash`), so a
+        function is located by its file's path *inside* its package and stamped by that key, not
+        by the file's absolute path and modification time as numba does: a second clone or
+        install of the same sources (another folder, new mtimes) loads what the first compiled."""
 
         def __init__(self, py_func, py_file):
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
-            self._cache_path = os.path.join(str(target), self.get_suitable_cache_subpath(py_file))
+            self._rel = _package_relative(py_file, dirs)
+            self._cache_path = os.path.join(str(target), _relative_subpath(self._rel))
+
+        def get_source_stamp(self):
+            return ("workbench-source-hash", target.name, self._rel)
 
         @classmethod
         def from_function(cls, py_func, py_file):
@@ -353,6 +362,23 @@ def _install_locator(target: Path, dirs: list[Path]) -> None:
                              if c.__name__ != "WorkbenchCacheLocator"]
     impl._locator_classes.insert(0, WorkbenchCacheLocator)
     _install_light_load(caching)
+
+
+def _package_relative(py_file: str, dirs: list[Path]) -> str:
+    """``py_file``'s path from the folder holding its package (``workbench/mbs/integrator.py``)."""
+    real = Path(os.path.realpath(py_file))
+    for d in dirs:
+        try:
+            return f"{d.name}/{real.relative_to(d).as_posix()}"
+        except ValueError:
+            continue
+    return real.as_posix()
+
+
+def _relative_subpath(rel: str) -> str:
+    """numba's subfolder rule (parent folder's name, ``_``, a SHA-1) on the package-relative path."""
+    parent = rel.rsplit("/", 1)[0]
+    return f"{parent.rsplit('/', 1)[-1]}_{hashlib.sha1(parent.encode()).hexdigest()}"
 
 
 def _install_light_load(caching) -> None:
@@ -511,8 +537,11 @@ def _kernel_identity(kernel) -> str | None:
         source = Path(f.__code__.co_filename).read_bytes()
     except OSError:
         return None
+    found = _numba_target()
+    where = (_package_relative(f.__code__.co_filename, found[1]) if found is not None
+             else f.__code__.co_filename)   # ours by the path inside the package: see the locator
     h = hashlib.sha256()
-    for part in (f.__module__ or "", f.__qualname__, f.__code__.co_filename):
+    for part in (f.__module__ or "", f.__qualname__, where):
         h.update(part.encode() + b"\0")
     h.update(f.__code__.co_code)
     h.update(source)
