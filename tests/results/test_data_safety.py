@@ -376,8 +376,9 @@ def test_a_device_as_study_file_or_output_is_refused(short_study, args):
                          ids=["SIGTERM", "SIGHUP"])
 def test_sigterm_stops_a_wear_run_as_ctrl_c_does(tmp_path, signum):
     """SIGTERM (a batch system's kill) or SIGHUP (a closed terminal) to ``workbench run`` of a wear
-    study: exit 130 within seconds, the completed updates kept with the status ``interrupted``;
-    ``--resume`` finishes it."""
+    study: exit 130 within seconds, the completed updates kept with the status ``interrupted``.
+    That ``--resume`` then finishes the store is the same path for every signal, kept in the
+    default suite by :func:`test_ctrl_c_keeps_a_wear_run_resumable` (it cost this test 5-8 s)."""
     proc, exe, out = _wear_run_until(tmp_path, 1)
     sent = time.monotonic()
     proc.send_signal(signum)
@@ -386,6 +387,4 @@ def test_sigterm_stops_a_wear_run_as_ctrl_c_does(tmp_path, signum):
     assert time.monotonic() - sent < 30
     kept = open_store(out)
     assert kept.attrs["run_status"].startswith("interrupted") and kept.sizes["cycle"] >= 1
-    r = subprocess.run(exe + ["--resume"], capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    assert open_store(out).attrs["run_status"] == "complete"
+    assert "--resume" in err
