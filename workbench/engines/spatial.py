@@ -74,9 +74,16 @@ def simulate(mechanism, settings, **kw):
     return run(mechanism, settings, initial=kw.get("initial"))
 
 
-def describe(settings) -> str:
+def describe(settings, mechanism=None) -> str:
+    """``validate``'s engine line; with the ``mechanism``, a set-valued joint's study names the
+    event-driven path it runs on (:func:`simulate` sends it there whatever ``path`` says)."""
+    method = getattr(settings, "method", "DOP853")
+    if mechanism is not None and any(getattr(type(j.friction), "set_valued", False)
+                                     for j in getattr(mechanism, "joints", ())):
+        return (f"spatial rigid bodies, event-driven set-valued stick and slip (reference right-hand side), "
+                f"scipy {method}")
     rhs = "reference" if getattr(settings, "path", "fast") == "scipy" else "compiled"
-    return f"spatial rigid bodies, {rhs} right-hand side, scipy {getattr(settings, 'method', 'DOP853')}"
+    return f"spatial rigid bodies, {rhs} right-hand side, scipy {method}"
 
 
 ENGINE = Engine(

@@ -371,11 +371,7 @@ def _friction_problems(j: Joint, key: str) -> list[tuple[str, str]]:
         return out
     law = j.friction
     if getattr(type(law), "set_valued", False):
-        if j.type == "universal":   # set-valued stick: workbench.spatial.stick
-            out.append((f"{key}.friction.model", f"joint '{j.name}': set-valued friction "
-                                                 f"('{getattr(law, 'name', law)}', stick and slip) is modelled for "
-                                                 f"cylindrical and revolute joints, not 'universal'. Valid here: "
-                                                 f"coulomb, ambrosio, bai_zhao"))
+        pass    # set-valued stick and slip, per journal of a universal joint: workbench.spatial.stick
     elif getattr(type(law), "n_states", 0) != 0:
         out.append((f"{key}.friction", f"joint '{j.name}': the spatial engine takes memoryless regularised "
                                        f"friction laws (coulomb, ambrosio, bai_zhao) or set-valued Coulomb "
