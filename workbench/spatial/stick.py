@@ -189,7 +189,9 @@ class StickSlip:
             else:
                 joints.append(j)
                 locks += [(j.name, q, stuck[(j.name, q)][1]) for q in (1, 2) if (j.name, q) in stuck]
-        return _PhaseModel(dataclasses.replace(self.mech, joints=tuple(joints), drivers=tuple(drivers)), seeds,
+        # a copy of the seeds: the run's own dict changes at later events, and the phase's output
+        # samples are recorded by this model afterwards
+        return _PhaseModel(dataclasses.replace(self.mech, joints=tuple(joints), drivers=tuple(drivers)), dict(seeds),
                            locks)
 
     def lock_rows(self, model: Model, name: str) -> tuple[int, int | None]:
