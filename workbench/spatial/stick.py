@@ -1,7 +1,11 @@
 """Set-valued stick and slip of the spatial Qi joints, event to event (the reference path).
 
-A cylindrical or revolute joint whose friction law is set-valued (``coulomb_set_valued``: kinetic
-``mu``, static ``mu_static``) runs here instead of through a regularisation velocity.  The method
+A cylindrical, revolute or universal joint whose friction law is set-valued (``coulomb_set_valued``:
+kinetic ``mu``, static ``mu_static``) runs here instead of through a regularisation velocity.  The
+stick **units** are the cylindrical and revolute joints and each journal of a universal joint
+(:mod:`.stick_journals`: its own lock row, bound and events); the units at rest at one instant take
+one coupled stick test (:mod:`.stick_modes`), which replaces the per-joint test described below
+wherever several units are at rest.  The method
 is the event-driven one of the planar engine (:mod:`workbench.nonsmooth.event_driven`; Wang, Wang
 & Zhuang §2-3; Pfeiffer & Glocker (1996) §4.3): smooth phases between events located by the
 event functions of ``scipy.integrate.solve_ivp``, the mode of each joint fixed within a phase.
