@@ -108,20 +108,24 @@ def test_frictionless_set_valued_joint_is_the_ideal_joint(registry):
     assert np.abs(E - E[0]).max() < 1e-7
 
 
-def test_a_study_chooses_it_and_validate_refuses_what_it_cannot_run(registry):
-    from workbench.errors import StudyError
+def test_a_study_chooses_it_and_validate_names_its_path(registry):
     from workbench.study.load import load_study_text
     text = STUDY.read_text()
     st = load_study_text(text, file=STUDY.name, registry=registry)
     assert engines.select(st.mechanism, st.solver).name == "spatial"
     assert stick.set_valued_joints(st.mechanism) == ["shaft"]
-    # a universal joint: set-valued stick is not modelled there
-    bad = text.replace('type = "cylindrical"', 'type = "universal"\naxis_j = [1.0, 0.0, 0.0]\nradius_j = 0.05\n'
+    # validate's engine line names the path the run takes (the event-driven one, whatever `path` says)
+    from workbench.kinds.dynamics import describe
+    line = describe(st)
+    assert "event-driven set-valued stick and slip" in line and "compiled" not in line
+    plain = load_study_text(text.replace('model = "coulomb_set_valued"', 'model = "coulomb"'), file="plain.toml",
+                            registry=registry)
+    assert "compiled right-hand side" in describe(plain) and "event-driven" not in describe(plain)
+    # a universal joint: set-valued stick per journal (tests/spatial/test_stick_universal.py)
+    uni = text.replace('type = "cylindrical"', 'type = "universal"\naxis_j = [1.0, 0.0, 0.0]\nradius_j = 0.05\n'
                                                 'length_j = 1.0')
-    with pytest.raises(StudyError) as info:
-        load_study_text(bad, file="qi_universal.toml", registry=registry)
-    msg = str(info.value)
-    assert "friction.model" in msg and "universal" in msg and "coulomb, ambrosio, bai_zhao" in msg
+    st_u = load_study_text(uni, file="qi_universal.toml", registry=registry)
+    assert stick.set_valued_joints(st_u.mechanism) == ["shaft"] and "event-driven" in describe(st_u)
 
 
 # ------------------------------------------------------------------------------------- slow

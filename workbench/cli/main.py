@@ -99,10 +99,10 @@ def validate(study_file: Path, max_cases: int | None = None):
             f"{_clearance_count(m)} clearance joints ({len(w.joints) + len(w.guides)} wearing); {w.cycles:.6g} cycles "
             f"of {w.cycle_period:g} s; pressure '{w.pressure.name}', wear law '{w.law.name}'")
         return
-    from ..engines import select
+    from ..engines import describe_run, select
     beams = getattr(m, "beams", ())
     sel = select(m, s)
-    solver = f"engine '{sel.name}': {sel.engine.describe(s)} ({sel.reason})"
+    solver = f"engine '{sel.name}': {describe_run(sel.engine, s, m)} ({sel.reason})"
     _tagged(
         "ok", "green", f"{study_file}: dynamics study '{study.title}': {len(m.bodies)} bodies, "
         + (f"{len(beams)} beams, " if beams else "")

@@ -16,8 +16,8 @@ The engines, in preference order (:data:`~workbench.engines.registry.ENGINES`):
 Each engine (:class:`~workbench.engines.base.Engine`) declares what it accepts, its own settings,
 the problems ``validate`` reports for it, and its ``simulate``.
 """
-from .base import AUTO, CommonSettings, Engine, Selection
+from .base import AUTO, CommonSettings, Engine, Selection, describe_run
 from .registry import ENGINES, EngineRefused, get, names, run, select, simulate, study_problems
 
-__all__ = ["AUTO", "CommonSettings", "ENGINES", "Engine", "EngineRefused", "Selection", "get", "names",
+__all__ = ["AUTO", "CommonSettings", "ENGINES", "Engine", "EngineRefused", "Selection", "describe_run", "get", "names",
            "run", "select", "simulate", "study_problems"]

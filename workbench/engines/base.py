@@ -67,7 +67,9 @@ class Engine:
         (:class:`~workbench.mbs.solution.Simulation`, the one result type; ``kw``: ``surfaces``,
         ``geometries``, ``initial`` where the engine takes them).
     describe : ``describe(settings) -> str``: a few words for ``validate``'s line
-        (``"Moreau-Jean time stepping, h = 1e-05 s"``).
+        (``"Moreau-Jean time stepping, h = 1e-05 s"``); an engine whose path depends on the
+        mechanism takes it as an optional keyword, ``describe(settings, mechanism=None)``
+        (:func:`describe_run` passes it when the signature has it).
     worn_surfaces : it takes worn profiles (``surfaces=``, ``geometries=``, ``initial=``), so the
         wear loop can run it.
     rigid : it runs rigid bodies (the ideal mechanism's assembly along the driver cycle is
@@ -141,3 +143,12 @@ def set_valued_joints(mechanism) -> list[str]:
 
 def names_text(names) -> str:
     return ", ".join(repr(n) for n in names)
+
+
+def describe_run(engine, settings, mechanism) -> str:
+    """The engine's words for ``validate``: ``describe(settings, mechanism=...)`` when its
+    ``describe`` takes the mechanism (what it runs may depend on it), else ``describe(settings)``."""
+    import inspect
+    if "mechanism" in inspect.signature(engine.describe).parameters:
+        return engine.describe(settings, mechanism=mechanism)
+    return engine.describe(settings)

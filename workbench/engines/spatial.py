@@ -10,8 +10,10 @@ and refuses the planar ones.  Spatial clearance joints (ball in socket, journal 
 :mod:`workbench.spatial.clearance`) run event to event (:mod:`workbench.spatial.clearance.run`);
 the engine takes no worn surfaces: the spatial wear loop (:mod:`workbench.wear.spatial_loop`)
 runs the clearance dynamics on its worn maps itself.  Cylindrical and revolute joints with
-set-valued friction (``coulomb_set_valued``) run event to event on the reference right-hand side
-(:mod:`workbench.spatial.stick`).
+set-valued friction (``coulomb_set_valued``), and the journals of a universal joint with it, run
+event to event on the reference right-hand side (:mod:`workbench.spatial.stick`); cylindrical and
+revolute joints with LuGre friction run with the bristle states on the reference right-hand side
+(:mod:`workbench.spatial.bristles`).
 """
 from __future__ import annotations
 
@@ -66,17 +68,31 @@ def problems(mechanism, settings, *, wear=None, build=False) -> list[tuple[str, 
 def simulate(mechanism, settings, **kw):
     """:func:`workbench.spatial.solver.simulate` (``initial=``: a state vector); a mechanism whose
     cylindrical or revolute joints carry set-valued friction (``coulomb_set_valued``) runs event
-    to event on the reference right-hand side (:func:`workbench.spatial.stick.simulate`)."""
+    to event on the reference right-hand side (:func:`workbench.spatial.stick.simulate`); one whose
+    joints carry LuGre friction (a law with internal states) runs with the bristle states on the
+    reference right-hand side (:func:`workbench.spatial.bristles.simulate`)."""
     if any(getattr(type(j.friction), "set_valued", False) for j in mechanism.joints):
         from ..spatial.stick import simulate as run_stick
         return run_stick(mechanism, settings, initial=kw.get("initial"))
+    if any(getattr(type(j.friction), "n_states", 0) for j in mechanism.joints):
+        from ..spatial.bristles import simulate as run_bristles
+        return run_bristles(mechanism, settings, initial=kw.get("initial"))
     from ..spatial.solver import simulate as run
     return run(mechanism, settings, initial=kw.get("initial"))
 
 
-def describe(settings) -> str:
+def describe(settings, mechanism=None) -> str:
+    """``validate``'s engine line; with the ``mechanism``, a set-valued joint's study names the
+    event-driven path it runs on (:func:`simulate` sends it there whatever ``path`` says)."""
+    method = getattr(settings, "method", "DOP853")
+    if mechanism is not None and any(getattr(type(j.friction), "set_valued", False)
+                                     for j in getattr(mechanism, "joints", ())):
+        return (f"spatial rigid bodies, event-driven set-valued stick and slip (reference right-hand side), "
+                f"scipy {method}")
+    if mechanism is not None and any(getattr(type(j.friction), "n_states", 0) for j in getattr(mechanism, "joints", ())):
+        return f"spatial rigid bodies, LuGre bristle states (reference right-hand side), scipy {method}"
     rhs = "reference" if getattr(settings, "path", "fast") == "scipy" else "compiled"
-    return f"spatial rigid bodies, {rhs} right-hand side, scipy {getattr(settings, 'method', 'DOP853')}"
+    return f"spatial rigid bodies, {rhs} right-hand side, scipy {method}"
 
 
 ENGINE = Engine(

@@ -40,11 +40,11 @@ _OWN_DATASET = {"event_driven": (".dynamics_run", "run_event_driven"),
 
 def describe(study) -> str:
     s = study.solver
-    from ..engines import select
+    from ..engines import describe_run, select
     sel = select(study.mechanism, s)
     twin = (" (and the ideal-joint twin)" if study.mechanism.clearance_joints
             and study.output.compare_ideal and sel.name not in _OWN_DATASET else "")
-    return f"'{study.title}': t = {s.t_start:g} .. {s.t_end:g} s, {sel.engine.describe(s)}{twin}"
+    return f"'{study.title}': t = {s.t_start:g} .. {s.t_end:g} s, {describe_run(sel.engine, s, study.mechanism)}{twin}"
 
 
 def run(study, *, registry, out: str | Path | None = None, progress=None):

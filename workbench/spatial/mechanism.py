@@ -266,6 +266,18 @@ class SpatialMechanism:
                                                       f"run event to event (workbench.spatial.stick), which has no "
                                                       f"clearance joints; valid: no clearance joints in this "
                                                       f"mechanism, or a regularised law (coulomb, ambrosio, bai_zhao)"))
+        stateful = [j.name for j in self.joints if getattr(type(j.friction), "n_states", 0) != 0]
+        if stateful and self.spatial_clearance_joints:
+            out.append(("mechanism.clearance_joints", f"the joints {choices_text(stateful)} carry friction with "
+                                                      f"internal states (LuGre bristles, workbench.spatial.bristles), "
+                                                      f"whose run has no clearance joints; valid: no clearance joints "
+                                                      f"in this mechanism, or a memoryless law (coulomb, ambrosio, "
+                                                      f"bai_zhao)"))
+        if stateful and sv:
+            out.append(("mechanism.joints", f"the joints {choices_text(sv)} carry set-valued friction (run event to "
+                                            f"event) and {choices_text(stateful)} friction with internal states (run "
+                                            f"with bristle states): one mechanism takes one of the two; valid: "
+                                            f"coulomb_set_valued or lugre on all of them, or a memoryless law"))
         for k, d in enumerate(self.drivers):
             key = f"mechanism.drivers[{k}]"
             j = next((x for x in self.joints if x.name == d.joint), None)
@@ -371,15 +383,12 @@ def _friction_problems(j: Joint, key: str) -> list[tuple[str, str]]:
         return out
     law = j.friction
     if getattr(type(law), "set_valued", False):
-        if j.type == "universal":   # set-valued stick: workbench.spatial.stick
-            out.append((f"{key}.friction.model", f"joint '{j.name}': set-valued friction "
-                                                 f"('{getattr(law, 'name', law)}', stick and slip) is modelled for "
-                                                 f"cylindrical and revolute joints, not 'universal'. Valid here: "
-                                                 f"coulomb, ambrosio, bai_zhao"))
-    elif getattr(type(law), "n_states", 0) != 0:
-        out.append((f"{key}.friction", f"joint '{j.name}': the spatial engine takes memoryless regularised "
-                                       f"friction laws (coulomb, ambrosio, bai_zhao) or set-valued Coulomb "
-                                       f"(coulomb_set_valued); '{getattr(law, 'name', law)}' has internal states"))
+        pass    # set-valued stick and slip, per journal of a universal joint: workbench.spatial.stick
+    elif getattr(type(law), "n_states", 0) != 0 and j.type == "universal":   # bristles: workbench.spatial.bristles
+        out.append((f"{key}.friction", f"joint '{j.name}': a friction law with internal states "
+                                       f"('{getattr(law, 'name', law)}') is modelled for cylindrical and revolute "
+                                       f"joints, not 'universal'. Valid here: coulomb, ambrosio, bai_zhao, "
+                                       f"coulomb_set_valued"))
     for attr in ("radius", "length") + (("radius_j", "length_j") if j.type == "universal" else ()):
         v = getattr(j, attr)
         if not (math.isfinite(v) and v > 0):

@@ -1,7 +1,11 @@
 """Set-valued stick and slip of the spatial Qi joints, event to event (the reference path).
 
-A cylindrical or revolute joint whose friction law is set-valued (``coulomb_set_valued``: kinetic
-``mu``, static ``mu_static``) runs here instead of through a regularisation velocity.  The method
+A cylindrical, revolute or universal joint whose friction law is set-valued (``coulomb_set_valued``:
+kinetic ``mu``, static ``mu_static``) runs here instead of through a regularisation velocity.  The
+stick **units** are the cylindrical and revolute joints and each journal of a universal joint
+(:mod:`.stick_journals`: its own lock row, bound and events); the units at rest at one instant take
+one coupled stick test (:mod:`.stick_modes`), which replaces the per-joint test described below
+wherever several units are at rest.  The method
 is the event-driven one of the planar engine (:mod:`workbench.nonsmooth.event_driven`; Wang, Wang
 & Zhuang §2-3; Pfeiffer & Glocker (1996) §4.3): smooth phases between events located by the
 event functions of ``scipy.integrate.solve_ivp``, the mode of each joint fixed within a phase.
@@ -55,6 +59,7 @@ import numpy as np
 
 from ..errors import MechanismError, SolverError
 from .mechanism import Driver, DriverFunction, SpatialMechanism
+from . import stick_journals
 from .model import Model
 
 #: a slip vector [m/s] at or below this at a component's zero crossing is a joint at rest
@@ -81,44 +86,80 @@ def _static(law) -> float:
     return float(law.mu_static) if hasattr(law, "mu_static") else float(law.params.mu)
 
 
-class _PhaseModel(Model):
-    """The model of one phase: the set-valued joints in ``stuck`` carry lock rows instead of
-    friction; ``seeds`` (joint name -> unit slip direction ``(s_dot, omega R)``) give the slip
-    direction while ``v < V_FLOOR``."""
+def unit_label(unit) -> str:
+    """``"joint"`` for a cylindrical or revolute joint, ``"joint/journal_i"`` (``_j``) for a journal
+    of a universal joint."""
+    name, q = unit
+    return name if q == 0 else f"{name}/{('journal_i', 'journal_j')[q - 1]}"
 
-    def __init__(self, mech, seeds):
+
+class _PhaseModel(Model):
+    """The model of one phase: the set-valued cylindrical and revolute joints in ``stuck`` carry
+    lock rows instead of friction, a universal joint's stuck journals a lock row each
+    (:mod:`.stick_journals`, appended after the drivers); ``seeds`` (unit -> unit slip direction
+    ``(s_dot, omega R)``) give the slip direction while ``v < V_FLOOR``."""
+
+    def __init__(self, mech, seeds, journal_locks=()):
         super().__init__(mech)
         self.seeds = seeds
         self._seeding = False
+        self.journal_locks = {}          # joint name -> {journal: row}
+        for name, q, th0 in journal_locks:
+            cj = next(c for c in self.joints if c.name == name)
+            self.drivers.append((cj, stick_journals.JOURNAL_COORDS[q], DriverFunction((th0,)), self.n_rows))
+            self.journal_locks.setdefault(name, {})[q] = self.n_rows
+            self.n_rows += 1
+
+    def _driver_row(self, t, cj, coord, f, k, R, A, V, W, Phi, Phit, Jw, gam):
+        if coord in ("journal_i", "journal_j"):
+            return stick_journals.lock_row(cj, coord, f, k, R, A, V, W, Phi, Phit, Jw, gam, t)
+        return super()._driver_row(t, cj, coord, f, k, R, A, V, W, Phi, Phit, Jw, gam)
 
     def friction(self, D, lam, state):
         self._seeding = True
         try:
-            return super().friction(D, lam, state)
+            out, rec = super().friction(D, lam, state)
         finally:
             self._seeding = False
+        for cj in self.friction_joints:
+            if cj.type == "universal":
+                seeds = {q: self.seeds[(cj.name, q)][1] for q in (1, 2) if (cj.name, q) in self.seeds}
+                out[cj.friction_index], rec[cj.friction_index] = stick_journals.phase_friction(
+                    self, cj, D, lam, state, self.journal_locks.get(cj.name, {}), seeds, V_FLOOR)
+        return out, rec
 
     def _friction_frame(self, cj):
         P, E, sdot, om = super()._friction_frame(cj)
-        if self._seeding and cj.name in self.seeds and math.hypot(sdot, om * cj.R) < V_FLOOR:
-            ds, dr = self.seeds[cj.name]
+        if self._seeding and (cj.name, 0) in self.seeds and math.hypot(sdot, om * cj.R) < V_FLOOR:
+            ds, dr = self.seeds[(cj.name, 0)]
             sdot, om = V_FLOOR * ds, V_FLOOR * dr / cj.R
         return P, E, sdot, om
 
 
 class StickSlip:
     """The phases of a mechanism with set-valued Qi joints: its models by mode, the event
-    functions, the stick test."""
+    functions, the stick test.  The stick units are ``(joint, 0)`` for a cylindrical or revolute
+    joint and ``(joint, 1)``, ``(joint, 2)`` for the two journals of a universal joint."""
 
     def __init__(self, mech: SpatialMechanism, alpha: float, beta: float):
         self.mech, self.alpha, self.beta = mech, alpha, beta
         self.base = Model(mech)
         self.sv = {j.name: j for j in mech.joints if is_set_valued(j.friction)}
         self.cj = {c.name: c for c in self.base.joints}
+        self.units = [(n, q) for n, j in self.sv.items() for q in ((1, 2) if j.type == "universal" else (0,))]
+
+    def radius(self, unit) -> float:
+        """The friction radius [m] of a stick unit."""
+        cj = self.cj[unit[0]]
+        return cj.R2 if unit[1] == 2 else cj.R
+
+    def speed(self, c) -> float:
+        """The slip speed [m/s] of a unit's coordinates ``c`` (with its radius appended)."""
+        return math.hypot(c[2], c[3] * c[4])
 
     # ------------------------------------------------------------------ models
     def coordinates(self, y):
-        """``{joint: (slide [m], angle [rad], s_dot [m/s], omega [rad/s])}`` of the set-valued joints."""
+        """``{unit: (slide [m], angle [rad], s_dot [m/s], omega [rad/s], R [m])}`` of the stick units."""
         m = self.base
         kin = m.kinematics(y)
         m.R, m.A, m.V, m.W = kin
@@ -126,27 +167,36 @@ class StickSlip:
         for name in self.sv:
             cj = self.cj[name]
             R, A = kin[0], kin[1]
+            if cj.type == "universal":
+                w1, w2 = stick_journals.rates(cj, A, kin[3])
+                out[(name, 1)] = (0.0, stick_journals.angle(cj, A, 1), 0.0, w1, cj.R)
+                out[(name, 2)] = (0.0, stick_journals.angle(cj, A, 2), 0.0, w2, cj.R2)
+                continue
             si, sj = A[cj.i] @ cj.s_i, A[cj.j] @ cj.s_j
             d = R[cj.j] + sj - R[cj.i] - si
             zi = A[cj.i] @ cj.frame_i[2]
             _, _, sdot, om = m._friction_frame(cj)
-            out[name] = (float(zi @ d), m.joint_angle(cj, A), sdot, om)
+            out[(name, 0)] = (float(zi @ d), m.joint_angle(cj, A), sdot, om, cj.R)
         return out
 
     def model(self, stuck: dict, seeds: dict) -> _PhaseModel:
-        """The phase model: joints in ``stuck`` (name -> (slide, angle) held) locked, the others
+        """The phase model: units in ``stuck`` (unit -> (slide, angle) held) locked, the others
         with their law's slip branch."""
-        joints, drivers = [], list(self.mech.drivers)
+        joints, drivers, locks = [], list(self.mech.drivers), []
         for j in self.mech.joints:
-            if j.name in stuck:
-                s0, th0 = stuck[j.name]
+            if (j.name, 0) in stuck:
+                s0, th0 = stuck[(j.name, 0)]
                 joints.append(dataclasses.replace(j, friction=None))
                 drivers.append(Driver(f"{j.name}#stick_angle", j.name, DriverFunction((th0,)), "angle"))
                 if j.type == "cylindrical":
                     drivers.append(Driver(f"{j.name}#stick_slide", j.name, DriverFunction((s0,)), "slide"))
             else:
                 joints.append(j)
-        return _PhaseModel(dataclasses.replace(self.mech, joints=tuple(joints), drivers=tuple(drivers)), seeds)
+                locks += [(j.name, q, stuck[(j.name, q)][1]) for q in (1, 2) if (j.name, q) in stuck]
+        # a copy of the seeds: the run's own dict changes at later events, and the phase's output
+        # samples are recorded by this model afterwards
+        return _PhaseModel(dataclasses.replace(self.mech, joints=tuple(joints), drivers=tuple(drivers)), dict(seeds),
+                           locks)
 
     def lock_rows(self, model: Model, name: str) -> tuple[int, int | None]:
         """Rows of the angle and (cylindrical) slide locks of joint ``name`` in ``model``."""
@@ -155,23 +205,32 @@ class StickSlip:
             if cj.name == name and row >= self.base.n_rows:
                 if coord == "angle":
                     ang = row
-                else:
+                elif coord == "slide":
                     sl = row
         return ang, sl
 
     # ------------------------------------------------------------------ stick test
     def needed(self, model: Model, t, y):
-        """Per stuck joint of ``model``: ``(f_n [N], m_n [N m], N [N], (F1, F2, g3, g4), margin [N])``:
-        the needed friction on body j (along the axis of body i), the contact loads with that
-        friction, and ``mu_static N - T``."""
+        """Per stuck unit of ``model``: ``(f_n [N], m_n [N m], N [N], (F1, F2, g3, g4), margin [N])``:
+        the needed friction on body j (along / about the unit's axis), the contact loads with that
+        friction, and ``mu_static N - T``, ``T = |(f_n, m_n / R)|``."""
         yd, rec = model.dynamics(t, y, self.alpha, self.beta, record=True)
         D, lam = rec["D"], rec["lam"]
         out = {}
         for name, j in self.sv.items():
+            cj = next(c for c in model.joints if c.name == name)
+            if j.type == "universal":
+                locks = model.journal_locks.get(name, {})
+                if not locks:
+                    continue
+                for q, (m_n, Nload, loads) in stick_journals.needed(model, cj, D, lam, rec["friction"],
+                                                                    locks).items():
+                    R = cj.R2 if q == 2 else cj.R
+                    out[(name, q)] = (0.0, m_n, Nload, loads, _static(j.friction) * Nload - abs(m_n) / R)
+                continue
             ang, sl = self.lock_rows(model, name)
             if ang is None:
                 continue
-            cj = next(c for c in model.joints if c.name == name)
             # a lock row's force on body j is -lambda along z_i (slide) / about z_i (angle)
             f_n = -lam[sl] if sl is not None else 0.0
             m_n = -lam[ang]
@@ -181,15 +240,15 @@ class StickSlip:
             Nload, loads = contact_load(sg * (E @ F), sg * (E @ Nm), sg * f_n, sg * m_n, cj.R, cj.c,
                                         j.type == "revolute")
             T = math.hypot(f_n, m_n / cj.R)
-            out[name] = (f_n, m_n, Nload, loads, _static(j.friction) * Nload - T)
+            out[(name, 0)] = (f_n, m_n, Nload, loads, _static(j.friction) * Nload - T)
         return out
 
-    def slip_load(self, stuck, seeds, t, y, name) -> float:
-        """``N`` [N] of joint ``name`` slipping from rest along its seed (the load after the event)."""
+    def slip_load(self, stuck, seeds, t, y, unit) -> float:
+        """``N`` [N] of ``unit`` slipping from rest along its seed (the load after the event)."""
         m = self.model(stuck, seeds)
         rec = m.dynamics(t, y, self.alpha, self.beta, record=True)[1]["friction_record"]
-        k = next(c.friction_index for c in m.friction_joints if c.name == name)
-        return float(rec[k, :4].sum())
+        k = next(c.friction_index for c in m.friction_joints if c.name == unit[0])
+        return float(rec[k, unit[1] - 1]) if unit[1] else float(rec[k, :4].sum())
 
     def project(self, model: Model, t, y):
         """``y`` with the velocities projected (mass-weighted, a plastic impulse) onto ``D w =
@@ -222,7 +281,7 @@ class StickSlip:
         return y, lost
 
 
-def contact_load(F, M, f_n, m_n, R, c, revolute):
+def contact_load(F, M, f_n, m_n, R, c, revolute, ring=False):
     """``N`` [N] (``F1 + F2``, a revolute joint ``F1 + F2 + g3 + g4``) and the loads ``(F1, F2, g3,
     g4)`` of a stuck joint: inner-body reaction ``F``, ``M`` (joint frame, about the sleeve centre)
     and needed friction ``f_n`` [N], ``m_n`` [N m] on the inner body.  Fixed point on ``N``:
@@ -237,7 +296,7 @@ def contact_load(F, M, f_n, m_n, R, c, revolute):
 
     def image(N):
         kappa = T / N if N > 0 else 0.0
-        r = cylinder(F, M, lambda v: -kappa, sd, om, R, c, revolute)
+        r = cylinder(F, M, lambda v: -kappa, sd, om, R, c, revolute, ring)
         return r[2] + r[3] + r[4] + r[5], r[2:6]
 
     N, loads = image(0.0)
@@ -258,11 +317,14 @@ def contact_load(F, M, f_n, m_n, R, c, revolute):
 def simulate(mech: SpatialMechanism, settings, *, initial=None):
     """Run ``mech`` (with set-valued Qi joints) phase to phase; a
     :class:`~workbench.mbs.solution.Simulation` as :func:`.solver.simulate`, with
-    ``extras['stick_events']``: ``(time [s], joint, kind)`` rows (``stick_start``,
-    ``stick_to_slip``, ``rest_slip``: at rest but stick does not hold) and ``stats``: phases,
-    events, ``projection_energy`` [J], ``largest_projection`` [m/s]."""
+    ``extras['stick_events']``: ``(time [s], joint, kind, N [N])`` rows (``stick_start``,
+    ``stick_to_slip``, ``rest_slip``: at rest but stick does not hold), ``extras['stick_event_units']``
+    the unit of each row (:func:`unit_label`: the joint, or a universal joint's journal) and
+    ``stats``: phases, events, ``projection_energy`` [J], ``largest_projection`` [m/s],
+    ``coupled_rests`` (stick tests of more than one unit), ``inconsistent_rest``."""
     from scipy.integrate import solve_ivp
     from .solver import initial_state
+    from .stick_modes import decide
     alpha, beta = settings.baumgarte_alpha, settings.baumgarte_beta
     ss = StickSlip(mech, alpha, beta)
     base = ss.base
@@ -274,39 +336,52 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None):
     deadline = _time.monotonic() + settings.max_wall_time
     method = getattr(settings, "method", "DOP853") or "DOP853"
     kw = {"max_step": settings.max_step} if settings.max_step and settings.max_step > 0 else {}
-    stuck: dict = {}     # joint -> (slide, angle) held
-    seeds: dict = {}     # joint -> slip direction at the start of the phase (from rest)
-    events, proj_E, proj_v = [], 0.0, 0.0
+    stuck: dict = {}     # unit -> (slide, angle) held
+    seeds: dict = {}     # unit -> slip direction at the start of the phase (from rest)
+    events, units, proj_E, proj_v = [], [], 0.0, 0.0
+    counts = {"coupled_rests": 0, "inconsistent_rest": 0}
     segments = []        # (model, sample times, states)
     calls = [0]
     w0 = _time.perf_counter()
 
-    def at_rest(t, y, names):
-        """Stick test of the joints ``names`` at rest at ``(t, y)``: the new modes, projected state."""
+    def log(t, u, kind, N):
+        events.append((t, u[0], kind, N))
+        units.append(unit_label(u))
+
+    def at_rest(t, y, new, force_slip=()):
+        """The coupled stick test of the stuck units and the units ``new`` at rest at ``(t, y)``
+        (:func:`.stick_modes.decide`): the new modes, the projected state."""
         nonlocal proj_E, proj_v
         c = ss.coordinates(y)
-        trial = dict(stuck)
-        for n in names:
-            trial[n] = c[n][:2]
-        m = ss.model(trial, {})
-        y2, lost = ss.project(m, t, y)
-        proj_E += lost
-        proj_v = max(proj_v, max(math.hypot(c[n][2], c[n][3] * ss.cj[n].R) for n in names))
-        need = ss.needed(m, t, y2)
-        for n in names:
-            f_n, m_n, N, loads, margin = need[n]
-            if margin >= 0.0:
-                stuck[n] = trial[n]
-                events.append((t, n, "stick_start", N))
+        S = list(stuck) + [u for u in new if u not in stuck]
+        if new:
+            proj_v = max(proj_v, max(ss.speed(c[u]) for u in new))
+        res = decide(ss, t, y, S, force_slip)
+        proj_E += res.lost
+        counts["coupled_rests"] += len(S) > 1
+        counts["inconsistent_rest"] += not res.consistent
+        for u in S:
+            if u in res.stuck:
+                seeds.pop(u, None)
+                if u not in stuck:
+                    stuck[u] = res.stuck[u]
+                    log(t, u, "stick_start", res.need[u][2])
             else:
-                T = math.hypot(f_n, m_n / ss.cj[n].R)
-                seeds[n] = (-f_n / T, -m_n / ss.cj[n].R / T)
-                events.append((t, n, "rest_slip", ss.slip_load(stuck, seeds, t, y2, n)))
-        return y2
+                seeds[u] = res.seeds[u]
+                if u in stuck:
+                    del stuck[u]
+                    log(t, u, "stick_to_slip", res.locked_need[u][2])
+                else:
+                    log(t, u, "rest_slip", None)
+        for k, (t_, n_, kind, N) in enumerate(events):   # the loads they slip under, the modes known
+            if N is None:
+                u = next(x for x in ss.units if unit_label(x) == units[k])
+                events[k] = (t_, n_, kind, ss.slip_load(stuck, seeds, t, res.y, u))
+        return res.y
 
-    # the start: joints at rest take the stick test
+    # the start: units at rest take the stick test
     c = ss.coordinates(y)
-    rest = [n for n in ss.sv if math.hypot(c[n][2], c[n][3] * ss.cj[n].R) <= V_TOL]
+    rest = [u for u in ss.units if ss.speed(c[u]) <= V_TOL]
     if rest:
         y = at_rest(t0, y, rest)
     t = t0
@@ -322,18 +397,17 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None):
         h = 1e-7 * max(t1 - t0, 1e-300)
         cp = ss.coordinates(y + h * model.dynamics(t, y, alpha, beta))
         evs, owners = [], []
-        for n, j in ss.sv.items():
-            if n in stuck:
-                def margin(tt, yy, n=n, model=model):
-                    return ss.needed(model, tt, yy)[n][4]
+        for u in ss.units:
+            if u in stuck:
+                def margin(tt, yy, u=u, model=model):
+                    return ss.needed(model, tt, yy)[u][4]
                 margin.terminal, margin.direction = True, -1
-                evs.append(margin); owners.append((n, "margin"))
+                evs.append(margin); owners.append((u, "margin"))
                 continue
-            s, th, sd, om = c[n]
-            Rn = ss.cj[n].R
-            comps = [(3, om * Rn, seeds.get(n, (0.0, 0.0))[1], (cp[n][3] - om) * Rn)]
-            if j.type == "cylindrical":
-                comps.append((2, sd, seeds.get(n, (0.0, 0.0))[0], cp[n][2] - sd))
+            s, th, sd, om, Ru = c[u]
+            comps = [(3, om * Ru, seeds.get(u, (0.0, 0.0))[1], (cp[u][3] - om) * Ru)]
+            if u[1] == 0 and ss.sv[u[0]].type == "cylindrical":
+                comps.append((2, sd, seeds.get(u, (0.0, 0.0))[0], cp[u][2] - sd))
             for k, val, seed, dval in comps:
                 if abs(val) > V_TOL:
                     sign = math.copysign(1.0, val)
@@ -344,10 +418,10 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None):
                 else:
                     continue    # at rest and staying there (no load along it): its zero is no event
 
-                def comp(tt, yy, n=n, k=k, sign=sign):
-                    return sign * ss.coordinates(yy)[n][k]
+                def comp(tt, yy, u=u, k=k, sign=sign):
+                    return sign * ss.coordinates(yy)[u][k]
                 comp.terminal, comp.direction = True, -1
-                evs.append(comp); owners.append((n, "zero"))
+                evs.append(comp); owners.append((u, "zero"))
 
         def f(tt, yy, model=model):
             calls[0] += 1
@@ -370,36 +444,32 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None):
         hits = [(float(res.t_events[k][0]), k) for k in range(len(evs)) if len(res.t_events[k])]
         te_, k = min(hits)
         ye = res.y_events[k][0].copy()
-        n, kind = owners[k]
+        u, kind = owners[k]
         t = te_
-        seeds.pop(n, None)
+        seeds.pop(u, None)
+        ce = ss.coordinates(ye)
+        # every slipping unit at rest now takes the stick test with this one (rests at one instant)
+        resting = [x for x in ss.units if x not in stuck and ss.speed(ce[x]) <= V_TOL]
         if kind == "margin":
-            need = ss.needed(model, t, ye)[n]
-            f_n, m_n = need[0], need[1]
-            T = math.hypot(f_n, m_n / ss.cj[n].R)
-            del stuck[n]
-            seeds[n] = (-f_n / T, -m_n / ss.cj[n].R / T)
-            events.append((t, n, "stick_to_slip", need[2]))
-            y = ye
+            y = at_rest(t, ye, resting, force_slip={u})
+        elif resting:
+            y = at_rest(t, ye, resting)
         else:
-            cc = ss.coordinates(ye)[n]
-            if math.hypot(cc[2], cc[3] * ss.cj[n].R) <= V_TOL:
-                y = at_rest(t, ye, [n])
-            else:
-                y = ye      # one component through zero, the other carries the slip
+            y = ye      # one component through zero, the other carries the slip
         if t >= t1:
             break
     wall = _time.perf_counter() - w0
     sim = _assemble(ss, segments, times, {"phases": phases, "rhs_calls": calls[0], "wall_time": wall,
                                                   "path": "scipy", "projection_energy": proj_E,
-                                                  "largest_projection": proj_v, "events": len(events)})
+                                                  "largest_projection": proj_v, "events": len(events), **counts})
     sim.extras["stick_events"] = events
+    sim.extras["stick_event_units"] = units
     return sim
 
 
 def _assemble(ss: StickSlip, segments, times, stats):
     """One :class:`Simulation` from the phases' samples: each sample recorded by its phase's model
-    (a stuck joint's friction is its needed friction, its contact loads those of the stick test);
+    (a stuck unit's friction is its needed friction, its contact loads those of the stick test);
     the lock rows' driver columns dropped."""
     from .solver import to_simulation
     base = ss.base
@@ -416,18 +486,25 @@ def _assemble(ss: StickSlip, segments, times, stats):
         nt = len(ts)
         fr = {key: np.zeros((nt, base.nf) + sim.extras[key].shape[2:]) for key in
               ("friction_force", "friction_moment", "contact_load", "contact_azimuth", "slide_rate", "rotation_rate")}
+        journals = getattr(model, "journal_locks", {})
         for q, cj in enumerate(base.friction_joints):
             if cj.name in names:
                 p = names.index(cj.name)
                 for key in fr:
                     fr[key][:, q] = sim.extras[key][:, p]
+                if journals.get(cj.name):     # a universal joint's stuck journals: their needed moments
+                    for k in range(nt):
+                        need = ss.needed(model, ts[k], Y[k])
+                        for jq in journals[cj.name]:
+                            fr["friction_moment"][k, q, jq - 1] = need[(cj.name, jq)][1]
+                            fr["contact_load"][k, q, jq - 1] = need[(cj.name, jq)][2]
             else:   # stuck in this phase: the needed friction
                 for k in range(nt):
-                    f_n, m_n, N, loads, _ = ss.needed(model, ts[k], Y[k])[cj.name]
+                    f_n, m_n, N, loads, _ = ss.needed(model, ts[k], Y[k])[(cj.name, 0)]
                     fr["friction_force"][k, q] = f_n
                     fr["friction_moment"][k, q, 0] = m_n
                     fr["contact_load"][k, q] = loads
-                    c = ss.coordinates(Y[k])[cj.name]
+                    c = ss.coordinates(Y[k])[(cj.name, 0)]
                     fr["slide_rate"][k, q], fr["rotation_rate"][k, q] = c[2], c[3]
         sim.extras.update(fr, friction_joint_names=[c.name for c in base.friction_joints])
         sim.driver_load = sim.driver_load[:, :len(base.drivers)]

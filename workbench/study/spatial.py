@@ -68,8 +68,10 @@ JOINT = Section("mechanism.joints[] (dimension = 3)", "An ideal spatial joint "
     Key("reference_i", "numbers", "1", "direction (body i, across the axis) from which the joint angle "
         "is measured (default: built from the coordinate axis least aligned with the axis)", None),
     Key("friction", "table", "", "friction law `{model = \"<name>\", ...}` (memoryless: coulomb, "
-        "ambrosio, bai_zhao; or `coulomb_set_valued` on a cylindrical or revolute joint: stick and "
-        "slip event to event, `workbench.spatial.stick`); omit for a frictionless joint", None),
+        "ambrosio, bai_zhao; `coulomb_set_valued`: stick and slip event to event, per journal on a "
+        "universal joint, `workbench.spatial.stick`; `lugre` on a cylindrical or revolute joint: its "
+        "bristle deflections integrated with the dynamics, `workbench.spatial.bristles`); omit for a "
+        "frictionless joint", None),
     Key("radius", "number", "m", "journal radius R (the friction radius); with `friction`", 0.0, min=0.0),
     Key("length", "number", "m", "distance 2c of the sleeve's end faces; with `friction`", 0.0, min=0.0),
     Key("radius_j", "number", "m", "universal joint: radius of the journal on `axis_j`", 0.0, min=0.0),
