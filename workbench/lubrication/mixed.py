@@ -21,7 +21,8 @@ Stribeck curve (friction coefficient against the Hersey number ``mu N / P``) com
 force balance (:func:`steady_state`, :func:`stribeck`).
 
 On a worn bushing (``pack(..., bore=depth)``, :mod:`.worn_film`) the asperities and the short or
-Gümbel long film integrate the worn gap over the bore; the pi film keeps the nominal bore.  There
+long films (pi or Gümbel) integrate the worn gap over the bore (:mod:`.worn_pi_film` for the pi
+film).  There
 the asperity force has a component across the line of centres too (the worn gap is not mirror-
 symmetric about it): it belongs to the asperities (their load, their boundary friction
 ``mu_b |F_a|`` with ``|F_a|`` the resultant's magnitude, their stored energy), not to the film.
@@ -46,6 +47,7 @@ from .kinematics import couette_torque, film_state, to_frame
 from .long_bearing import sommerfeld_forces
 from .short_bearing import gumbel_forces
 from .worn_film import asperity_force as worn_asperity_force, long_film, short_film
+from .worn_pi_film import long_pi_film
 
 #: the film: short (Ocvirk, Gümbel), long (Sommerfeld, pi film), long with the Gümbel condition on
 #: the periodic film (:func:`.worn_film.long_film`, squeeze-correct)
@@ -126,21 +128,19 @@ def mixed_parts(ex, ey, vx, vy, omega, p):
 @njit(cache=True)
 def _bore_parts(ex, ey, vx, vy, omega, p, off, eps, eps_dot, w, uex, uey):
     """:func:`mixed_parts` on the bore's block (a worn bushing, or the Gümbel long film): the film by
-    :func:`.worn_film.short_film` / :func:`.worn_film.long_film` (the pi film keeps its closed form
-    on the nominal clearance), the asperities by :func:`.worn_film.asperity_force`, both of its
+    :func:`.worn_film.short_film` / :func:`.worn_pi_film.long_pi_film` / :func:`.worn_film.long_film`
+    (short, pi long, Gümbel long), the asperities by :func:`.worn_film.asperity_force`, both of its
     components (the one across the line of centres is the asperities', not the film's); the
     boundary friction ``mu_b`` times the asperity resultant's magnitude."""
     mu = p[0]; R = p[1]; L = p[2]; c = p[3]; eps_f_max = p[4]; film = int(p[5])
     KE = p[6]; sigma = p[7]; mu_b = p[8]; v_reg = p[9]
-    if film == 1:
-        fe, ft = sommerfeld_forces(min(eps, eps_f_max), eps_dot, w, mu, R, L, c)
-        t_film = couette_torque(mu, R, L, c, min(eps, eps_f_max), omega)
+    if film == 0:
+        fx, fy, t_film = short_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_f_max, p, off)
+    elif film == 1:
+        fx, fy, t_film = long_pi_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_f_max, p, off)
     else:
-        if film == 0:
-            fx, fy, t_film = short_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_f_max, p, off)
-        else:
-            fx, fy, t_film = long_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_f_max, p, off)
-        fe = fx * uex + fy * uey; ft = -fx * uey + fy * uex
+        fx, fy, t_film = long_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_f_max, p, off)
+    fe = fx * uex + fy * uey; ft = -fx * uey + fy * uex
     ax, ay = worn_asperity_force(ex, ey, p, off, c, R, L, KE, sigma, P_TABLE)
     fa = ax * uex + ay * uey
     fat = -ax * uey + ay * uex
