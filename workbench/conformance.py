@@ -576,11 +576,11 @@ def _lub_call(cls, k, ex, ey, vx, vy, w, p):
 
 
 def _lub_parts(cls, parts, call, args, p, total, scale) -> None:
-    """``parts_kernel`` at one grid point: five finite values, the kernel's force and moment first
+    """``parts_kernel`` at one grid point: six finite values, the kernel's force and moment first
     (1e-9), an asperity load ``f_na >= 0`` no larger than the whole force allows."""
     out = parts(*args, p)
-    if not isinstance(out, tuple) or len(out) != 5:
-        _fail(cls, f"parts_{call} returned {out!r}; it returns (f_x, f_y, t_j, f_na, f_ta)")
+    if not isinstance(out, tuple) or len(out) != 6:
+        _fail(cls, f"parts_{call} returned {out!r}; it returns (f_x, f_y, t_j, f_na, f_ta, f_nt)")
     vals = tuple(float(v) for v in out)
     if not all(math.isfinite(v) for v in vals):
         _fail(cls, f"parts_{call} = {vals} is not finite")

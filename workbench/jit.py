@@ -182,11 +182,13 @@ RAISED = 1
 #: slots of the lubrication wrapper's ``out`` array: the force's y component, the moment
 LUB_FY, LUB_TJ = 0, 2
 #: slots of the lubrication wrapper's ``out`` array: the asperity (solid contact) part of the force,
-#: its normal load [N] (>= 0, pushing the journal back along the line of centres) and its friction
-#: force [N] along the line of centres turned +90 deg (``LubricationModel.parts_kernel``)
-LUB_FA, LUB_FAT = 3, 4
+#: its normal load [N] (>= 0, pushing the journal back along the line of centres), its friction
+#: force [N] along the line of centres turned +90 deg and its normal load's component [N] along
+#: that same direction (a worn bore's asperities push across the line of centres too)
+#: (``LubricationModel.parts_kernel``)
+LUB_FA, LUB_FAT, LUB_FNT = 3, 4, 5
 #: length of the ``out`` array the wrappers write
-N_OUT = 5
+N_OUT = 6
 
 
 @functools.lru_cache(maxsize=None)
@@ -231,9 +233,9 @@ def friction_cfunc(kernel):
 def lubrication_cfunc(kernel, parts: bool = False):
     """C-callable wrapper of a lubrication kernel (memoised per kernel).
 
-    ``parts``: ``kernel`` is a model's ``parts_kernel``, returning ``(f_x, f_y, t_j, f_na, f_ta)``
-    (the asperity part of the force besides the total); a plain ``kernel`` returns ``(f_x, f_y,
-    t_j)`` and the wrapper writes no asperity load."""
+    ``parts``: ``kernel`` is a model's ``parts_kernel``, returning ``(f_x, f_y, t_j, f_na, f_ta,
+    f_nt)`` (the asperity part of the force besides the total); a plain ``kernel`` returns ``(f_x,
+    f_y, t_j)`` and the wrapper writes no asperity load."""
     k = kernel
 
     def wrapper(ex, ey, vx, vy, omega, p, out):
@@ -243,6 +245,7 @@ def lubrication_cfunc(kernel, parts: bool = False):
             out[LUB_TJ] = tj
             out[LUB_FA] = 0.0
             out[LUB_FAT] = 0.0
+            out[LUB_FNT] = 0.0
             out[RAISED] = 0.0
             return fx
         except Exception:  # noqa: BLE001 - reported by the integrator as a model error
@@ -250,16 +253,18 @@ def lubrication_cfunc(kernel, parts: bool = False):
             out[LUB_TJ] = 0.0
             out[LUB_FA] = 0.0
             out[LUB_FAT] = 0.0
+            out[LUB_FNT] = 0.0
             out[RAISED] = 1.0
             return math.nan
 
     def wrapper_parts(ex, ey, vx, vy, omega, p, out):
         try:
-            fx, fy, tj, fa, fat = k(ex, ey, vx, vy, omega, p)
+            fx, fy, tj, fa, fat, fnt = k(ex, ey, vx, vy, omega, p)
             out[LUB_FY] = fy
             out[LUB_TJ] = tj
             out[LUB_FA] = fa
             out[LUB_FAT] = fat
+            out[LUB_FNT] = fnt
             out[RAISED] = 0.0
             return fx
         except Exception:  # noqa: BLE001 - reported by the integrator as a model error
@@ -267,6 +272,7 @@ def lubrication_cfunc(kernel, parts: bool = False):
             out[LUB_TJ] = 0.0
             out[LUB_FA] = 0.0
             out[LUB_FAT] = 0.0
+            out[LUB_FNT] = 0.0
             out[RAISED] = 1.0
             return math.nan
     res = _cached_cfunc(lubrication_sig, wrapper_parts if parts else wrapper, kernel)

@@ -596,12 +596,15 @@ class LubricationModel(Model):
     * ``pack(geometry)``: the parameter array ``p`` for one joint (a
       :class:`ContactGeometry`: radii, length, materials), resolved once per run.
     * optionally ``parts_kernel``: a ``numba.njit`` function with the arguments of ``kernel``
-      returning ``(f_x, f_y, t_j, f_na, f_ta)``: the same force and moment, and the part of the
-      force that solid (asperity) contact carries, its normal load ``f_na >= 0`` [N] (pushing the
-      journal back along the line of centres ``u_e = e / |e|``) and its friction force ``f_ta``
-      [N] along ``u_e`` turned +90 deg.  The solver then calls it instead of ``kernel`` and records
-      that part as the joint's contact and friction force (what the wear law acts on) and the
-      rest as the film force; models without it carry everything by the film.
+      returning ``(f_x, f_y, t_j, f_na, f_ta, f_nt)``: the same force and moment, and the part of
+      the force that solid (asperity) contact carries: its normal load along the line of centres
+      ``u_e = e / |e|``, ``f_na >= 0`` [N] (pushing the journal back), its friction force ``f_ta``
+      [N] along ``u_t`` (``u_e`` turned +90 deg) and its normal load's component ``f_nt`` [N] along
+      ``u_t`` (a worn bore's asperities push across the line of centres too; 0 on a circular
+      bore).  The solver then calls it instead of ``kernel`` and records that part as the joint's
+      contact force (``|(f_na, f_nt)|``, what the wear law acts on) and friction force
+      (``f_ta``), books the normal part's power with the contact energy, and the rest of the
+      force as the film force; models without it carry everything by the film.
     * optionally ``pack_worn(geometry, bushing_wear)``: the parameter array for a worn bushing
       (wear depth [m] on ``M`` uniform body-fixed nodes ``2 pi k / M`` of the bushing, the wear
       loop's profile), packed again at every wear update; ``None`` (the default) keeps the

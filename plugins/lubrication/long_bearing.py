@@ -34,7 +34,7 @@ class LongBearing(LubricationModel):
         cavitation: str = parameter("pi_film", unit="text", doc="pi_film: the fixed half 0..pi of the "
                                     "line of centres, p(0) = p(pi) = 0 (Flores et al. (2009)); gumbel: the "
                                     "periodic film, p >= 0 wherever the squeeze and wedge put it "
-                                    "(quadrature; sees a worn bushing)", choices=("pi_film", "gumbel"))
+                                    "(quadrature)", choices=("pi_film", "gumbel"))
 
     kernel = long_bearing_kernel
 
@@ -49,19 +49,21 @@ class LongBearing(LubricationModel):
         return np.concatenate([p, [1.0], worn_film.bore_block(np.zeros(worn_film.QUAD_NODES))])
 
     def pack_worn(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> np.ndarray | None:
-        """The Gümbel film on the worn bore (a uniform wear d is the clearance c + d); the pi film
-        has no worn form (None)."""
-        if self.params.cavitation != "gumbel":
-            return None
+        """The film on the worn bore (a uniform wear d is the clearance c + d): the Gümbel film by
+        quadrature (workbench.lubrication.worn_film), the pi film by quadrature on a profile
+        (workbench.lubrication.worn_pi_film) and in closed form on a uniform wear."""
         p = self._head(geometry)
         p[3], block = worn_film.pack_bore(bushing_wear, p[3])
+        if self.params.cavitation == "pi_film":
+            return np.concatenate([p, [0.0]]) if block is None else np.concatenate([p, [2.0], block])
         if block is None:
             block = worn_film.bore_block(np.zeros(worn_film.QUAD_NODES))
         return np.concatenate([p, [1.0], block])
 
     def worn_bore(self) -> str:
-        return ("film on the worn bushing (periodic Sommerfeld film with the Gümbel condition over the worn bore)"
-                if self.params.cavitation == "gumbel" else "")
+        if self.params.cavitation == "gumbel":
+            return "film on the worn bushing (periodic Sommerfeld film with the Gümbel condition over the worn bore)"
+        return "film on the worn bushing (Sommerfeld film over the fixed half 0..pi of the worn bore)"
 
 
 @hookimpl

@@ -61,7 +61,8 @@ class MixedLubrication(LubricationModel):
 
     def pack_worn(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> np.ndarray:
         """Film and asperities on the worn bore (workbench.lubrication.worn_film; the pi film of
-        ``film = "long_bearing"`` keeps the nominal clearance, or c + d for a uniform wear d)."""
+        ``film = "long_bearing"`` by workbench.lubrication.worn_pi_film; a uniform wear d is the
+        clearance c + d)."""
         R, L, c = bearing_dimensions(geometry, self.name)
         q = self.params
         return mx.pack(q.viscosity, R, L, c, q.eps_film_max, q.film, q.roughness, q.asperity_density,
@@ -69,8 +70,6 @@ class MixedLubrication(LubricationModel):
                        int(q.quadrature), bore=bushing_wear)
 
     def worn_bore(self) -> str:
-        if self.params.film == "long_bearing":
-            return "asperities on the worn bushing; the pi film on the nominal bore (a uniform wear as a larger clearance)"
         return "film and asperities on the worn bushing"
 
 

@@ -52,20 +52,21 @@ class ShortBearing(LubricationModel):
                          float(self.params.cavitation == "gumbel")], dtype=np.float64)
 
     def pack_worn(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> np.ndarray | None:
-        """The Gümbel film on the worn bore (quadrature, workbench.lubrication.worn_film; a uniform
-        wear d is the clearance c + d, closed form); the pi film has no worn form (None)."""
-        if self.params.cavitation != "gumbel":
-            return None
+        """The film on the worn bore (quadrature: workbench.lubrication.worn_film for the Gümbel
+        film, workbench.lubrication.worn_pi_film for the pi film; a uniform wear d is the clearance
+        c + d, closed form)."""
         p = self.pack(geometry)
         p[3], block = worn_film.pack_bore(bushing_wear, p[3])
         if block is None:
             return p
-        p[5] = 2.0        # the Gümbel film on the bore's block (workbench.lubrication.short_bearing)
+        # the film on the bore's block (workbench.lubrication.short_bearing): 2 Gümbel, 3 pi film
+        p[5] = 2.0 if self.params.cavitation == "gumbel" else 3.0
         return np.concatenate([p, block])
 
     def worn_bore(self) -> str:
-        return ("film on the worn bushing (Ocvirk pressure with the Gümbel condition over the worn bore)"
-                if self.params.cavitation == "gumbel" else "")
+        if self.params.cavitation == "gumbel":
+            return "film on the worn bushing (Ocvirk pressure with the Gümbel condition over the worn bore)"
+        return "film on the worn bushing (Ocvirk pressure over the fixed half 0..pi of the worn bore)"
 
 
 @hookimpl

@@ -91,13 +91,14 @@ def main():
     psi = 2 * math.pi * np.arange(720) / 720
     scar = 0.2 * geo.clearance * np.exp(-(np.angle(np.exp(1j * (psi - 1.0))) / 0.3) ** 2)
     for name, prm in (("short_bearing", {}), ("long_bearing", {"cavitation": "gumbel"}),
-                      ("mixed_lubrication", {})):
+                      ("mixed_lubrication", {}), ("short_bearing", {"cavitation": "pi_film"}),
+                      ("long_bearing", {"cavitation": "pi_film"})):
         m = reg.create("lubrication", name, prm)
         for label, p in (("", m.pack(geo)), (", worn", m.pack_worn(geo, scar))):
-            if label == "" and name != "long_bearing":
+            if label == "" and prm.get("cavitation") != "gumbel":
                 continue                                  # the unworn rows are above
             t = _per_call(_lub_loop(type(m).kernel), S, p)
-            tag = f"{name}{' gumbel' if prm else ''}{label}"
+            tag = f"{name}{' ' + prm['cavitation'] if prm else ''}{label}"
             print(f"lubrication:{tag:22s} {t * 1e9:9.1f} {t / ref['hertz']:8.2f} {t / ref['lankarani_nikravesh']:8.2f}")
     from workbench.lubrication import finite_bearing as fb, reynolds as rey
     t0 = time.perf_counter(); fb.build_table(1.0, "gumbel", 65, 72, 96, 17); tb = time.perf_counter() - t0

@@ -22,7 +22,8 @@ conditions (derived here, checked against a quadrature of the 1-D Reynolds equat
 The fixed half keeps sub-ambient pressure under squeeze and pins the ambient pressure at the
 thinnest film, where a squeeze peaks (81-87 % off under pure approach).  The kernel's flag
 ``p[5] = 1`` selects instead the periodic film with the Gümbel condition wherever the pressure is
-negative, by quadrature over the bore, circular or worn (:func:`.worn_film.long_film`).
+negative, by quadrature over the bore, circular or worn (:func:`.worn_film.long_film`); ``p[5] = 2``
+the pi film on a worn bore (:func:`.worn_pi_film.long_pi_film`).
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ import numpy as np
 from ..jit import njit
 from .kinematics import couette_torque, film_state, to_frame
 from .worn_film import long_film
+from .worn_pi_film import long_pi_film
 
 #: offset of the bore's block in the kernel's parameters (:mod:`.worn_film`; after the flag p[5])
 BORE = 6
@@ -54,8 +56,11 @@ def long_bearing_kernel(ex, ey, vx, vy, omega, p):
     """Lubrication kernel (:class:`workbench.models.LubricationModel`); ``p = [mu, R, L, c, eps_max, 0]``
     (the pi film of :func:`sommerfeld_forces`) or ``[mu, R, L, c, eps_max, 1, bore block...]`` (the
     periodic film with the Gümbel condition on the bore, circular or worn,
-    :func:`.worn_film.long_film`)."""
+    :func:`.worn_film.long_film`) or ``[mu, R, L, c, eps_max, 2, bore block...]`` (the pi film on
+    a worn bore, :func:`.worn_pi_film.long_pi_film`)."""
     mu = p[0]; R = p[1]; L = p[2]; c = p[3]; eps_max = p[4]
+    if p[5] == 2.0:
+        return long_pi_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_max, p, BORE)
     if p[5] != 0.0:
         return long_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_max, p, BORE)
     eps, eps_dot, w, uex, uey = film_state(ex, ey, vx, vy, omega, c)

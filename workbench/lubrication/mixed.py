@@ -21,13 +21,18 @@ Stribeck curve (friction coefficient against the Hersey number ``mu N / P``) com
 force balance (:func:`steady_state`, :func:`stribeck`).
 
 On a worn bushing (``pack(..., bore=depth)``, :mod:`.worn_film`) the asperities and the short or
-Gümbel long film integrate the worn gap over the bore; the pi film keeps the nominal bore.
+long films (pi or Gümbel) integrate the worn gap over the bore (:mod:`.worn_pi_film` for the pi
+film).  There
+the asperity force has a component across the line of centres too (the worn gap is not mirror-
+symmetric about it): it belongs to the asperities (their load, their boundary friction
+``mu_b |F_a|`` with ``|F_a|`` the resultant's magnitude, their stored energy), not to the film.
 
 The wear law of a mixed joint is fed with the asperity load only: the model's parts kernel
-(:func:`mixed_parts_kernel`) hands the solver the asperity part of its force, which the solver
-records as the joint's contact force (the wear loop's load) and the rest as the film force
-(:func:`workbench.mbs.clearance.film_forces`); the film carries load without wear.  The asperity
-pressure over the bore (:func:`asperity_pressure_profile`) is its distribution.
+(:func:`mixed_parts_kernel`) hands the solver the asperity part of its force (both components of
+the asperity pressure's resultant and the boundary friction), which the solver records as the
+joint's contact force (the wear loop's load: the resultant's magnitude) and the rest as the film
+force (:func:`workbench.mbs.clearance.film_forces`); the film carries load without wear.  The
+asperity pressure over the bore (:func:`asperity_pressure_profile`) is its distribution.
 """
 from __future__ import annotations
 
@@ -42,6 +47,7 @@ from .kinematics import couette_torque, film_state, to_frame
 from .long_bearing import sommerfeld_forces
 from .short_bearing import gumbel_forces
 from .worn_film import asperity_force as worn_asperity_force, long_film, short_film
+from .worn_pi_film import long_pi_film
 
 #: the film: short (Ocvirk, Gümbel), long (Sommerfeld, pi film), long with the Gümbel condition on
 #: the periodic film (:func:`.worn_film.long_film`, squeeze-correct)
@@ -96,7 +102,11 @@ def asperity_force(eps, p):
 
 @njit(cache=True)
 def mixed_parts(ex, ey, vx, vy, omega, p):
-    """``(fe_film, ft_film, f_asp, t_film, t_asp, uex, uey, eps)``: the parts of :func:`mixed_kernel`."""
+    """``(fe_film, ft_film, f_asp, ft_asp, t_film, t_asp, uex, uey, eps)``: the parts of
+    :func:`mixed_kernel` along the line of centres ``u_e`` and across it ``u_t`` [N], the film's
+    and the asperities' moments [N m], ``u_e`` and the eccentricity ratio.  ``f_asp``, ``ft_asp``:
+    the asperity pressure's resultant on the journal (``ft_asp`` is 0 on the circular bore, by
+    symmetry)."""
     mu = p[0]; R = p[1]; L = p[2]; c = p[3]; eps_f_max = p[4]; film = int(p[5])
     mu_b = p[8]; v_reg = p[9]
     eps, eps_dot, w, uex, uey = film_state(ex, ey, vx, vy, omega, c)
@@ -112,55 +122,55 @@ def mixed_parts(ex, ey, vx, vy, omega, p):
     gdot = 0.5 * (omega - w)
     vs = R * omega + c * eps * gdot
     t_asp = -R * mu_b * abs(fa) * vs / math.sqrt(vs * vs + v_reg * v_reg)
-    return fe, ft, fa, t_film, t_asp, uex, uey, eps
+    return fe, ft, fa, 0.0, t_film, t_asp, uex, uey, eps
 
 
 @njit(cache=True)
 def _bore_parts(ex, ey, vx, vy, omega, p, off, eps, eps_dot, w, uex, uey):
     """:func:`mixed_parts` on the bore's block (a worn bushing, or the Gümbel long film): the film by
-    :func:`.worn_film.short_film` / :func:`.worn_film.long_film` (the pi film keeps its closed form
-    on the nominal clearance), the asperities by :func:`.worn_film.asperity_force`.  The asperity
-    force's component normal to the line of centres (zero on the circular bore, by symmetry) is
-    added to the film's ``ft``."""
+    :func:`.worn_film.short_film` / :func:`.worn_pi_film.long_pi_film` / :func:`.worn_film.long_film`
+    (short, pi long, Gümbel long), the asperities by :func:`.worn_film.asperity_force`, both of its
+    components (the one across the line of centres is the asperities', not the film's); the
+    boundary friction ``mu_b`` times the asperity resultant's magnitude."""
     mu = p[0]; R = p[1]; L = p[2]; c = p[3]; eps_f_max = p[4]; film = int(p[5])
     KE = p[6]; sigma = p[7]; mu_b = p[8]; v_reg = p[9]
-    if film == 1:
-        fe, ft = sommerfeld_forces(min(eps, eps_f_max), eps_dot, w, mu, R, L, c)
-        t_film = couette_torque(mu, R, L, c, min(eps, eps_f_max), omega)
+    if film == 0:
+        fx, fy, t_film = short_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_f_max, p, off)
+    elif film == 1:
+        fx, fy, t_film = long_pi_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_f_max, p, off)
     else:
-        if film == 0:
-            fx, fy, t_film = short_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_f_max, p, off)
-        else:
-            fx, fy, t_film = long_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_f_max, p, off)
-        fe = fx * uex + fy * uey; ft = -fx * uey + fy * uex
+        fx, fy, t_film = long_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_f_max, p, off)
+    fe = fx * uex + fy * uey; ft = -fx * uey + fy * uex
     ax, ay = worn_asperity_force(ex, ey, p, off, c, R, L, KE, sigma, P_TABLE)
     fa = ax * uex + ay * uey
-    ft += -ax * uey + ay * uex
+    fat = -ax * uey + ay * uex
     gdot = 0.5 * (omega - w)
     vs = R * omega + c * eps * gdot
-    t_asp = -R * mu_b * abs(fa) * vs / math.sqrt(vs * vs + v_reg * v_reg)
-    return fe, ft, fa, t_film, t_asp, uex, uey, eps
+    t_asp = -R * mu_b * math.sqrt(fa * fa + fat * fat) * vs / math.sqrt(vs * vs + v_reg * v_reg)
+    return fe, ft, fa, fat, t_film, t_asp, uex, uey, eps
 
 
 @njit(cache=True)
 def mixed_parts_kernel(ex, ey, vx, vy, omega, p):
-    """:func:`mixed_kernel` and the asperity part of its force: ``(f_x, f_y, t_j, f_na, f_ta)``
-    with ``f_na = -F_a >= 0`` [N] the asperity load (pushing the journal back along the line of
-    centres) and ``f_ta`` [N] the boundary friction force along the line of centres turned +90 deg
-    (:attr:`workbench.models.LubricationModel.parts_kernel`): the solver records them as the
-    joint's contact force, which the wear law acts on; the film's part is the rest."""
-    fe, ft, fa, t_film, t_asp, uex, uey, eps = mixed_parts(ex, ey, vx, vy, omega, p)
+    """:func:`mixed_kernel` and the asperity part of its force: ``(f_x, f_y, t_j, f_na, f_ta,
+    f_nt)`` with ``f_na = -F_a`` [N] the asperity pressure's resultant pushing the journal back
+    along the line of centres (>= 0), ``f_ta`` [N] the boundary friction force along the line of
+    centres turned +90 deg and ``f_nt`` [N] the asperity pressure's resultant along that same
+    direction (0 on the circular bore; on a worn bore the gap is not symmetric about the line of
+    centres) (:attr:`workbench.models.LubricationModel.parts_kernel`): the solver records them as
+    the joint's contact force, which the wear law acts on; the film's part is the rest."""
+    fe, ft, fa, fat, t_film, t_asp, uex, uey, eps = mixed_parts(ex, ey, vx, vy, omega, p)
     R = p[1]
     # boundary friction at the contact point (journal centre + R u_e), along u_t
     ff = t_asp / R
-    fx, fy = to_frame(fe + fa, ft + ff, uex, uey)
-    return fx, fy, t_film + t_asp, -fa, ff
+    fx, fy = to_frame(fe + fa, ft + fat + ff, uex, uey)
+    return fx, fy, t_film + t_asp, -fa, ff, fat
 
 
 @njit(cache=True)
 def mixed_kernel(ex, ey, vx, vy, omega, p):
     """Lubrication kernel: film + asperity force on the journal and the moment of both frictions."""
-    fx, fy, tj, fna, fta = mixed_parts_kernel(ex, ey, vx, vy, omega, p)
+    fx, fy, tj, fna, fta, fnt = mixed_parts_kernel(ex, ey, vx, vy, omega, p)
     return fx, fy, tj
 
 
@@ -185,19 +195,19 @@ def steady_state(p, load: float, omega: float) -> dict:
         return mixed_parts.py_func(eps * c, 0.0, 0.0, 0.0, omega, p)
 
     def excess(eps):
-        fe, ft, fa, *_ = parts(eps)
-        return math.hypot(fe + fa, ft) - load
+        fe, ft, fa, fat, *_ = parts(eps)
+        return math.hypot(fe + fa, ft + fat) - load
     hi = 1.0
     while excess(hi) < 0.0:
         hi += 0.05
     eps = brentq(excess, 1e-9, hi, xtol=1e-14, rtol=1e-13)
-    fe, ft, fa, t_film, t_asp, *_ = parts(eps)
+    fe, ft, fa, fat, t_film, t_asp, *_ = parts(eps)
     R = p[1]
-    return {"eps": eps, "asperity_share": abs(fa) / load, "film_share": math.hypot(fe, ft) / load,
+    return {"eps": eps, "asperity_share": math.hypot(fa, fat) / load, "film_share": math.hypot(fe, ft) / load,
             "friction": abs(t_film + t_asp) / (R * load), "friction_film": abs(t_film) / (R * load),
             "friction_asperity": abs(t_asp) / (R * load),
             "lambda": c * (1.0 - eps) / p[7],
-            "attitude": math.atan2(ft, -(fe + fa))}
+            "attitude": math.atan2(ft + fat, -(fe + fa))}
 
 
 def stribeck(p, load: float, omegas) -> dict:

@@ -155,7 +155,7 @@ def bushing_wear(angles, depth, clearance: float, alpha: float):
 
 def solve_film(eps: float, l_over_d: float, psi: float = 0.0, *, cavitation: str = "gumbel",
                n_theta: int = 96, n_y: int = 25, wear=None, whirl: float = 0.0, groove: bool = False,
-               groove_angle: float = 0.0, groove_fill: float = 1.0,
+               groove_angle: float = 0.0, groove_fill: float = 1.0, pi_film: bool = False,
                max_iter: int = 200) -> FilmSolution:
     """Solve the dimensionless finite-bearing film (module docstring) and return its forces.
 
@@ -170,6 +170,11 @@ def solve_film(eps: float, l_over_d: float, psi: float = 0.0, *, cavitation: str
     ``groove``: an axial feed line at ``groove_angle`` [rad] (rounded to the nearest grid column)
     at ambient pressure whose oil has the fill fraction ``groove_fill`` (1: flooded, < 1: starved).
 
+    ``pi_film``: the half-Sommerfeld film of the closed forms (Flores et al. (2006) for the short,
+    Flores et al. (2009) for the long bearing): ``P = 0`` on the lines ``theta = 0`` and ``theta =
+    pi`` (``n_theta`` even), the full film between them kept as it is (negative pressure too) and
+    the other half ignored (needs ``cavitation="gumbel"``, whose clipping it replaces).
+
     JFO needs a feed: without one, a steady periodic film with ``P = 0`` and any constant
     ``theta_f H <= H_min`` satisfies every condition (the amount of oil in a bearing without supply
     is not fixed by the steady equations), so ``cavitation="jfo"`` requires ``groove=True``.
@@ -178,6 +183,8 @@ def solve_film(eps: float, l_over_d: float, psi: float = 0.0, *, cavitation: str
         raise ValueError("JFO cavitation needs a feed (groove=True): without one the steady film is not unique")
     if cavitation not in CAVITATION:
         raise ValueError(f"cavitation must be one of {CAVITATION}, got {cavitation!r}")
+    if pi_film and (cavitation != "gumbel" or n_theta % 2):
+        raise ValueError("pi_film needs cavitation='gumbel' (it replaces the clipping) and an even n_theta")
     theta, y, basis, Pm, dx, dy = _grid(n_theta, n_y, l_over_d)
     n = n_theta * n_y
     Hn = film_thickness(theta, eps, wear)                         # (n_theta,)
@@ -200,6 +207,8 @@ def solve_film(eps: float, l_over_d: float, psi: float = 0.0, *, cavitation: str
     kg = int(round(groove_angle / dx)) % n_theta
     if groove:
         fixed |= np.repeat(np.arange(n_theta) == kg, n_y)
+    if pi_film:
+        fixed |= np.repeat((np.arange(n_theta) == 0) | (np.arange(n_theta) == n_theta // 2), n_y)
     free = ~fixed
     direction = 1.0 if cps >= 0.0 else -1.0
     no_up = np.zeros((n_theta, n_y), bool)
@@ -213,7 +222,10 @@ def solve_film(eps: float, l_over_d: float, psi: float = 0.0, *, cavitation: str
     if cavitation == "gumbel":
         P[free] = spla.spsolve(Kff.tocsc(), -g_full[free])
         info["negative_fraction"] = float(np.mean(P[free] < 0.0))
-        P = np.maximum(P, 0.0)
+        if pi_film:
+            P[np.repeat(np.arange(n_theta) > n_theta // 2, n_y)] = 0.0
+        else:
+            P = np.maximum(P, 0.0)
     else:
         lu = None
         # Swift-Stieber LCP: P >= 0, lam = K P + g >= 0, P lam = 0 (primal-dual active set)

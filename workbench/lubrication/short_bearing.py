@@ -45,6 +45,7 @@ import numpy as np
 from ..jit import njit
 from .kinematics import couette_torque, film_state, to_frame
 from .worn_film import short_film
+from .worn_pi_film import short_pi_film
 
 #: offset of the worn-bore block in the kernel's parameters (:mod:`.worn_film`)
 WORN = 6
@@ -90,11 +91,14 @@ def gumbel_forces(eps, eps_dot, w, mu, R, L, c):
 def short_bearing_kernel(ex, ey, vx, vy, omega, p):
     """Lubrication kernel (:class:`workbench.models.LubricationModel`); ``p = [mu, R, L, c, eps_max,
     gumbel]`` (``gumbel`` 1: :func:`gumbel_forces`, 0: the pi film of :func:`ocvirk_forces`; 2: the
-    Gümbel film of a worn bushing, the bore's block (:mod:`.worn_film`) from ``p[WORN]`` on).  The
+    Gümbel film of a worn bushing, the bore's block (:mod:`.worn_film`) from ``p[WORN]`` on; 3:
+    the pi film of a worn bushing, :func:`.worn_pi_film.short_pi_film`, on the same block).  The
     solver passes ``p`` as a pointer: the flag, not the length, says whether the block is there."""
     mu = p[0]; R = p[1]; L = p[2]; c = p[3]; eps_max = p[4]
     if p[5] == 2.0:
         return short_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_max, p, WORN)
+    if p[5] == 3.0:
+        return short_pi_film(ex, ey, vx, vy, omega, mu, R, L, c, eps_max, p, WORN)
     eps, eps_dot, w, uex, uey = film_state(ex, ey, vx, vy, omega, c)
     eps = min(eps, eps_max)
     if p[5] != 0.0:

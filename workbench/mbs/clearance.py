@@ -38,7 +38,7 @@ from ..jit import njit  # house: numba is imported when a compiled function is f
 from .compiled import CL_FRICTION_BOUND, CL_REV, REV_HB_MAX, REV_HJ_MAX, REV_NODES, REV_PROFILE
 from .compiled import REV_DISTRIBUTED
 from .distributed_joint import joint_forces as _distributed_forces, joint_gap as _distributed_gap
-from .kernels import LUB_FA, LUB_FAT, LUB_FY, LUB_TJ, RAISED
+from .kernels import LUB_FA, LUB_FAT, LUB_FNT, LUB_FY, LUB_TJ, RAISED
 from .kinematics import apply_force, material_velocity, point_position, rotate
 from .slider_guide import corner
 
@@ -273,22 +273,25 @@ def film_forces(q, qd, bi, bj, cb, sb, Pjx, Pjy, ebx, eby, lk, lp, Q, tmp):
     the bushing's material point there, turned into the bushing frame) and ``omega_j - omega_b``;
     its force acts on the journal at the journal centre and, opposite, on the bushing at the same
     point; its moment on the journal and, opposite, on the bushing.  Returns ``(dissipation [W],
-    ok, film [N], f_na [N], f_ta [N], p_asp [W])``: the power the model takes from the relative
+    ok, film [N], f_n [N], f_ta [N], p_asp [W])``: the power the model takes from the relative
     motion, ``-(F . v_rel + t_j omega_rel)``, less the part ``p_asp`` the asperities' normal load
-    absorbs (``f_na (u_e . v_rel)``: elastic storage, returned when they unload, so it belongs
-    with the contact's books, not with the dissipation); the magnitude of the film's force (the
-    model's force less its asperity part); the asperity part's normal load (>= 0, along the line
-    of centres, pushing the journal back) and friction force (along the line of centres turned
-    +90 deg), all 0 for a model without asperities (``jit.LUB_FA``, ``jit.LUB_FAT``)."""
+    absorbs (``f_na (u_e . v_rel) - f_nt (u_t . v_rel)``, both components of the asperity
+    pressure's resultant: elastic storage, returned when they unload, so it belongs with the
+    contact's books, not with the dissipation); the magnitude of the film's force (the model's
+    force less its asperity part); the magnitude ``|(f_na, f_nt)|`` of the asperity pressure's
+    resultant (its load) and the asperities' friction force (along the line of centres turned +90
+    deg), all 0 for a model without asperities (``jit.LUB_FA``, ``jit.LUB_FAT``, ``jit.LUB_FNT``)."""
     vjx, vjy = material_velocity(q, qd, bj, Pjx, Pjy)
     vbx, vby = material_velocity(q, qd, bi, Pjx, Pjy)
     dvx = vjx - vbx; dvy = vjy - vby
     wrel = (qd[3 * bj + 2] if bj >= 0 else 0.0) - (qd[3 * bi + 2] if bi >= 0 else 0.0)
     tmp[LUB_FY] = 0.0; tmp[LUB_TJ] = 0.0; tmp[RAISED] = 0.0; tmp[LUB_FA] = 0.0; tmp[LUB_FAT] = 0.0
+    tmp[LUB_FNT] = 0.0
     flx = lk(ebx, eby, cb * dvx + sb * dvy, -sb * dvx + cb * dvy, wrel, lp.ctypes, tmp.ctypes)
-    fly = tmp[LUB_FY]; tj = tmp[LUB_TJ]; fa = tmp[LUB_FA]; fat = tmp[LUB_FAT]
+    fly = tmp[LUB_FY]; tj = tmp[LUB_TJ]; fa = tmp[LUB_FA]; fat = tmp[LUB_FAT]; fnt = tmp[LUB_FNT]
     if tmp[RAISED] != 0.0 or not (math.isfinite(flx) and math.isfinite(fly) and math.isfinite(tj)
-                                  and math.isfinite(fa) and math.isfinite(fat)) or fa < 0.0:
+                                  and math.isfinite(fa) and math.isfinite(fat)
+                                  and math.isfinite(fnt)) or fa < 0.0:
         return 0.0, False, 0.0, 0.0, 0.0, 0.0
     fx = cb * flx - sb * fly; fy = sb * flx + cb * fly
     apply_force(Q, q, bj, Pjx, Pjy, fx, fy)
@@ -297,15 +300,18 @@ def film_forces(q, qd, bi, bj, cb, sb, Pjx, Pjy, ebx, eby, lk, lp, Q, tmp):
         Q[3 * bj + 2] += tj
     if bi >= 0:
         Q[3 * bi + 2] -= tj
-    # the film's part: the model's force (bushing frame) less the asperities' -fa u_e + fat u_t
+    # the film's part: the model's force (bushing frame) less the asperities' -fa u_e + (fat + fnt) u_t
     em = math.sqrt(ebx * ebx + eby * eby)
     uex = ebx / em if em > 0.0 else 1.0
     uey = eby / em if em > 0.0 else 0.0
-    gx = flx + fa * uex + fat * uey
-    gy = fly + fa * uey - fat * uex
-    # the asperities' normal power, bushing frame: f_na u_e . v_rel (v_rel turned into that frame)
-    p_asp = fa * (uex * (cb * dvx + sb * dvy) + uey * (-sb * dvx + cb * dvy))
-    return -(fx * dvx + fy * dvy + tj * wrel) - p_asp, True, math.sqrt(gx * gx + gy * gy), fa, fat, p_asp
+    gx = flx + fa * uex + (fat + fnt) * uey
+    gy = fly + fa * uey - (fat + fnt) * uex
+    # the asperities' normal power, bushing frame: (f_na u_e - f_nt u_t) . v_rel (v_rel turned into
+    # that frame); the asperities' friction f_ta stays with the dissipation
+    vbx_ = cb * dvx + sb * dvy; vby_ = -sb * dvx + cb * dvy
+    p_asp = fa * (uex * vbx_ + uey * vby_) - fnt * (-uey * vbx_ + uex * vby_)
+    return (-(fx * dvx + fy * dvy + tj * wrel) - p_asp, True, math.sqrt(gx * gx + gy * gy),
+            math.sqrt(fa * fa + fnt * fnt), fat, p_asp)
 
 
 @njit(cache=True)
@@ -413,7 +419,7 @@ def clearance_forces_lubricated(q, qd, z, dm, Q, zdot, clr_i, clr_f, ckern, fker
             pc += fn * vn
             pf -= ft * vt
             # the solid contact: the contact law's and the asperities' part (both 0 in full film)
-            rec[j, C_FN] = fn + fna; rec[j, C_FT] = ft + fta; rec[j, C_PEN] = delta
+            rec[j, C_FN] = fn + fna; rec[j, C_FT] = ft + fta; rec[j, C_PEN] = delta   # fna: |asperity load|
             rec[j, C_FILM] = film
             rec[j, C_EX] = ebx; rec[j, C_EY] = eby
             rec[j, C_PSI] = psi; rec[j, C_PHI] = phj - phb

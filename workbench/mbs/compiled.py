@@ -219,6 +219,19 @@ def _packed(values, model, family: str, joint: str) -> np.ndarray:
     return p
 
 
+def film_profile(bushing_wear, journal_wear) -> np.ndarray:
+    """The bore profile [m] a lubrication model's ``pack_worn`` receives: the bushing's wear depth
+    on its body-fixed nodes plus the journal's mean wear depth.  The gap is ``c + h_b(psi) +
+    h_j(psi - phi_rel)`` (:mod:`workbench.wear.surfaces`); the journal's profile turns with the
+    journal, which the film kernels do not follow, but its mean over the journal is a uniform
+    clearance increase at every ``phi_rel``: the part of the journal's wear the film sees exactly.
+    An unworn journal leaves the bushing's profile as it is (bit for bit)."""
+    hb = np.asarray(bushing_wear, float)
+    hj = np.asarray(journal_wear, float)
+    m = float(hj.mean()) if hj.size else 0.0
+    return hb + m if m != 0.0 else hb
+
+
 def compile_mechanism(mech: Mechanism, *, angles: np.ndarray | None = None,
                       surfaces: dict | None = None, geometries: dict | None = None) -> CompiledModel:
     """Build the arrays of ``mech``.
@@ -448,8 +461,10 @@ def _clearance_joints(mech: Mechanism, ang, surfaces: dict, geometries: dict) ->
             # the nominal geometry with the bushing's worn profile when the model has a worn form
             # (LubricationModel.pack_worn; docs/lubrication.md): not the contact law's worn geometry,
             # whose clearance enlarged all round by the deepest wear would let the journal into the
-            # unworn bushing.  The journal's wear, which turns with the journal, is not in the film.
-            packed = lub.pack_worn(contact_geometry(c), np.asarray(surfaces[jc][0], float)) \
+            # unworn bushing.  The journal's wear turns with the journal: its mean over the journal
+            # (a uniform clearance increase, exactly) is added to the bushing's profile; the rest of
+            # it is not in the film (docs/lubrication.md, limits).
+            packed = lub.pack_worn(contact_geometry(c), film_profile(*surfaces[jc])) \
                 if jc in surfaces else None
             out["lp"].append(_packed(lub.pack(contact_geometry(c)) if packed is None else packed, lub,
                                      "lubrication", c.name))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import njit  # house: numba is imported when a compiled function is first needed
-from ..jit import (LUB_FA, LUB_FAT, LUB_FY, LUB_TJ, N_OUT, RAISED, contact_cfunc, contact_sig,  # noqa: F401
+from ..jit import (LUB_FA, LUB_FAT, LUB_FNT, LUB_FY, LUB_TJ, N_OUT, RAISED, contact_cfunc, contact_sig,  # noqa: F401
                    friction_cfunc, friction_sig, lubrication_cfunc, lubrication_model_cfunc, lubrication_sig)
 
 #: NaN columns appended to every packed parameter row (see :func:`pack_rows`)

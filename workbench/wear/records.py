@@ -203,5 +203,6 @@ def _lubrication_bore(run) -> dict:
         return {}
     return {"lubrication_bore": _json(seen),
             "lubrication_bore_note": ("the lubrication model of each update's dynamics is packed with the "
-                                      "bushing profile worn by the updates before it; the journal's wear is "
-                                      "not in the film")}
+                                      "bushing profile worn by the updates before it plus the journal's mean "
+                                      "wear (a uniform clearance increase); the rest of the journal's wear, "
+                                      "which turns with the journal, is not in the film")}
