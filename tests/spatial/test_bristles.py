@@ -58,6 +58,12 @@ def test_presliding_displacement_under_a_small_axial_force(registry):
     # the slide is the deflection plus the bristles' slip during the transient, of relative order
     # F / (mu N) = 0.26 % (the term sigma0 |v| z / g of the bristle equation)
     assert 0 < s / (F / (sigma0 * N)) - 1 < 4 * F / (0.5 * N)
+    # the deflection is a dataset variable with its unit, per joint and slip component
+    from workbench.spatial.dataset import to_dataset
+    zd = to_dataset(sim)["bristle_deflection"]
+    assert zd.dims == ("bristle_joint", "slip_component", "time") and zd.attrs["units"] == "m"
+    assert list(zd["slip_component"].values) == ["axial", "rotation"]
+    np.testing.assert_array_equal(zd.values[0, :, -1], z)
 
 
 def test_validate_refuses_lugre_where_it_is_not_modelled(registry):

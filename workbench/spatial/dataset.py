@@ -105,6 +105,14 @@ def to_dataset(sim, *, study=None, registry=None):
     if cp_names:
         v["contact_energy"] = var(("time",), sim.contact_energy, "J", "work absorbed by the clearance joints' normal "
                                   "contact forces (stored elastic energy and hysteresis)")
+    if "bristle_deflection" in x:   # LuGre Qi joints (workbench.spatial.bristles)
+        coords["bristle_joint"] = var(("bristle_joint",), np.array(x["bristle_joint_names"], dtype=str), "1",
+                                      "joint with LuGre friction")
+        coords["slip_component"] = var(("slip_component",), np.array(["axial", "rotation"]), "1",
+                                       "component of the slip vector (s_dot, omega R), Qi, Luo & Huang (2009) eq. 20")
+        v["bristle_deflection"] = var(("bristle_joint", "slip_component", "time"), T(x["bristle_deflection"]), "m",
+                                      "LuGre bristle deflection z in the slip plane (Canudas de Wit et al. (1995) "
+                                      "eq. 2)")
     attrs = study_provenance(study, registry)
     attrs.update({"study_kind": "dynamics", "dimension": 3, "engine": sim.engine, "engine_reason": sim.engine_reason,
                   "run_status": sim.status, "ideal_twin_status": "not requested"})
