@@ -41,10 +41,9 @@ CHUNK = 4096
 D_OK, D_FRICTION, D_BAD_LAW = 0, 1, 2
 
 _SAFETY, _MIN_FACTOR, _MAX_FACTOR = 0.9, 0.2, 10.0
-_EPS = float(np.finfo(float).eps)
 
 
-def deriv(t, Y, dm, alpha, beta, rargs, cargs, jps, out):   # pragma: no cover - replaced when generated
+def deriv(t, Y, dm, alpha, beta, rargs, cargs, jargs, out):   # pragma: no cover - replaced when generated
     """The state's derivative into ``out``; a ``D_*`` status (generated per laws, :func:`_deriv_source`)."""
     raise NotImplementedError
 
@@ -117,7 +116,7 @@ def event_root(k, t_old, h, F, y_old, n, cargs, ytmp):
     return xcur
 
 
-def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta, rargs, cargs, jps,
+def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta, rargs, cargs, jargs,
             store, Tst, Hst, Fst, Yst, y_out):
     """Integrate from ``(t, y)`` towards ``t1`` (DOP853, module docstring), first trying the step
     ``h_abs`` (at most ``hmax``); the samples at ``times[k_out:]`` reached go into ``Ys``; with
@@ -137,7 +136,7 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
     F = np.empty((7, ny))
     y = y.copy()
     nfev = 1
-    st = deriv(t, y, dm, alpha, beta, rargs, cargs, jps, f)
+    st = deriv(t, y, dm, alpha, beta, rargs, cargs, jargs, f)
     if st != 0:
         y_out[:] = y
         return (FALLBACK if st == 1 else BAD_LAW), t, h_abs, 0.0, k_out, 0, nfev, -1
@@ -186,7 +185,7 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
                         ytmp[i] = ynew[i]
                     tt = t_new
                 nfev += 1
-                st = deriv(tt, ytmp, dm, alpha, beta, rargs, cargs, jps, K[s])
+                st = deriv(tt, ytmp, dm, alpha, beta, rargs, cargs, jargs, K[s])
                 if st != 0:
                     if st == 1:
                         y_out[:] = y
@@ -240,7 +239,7 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
                         acc += K[q, i] * A[s, q]
                     ytmp[i] = y[i] + acc * h
                 nfev += 1
-                st = deriv(t + C[s] * h, ytmp, dm, alpha, beta, rargs, cargs, jps, K[s])
+                st = deriv(t + C[s] * h, ytmp, dm, alpha, beta, rargs, cargs, jargs, K[s])
                 if st != 0:      # the step is dropped: the caller goes on from its start
                     if st == 1:
                         y_out[:] = y
@@ -296,7 +295,8 @@ import numpy as np
 from numba import njit
 from scipy.integrate._ivp import dop853_coefficients as _dc
 
-from workbench.spatial.integrate import BAD_LAW, CHUNK, DONE, EVENT, FALLBACK, PAUSED, TOO_SMALL
+from workbench.spatial.integrate import (BAD_LAW, CHUNK, DONE, EVENT, FALLBACK, PAUSED, TOO_SMALL, _MAX_FACTOR,
+                                        _MIN_FACTOR, _SAFETY)
 from workbench.spatial.kernels import rhs, slip_speeds
 
 _DC_A = _dc.A
@@ -305,17 +305,18 @@ _DC_C = _dc.C
 _DC_E3 = _dc.E3
 _DC_E5 = _dc.E5
 _DC_D = _dc.D
-_SAFETY, _MIN_FACTOR, _MAX_FACTOR = 0.9, 0.2, 10.0
 '''
 
 
 def _deriv_source(nq: int, clearance: bool, jlaws) -> str:
     """``deriv``: the clearance forces (the generated ``forces``), the joints' friction table
-    (each law's kernel at unit load, :func:`.kernels.friction_table`) and :func:`.kernels.rhs`."""
+    (each law's kernel at unit load, :func:`.kernels.friction_table`; ``jlaws`` the distinct laws'
+    ``(module, name)``, ``jargs`` of :func:`load` says which joint has which) and
+    :func:`.kernels.rhs`."""
     r = ", ".join(f"rargs[{i}]" for i in range(18))
     c = ", ".join(f"cargs[{i}]" for i in range(11))
     L = ["@njit(cache=True)",
-         "def deriv(t, Y, dm, alpha, beta, rargs, cargs, jps, out):",
+         "def deriv(t, Y, dm, alpha, beta, rargs, cargs, jargs, out):",
          f"    n = out.shape[0] - {nq}",
          "    y = Y[:n]",
          "    pc = 0.0",
@@ -328,11 +329,16 @@ def _deriv_source(nq: int, clearance: bool, jlaws) -> str:
         L.append("    Qx = np.zeros(6 * rargs[0])")
     L.append("    ftab = np.zeros((rargs[4].shape[0], 2))")
     if jlaws:
-        L.append("    v = slip_speeds(y, rargs[0], rargs[4], rargs[5])")
-        for m, (q, universal, _) in enumerate(jlaws):
-            L.append(f"    ftab[{q}, 0] = jk_{m}(v[{q}, 0], 1.0, 0.0, jps[{m}])[0]")
-            if universal:
-                L.append(f"    ftab[{q}, 1] = jk_{m}(v[{q}, 1], 1.0, 0.0, jps[{m}])[0]")
+        L += ["    v = slip_speeds(y, rargs[0], rargs[4], rargs[5])",
+              "    for m in range(jargs[0].shape[0]):",
+              "        q = jargs[0][m]",
+              "        law = jargs[1][m]",
+              "        p = jargs[3][m]"]
+        for k in range(len(jlaws)):
+            L += [f"        {'if' if k == 0 else 'elif'} law == {k}:",
+                  f"            ftab[q, 0] = jk_{k}(v[q, 0], 1.0, 0.0, p)[0]",
+                  "            if jargs[2][m]:",
+                  f"                ftab[q, 1] = jk_{k}(v[q, 1], 1.0, 0.0, p)[0]"]
     L += ["    yd = np.empty(n)",
           "    st = 0",
           "    try:",
@@ -366,8 +372,9 @@ def _copied(fun) -> str:
 
 def source(nq: int, claws, jlaws) -> str:
     """The generated module's text: ``claws`` the clearance joints' laws
-    (:func:`.clearance.compiled_forces._laws`, None without clearance joints), ``jlaws`` per joint
-    with friction ``(joint index, universal, (module, name))``."""
+    (:func:`.clearance.compiled_forces._laws`, None without clearance joints), ``jlaws`` the
+    joints' distinct friction laws ``(module, name)`` (one module serves every mechanism with
+    those laws, whichever joints carry them)."""
     parts = []
     if claws is not None:
         from .clearance.compiled_forces import source as forces_source
@@ -375,7 +382,7 @@ def source(nq: int, claws, jlaws) -> str:
         parts.append(_HEADER.split('"""', 2)[2])
     else:
         parts.append(_HEADER)
-    for m, (_, _, (mod, name)) in enumerate(jlaws):
+    for m, (mod, name) in enumerate(jlaws):
         parts.append(f"from {mod} import {name} as jk_{m}")
     parts.append(f"\nNQ = {nq}\n")
     parts += ["", _deriv_source(nq, claws is not None, jlaws), "", "", _gaps_source(claws is not None), "", ""]
@@ -384,18 +391,28 @@ def source(nq: int, claws, jlaws) -> str:
 
 
 def _joint_laws(model):
-    """``(joint index, universal, (module, name))`` of each joint with friction, or None when a
-    law's kernel is not importable by name."""
+    """The distinct friction laws of the joints ``((module, name), ...)`` and ``jargs``: per joint
+    with friction its index, its law's index among them, whether it is a universal joint (two
+    journals) and its law's parameters (rows padded with zeros); None when a law's kernel is
+    not importable by name."""
     from ..mbs.codegen import kernel_import
-    out = []
+    laws, rows = [], []
     for q, j in enumerate(model.mechanism.joints):
         if j.friction is None:
             continue
         imp = kernel_import(j.friction.kernel)
         if imp is None:
             return None
-        out.append((q, j.type == "universal", imp))
-    return tuple(out)
+        if imp not in laws:
+            laws.append(imp)
+        rows.append((q, laws.index(imp), j.type == "universal", np.asarray(j.friction.pack(), float)))
+    width = max([len(r[3]) for r in rows] + [1])
+    jp = np.zeros((len(rows), width))
+    for m, r in enumerate(rows):
+        jp[m, :len(r[3])] = r[3]
+    jargs = (np.array([r[0] for r in rows], np.int64), np.array([r[1] for r in rows], np.int64),
+             np.array([r[2] for r in rows], np.bool_), jp)
+    return tuple(laws), jargs
 
 
 #: this process' generated modules, by their laws
@@ -404,12 +421,13 @@ _LOADED: dict = {}
 
 def load(model, clr=None):
     """The generated module (its ``segment``) for ``model`` and its clearance joints ``clr`` (a
-    :class:`.clearance.forces.Clearances`, or None), and the ``jps`` argument (the joints'
-    friction parameters); None when a law is not importable by name or no folder can hold the
-    module (the caller keeps the scipy loop)."""
-    jlaws = _joint_laws(model)
-    if jlaws is None:
+    :class:`.clearance.forces.Clearances`, or None), and the ``jargs`` argument (the joints'
+    friction laws, :func:`_joint_laws`); None when a law is not importable by name or no folder
+    can hold the module (the caller keeps the scipy loop)."""
+    got = _joint_laws(model)
+    if got is None:
         return None
+    jlaws, jargs = got
     claws = None
     if clr is not None:
         from .clearance.compiled_forces import _laws
@@ -425,8 +443,7 @@ def load(model, clr=None):
     mod = _LOADED[key]
     if mod is None:
         return None
-    jps = tuple(np.asarray(model.mechanism.joints[q].friction.pack(), float) for q, _, _ in jlaws)
-    return mod, jps
+    return mod, jargs
 
 
 class DenseSteps:

@@ -43,8 +43,8 @@ class CompiledLoop:
     """The compiled loop of ``model`` (clearance joints ``clr`` or None) at ``settings``; None from
     :meth:`make` when a law is not importable by name (the scipy loop stays)."""
 
-    def __init__(self, mod, jps, args, cargs, times, ny, settings, deadline, store):
-        self.mod, self.jps, self.args, self.cargs = mod, jps, args, cargs
+    def __init__(self, mod, jargs, args, cargs, times, ny, settings, deadline, store):
+        self.mod, self.jargs, self.args, self.cargs = mod, jargs, args, cargs
         self.times = np.asarray(times, float)
         self.ny = ny
         self.rtol, self.atol = float(settings.rtol), float(settings.atol)
@@ -63,13 +63,13 @@ class CompiledLoop:
         loaded = _it.load(model, clr)
         if loaded is None:
             return None
-        mod, jps = loaded
+        mod, jargs = loaded
         cargs = ()
         if clr is not None:
             if not clr._load_generated():
                 return None
             cargs = clr._generated[1]
-        return cls(mod, jps, args, cargs, times, ny, settings, deadline, clr is not None)
+        return cls(mod, jargs, args, cargs, times, ny, settings, deadline, clr is not None)
 
     def run(self, t, t1, y, h, dm, k_out) -> Piece:
         """Integrate from ``(t, y)`` with the first step ``h`` towards ``t1`` (contact modes ``dm``),
@@ -82,7 +82,7 @@ class CompiledLoop:
         while True:
             status, t, h, last_h, k_out, ns, nfev, hit = self.mod.segment(
                 t, t1, y, h, self.hmax, self.rtol, self.atol, self.times, k_out, self.Ys, dm, self.alpha,
-                self.beta, self.args, self.cargs, self.jps, self.store, self._T, self._H, self._F, self._Y0,
+                self.beta, self.args, self.cargs, self.jargs, self.store, self._T, self._H, self._F, self._Y0,
                 self._y_out)
             calls += nfev
             y = self._y_out.copy()

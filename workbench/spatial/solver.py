@@ -79,12 +79,13 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None, worn=None) -> Si
     spatial engine's settings: ``t_start``, ``t_end``, ``output_step``, ``rtol``, ``atol``,
     ``max_step``, ``first_step``, ``baumgarte_alpha``, ``baumgarte_beta``, ``method``, ``path``).
 
-    ``path = "fast"`` (default): the compiled right-hand side (:mod:`.kernels`) when the mechanism
-    is in its scope, a call whose friction loop does not close evaluated on the reference path
-    (``stats['reference_fallbacks']``); ``"scipy"``: the reference right-hand side
-    (:meth:`.model.Model.dynamics`) throughout.  The output samples (multipliers, reactions,
-    energies) are evaluated by the reference path's record, on the fast path with the compiled
-    constraint rows (the reference path's cost was their Python rows).
+    ``path = "fast"`` (default): the compiled right-hand side (:mod:`.kernels`) in the compiled
+    DOP853 loop (:mod:`.integrate`; ``solve_ivp`` for another ``method``), a call whose friction
+    loop does not close handing the rest of the run to ``solve_ivp``, which evaluates such calls on
+    the reference path (``stats['reference_fallbacks']``); the output samples from one compiled
+    call (:mod:`.records`) when no joint has friction, else the reference path's record with the
+    compiled constraint rows.  ``"scipy"``: the reference right-hand side
+    (:meth:`.model.Model.dynamics`) under ``solve_ivp`` throughout.
     ``initial``: a state vector to start from (default :func:`initial_state`); ``worn``: worn maps
     of clearance joints (:func:`.clearance.run.simulate`)."""
     if mech.spatial_clearance_joints:

@@ -6,8 +6,9 @@ clearance joints' friction dissipates [J].
 
 Contact modes, as in the planar engine (:mod:`workbench.mbs.integrator`, ``DETECT_EVENT``):
 every contact point is open (no force, whatever its penetration) or closed with the approach
-speed ``delta_dot_minus`` it had when it closed.  ``scipy.integrate.solve_ivp`` (``method``,
-DOP853 by default) runs from event to event; its terminal events are the penetrations' zero
+speed ``delta_dot_minus`` it had when it closed.  The compiled loop (:mod:`..integrate`, the
+fast path with DOP853; scipy's steps and events) or ``scipy.integrate.solve_ivp`` (``method``,
+DOP853 by default; the reference path) runs from event to event; its terminal events are the penetrations' zero
 crossings (upwards for an open point, downwards for a closed one), located on the dense output
 to machine precision.  At an event the modes switch: the point that crossed, and every other
 point within :data:`SWITCH_TOL` of zero moving the same way (the two rims of an aligned journal
