@@ -236,12 +236,9 @@ def cylinder(F, M, ft, s_dot, omega, R, c, axial, ring):
 
 
 @njit(cache=True)
-def rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, dharm, dnharm, m,
-        spi, spf, fi, ff, ti, tf, ftab, qx, yd):
-    """Write ``y_dot`` into ``yd``; return 0, or 1 when the friction loop did not close.
-    ``ftab[q, k]``: the friction law's force at unit load at the slip speed of joint ``q``
-    (journal ``k`` of a universal joint), :func:`slip_speeds`; ``qx`` (6 nb): generalised forces
-    added to the applied ones (the clearance joints, :mod:`.clearance.forces`; zeros without)."""
+def world_kinematics(y, nb):
+    """``R, A, V, W`` of the state ``y`` (world positions, rotations, velocities, angular
+    velocities; the ground last), :meth:`.model.Model.kinematics`."""
     R = np.zeros((nb + 1, 3)); A = np.empty((nb + 1, 3, 3)); V = np.zeros((nb + 1, 3)); W = np.zeros((nb + 1, 3))
     A[nb] = np.eye(3)
     for b in range(nb):
@@ -249,9 +246,17 @@ def rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, d
         A[b] = _rot(y[3 * nb + 4 * b:3 * nb + 4 * b + 4])
         V[b] = y[7 * nb + 6 * b:7 * nb + 6 * b + 3]
         W[b] = A[b] @ y[7 * nb + 6 * b + 3:7 * nb + 6 * b + 6]
-    Phi, D, Phit, gam = constraints(t, R, A, V, W, nb, jint, jflt, dint, dpoly, dnpoly, dharm, dnharm, m)
+    return R, A, V, W
+
+
+@njit(cache=True)
+def applied(nb, mass, J, grav, R, A, V, W, w, spi, spf, fi, ff, ti, tf):
+    """Generalised applied forces ``Q`` (6 nb) without friction, the loads' power [W], the
+    dampers' dissipation rate [W] and the potential energy [J] (:meth:`.model.Model.applied`)."""
     n = 6 * nb
-    w = y[7 * nb:13 * nb]
+    pot = 0.0
+    for b in range(nb):
+        pot -= mass[b] * (R[b] @ grav)
     # applied forces (gravity, loads, springs) as world force / moment per body
     Fw = np.zeros((nb + 1, 3)); Nw = np.zeros((nb + 1, 3))
     for b in range(nb):
@@ -273,11 +278,27 @@ def rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, d
         Fw[bj] -= T * e; Nw[bj] -= _cross(swj, T * e)
         Fw[bi] += T * e; Nw[bi] += _cross(swi, T * e)
         damp += spf[q, 7] * ld * ld
+        pot += 0.5 * spf[q, 6] * (l - spf[q, 8]) ** 2 + spf[q, 9] * l
     Q = np.empty(n)
     for b in range(nb):
         om = w[6 * b + 3:6 * b + 6]
         Q[6 * b:6 * b + 3] = Fw[b]
         Q[6 * b + 3:6 * b + 6] = A[b].T @ Nw[b] - _cross(om, J[b] @ om)
+    return Q, power, damp, pot
+
+
+@njit(cache=True)
+def rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, dharm, dnharm, m,
+        spi, spf, fi, ff, ti, tf, ftab, qx, yd):
+    """Write ``y_dot`` into ``yd``; return 0, or 1 when the friction loop did not close.
+    ``ftab[q, k]``: the friction law's force at unit load at the slip speed of joint ``q``
+    (journal ``k`` of a universal joint), :func:`slip_speeds`; ``qx`` (6 nb): generalised forces
+    added to the applied ones (the clearance joints, :mod:`.clearance.forces`; zeros without)."""
+    R, A, V, W = world_kinematics(y, nb)
+    Phi, D, Phit, gam = constraints(t, R, A, V, W, nb, jint, jflt, dint, dpoly, dnpoly, dharm, dnharm, m)
+    n = 6 * nb
+    w = y[7 * nb:13 * nb]
+    Q, power, damp, _ = applied(nb, mass, J, grav, R, A, V, W, w, spi, spf, fi, ff, ti, tf)
     Q += qx
     K = np.zeros((n + m, n + m))
     for b in range(nb):

@@ -79,12 +79,13 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None, worn=None) -> Si
     spatial engine's settings: ``t_start``, ``t_end``, ``output_step``, ``rtol``, ``atol``,
     ``max_step``, ``first_step``, ``baumgarte_alpha``, ``baumgarte_beta``, ``method``, ``path``).
 
-    ``path = "fast"`` (default): the compiled right-hand side (:mod:`.kernels`) when the mechanism
-    is in its scope, a call whose friction loop does not close evaluated on the reference path
-    (``stats['reference_fallbacks']``); ``"scipy"``: the reference right-hand side
-    (:meth:`.model.Model.dynamics`) throughout.  The output samples (multipliers, reactions,
-    energies) are evaluated by the reference path's record, on the fast path with the compiled
-    constraint rows (the reference path's cost was their Python rows).
+    ``path = "fast"`` (default): the compiled right-hand side (:mod:`.kernels`) in the compiled
+    DOP853 loop (:mod:`.integrate`; ``solve_ivp`` for another ``method``), a call whose friction
+    loop does not close handing the rest of the run to ``solve_ivp``, which evaluates such calls on
+    the reference path (``stats['reference_fallbacks']``); the output samples from one compiled
+    call (:mod:`.records`) when no joint has friction, else the reference path's record with the
+    compiled constraint rows.  ``"scipy"``: the reference right-hand side
+    (:meth:`.model.Model.dynamics`) under ``solve_ivp`` throughout.
     ``initial``: a state vector to start from (default :func:`initial_state`); ``worn``: worn maps
     of clearance joints (:func:`.clearance.run.simulate`)."""
     if mech.spatial_clearance_joints:
@@ -126,27 +127,52 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None, worn=None) -> Si
     kw = {}
     if settings.max_step and settings.max_step > 0:
         kw["max_step"] = settings.max_step
-    res = solve_ivp(f, (t0, t1), y0, method=getattr(settings, "method", "DOP853") or "DOP853",
-                    t_eval=times, rtol=settings.rtol, atol=settings.atol,
-                    first_step=min(settings.first_step, t1 - t0), **kw)
+    method = getattr(settings, "method", "DOP853") or "DOP853"
+    first_step = min(settings.first_step, t1 - t0)
+    t_done, pieces, loop = t0, [], None
+    if args is not None and method == "DOP853":
+        from .loop import CompiledLoop
+        loop = CompiledLoop.make(model, None, args, times, model.n_state, settings, deadline)
+    if loop is not None:   # the compiled loop (:mod:`.integrate`), the same steps as solve_ivp's DOP853
+        piece = loop.run(t0, t1, y0, first_step, np.zeros(0), 0)
+        calls[0] += piece.calls
+        pieces.append((times[:piece.k1], piece.Y))
+        t_done = piece.t
+        if piece.status == 3:   # FALLBACK: a call's friction loop did not close; solve_ivp goes on
+            fallbacks[0] += 1
+            y0, first_step = piece.y, min(piece.h, t1 - piece.t)
+    if loop is None or t_done < t1:
+        te = times[piece.k1:] if loop is not None else times
+        res = solve_ivp(f, (t_done, t1), y0, method=method, t_eval=te, rtol=settings.rtol, atol=settings.atol,
+                        first_step=first_step, **kw)
+        if not res.success:
+            raise SolverError(f"the spatial run failed at t = {res.t[-1] if len(res.t) else t_done:.6g} s: "
+                              f"{res.message}")
+        pieces.append((res.t, res.y.T))
     wall = _time.perf_counter() - w0
-    if not res.success:
-        raise SolverError(f"the spatial run failed at t = {res.t[-1] if len(res.t) else t0:.6g} s: {res.message}")
-    stats = {"output_samples": int(len(res.t)), "rhs_calls": calls[0], "wall_time": wall, "nfev": int(res.nfev),
-             "path": "fast" if args is not None else "scipy", "reference_fallbacks": fallbacks[0]}
-    rows = None
-    if args is not None:
-        from .kernels import constraint_rows
-        rows = constraint_rows(args)
-    return to_simulation(model, res.t, res.y.T, alpha, beta, stats, rows=rows)
+    t_out = np.concatenate([p[0] for p in pieces])
+    Y = np.concatenate([p[1] for p in pieces])
+    stats = {"output_samples": int(len(t_out)), "rhs_calls": calls[0], "wall_time": wall, "nfev": calls[0],
+             "path": "fast" if args is not None else "scipy", "reference_fallbacks": fallbacks[0],
+             "loop": "compiled" if loop is not None else "scipy"}
+    return to_simulation(model, t_out, Y, alpha, beta, stats, packed=args)
 
 
-def to_simulation(model: Model, times, Y, alpha, beta, stats, *, extra_q=None, rows=None) -> Simulation:
+def to_simulation(model: Model, times, Y, alpha, beta, stats, *, extra_q=None, rows=None,
+                  packed=None) -> Simulation:
     """The :class:`Simulation` of the samples ``Y`` (nt, n_state or more) at ``times``;
-    ``extra_q`` (nt, 6 nb): generalised forces added at each sample (clearance joints); ``rows``:
-    the compiled constraint rows on the fast path (:func:`.kernels.constraint_rows`; the
-    reference path's own otherwise)."""
+    ``extra_q`` (nt, 6 nb): generalised forces added at each sample (clearance joints); ``packed``:
+    the fast path's arrays (:func:`.kernels.pack`): the samples in one compiled call
+    (:mod:`.records`) when no joint has friction, else the reference path's record with the
+    compiled constraint rows; ``rows``: those rows alone (:func:`.kernels.constraint_rows`; None
+    and no ``packed``: the reference path's own)."""
     mech, nb, nt = model.mechanism, model.nb, len(times)
+    if packed is not None and not model.nf:
+        return _compiled_samples(model, np.asarray(times, float), np.asarray(Y, float), alpha, beta, stats,
+                                 extra_q, packed)
+    if packed is not None and rows is None:
+        from .kernels import constraint_rows
+        rows = constraint_rows(packed)
     nj, nd, nf = len(model.joints), len(model.drivers), model.nf
     pos = np.empty((nt, nb, 7)); vel = np.empty((nt, nb, 6)); acc = np.empty((nt, nb, 6))
     omb = np.empty((nt, nb, 3)); react = np.empty((nt, nj, 6)); dload = np.empty((nt, max(nd, 0)))
@@ -186,6 +212,39 @@ def to_simulation(model: Model, times, Y, alpha, beta, stats, *, extra_q=None, r
             ff[k] = fr[:, 0]; fm[k] = fr[:, 1:]
             cl[k] = fre[:, :4]; az[k] = fre[:, 4:6]; sr[k] = fre[:, 6]; rr[k] = fre[:, 7]
     stats = dict(stats, quaternion_drift=qdrift)
+    return _simulation(model, times, Y, stats, pos, vel, acc, omb, react, dload, ke, pe, dp, dv,
+                       ff, fm, cl, az, sr, rr)
+
+
+def _compiled_samples(model, times, Y, alpha, beta, stats, extra_q, packed):
+    """:func:`to_simulation` with the samples' records from :func:`.records.sample_records`."""
+    from .records import sample_records
+    nb, nt, n = model.nb, len(times), model.n_state
+    QX = np.zeros((nt, model.n_dof)) if extra_q is None else np.ascontiguousarray(extra_q, float)
+    Ys = np.ascontiguousarray(Y[:, :n])
+    acc, react, dload, ke, pe, dp, dv = sample_records(times, Ys, alpha, beta, *packed, QX)
+    p = Ys[:, 3 * nb:7 * nb].reshape(nt, nb, 4)
+    norms = np.linalg.norm(p, axis=2)
+    w = Ys[:, 7 * nb:13 * nb].reshape(nt, nb, 6)
+    pos = np.empty((nt, nb, 7)); vel = np.empty((nt, nb, 6))
+    pos[:, :, :3] = Ys[:, :3 * nb].reshape(nt, nb, 3)
+    pos[:, :, 3:] = p / norms[:, :, None]
+    vel[:, :, :3] = w[:, :, :3]
+    e0, ev = p[:, :, :1], p[:, :, 1:]   # world angular velocity A(p) omega' (the unnormalised p, as the records)
+    om = w[:, :, 3:]
+    n2 = np.sum(p * p, axis=2, keepdims=True)
+    vel[:, :, 3:] = ((e0 * e0 - np.sum(ev * ev, axis=2, keepdims=True)) * om + 2.0 * np.sum(ev * om, axis=2,
+                     keepdims=True) * ev + 2.0 * e0 * np.cross(ev, om)) / n2
+    omb = w[:, :, 3:].copy()
+    qdrift = float(np.max(np.abs(norms - 1.0))) if nt else 0.0
+    z = np.zeros((nt, 0))
+    stats = dict(stats, quaternion_drift=qdrift)
+    return _simulation(model, times, Y, stats, pos, vel, acc, omb, react, dload, ke, pe, dp, dv,
+                       z, np.zeros((nt, 0, 2)), np.zeros((nt, 0, 4)), np.zeros((nt, 0, 2)), z, z)
+
+
+def _simulation(model, times, Y, stats, pos, vel, acc, omb, react, dload, ke, pe, dp, dv, ff, fm, cl, az, sr, rr):
+    mech, nb, nt = model.mechanism, model.nb, len(times)
     z = np.zeros((nt, 0))
     e = np.zeros(0)
     return Simulation(

@@ -6,8 +6,9 @@ clearance joints' friction dissipates [J].
 
 Contact modes, as in the planar engine (:mod:`workbench.mbs.integrator`, ``DETECT_EVENT``):
 every contact point is open (no force, whatever its penetration) or closed with the approach
-speed ``delta_dot_minus`` it had when it closed.  ``scipy.integrate.solve_ivp`` (``method``,
-DOP853 by default) runs from event to event; its terminal events are the penetrations' zero
+speed ``delta_dot_minus`` it had when it closed.  The compiled loop (:mod:`..integrate`, the
+fast path with DOP853; scipy's steps and events) or ``scipy.integrate.solve_ivp`` (``method``,
+DOP853 by default; the reference path) runs from event to event; its terminal events are the penetrations' zero
 crossings (upwards for an open point, downwards for a closed one), located on the dense output
 to machine precision.  At an event the modes switch: the point that crossed, and every other
 point within :data:`SWITCH_TOL` of zero moving the same way (the two rims of an aligned journal
@@ -109,6 +110,10 @@ def simulate(mech, settings, *, initial=None, worn=None):
     if settings.max_step and settings.max_step > 0:
         kw["max_step"] = settings.max_step
     method = getattr(settings, "method", "DOP853") or "DOP853"
+    loop = None
+    if fast and method == "DOP853":
+        from ..loop import CompiledLoop
+        loop = CompiledLoop.make(model, clr, args, times, n + 2, settings, deadline)
     t = t0
     Y = Y0
     seg_t, seg_Y, seg_dm = [], [], []
@@ -116,25 +121,44 @@ def simulate(mech, settings, *, initial=None, worn=None):
     impacts = []           # (time, joint, point, approach speed)
     wall0 = _time.perf_counter()
     n_events = 0
+    fallbacks = 0
     first_step = min(settings.first_step, t1 - t0)
     while True:
-        mask = times > t if seg_t else times >= t
-        te = times[mask]
-        with np.errstate(invalid="ignore"):   # a wild trial stage returns NaN: the step is rejected
-            res = solve_ivp(f, (t, t1), Y, method=method, t_eval=te, rtol=settings.rtol, atol=settings.atol,
-                            events=[event(k) for k in range(npts)], dense_output=True,
-                            first_step=first_step, **kw)
-        if res.status == -1:
-            raise SolverError(f"the spatial run failed at t = {res.t[-1] if len(res.t) else t:.6g} s: {res.message}")
-        seg_t.append(res.t); seg_Y.append(np.asarray(res.y, float).reshape(len(Y), len(res.t)).T); seg_dm.append(np.tile(dm, (len(res.t), 1)))
-        if res.status != 1:
-            segments.append((t, t1, res.sol, dm.copy()))
-            break
-        # the earliest event of this step (one, or several at the same instant)
-        t_ev = min(ts[0] for ts in res.t_events if len(ts))
-        hit = [k for k, ts in enumerate(res.t_events) if len(ts) and ts[0] == t_ev]
-        Y = res.y_events[hit[0]][0]
-        segments.append((t, t_ev, res.sol, dm.copy()))
+        if loop is not None:   # the compiled loop (:mod:`..integrate`): solve_ivp's steps and events
+            piece = loop.run(t, t1, Y, first_step, dm, int(np.searchsorted(times, t, side="right" if seg_t else "left")))
+            calls[0] += piece.calls
+            if piece.status == 4:     # BAD_LAW: the reference path's error, at the stage's state
+                clr.forces_fast(piece.y[:n], dm)
+            seg_t.append(times[piece.k0:piece.k1]); seg_Y.append(piece.Y); seg_dm.append(np.tile(dm, (len(piece.Y), 1)))
+            if piece.sol is not None:
+                segments.append((t, piece.t, piece.sol, dm.copy()))
+            if piece.status == 0:
+                break
+            if piece.status == 1:
+                t_ev, hit, Y = piece.t, [piece.hit], piece.y
+                last = piece.last_h
+            else:                     # FALLBACK: this segment goes on with solve_ivp
+                fallbacks += 1
+                t, Y = piece.t, piece.y
+                first_step = min(piece.h, t1 - t)
+        if loop is None or piece.status == 3:
+            te = times[piece.k1:] if loop is not None else times[times > t if seg_t else times >= t]
+            with np.errstate(invalid="ignore"):   # a wild trial stage returns NaN: the step is rejected
+                res = solve_ivp(f, (t, t1), Y, method=method, t_eval=te, rtol=settings.rtol, atol=settings.atol,
+                                events=[event(k) for k in range(npts)], dense_output=True,
+                                first_step=first_step, **kw)
+            if res.status == -1:
+                raise SolverError(f"the spatial run failed at t = {res.t[-1] if len(res.t) else t:.6g} s: {res.message}")
+            seg_t.append(res.t); seg_Y.append(np.asarray(res.y, float).reshape(len(Y), len(res.t)).T); seg_dm.append(np.tile(dm, (len(res.t), 1)))
+            if res.status != 1:
+                segments.append((t, t1, res.sol, dm.copy()))
+                break
+            # the earliest event of this step (one, or several at the same instant)
+            t_ev = min(ts[0] for ts in res.t_events if len(ts))
+            hit = [k for k, ts in enumerate(res.t_events) if len(ts) and ts[0] == t_ev]
+            Y = res.y_events[hit[0]][0]
+            segments.append((t, t_ev, res.sol, dm.copy()))
+            last = float(np.diff(res.sol.ts)[-1]) if len(res.sol.ts) > 1 else 0.0
         t = t_ev
         n_events += 1
         g, gd = clr.gaps(model.kinematics(Y[:n]))
@@ -152,7 +176,6 @@ def simulate(mech, settings, *, initial=None, worn=None):
             break
         # restart with the last accepted step (the step-size heuristic of a fresh start does not
         # know the contact stiffness and tries wild steps)
-        last = float(np.diff(res.sol.ts)[-1]) if len(res.sol.ts) > 1 else 0.0
         first_step = min(last if last > 0.0 else settings.first_step, t1 - t)
     wall = _time.perf_counter() - wall0
     times_out = np.concatenate(seg_t)
@@ -180,13 +203,9 @@ def simulate(mech, settings, *, initial=None, worn=None):
                 else:
                     ball_load[s, q], ball_spin[s, q] = clr.worn.ball_sample(clr, q, A, W, loads)
     stats = {"output_samples": int(nt), "rhs_calls": calls[0], "wall_time": wall, "nfev": calls[0],
-             "path": "fast" if fast else "scipy", "reference_fallbacks": 0, "contact_events": n_events,
-             "impacts": len(impacts)}
-    rows = None
-    if fast:
-        from ..kernels import constraint_rows
-        rows = constraint_rows(args)
-    sim = to_simulation(model, times_out, Yout, alpha, beta, stats, extra_q=Qx, rows=rows)
+             "path": "fast" if fast else "scipy", "reference_fallbacks": fallbacks, "contact_events": n_events,
+             "impacts": len(impacts), "loop": "compiled" if loop is not None else "scipy"}
+    sim = to_simulation(model, times_out, Yout, alpha, beta, stats, extra_q=Qx, packed=args)
     peaks = _impact_peaks(impacts, segments, clr, model, n, t1, fast)
     pj = clr.point_joint
     fn = np.stack([prec[:, pj == q, R_FN].sum(axis=1) for q in range(nc)], axis=1) if nc else np.zeros((nt, 0))

@@ -1,0 +1,468 @@
+"""The compiled integration loop of the spatial engine (the fast path): DOP853 with its dense
+output and the clearance joints' contact events, returning to Python only at an event, at the end,
+after :data:`CHUNK` steps (the wall-time check) or when a call needs the reference path.
+
+The method is scipy's ``DOP853`` (Hairer, Norsett & Wanner (1993) §II.10; the coefficients of
+``scipy.integrate._ivp.dop853_coefficients``) step for step: the same error norm (the 5th- and
+3rd-order estimates combined), step-size factors (safety 0.9, within 0.2 and 10, exponent -1/8),
+the given first step, the 7th-order dense output with its three extra stages, and the events as
+``solve_ivp`` finds them: a penetration's sign change over an accepted step in the direction of
+its point's mode (upwards while open, downwards while closed) is located by Brent's method
+(``brentq``, to ``4 eps`` absolute and relative) on the dense output, the earliest root ends the
+run.  So the reference path (``path = "scipy"``: ``solve_ivp`` with the Python right-hand side)
+and this loop take the same steps up to rounding.
+
+The right-hand side, the clearance forces and the joint-friction laws are compiled functions
+called by name: numba cannot cache a function that takes another one as an argument, so, as
+:mod:`.clearance.compiled_forces` does for the laws, the module is generated per combination of
+laws (:func:`load`): the generated clearance forces, a ``deriv`` and a ``gaps`` for the
+mechanism's laws, and the source of :func:`dense_eval`, :func:`event_root` and :func:`segment`
+below, copied verbatim.  The two stubs :func:`deriv` and :func:`gaps` stand for the generated ones.
+
+:func:`segment` status codes: :data:`DONE` (reached ``t1``), :data:`EVENT` (a contact event:
+the state at the root in ``y_out``, the event's point in the result), :data:`PAUSED` (``CHUNK``
+steps: call again from the returned state and step size, the results are those of one call),
+:data:`FALLBACK` (the joints' friction loop did not close in a call, or the axial point has no
+consistent position: the caller continues from ``t`` on the reference right-hand side),
+:data:`BAD_LAW` (a clearance law returned a force that is not finite: the stage state in
+``y_out``, the caller raises the reference path's error), :data:`TOO_SMALL` (the step fell under
+scipy's smallest step).
+"""
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+DONE, EVENT, PAUSED, FALLBACK, BAD_LAW, TOO_SMALL = 0, 1, 2, 3, 4, 5
+#: accepted steps per call of :func:`segment` (then the caller checks the wall-time limit)
+CHUNK = 4096
+#: ``deriv`` status: 0 fine, 1 the friction loop did not close, 2 a clearance law's bad force
+D_OK, D_FRICTION, D_BAD_LAW = 0, 1, 2
+
+_SAFETY, _MIN_FACTOR, _MAX_FACTOR = 0.9, 0.2, 10.0
+
+
+def deriv(t, Y, dm, alpha, beta, rargs, cargs, jargs, out):   # pragma: no cover - replaced when generated
+    """The state's derivative into ``out``; a ``D_*`` status (generated per laws, :func:`_deriv_source`)."""
+    raise NotImplementedError
+
+
+def gaps(Y, n, cargs):   # pragma: no cover - replaced when generated
+    """Penetration [m] of every contact point of the state ``Y`` (generated, :func:`_gaps_source`)."""
+    raise NotImplementedError
+
+
+def dense_eval(F, y_old, x, out):
+    """scipy's ``Dop853DenseOutput`` at fraction ``x`` of the step into ``out``."""
+    for i in range(y_old.shape[0]):
+        v = 0.0
+        for r in range(7):
+            v += F[6 - r, i]
+            if r % 2 == 0:
+                v *= x
+            else:
+                v *= 1.0 - x
+        out[i] = v + y_old[i]
+
+
+def event_root(k, t_old, h, F, y_old, n, cargs, ytmp):
+    """The zero of point ``k``'s penetration on the dense output of the step ``[t_old, t_old + h]``:
+    scipy's ``brentq`` (its C code; ``xtol = rtol = 4 eps``, 100 iterations)."""
+    xtol = 4.0 * 2.220446049250313e-16
+    rtol = xtol
+    xpre = t_old
+    xcur = t_old + h
+    dense_eval(F, y_old, (xpre - t_old) / h, ytmp)
+    fpre = gaps(ytmp, n, cargs)[k]
+    dense_eval(F, y_old, (xcur - t_old) / h, ytmp)
+    fcur = gaps(ytmp, n, cargs)[k]
+    if fpre == 0.0:
+        return xpre
+    if fcur == 0.0:
+        return xcur
+    xblk = 0.0; fblk = 0.0; spre = 0.0; scur = 0.0
+    for _ in range(100):
+        if fpre != 0.0 and fcur != 0.0 and ((fpre < 0.0) != (fcur < 0.0)):
+            xblk = xpre; fblk = fpre
+            spre = xcur - xpre; scur = spre
+        if abs(fblk) < abs(fcur):
+            xpre = xcur; xcur = xblk; xblk = xpre
+            fpre = fcur; fcur = fblk; fblk = fpre
+        delta = (xtol + rtol * abs(xcur)) / 2.0
+        sbis = (xblk - xcur) / 2.0
+        if fcur == 0.0 or abs(sbis) < delta:
+            return xcur
+        if abs(spre) > delta and abs(fcur) < abs(fpre):
+            if xpre == xblk:
+                stry = -fcur * (xcur - xpre) / (fcur - fpre)
+            else:
+                dpre = (fpre - fcur) / (xpre - xcur)
+                dblk = (fblk - fcur) / (xblk - xcur)
+                stry = -fcur * (fblk * dblk - fpre * dpre) / (dblk * dpre * (fblk - fpre))
+            if 2.0 * abs(stry) < min(abs(spre), 3.0 * abs(sbis) - delta):
+                spre = scur; scur = stry
+            else:
+                spre = sbis; scur = sbis
+        else:
+            spre = sbis; scur = sbis
+        xpre = xcur; fpre = fcur
+        if abs(scur) > delta:
+            xcur += scur
+        else:
+            xcur += delta if sbis > 0.0 else -delta
+        dense_eval(F, y_old, (xcur - t_old) / h, ytmp)
+        fcur = gaps(ytmp, n, cargs)[k]
+    return xcur
+
+
+def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta, rargs, cargs, jargs,
+            store, Tst, Hst, Fst, Yst, y_out):
+    """Integrate from ``(t, y)`` towards ``t1`` (DOP853, module docstring), first trying the step
+    ``h_abs`` (at most ``hmax``); the samples at ``times[k_out:]`` reached go into ``Ys``; with
+    ``store`` each accepted step's dense output goes into ``Tst`` (step starts, then the end),
+    ``Hst`` (the steps' full lengths), ``Fst``, ``Yst`` (:data:`CHUNK` steps at most).  Returns ``(status, t, h_abs, last_h, k_out,
+    n_steps, nfev, hit)``: the time reached, the next step size, the length of the last step (to
+    the event), the next sample, the steps stored, the right-hand side calls and the event's
+    point (-1); the state reached in ``y_out``."""
+    A = _DC_A; B = _DC_B; C = _DC_C; E3 = _DC_E3; E5 = _DC_E5; D = _DC_D
+    ny = y.shape[0]
+    n = ny - NQ
+    nout = times.shape[0]
+    K = np.empty((16, ny))
+    f = np.empty(ny)
+    ynew = np.empty(ny)
+    ytmp = np.empty(ny)
+    F = np.empty((7, ny))
+    y = y.copy()
+    nfev = 1
+    st = deriv(t, y, dm, alpha, beta, rargs, cargs, jargs, f)
+    if st != 0:
+        y_out[:] = y
+        return (FALLBACK if st == 1 else BAD_LAW), t, h_abs, 0.0, k_out, 0, nfev, -1
+    g = gaps(y, n, cargs)
+    npts = g.shape[0]
+    n_steps = 0
+    last_h = 0.0
+    exponent = -1.0 / 8.0
+    while True:
+        if t >= t1:
+            y_out[:] = y
+            return DONE, t, h_abs, last_h, k_out, n_steps, nfev, -1
+        if n_steps >= CHUNK:
+            y_out[:] = y
+            return PAUSED, t, h_abs, last_h, k_out, n_steps, nfev, -1
+        min_step = 10.0 * abs(np.nextafter(t, np.inf) - t)
+        if h_abs > hmax:
+            h_abs = hmax
+        elif h_abs < min_step:
+            h_abs = min_step
+        rejected = False
+        while True:
+            if h_abs < min_step:
+                y_out[:] = y
+                return TOO_SMALL, t, h_abs, last_h, k_out, n_steps, nfev, -1
+            t_new = t + h_abs
+            if t_new > t1:
+                t_new = t1
+            h = t_new - t
+            h_abs = abs(h)
+            K[0] = f
+            for s in range(1, 13):
+                if s < 12:
+                    for i in range(ny):
+                        acc = 0.0
+                        for q in range(s):
+                            acc += K[q, i] * A[s, q]
+                        ytmp[i] = y[i] + acc * h
+                    tt = t + C[s] * h
+                else:
+                    for i in range(ny):
+                        acc = 0.0
+                        for q in range(12):
+                            acc += K[q, i] * B[q]
+                        ynew[i] = y[i] + h * acc
+                        ytmp[i] = ynew[i]
+                    tt = t_new
+                nfev += 1
+                st = deriv(tt, ytmp, dm, alpha, beta, rargs, cargs, jargs, K[s])
+                if st != 0:
+                    if st == 1:
+                        y_out[:] = y
+                        return FALLBACK, t, h_abs, last_h, k_out, n_steps, nfev, -1
+                    y_out[:] = ytmp
+                    return BAD_LAW, t, h_abs, last_h, k_out, n_steps, nfev, -1
+            e5 = 0.0; e3 = 0.0
+            for i in range(ny):
+                sc = atol + max(abs(y[i]), abs(ynew[i])) * rtol
+                a5 = 0.0; a3 = 0.0
+                for q in range(13):
+                    a5 += K[q, i] * E5[q]
+                    a3 += K[q, i] * E3[q]
+                a5 /= sc; a3 /= sc
+                e5 += a5 * a5; e3 += a3 * a3
+            if e5 == 0.0 and e3 == 0.0:
+                err = 0.0
+            else:
+                err = abs(h) * e5 / np.sqrt((e5 + 0.01 * e3) * ny)
+            if err < 1.0:
+                if err == 0.0:
+                    factor = _MAX_FACTOR
+                else:
+                    factor = _SAFETY * err ** exponent
+                    if not factor < _MAX_FACTOR:
+                        factor = _MAX_FACTOR
+                if rejected and factor > 1.0:
+                    factor = 1.0
+                h_abs *= factor
+                break
+            factor = _SAFETY * err ** exponent
+            if not factor > _MIN_FACTOR:
+                factor = _MIN_FACTOR
+            h_abs *= factor
+            rejected = True
+        # the accepted step [t, t_new]: events, dense output, samples
+        g_new = gaps(ynew, n, cargs)
+        active = False
+        for k in range(npts):
+            if dm[k] < 0.0:
+                if g[k] <= 0.0 and g_new[k] >= 0.0:
+                    active = True
+            elif g[k] >= 0.0 and g_new[k] <= 0.0:
+                active = True
+        need = store or active or (k_out < nout and times[k_out] <= t_new)
+        if need:
+            for s in range(13, 16):
+                for i in range(ny):
+                    acc = 0.0
+                    for q in range(s):
+                        acc += K[q, i] * A[s, q]
+                    ytmp[i] = y[i] + acc * h
+                nfev += 1
+                st = deriv(t + C[s] * h, ytmp, dm, alpha, beta, rargs, cargs, jargs, K[s])
+                if st != 0:      # the step is dropped: the caller goes on from its start
+                    if st == 1:
+                        y_out[:] = y
+                        return FALLBACK, t, h, last_h, k_out, n_steps, nfev, -1
+                    y_out[:] = ytmp
+                    return BAD_LAW, t, h, last_h, k_out, n_steps, nfev, -1
+            for i in range(ny):
+                dy = ynew[i] - y[i]
+                F[0, i] = dy
+                F[1, i] = h * K[0, i] - dy
+                F[2, i] = 2.0 * dy - h * (K[12, i] + K[0, i])
+                for r in range(4):
+                    acc = 0.0
+                    for q in range(16):
+                        acc += D[r, q] * K[q, i]
+                    F[3 + r, i] = h * acc
+        t_end = t_new
+        hit = -1
+        if active:
+            for k in range(npts):
+                up = g[k] <= 0.0 and g_new[k] >= 0.0
+                down = g[k] >= 0.0 and g_new[k] <= 0.0
+                if (dm[k] < 0.0 and up) or (dm[k] >= 0.0 and down):
+                    r = event_root(k, t, h, F, y, n, cargs, ytmp)
+                    if hit < 0 or r < t_end:
+                        t_end = r
+                        hit = k
+        while k_out < nout and times[k_out] <= t_end:
+            dense_eval(F, y, (times[k_out] - t) / h, Ys[k_out])
+            k_out += 1
+        if store:
+            Tst[n_steps] = t
+            Tst[n_steps + 1] = t_end
+            Hst[n_steps] = h
+            Fst[n_steps] = F
+            Yst[n_steps] = y
+        n_steps += 1
+        last_h = t_end - t
+        if hit >= 0:
+            dense_eval(F, y, (t_end - t) / h, y_out)
+            return EVENT, t_end, h_abs, last_h, k_out, n_steps, nfev, hit
+        t = t_new
+        y[:] = ynew
+        f[:] = K[12]
+        g = g_new
+
+
+_HEADER = '''"""Generated by workbench.spatial.integrate: the compiled integration loop of spatial models
+with these laws.  Do not edit; delete to regenerate."""
+import math
+
+import numpy as np
+from numba import njit
+from scipy.integrate._ivp import dop853_coefficients as _dc
+
+from workbench.spatial.integrate import (BAD_LAW, CHUNK, DONE, EVENT, FALLBACK, PAUSED, TOO_SMALL, _MAX_FACTOR,
+                                        _MIN_FACTOR, _SAFETY)
+from workbench.spatial.kernels import rhs, slip_speeds
+
+_DC_A = _dc.A
+_DC_B = _dc.B
+_DC_C = _dc.C
+_DC_E3 = _dc.E3
+_DC_E5 = _dc.E5
+_DC_D = _dc.D
+'''
+
+
+def _deriv_source(nq: int, clearance: bool, jlaws) -> str:
+    """``deriv``: the clearance forces (the generated ``forces``), the joints' friction table
+    (each law's kernel at unit load, :func:`.kernels.friction_table`; ``jlaws`` the distinct laws'
+    ``(module, name)``, ``jargs`` of :func:`load` says which joint has which) and
+    :func:`.kernels.rhs`."""
+    r = ", ".join(f"rargs[{i}]" for i in range(18))
+    c = ", ".join(f"cargs[{i}]" for i in range(11))
+    L = ["@njit(cache=True)",
+         "def deriv(t, Y, dm, alpha, beta, rargs, cargs, jargs, out):",
+         f"    n = out.shape[0] - {nq}",
+         "    y = Y[:n]",
+         "    pc = 0.0",
+         "    pf = 0.0"]
+    if clearance:
+        L += [f"    Qx, pc, pf, bad, kind, value = forces(y, dm, {c})",
+              "    if bad >= 0:",
+              "        return 2"]
+    else:
+        L.append("    Qx = np.zeros(6 * rargs[0])")
+    L.append("    ftab = np.zeros((rargs[4].shape[0], 2))")
+    if jlaws:
+        L += ["    v = slip_speeds(y, rargs[0], rargs[4], rargs[5])",
+              "    for m in range(jargs[0].shape[0]):",
+              "        q = jargs[0][m]",
+              "        law = jargs[1][m]",
+              "        p = jargs[3][m]"]
+        for k in range(len(jlaws)):
+            L += [f"        {'if' if k == 0 else 'elif'} law == {k}:",
+                  f"            ftab[q, 0] = jk_{k}(v[q, 0], 1.0, 0.0, p)[0]",
+                  "            if jargs[2][m]:",
+                  f"                ftab[q, 1] = jk_{k}(v[q, 1], 1.0, 0.0, p)[0]"]
+    L += ["    yd = np.empty(n)",
+          "    st = 0",
+          "    try:",
+          f"        st = rhs(t, y, alpha, beta, {r}, ftab, Qx, yd)",
+          "    except Exception:   # a wild trial stage (singular system): NaN, the step is rejected",
+          "        yd[:] = np.nan",
+          "    if st != 0:",
+          "        return 1",
+          "    out[:n] = yd"]
+    if nq:
+        L += ["    out[n] = pc", "    out[n + 1] = -pf"]
+    L.append("    return 0")
+    return "\n".join(L)
+
+
+def _gaps_source(clearance: bool) -> str:
+    L = ["@njit(cache=True)", "def gaps(Y, n, cargs):"]
+    if clearance:
+        L += ["    R, A, V, W, G = points_of_state(Y[:n], cargs[0], cargs[1], cargs[2])",
+              "    if cargs[8].shape[0] > 0:",
+              "        take_depths(G, R, A, cargs[8], cargs[9], cargs[10])",
+              "    return G[:, G_PEN].copy()"]
+    else:
+        L.append("    return np.zeros(0)")
+    return "\n".join(L)
+
+
+def _copied(fun) -> str:
+    return "@njit(cache=True)\n" + inspect.getsource(fun)
+
+
+def source(nq: int, claws, jlaws) -> str:
+    """The generated module's text: ``claws`` the clearance joints' laws
+    (:func:`.clearance.compiled_forces._laws`, None without clearance joints), ``jlaws`` the
+    joints' distinct friction laws ``(module, name)`` (one module serves every mechanism with
+    those laws, whichever joints carry them)."""
+    parts = []
+    if claws is not None:
+        from .clearance.compiled_forces import source as forces_source
+        parts.append(forces_source(claws))
+        parts.append(_HEADER.split('"""', 2)[2])
+    else:
+        parts.append(_HEADER)
+    for m, (mod, name) in enumerate(jlaws):
+        parts.append(f"from {mod} import {name} as jk_{m}")
+    parts.append(f"\nNQ = {nq}\n")
+    parts += ["", _deriv_source(nq, claws is not None, jlaws), "", "", _gaps_source(claws is not None), "", ""]
+    parts += [_copied(f) + "\n\n" for f in (dense_eval, event_root, segment)]
+    return "\n".join(parts)
+
+
+def _joint_laws(model):
+    """The distinct friction laws of the joints ``((module, name), ...)`` and ``jargs``: per joint
+    with friction its index, its law's index among them, whether it is a universal joint (two
+    journals) and its law's parameters (rows padded with zeros); None when a law's kernel is
+    not importable by name."""
+    from ..mbs.codegen import kernel_import
+    laws, rows = [], []
+    for q, j in enumerate(model.mechanism.joints):
+        if j.friction is None:
+            continue
+        imp = kernel_import(j.friction.kernel)
+        if imp is None:
+            return None
+        if imp not in laws:
+            laws.append(imp)
+        rows.append((q, laws.index(imp), j.type == "universal", np.asarray(j.friction.pack(), float)))
+    width = max([len(r[3]) for r in rows] + [1])
+    jp = np.zeros((len(rows), width))
+    for m, r in enumerate(rows):
+        jp[m, :len(r[3])] = r[3]
+    jargs = (np.array([r[0] for r in rows], np.int64), np.array([r[1] for r in rows], np.int64),
+             np.array([r[2] for r in rows], np.bool_), jp)
+    return tuple(laws), jargs
+
+
+#: this process' generated modules, by their laws
+_LOADED: dict = {}
+
+
+def load(model, clr=None):
+    """The generated module (its ``segment``) for ``model`` and its clearance joints ``clr`` (a
+    :class:`.clearance.forces.Clearances`, or None), and the ``jargs`` argument (the joints'
+    friction laws, :func:`_joint_laws`); None when a law is not importable by name or no folder
+    can hold the module (the caller keeps the scipy loop)."""
+    got = _joint_laws(model)
+    if got is None:
+        return None
+    jlaws, jargs = got
+    claws = None
+    if clr is not None:
+        from .clearance.compiled_forces import _laws
+        claws = _laws(clr)
+        if claws is None:
+            return None
+    nq = 0 if clr is None else 2
+    key = (nq, claws, jlaws)
+    if key not in _LOADED:
+        from ..mbs.codegen_module import import_generated
+        mod, _why = import_generated(source(nq, claws, jlaws), "wb_spatial_integrate")
+        _LOADED[key] = mod
+    mod = _LOADED[key]
+    if mod is None:
+        return None
+    return mod, jargs
+
+
+class DenseSteps:
+    """The dense output of the accepted steps of compiled segments, as scipy's ``OdeSolution``:
+    ``ts`` the step ends (the first the start), ``sol(t)`` the state at ``t`` (a step's end with the
+    step before it); ``H`` the steps' full lengths (the last may end at an event inside it)."""
+
+    def __init__(self, ts, H, F, Y0):
+        self.ts = np.asarray(ts, float)
+        self._H = H
+        self._F = F
+        self._Y0 = Y0
+
+    def __call__(self, t):
+        i = int(np.searchsorted(self.ts, t, side="left"))
+        i = max(0, min(i - 1, len(self._F) - 1))
+        x = (t - self.ts[i]) / self._H[i]
+        y = np.zeros(self._Y0.shape[1])
+        for r, f in enumerate(reversed(self._F[i])):
+            y += f
+            y *= x if r % 2 == 0 else 1.0 - x
+        return y + self._Y0[i]
