@@ -119,14 +119,12 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None):
     a :class:`~workbench.mbs.solution.Simulation` as :func:`.solver.simulate`, with
     ``extras['bristle_deflection']`` (nt, n_lugre, 2) [m]: ``(z_s, z_r)`` per LuGre joint."""
     from scipy.integrate import solve_ivp
-    from .solver import initial_state, to_simulation
+    from .solver import initial_state, output_times, to_simulation
     model = BristleModel(mech)
     t0, t1 = settings.t_start, settings.t_end
     y0 = initial_state(model, t0) if initial is None else np.asarray(initial, float)
     alpha, beta = settings.baumgarte_alpha, settings.baumgarte_beta
-    n_out = int(math.floor((t1 - t0) / settings.output_step + 1e-9)) + 1
-    times = t0 + settings.output_step * np.arange(n_out)
-    times[-1] = min(times[-1], t1)
+    times = output_times(settings)
     calls = [0]
     deadline = _time.monotonic() + settings.max_wall_time
 

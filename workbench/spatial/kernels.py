@@ -288,6 +288,27 @@ def applied(nb, mass, J, grav, R, A, V, W, w, spi, spf, fi, ff, ti, tf):
 
 
 @njit(cache=True)
+def augmented_system(nb, mass, J, D, Q, w, Phi, Phit, gam, alpha, beta, m):
+    """The augmented system of the Newton-Euler equations with ``m`` constraint rows: the matrix
+    ``[[M, D^T], [D, 0]]`` (M: masses [kg] and body-frame inertia tensors ``J`` [kg m^2]), its
+    right-hand side ``[Q; gam - 2 alpha Phi_dot - beta^2 Phi]`` (Baumgarte's terms, ``alpha``
+    [1/s], ``beta`` [1/s]) and the constraint velocity ``Phi_dot = D w + Phi_t``."""
+    n = 6 * nb
+    K = np.zeros((n + m, n + m))
+    for b in range(nb):
+        for r in range(3):
+            K[6 * b + r, 6 * b + r] = mass[b]
+        K[6 * b + 3:6 * b + 6, 6 * b + 3:6 * b + 6] = J[b]
+    K[:n, n:] = D.T
+    K[n:, :n] = D
+    Phid = D @ w + Phit
+    rhs_ = np.empty(n + m)
+    rhs_[:n] = Q
+    rhs_[n:] = gam - 2 * alpha * Phid - beta * beta * Phi
+    return K, rhs_, Phid
+
+
+@njit(cache=True)
 def rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, dharm, dnharm, m,
         spi, spf, fi, ff, ti, tf, ftab, qx, yd):
     """Write ``y_dot`` into ``yd``; return 0, or 1 when the friction loop did not close.
@@ -300,17 +321,7 @@ def rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, d
     w = y[7 * nb:13 * nb]
     Q, power, damp, _ = applied(nb, mass, J, grav, R, A, V, W, w, spi, spf, fi, ff, ti, tf)
     Q += qx
-    K = np.zeros((n + m, n + m))
-    for b in range(nb):
-        for r in range(3):
-            K[6 * b + r, 6 * b + r] = mass[b]
-        K[6 * b + 3:6 * b + 6, 6 * b + 3:6 * b + 6] = J[b]
-    K[:n, n:] = D.T
-    K[n:, :n] = D
-    Phid = D @ w + Phit
-    rhs_ = np.empty(n + m)
-    rhs_[:n] = Q
-    rhs_[n:] = gam - 2 * alpha * Phid - beta * beta * Phi
+    K, rhs_, Phid = augmented_system(nb, mass, J, D, Q, w, Phi, Phit, gam, alpha, beta, m)
     status = 0
     nfj = 0
     for q in range(jint.shape[0]):

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from ..jit import njit
-from .kernels import _reaction, applied, constraints, world_kinematics
+from .kernels import _reaction, applied, augmented_system, constraints, world_kinematics
 
 
 @njit(cache=True)
@@ -41,17 +41,7 @@ def sample_records(times, Y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, d
         w = y[7 * nb:13 * nb]
         Q, power, damp, pot = applied(nb, mass, J, grav, R, A, V, W, w, spi, spf, fi, ff, ti, tf)
         Q += QX[k]
-        K = np.zeros((n + m, n + m))
-        for b in range(nb):
-            for r in range(3):
-                K[6 * b + r, 6 * b + r] = mass[b]
-            K[6 * b + 3:6 * b + 6, 6 * b + 3:6 * b + 6] = J[b]
-        K[:n, n:] = D.T
-        K[n:, :n] = D
-        Phid = D @ w + Phit
-        rhs_ = np.empty(n + m)
-        rhs_[:n] = Q
-        rhs_[n:] = gam - 2 * alpha * Phid - beta * beta * Phi
+        K, rhs_, Phid = augmented_system(nb, mass, J, D, Q, w, Phi, Phit, gam, alpha, beta, m)
         sol = np.linalg.solve(K, rhs_)
         lam = sol[n:]
         kin = 0.0

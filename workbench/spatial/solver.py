@@ -74,6 +74,16 @@ def initial_state(model: Model, t0: float, *, tol: float = 1e-13, max_iter: int 
     return y
 
 
+def output_times(settings) -> np.ndarray:
+    """The output sample times [s] of a run: every ``settings.output_step`` [s] from ``t_start``
+    [s], the last one clipped to ``t_end`` [s]."""
+    t0, t1 = settings.t_start, settings.t_end
+    n_out = int(math.floor((t1 - t0) / settings.output_step + 1e-9)) + 1
+    times = t0 + settings.output_step * np.arange(n_out)
+    times[-1] = min(times[-1], t1)
+    return times
+
+
 def simulate(mech: SpatialMechanism, settings, *, initial=None, worn=None) -> Simulation:
     """Run ``mech`` with ``settings`` (a :class:`~workbench.mbs.solution.SolverSettings` or the
     spatial engine's settings: ``t_start``, ``t_end``, ``output_step``, ``rtol``, ``atol``,
@@ -96,9 +106,7 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None, worn=None) -> Si
     t0, t1 = settings.t_start, settings.t_end
     y0 = initial_state(model, t0) if initial is None else np.asarray(initial, float)
     alpha, beta = settings.baumgarte_alpha, settings.baumgarte_beta
-    n_out = int(math.floor((t1 - t0) / settings.output_step + 1e-9)) + 1
-    times = t0 + settings.output_step * np.arange(n_out)
-    times[-1] = min(times[-1], t1)
+    times = output_times(settings)
     calls = [0]
     deadline = _time.monotonic() + settings.max_wall_time
 

@@ -323,16 +323,14 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None):
     ``stats``: phases, events, ``projection_energy`` [J], ``largest_projection`` [m/s],
     ``coupled_rests`` (stick tests of more than one unit), ``inconsistent_rest``."""
     from scipy.integrate import solve_ivp
-    from .solver import initial_state
+    from .solver import initial_state, output_times
     from .stick_modes import decide
     alpha, beta = settings.baumgarte_alpha, settings.baumgarte_beta
     ss = StickSlip(mech, alpha, beta)
     base = ss.base
     t0, t1 = settings.t_start, settings.t_end
     y = initial_state(base, t0) if initial is None else np.asarray(initial, float)
-    n_out = int(math.floor((t1 - t0) / settings.output_step + 1e-9)) + 1
-    times = t0 + settings.output_step * np.arange(n_out)
-    times[-1] = min(times[-1], t1)
+    times = output_times(settings)
     deadline = _time.monotonic() + settings.max_wall_time
     method = getattr(settings, "method", "DOP853") or "DOP853"
     kw = {"max_step": settings.max_step} if settings.max_step and settings.max_step > 0 else {}

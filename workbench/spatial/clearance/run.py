@@ -20,14 +20,13 @@ on the dense output (Brent's method between the neighbours of the largest step e
 from __future__ import annotations
 
 import dataclasses
-import math
 import time as _time
 
 import numpy as np
 
 from ...errors import SolverError
 from ..model import Model
-from ..solver import initial_state, to_simulation
+from ..solver import initial_state, output_times, to_simulation
 from .forces import POINT_NAMES, R_FN, R_FT, R_PEN, R_VT, Clearances
 
 #: a point within this fraction of its joint's clearance of zero penetration switches with the
@@ -55,9 +54,7 @@ def simulate(mech, settings, *, initial=None, worn=None):
     y0 = initial_state(model, t0) if initial is None else np.asarray(initial, float)[:n]
     Y0 = np.concatenate([y0, [0.0, 0.0]])
     alpha, beta = settings.baumgarte_alpha, settings.baumgarte_beta
-    n_out = int(math.floor((t1 - t0) / settings.output_step + 1e-9)) + 1
-    times = t0 + settings.output_step * np.arange(n_out)
-    times[-1] = min(times[-1], t1)
+    times = output_times(settings)
     deadline = _time.monotonic() + settings.max_wall_time
     npts = clr.n_points
     dm = np.full(npts, -1.0)
