@@ -219,9 +219,9 @@ class Clearances:
 
     def forces_fast(self, y, dm):
         """:meth:`forces` (without the record) of the state ``y`` on the compiled path: one
-        compiled call with the laws imported by name (:mod:`.compiled_forces`), else the contact
-        points and the assembly compiled and the laws' compiled kernels called from Python for
-        the points in contact."""
+        compiled call with the laws as C callbacks (:mod:`.compiled_forces`), else (a kernel
+        that does not compile as one) the contact points and the assembly compiled and the laws'
+        kernels called from Python for the points in contact."""
         if self._load_generated():
             (fun, _), args = self._generated
             Q, pc, pf, bad, kind, value = fun(y, dm, *args)
@@ -233,13 +233,13 @@ class Clearances:
     def _load_generated(self) -> bool:
         if self._generated is None:
             from . import compiled_forces
-            funs = compiled_forces.load(self)
-            self._generated = (funs, compiled_forces.arguments(self)) if funs is not None else False
+            got = compiled_forces.load(self)
+            self._generated = (got[0], compiled_forces.arguments(self) + got[1]) if got is not None else False
         return bool(self._generated)
 
     def record_fast(self, y, dm):
         """:meth:`forces` with the record of the state ``y`` in one compiled call (the output
-        samples, the impact table's peaks), or None when the laws are not compiled by name:
+        samples, the impact table's peaks), or None when a law is not compiled as a C callback:
         ``(Q, rec, normals, R, A, W)`` -- the generalised forces, the ``N_REC`` columns per point
         as :meth:`forces` fills them (the slip speed 0 where no friction acts), the points' unit
         normals ``(npts, 3)`` and the bodies' world kinematics (the ground last)."""
@@ -271,7 +271,7 @@ class Clearances:
                              f"{G[k, G_VT]:.6g} m/s")
 
     def _forces_loop(self, y, dm):
-        """:meth:`forces_fast` with the laws called from Python (laws not importable by name)."""
+        """:meth:`forces_fast` with the laws called from Python (a law not compiled as a C callback)."""
         from .kernels import G_PEN, G_VN, G_VT, assemble, points_of_state
         R, A, V, W, G = _direct(points_of_state)(y, self.nb, self.pint, self.pflt)
         self._wear_fast(G, R, A)
