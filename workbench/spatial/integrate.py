@@ -12,19 +12,28 @@ its point's mode (upwards while open, downwards while closed) is located by Bren
 run.  So the reference path (``path = "scipy"``: ``solve_ivp`` with the Python right-hand side)
 and this loop take the same steps up to rounding.
 
-The right-hand side, the clearance forces and the joint-friction laws are compiled functions
-called by name: numba cannot cache a function that takes another one as an argument, so, as
-:mod:`.clearance.compiled_forces` does for the laws, the module is generated per combination of
-laws (:func:`load`): the generated clearance forces, a ``deriv`` and a ``gaps`` for the
-mechanism's laws, and the source of :func:`dense_eval`, :func:`event_root` and :func:`segment`
-below, copied verbatim.  The two stubs :func:`deriv` and :func:`gaps` stand for the generated ones.
+The right-hand side (:func:`deriv`: :func:`.kernels.rhs`, the clearance forces of
+:func:`.clearance.compiled_forces.forces`, the joints' friction table) and the contact points
+(:func:`gaps`) are compiled functions called by name; the laws reach them as C callbacks, as in
+the planar engine (:mod:`workbench.mbs.kernels`): each contact and friction law's kernel wrapped in
+a ``numba.cfunc`` of the plugin contract's signature (cached on disk,
+:func:`workbench.runtime.caches.cached_cfunc`), passed in two tuples of first-class function values
+(``cfs`` the contact laws, ``ffs`` the friction laws of the clearance joints and of the ideal
+joints, padded to a multiple of :data:`.clearance.compiled_forces.SLOTS`), with each joint's index
+into them (:func:`load`).  numba cannot cache a function that takes a Python-level function as an
+argument, but it caches one that takes C function pointers: so :func:`segment` is compiled once per
+source state and cached on disk (``cache=True``), whatever the laws, the number of clearance joints
+(their parameters are the rows of one array) and whether there are any (``nq = 0``: the clearance
+arguments are empty arrays of the same types).  A law whose kernel does not compile as a C callback
+keeps ``solve_ivp`` (:func:`load` returns None).  The indirect call costs a few nanoseconds against
+the kernel's inlined body; the arithmetic is the same, so are the results (to the last bit).
 
 :func:`segment` status codes: :data:`DONE` (reached ``t1``), :data:`EVENT` (a contact event:
 the state at the root in ``y_out``, the event's point in the result), :data:`PAUSED` (``CHUNK``
 steps: call again from the returned state and step size, the results are those of one call),
 :data:`FALLBACK` (the joints' friction loop did not close in a call, or the axial point has no
 consistent position: the caller continues from ``t`` on the reference right-hand side),
-:data:`BAD_LAW` (a clearance law returned a force that is not finite: the stage state in
+:data:`BAD_LAW` (a clearance law returned a force that is not finite, or raised: the stage state in
 ``y_out``, the caller raises the reference path's error), :data:`TOO_SMALL` (the step fell under
 scipy's smallest step).
 """

@@ -140,6 +140,22 @@ def callbacks(clr, table: LawTable | None = None):
     return np.array(cidx, np.int64), np.array(fidx, np.int64), table
 
 
+def entry(fun, args):
+    """``fun``'s compiled overload for the types of ``args``, as a function of the same arguments
+    that numba does not type again at each call: typing the two tuples of C callbacks costs about
+    0.2 ms a call (a first-class function type is made per callback), more than :func:`record`
+    itself, and the output samples and the impact table's peak search call it from Python
+    thousands of times.  The caller passes arguments of the same types (C-contiguous float arrays
+    for ``y`` and ``dm``, :meth:`.forces.Clearances.record_fast`)."""
+    from numba.core.typing.typeof import Purpose, typeof
+    key = tuple(typeof(a, Purpose.argument) for a in args)
+    cres = fun.overloads.get(key)
+    if cres is None:
+        fun(*args)          # compiled, or loaded from the cache
+        cres = fun.overloads.get(key)
+    return fun if cres is None else cres.entry_point
+
+
 def load(clr):
     """``(forces, record)`` and the C callbacks' arguments ``(cidx, fidx, cfs, ffs)`` for ``clr``
     (a :class:`.forces.Clearances`), or None (a law's kernel not compiled as a C callback: the

@@ -108,6 +108,7 @@ class Clearances:
                         self.points.append(CPoint(q, KIND_AXIAL, h, 1.0))
         self.n_points = len(self.points)
         self._generated = None   # the compiled forces of :mod:`.compiled_forces`, made on first use
+        self._entries = {}       # their calls without numba's typing of the arguments (:meth:`_entry`)
         #: points whose friction law acts while they slip (a law, and not a shoulder)
         self._rubs = np.array([self.data[p.joint][12] is not None and p.kind != KIND_AXIAL for p in self.points],
                               bool)
@@ -223,8 +224,8 @@ class Clearances:
         that does not compile as one) the contact points and the assembly compiled and the laws'
         kernels called from Python for the points in contact."""
         if self._load_generated():
-            (fun, _), args = self._generated
-            Q, pc, pf, bad, kind, value = fun(y, dm, *args)
+            y, dm = np.ascontiguousarray(y, float), np.ascontiguousarray(dm, float)
+            Q, pc, pf, bad, kind, value = self._entry(0, y, dm)(y, dm, *self._generated[1])
             if bad >= 0:
                 self._raise_bad(bad, kind, value, y)
             return Q, pc, pf
@@ -237,6 +238,16 @@ class Clearances:
             self._generated = (got[0], compiled_forces.arguments(self) + got[1]) if got is not None else False
         return bool(self._generated)
 
+    def _entry(self, which: int, y, dm):
+        """The generated forces (``which`` 0) or record (1) as a call that numba does not type
+        again (:func:`.compiled_forces.entry`), made for the current arguments."""
+        funs, args = self._generated
+        got = self._entries.get(which)
+        if got is None or got[0] is not args:
+            from .compiled_forces import entry
+            got = self._entries[which] = (args, entry(funs[which], (y, dm) + args))
+        return got[1]
+
     def record_fast(self, y, dm):
         """:meth:`forces` with the record of the state ``y`` in one compiled call (the output
         samples, the impact table's peaks), or None when a law is not compiled as a C callback:
@@ -246,8 +257,8 @@ class Clearances:
         if not self._load_generated():
             return None
         from .kernels import G_N, G_PEN, G_QI, G_VN, G_VT
-        (_, fun), args = self._generated
-        Q, fn, ft, G, R, A, W, bad, kind, value = fun(y, dm, *args)
+        y, dm = np.ascontiguousarray(y, float), np.ascontiguousarray(dm, float)
+        Q, fn, ft, G, R, A, W, bad, kind, value = self._entry(1, y, dm)(y, dm, *self._generated[1])
         if bad >= 0:
             self._raise_bad(bad, kind, value, y)
         rec = np.zeros((self.n_points, N_REC))
