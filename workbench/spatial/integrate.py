@@ -12,27 +12,41 @@ its point's mode (upwards while open, downwards while closed) is located by Bren
 run.  So the reference path (``path = "scipy"``: ``solve_ivp`` with the Python right-hand side)
 and this loop take the same steps up to rounding.
 
-The right-hand side, the clearance forces and the joint-friction laws are compiled functions
-called by name: numba cannot cache a function that takes another one as an argument, so, as
-:mod:`.clearance.compiled_forces` does for the laws, the module is generated per combination of
-laws (:func:`load`): the generated clearance forces, a ``deriv`` and a ``gaps`` for the
-mechanism's laws, and the source of :func:`dense_eval`, :func:`event_root` and :func:`segment`
-below, copied verbatim.  The two stubs :func:`deriv` and :func:`gaps` stand for the generated ones.
+The right-hand side (:func:`deriv`: :func:`.kernels.rhs`, the clearance forces of
+:func:`.clearance.compiled_forces.forces`, the joints' friction table) and the contact points
+(:func:`gaps`) are compiled functions called by name; the laws reach them as C callbacks, as in
+the planar engine (:mod:`workbench.mbs.kernels`): each contact and friction law's kernel wrapped in
+a ``numba.cfunc`` of the plugin contract's signature (cached on disk,
+:func:`workbench.runtime.caches.cached_cfunc`), passed in two tuples of first-class function values
+(``cfs`` the contact laws, ``ffs`` the friction laws of the clearance joints and of the ideal
+joints, padded to a multiple of :data:`.clearance.compiled_forces.SLOTS`), with each joint's index
+into them (:func:`load`).  numba cannot cache a function that takes a Python-level function as an
+argument, but it caches one that takes C function pointers: so :func:`segment` is compiled once per
+source state and cached on disk (``cache=True``), whatever the laws, the number of clearance joints
+(their parameters are the rows of one array) and whether there are any (``nq = 0``: the clearance
+arguments are empty arrays of the same types).  A law whose kernel does not compile as a C callback
+keeps ``solve_ivp`` (:func:`load` returns None).  The indirect call costs a few nanoseconds against
+the kernel's inlined body; the arithmetic is the same, so are the results (to the last bit).
 
 :func:`segment` status codes: :data:`DONE` (reached ``t1``), :data:`EVENT` (a contact event:
 the state at the root in ``y_out``, the event's point in the result), :data:`PAUSED` (``CHUNK``
 steps: call again from the returned state and step size, the results are those of one call),
 :data:`FALLBACK` (the joints' friction loop did not close in a call, or the axial point has no
 consistent position: the caller continues from ``t`` on the reference right-hand side),
-:data:`BAD_LAW` (a clearance law returned a force that is not finite: the stage state in
+:data:`BAD_LAW` (a clearance law returned a force that is not finite, or raised: the stage state in
 ``y_out``, the caller raises the reference path's error), :data:`TOO_SMALL` (the step fell under
 scipy's smallest step).
 """
 from __future__ import annotations
 
-import inspect
-
 import numpy as np
+from scipy.integrate._ivp import dop853_coefficients as _dc
+
+from ..jit import N_OUT, njit
+from .clearance.compiled_forces import forces
+from .clearance.kernels import G_PEN, points_of_state
+from .clearance.worn_kernels import take_depths
+from .kernels import rhs, slip_speeds
 
 DONE, EVENT, PAUSED, FALLBACK, BAD_LAW, TOO_SMALL = 0, 1, 2, 3, 4, 5
 #: accepted steps per call of :func:`segment` (then the caller checks the wall-time limit)
@@ -41,18 +55,73 @@ CHUNK = 4096
 D_OK, D_FRICTION, D_BAD_LAW = 0, 1, 2
 
 _SAFETY, _MIN_FACTOR, _MAX_FACTOR = 0.9, 0.2, 10.0
+_DC_A = _dc.A
+_DC_B = _dc.B
+_DC_C = _dc.C
+_DC_E3 = _dc.E3
+_DC_E5 = _dc.E5
+_DC_D = _dc.D
 
 
-def deriv(t, Y, dm, alpha, beta, rargs, cargs, jargs, out):   # pragma: no cover - replaced when generated
-    """The state's derivative into ``out``; a ``D_*`` status (generated per laws, :func:`_deriv_source`)."""
-    raise NotImplementedError
+@njit(cache=True)
+def deriv(t, Y, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, out):
+    """The state's derivative into ``out``; a ``D_*`` status.  The clearance forces
+    (:func:`.clearance.compiled_forces.forces`, with ``nq = 2`` the normal forces' and the
+    friction's work as the last two states; ``nq = 0``: no clearance joint, ``cargs`` empty
+    arrays), the joints' friction table (each joint's law at unit load, ``jargs`` of
+    :func:`load`: the law's index in ``ffs``) and :func:`.kernels.rhs`."""
+    n = out.shape[0] - nq
+    y = Y[:n]
+    pc = 0.0
+    pf = 0.0
+    if nq:
+        Qx, pc, pf, bad, kind, value = forces(y, dm, cargs[0], cargs[1], cargs[2], cargs[3], cargs[4], cargs[5],
+                                              cargs[6], cargs[7], cargs[8], cargs[9], cargs[10], cargs[11],
+                                              cargs[12], cfs, ffs)
+        if bad >= 0:
+            return D_BAD_LAW
+    else:
+        Qx = np.zeros(6 * rargs[0])
+    ftab = np.zeros((rargs[4].shape[0], 2))
+    if jargs[0].shape[0] > 0:
+        v = slip_speeds(y, rargs[0], rargs[4], rargs[5])
+        tmp = np.zeros(N_OUT)
+        for m in range(jargs[0].shape[0]):
+            q = jargs[0][m]
+            p = jargs[3][m]
+            ftab[q, 0] = ffs[jargs[1][m]](v[q, 0], 1.0, 0.0, p.ctypes, tmp.ctypes)
+            if jargs[2][m]:
+                ftab[q, 1] = ffs[jargs[1][m]](v[q, 1], 1.0, 0.0, p.ctypes, tmp.ctypes)
+    yd = np.empty(n)
+    st = 0
+    try:
+        st = rhs(t, y, alpha, beta, rargs[0], rargs[1], rargs[2], rargs[3], rargs[4], rargs[5], rargs[6],
+                 rargs[7], rargs[8], rargs[9], rargs[10], rargs[11], rargs[12], rargs[13], rargs[14], rargs[15],
+                 rargs[16], rargs[17], ftab, Qx, yd)
+    except Exception:   # a wild trial stage (singular system): NaN, the step is rejected
+        yd[:] = np.nan
+    if st != 0:
+        return D_FRICTION
+    out[:n] = yd
+    if nq:
+        out[n] = pc
+        out[n + 1] = -pf
+    return D_OK
 
 
-def gaps(Y, n, cargs):   # pragma: no cover - replaced when generated
-    """Penetration [m] of every contact point of the state ``Y`` (generated, :func:`_gaps_source`)."""
-    raise NotImplementedError
+@njit(cache=True)
+def gaps(Y, n, cargs):
+    """Penetration [m] of every contact point of the state ``Y`` (none when ``n`` is the whole
+    state: no clearance joint)."""
+    if n == Y.shape[0]:
+        return np.zeros(0)
+    R, A, V, W, G = points_of_state(Y[:n], cargs[0], cargs[1], cargs[2])
+    if cargs[8].shape[0] > 0:
+        take_depths(G, R, A, cargs[8], cargs[9], cargs[10])
+    return G[:, G_PEN].copy()
 
 
+@njit(cache=True)
 def dense_eval(F, y_old, x, out):
     """scipy's ``Dop853DenseOutput`` at fraction ``x`` of the step into ``out``."""
     for i in range(y_old.shape[0]):
@@ -66,6 +135,7 @@ def dense_eval(F, y_old, x, out):
         out[i] = v + y_old[i]
 
 
+@njit(cache=True)
 def event_root(k, t_old, h, F, y_old, n, cargs, ytmp):
     """The zero of point ``k``'s penetration on the dense output of the step ``[t_old, t_old + h]``:
     scipy's ``brentq`` (its C code; ``xtol = rtol = 4 eps``, 100 iterations)."""
@@ -116,8 +186,9 @@ def event_root(k, t_old, h, F, y_old, n, cargs, ytmp):
     return xcur
 
 
+@njit(cache=True)
 def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta, rargs, cargs, jargs,
-            store, Tst, Hst, Fst, Yst, y_out):
+            nq, cfs, ffs, store, Tst, Hst, Fst, Yst, y_out):
     """Integrate from ``(t, y)`` towards ``t1`` (DOP853, module docstring), first trying the step
     ``h_abs`` (at most ``hmax``); the samples at ``times[k_out:]`` reached go into ``Ys``; with
     ``store`` each accepted step's dense output goes into ``Tst`` (step starts, then the end),
@@ -127,7 +198,7 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
     point (-1); the state reached in ``y_out``."""
     A = _DC_A; B = _DC_B; C = _DC_C; E3 = _DC_E3; E5 = _DC_E5; D = _DC_D
     ny = y.shape[0]
-    n = ny - NQ
+    n = ny - nq
     nout = times.shape[0]
     K = np.empty((16, ny))
     f = np.empty(ny)
@@ -136,7 +207,7 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
     F = np.empty((7, ny))
     y = y.copy()
     nfev = 1
-    st = deriv(t, y, dm, alpha, beta, rargs, cargs, jargs, f)
+    st = deriv(t, y, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, f)
     if st != 0:
         y_out[:] = y
         return (FALLBACK if st == 1 else BAD_LAW), t, h_abs, 0.0, k_out, 0, nfev, -1
@@ -185,7 +256,7 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
                         ytmp[i] = ynew[i]
                     tt = t_new
                 nfev += 1
-                st = deriv(tt, ytmp, dm, alpha, beta, rargs, cargs, jargs, K[s])
+                st = deriv(tt, ytmp, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, K[s])
                 if st != 0:
                     if st == 1:
                         y_out[:] = y
@@ -239,7 +310,7 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
                         acc += K[q, i] * A[s, q]
                     ytmp[i] = y[i] + acc * h
                 nfev += 1
-                st = deriv(t + C[s] * h, ytmp, dm, alpha, beta, rargs, cargs, jargs, K[s])
+                st = deriv(t + C[s] * h, ytmp, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, K[s])
                 if st != 0:      # the step is dropped: the caller goes on from its start
                     if st == 1:
                         y_out[:] = y
@@ -287,163 +358,67 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
         g = g_new
 
 
-_HEADER = '''"""Generated by workbench.spatial.integrate: the compiled integration loop of spatial models
-with these laws.  Do not edit; delete to regenerate."""
-import math
-
-import numpy as np
-from numba import njit
-from scipy.integrate._ivp import dop853_coefficients as _dc
-
-from workbench.spatial.integrate import (BAD_LAW, CHUNK, DONE, EVENT, FALLBACK, PAUSED, TOO_SMALL, _MAX_FACTOR,
-                                        _MIN_FACTOR, _SAFETY)
-from workbench.spatial.kernels import rhs, slip_speeds
-
-_DC_A = _dc.A
-_DC_B = _dc.B
-_DC_C = _dc.C
-_DC_E3 = _dc.E3
-_DC_E5 = _dc.E5
-_DC_D = _dc.D
-'''
-
-
-def _deriv_source(nq: int, clearance: bool, jlaws) -> str:
-    """``deriv``: the clearance forces (the generated ``forces``), the joints' friction table
-    (each law's kernel at unit load, :func:`.kernels.friction_table`; ``jlaws`` the distinct laws'
-    ``(module, name)``, ``jargs`` of :func:`load` says which joint has which) and
-    :func:`.kernels.rhs`."""
-    r = ", ".join(f"rargs[{i}]" for i in range(18))
-    c = ", ".join(f"cargs[{i}]" for i in range(11))
-    L = ["@njit(cache=True)",
-         "def deriv(t, Y, dm, alpha, beta, rargs, cargs, jargs, out):",
-         f"    n = out.shape[0] - {nq}",
-         "    y = Y[:n]",
-         "    pc = 0.0",
-         "    pf = 0.0"]
-    if clearance:
-        L += [f"    Qx, pc, pf, bad, kind, value = forces(y, dm, {c})",
-              "    if bad >= 0:",
-              "        return 2"]
-    else:
-        L.append("    Qx = np.zeros(6 * rargs[0])")
-    L.append("    ftab = np.zeros((rargs[4].shape[0], 2))")
-    if jlaws:
-        L += ["    v = slip_speeds(y, rargs[0], rargs[4], rargs[5])",
-              "    for m in range(jargs[0].shape[0]):",
-              "        q = jargs[0][m]",
-              "        law = jargs[1][m]",
-              "        p = jargs[3][m]"]
-        for k in range(len(jlaws)):
-            L += [f"        {'if' if k == 0 else 'elif'} law == {k}:",
-                  f"            ftab[q, 0] = jk_{k}(v[q, 0], 1.0, 0.0, p)[0]",
-                  "            if jargs[2][m]:",
-                  f"                ftab[q, 1] = jk_{k}(v[q, 1], 1.0, 0.0, p)[0]"]
-    L += ["    yd = np.empty(n)",
-          "    st = 0",
-          "    try:",
-          f"        st = rhs(t, y, alpha, beta, {r}, ftab, Qx, yd)",
-          "    except Exception:   # a wild trial stage (singular system): NaN, the step is rejected",
-          "        yd[:] = np.nan",
-          "    if st != 0:",
-          "        return 1",
-          "    out[:n] = yd"]
-    if nq:
-        L += ["    out[n] = pc", "    out[n + 1] = -pf"]
-    L.append("    return 0")
-    return "\n".join(L)
-
-
-def _gaps_source(clearance: bool) -> str:
-    L = ["@njit(cache=True)", "def gaps(Y, n, cargs):"]
-    if clearance:
-        L += ["    R, A, V, W, G = points_of_state(Y[:n], cargs[0], cargs[1], cargs[2])",
-              "    if cargs[8].shape[0] > 0:",
-              "        take_depths(G, R, A, cargs[8], cargs[9], cargs[10])",
-              "    return G[:, G_PEN].copy()"]
-    else:
-        L.append("    return np.zeros(0)")
-    return "\n".join(L)
-
-
-def _copied(fun) -> str:
-    return "@njit(cache=True)\n" + inspect.getsource(fun)
-
-
-def source(nq: int, claws, jlaws) -> str:
-    """The generated module's text: ``claws`` the clearance joints' laws
-    (:func:`.clearance.compiled_forces._laws`, None without clearance joints), ``jlaws`` the
-    joints' distinct friction laws ``(module, name)`` (one module serves every mechanism with
-    those laws, whichever joints carry them)."""
-    parts = []
-    if claws is not None:
-        from .clearance.compiled_forces import source as forces_source
-        parts.append(forces_source(claws))
-        parts.append(_HEADER.split('"""', 2)[2])
-    else:
-        parts.append(_HEADER)
-    for m, (mod, name) in enumerate(jlaws):
-        parts.append(f"from {mod} import {name} as jk_{m}")
-    parts.append(f"\nNQ = {nq}\n")
-    parts += ["", _deriv_source(nq, claws is not None, jlaws), "", "", _gaps_source(claws is not None), "", ""]
-    parts += [_copied(f) + "\n\n" for f in (dense_eval, event_root, segment)]
-    return "\n".join(parts)
-
-
-def _joint_laws(model):
-    """The distinct friction laws of the joints ``((module, name), ...)`` and ``jargs``: per joint
-    with friction its index, its law's index among them, whether it is a universal joint (two
-    journals) and its law's parameters (rows padded with zeros); None when a law's kernel is
-    not importable by name."""
-    from ..mbs.codegen import kernel_import
-    laws, rows = [], []
+def _joint_laws(model, table):
+    """``jargs``: per joint with friction its index, its law's index in ``table`` (a
+    :class:`.clearance.compiled_forces.LawTable`, the friction callbacks), whether it is a
+    universal joint (two journals) and its law's parameters (rows padded with zeros)."""
+    rows = []
     for q, j in enumerate(model.mechanism.joints):
         if j.friction is None:
             continue
-        imp = kernel_import(j.friction.kernel)
-        if imp is None:
-            return None
-        if imp not in laws:
-            laws.append(imp)
-        rows.append((q, laws.index(imp), j.type == "universal", np.asarray(j.friction.pack(), float)))
+        rows.append((q, table.friction(j.friction.kernel), j.type == "universal",
+                     np.asarray(j.friction.pack(), float)))
     width = max([len(r[3]) for r in rows] + [1])
     jp = np.zeros((len(rows), width))
     for m, r in enumerate(rows):
         jp[m, :len(r[3])] = r[3]
-    jargs = (np.array([r[0] for r in rows], np.int64), np.array([r[1] for r in rows], np.int64),
-             np.array([r[2] for r in rows], np.bool_), jp)
-    return tuple(laws), jargs
+    return (np.array([r[0] for r in rows], np.int64), np.array([r[1] for r in rows], np.int64),
+            np.array([r[2] for r in rows], np.bool_), jp)
 
 
-#: this process' generated modules, by their laws
-_LOADED: dict = {}
+def _no_clearance() -> tuple:
+    """``cargs`` of a model without clearance joints: the types of :func:`_clearance_args`'s, no rows."""
+    from .clearance.worn_kernels import N_WFLT, N_WINT
+    i0 = np.zeros(0, np.int64)
+    return (0, np.zeros((0, 3), np.int64), np.zeros((0, 17)), np.zeros(0), np.zeros(0, np.bool_), i0,
+            np.zeros((1, 1)), np.zeros((1, 1)), np.zeros((0, N_WINT), np.int64), np.zeros((0, N_WFLT)),
+            np.zeros(0), i0, i0)
+
+
+def _clearance_args(clr, table) -> tuple:
+    """``cargs`` of the clearance joints ``clr``: :func:`.clearance.compiled_forces.arguments`
+    with the laws' parameters as the rows of one array each (NaN-padded,
+    :func:`workbench.mbs.kernels.pack_rows`: the argument types do not depend on the number of
+    joints) and the joints' law indices in ``table``."""
+    from ..mbs.kernels import pack_rows
+    from .clearance.compiled_forces import arguments, callbacks
+    got = callbacks(clr, table)
+    if got is None:
+        return None
+    cidx, fidx, _ = got
+    a = arguments(clr)
+    return a[:6] + (pack_rows(list(a[6])), pack_rows(list(a[7]))) + a[8:] + (cidx, fidx)
 
 
 def load(model, clr=None):
-    """The generated module (its ``segment``) for ``model`` and its clearance joints ``clr`` (a
-    :class:`.clearance.forces.Clearances`, or None), and the ``jargs`` argument (the joints'
-    friction laws, :func:`_joint_laws`); None when a law is not importable by name or no folder
-    can hold the module (the caller keeps the scipy loop)."""
-    got = _joint_laws(model)
-    if got is None:
+    """The arguments of :func:`segment` that say which laws act: ``(cargs, jargs, nq, cfs, ffs)``
+    for ``model`` and its clearance joints ``clr`` (a :class:`.clearance.forces.Clearances`, or
+    None); None when a law's kernel does not compile as a C callback (the caller keeps the scipy
+    loop)."""
+    from .clearance.compiled_forces import LawTable
+    table = LawTable()
+    try:
+        jargs = _joint_laws(model, table)
+    except Exception:  # noqa: BLE001 - a kernel numba cannot wrap: the scipy loop
         return None
-    jlaws, jargs = got
-    claws = None
-    if clr is not None:
-        from .clearance.compiled_forces import _laws
-        claws = _laws(clr)
-        if claws is None:
+    if clr is None:
+        cargs, nq = _no_clearance(), 0
+    else:
+        cargs, nq = _clearance_args(clr, table), 2
+        if cargs is None:
             return None
-    nq = 0 if clr is None else 2
-    key = (nq, claws, jlaws)
-    if key not in _LOADED:
-        from ..mbs.codegen_module import import_generated
-        mod, _why = import_generated(source(nq, claws, jlaws), "wb_spatial_integrate")
-        _LOADED[key] = mod
-    mod = _LOADED[key]
-    if mod is None:
-        return None
-    return mod, jargs
+    cfs, ffs = table.tuples()
+    return cargs, jargs, nq, cfs, ffs
 
 
 class DenseSteps:

@@ -1,7 +1,8 @@
 """Driving the compiled integration loop (:mod:`.integrate`) from Python: one call per segment
 between contact events, resumed after each :data:`.integrate.CHUNK` steps for the wall-time check.
 
-:class:`CompiledLoop` holds the generated module, the packed arguments and the output buffers;
+:class:`CompiledLoop` holds the packed arguments (the laws' C callbacks among them,
+:func:`.integrate.load`) and the output buffers;
 :meth:`CompiledLoop.run` integrates from ``(t, y)`` to ``t1`` or the first event and returns a
 :class:`Piece`: the samples reached, the dense output of the steps (for the impact table's peak
 search), how it ended and where.
@@ -41,10 +42,11 @@ class Piece:
 
 class CompiledLoop:
     """The compiled loop of ``model`` (clearance joints ``clr`` or None) at ``settings``; None from
-    :meth:`make` when a law is not importable by name (the scipy loop stays)."""
+    :meth:`make` when a law's kernel does not compile as a C callback (the scipy loop stays)."""
 
-    def __init__(self, mod, jargs, args, cargs, times, ny, settings, deadline, store):
-        self.mod, self.jargs, self.args, self.cargs = mod, jargs, args, cargs
+    def __init__(self, laws, args, times, ny, settings, deadline, store):
+        self.cargs, self.jargs, self.nq, self.cfs, self.ffs = laws
+        self.args = args
         self.times = np.asarray(times, float)
         self.ny = ny
         self.rtol, self.atol = float(settings.rtol), float(settings.atol)
@@ -60,16 +62,10 @@ class CompiledLoop:
 
     @classmethod
     def make(cls, model, clr, args, times, ny, settings, deadline):
-        loaded = _it.load(model, clr)
-        if loaded is None:
+        laws = _it.load(model, clr)
+        if laws is None:
             return None
-        mod, jargs = loaded
-        cargs = ()
-        if clr is not None:
-            if not clr._load_generated():
-                return None
-            cargs = clr._generated[1]
-        return cls(mod, jargs, args, cargs, times, ny, settings, deadline, clr is not None)
+        return cls(laws, args, times, ny, settings, deadline, clr is not None)
 
     def run(self, t, t1, y, h, dm, k_out) -> Piece:
         """Integrate from ``(t, y)`` with the first step ``h`` towards ``t1`` (contact modes ``dm``),
@@ -80,10 +76,10 @@ class CompiledLoop:
         y = np.ascontiguousarray(y, float)
         dm = np.ascontiguousarray(dm, float)
         while True:
-            status, t, h, last_h, k_out, ns, nfev, hit = self.mod.segment(
+            status, t, h, last_h, k_out, ns, nfev, hit = _it.segment(
                 t, t1, y, h, self.hmax, self.rtol, self.atol, self.times, k_out, self.Ys, dm, self.alpha,
-                self.beta, self.args, self.cargs, self.jargs, self.store, self._T, self._H, self._F, self._Y0,
-                self._y_out)
+                self.beta, self.args, self.cargs, self.jargs, self.nq, self.cfs, self.ffs, self.store, self._T,
+                self._H, self._F, self._Y0, self._y_out)
             calls += nfev
             y = self._y_out.copy()
             if self.store and ns:

@@ -108,6 +108,7 @@ class Clearances:
                         self.points.append(CPoint(q, KIND_AXIAL, h, 1.0))
         self.n_points = len(self.points)
         self._generated = None   # the compiled forces of :mod:`.compiled_forces`, made on first use
+        self._entries = {}       # their calls without numba's typing of the arguments (:meth:`_entry`)
         #: points whose friction law acts while they slip (a law, and not a shoulder)
         self._rubs = np.array([self.data[p.joint][12] is not None and p.kind != KIND_AXIAL for p in self.points],
                               bool)
@@ -219,12 +220,12 @@ class Clearances:
 
     def forces_fast(self, y, dm):
         """:meth:`forces` (without the record) of the state ``y`` on the compiled path: one
-        compiled call with the laws imported by name (:mod:`.compiled_forces`), else the contact
-        points and the assembly compiled and the laws' compiled kernels called from Python for
-        the points in contact."""
+        compiled call with the laws as C callbacks (:mod:`.compiled_forces`), else (a kernel
+        that does not compile as one) the contact points and the assembly compiled and the laws'
+        kernels called from Python for the points in contact."""
         if self._load_generated():
-            (fun, _), args = self._generated
-            Q, pc, pf, bad, kind, value = fun(y, dm, *args)
+            y, dm = np.ascontiguousarray(y, float), np.ascontiguousarray(dm, float)
+            Q, pc, pf, bad, kind, value = self._entry(0, y, dm)(y, dm, *self._generated[1])
             if bad >= 0:
                 self._raise_bad(bad, kind, value, y)
             return Q, pc, pf
@@ -233,21 +234,31 @@ class Clearances:
     def _load_generated(self) -> bool:
         if self._generated is None:
             from . import compiled_forces
-            funs = compiled_forces.load(self)
-            self._generated = (funs, compiled_forces.arguments(self)) if funs is not None else False
+            got = compiled_forces.load(self)
+            self._generated = (got[0], compiled_forces.arguments(self) + got[1]) if got is not None else False
         return bool(self._generated)
+
+    def _entry(self, which: int, y, dm):
+        """The generated forces (``which`` 0) or record (1) as a call that numba does not type
+        again (:func:`.compiled_forces.entry`), made for the current arguments."""
+        funs, args = self._generated
+        got = self._entries.get(which)
+        if got is None or got[0] is not args:
+            from .compiled_forces import entry
+            got = self._entries[which] = (args, entry(funs[which], (y, dm) + args))
+        return got[1]
 
     def record_fast(self, y, dm):
         """:meth:`forces` with the record of the state ``y`` in one compiled call (the output
-        samples, the impact table's peaks), or None when the laws are not compiled by name:
+        samples, the impact table's peaks), or None when a law is not compiled as a C callback:
         ``(Q, rec, normals, R, A, W)`` -- the generalised forces, the ``N_REC`` columns per point
         as :meth:`forces` fills them (the slip speed 0 where no friction acts), the points' unit
         normals ``(npts, 3)`` and the bodies' world kinematics (the ground last)."""
         if not self._load_generated():
             return None
         from .kernels import G_N, G_PEN, G_QI, G_VN, G_VT
-        (_, fun), args = self._generated
-        Q, fn, ft, G, R, A, W, bad, kind, value = fun(y, dm, *args)
+        y, dm = np.ascontiguousarray(y, float), np.ascontiguousarray(dm, float)
+        Q, fn, ft, G, R, A, W, bad, kind, value = self._entry(1, y, dm)(y, dm, *self._generated[1])
         if bad >= 0:
             self._raise_bad(bad, kind, value, y)
         rec = np.zeros((self.n_points, N_REC))
@@ -271,7 +282,7 @@ class Clearances:
                              f"{G[k, G_VT]:.6g} m/s")
 
     def _forces_loop(self, y, dm):
-        """:meth:`forces_fast` with the laws called from Python (laws not importable by name)."""
+        """:meth:`forces_fast` with the laws called from Python (a law not compiled as a C callback)."""
         from .kernels import G_PEN, G_VN, G_VT, assemble, points_of_state
         R, A, V, W, G = _direct(points_of_state)(y, self.nb, self.pint, self.pflt)
         self._wear_fast(G, R, A)
