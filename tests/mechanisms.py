@@ -38,3 +38,17 @@ def slider_crank(contact=None, friction=None, *, clearance: float = 0.5e-3, jour
                                       journal_radius=journal_radius, contact=contact, friction=friction),)
     drivers = (Driver("motor", "crank", DriverFunction(polynomial=(0.0, omega))),)
     return Mechanism(bodies, tuple(joints), drivers, (), clr, {"O": (0.0, 0.0)}, gravity)
+
+
+def free_journal(registry, lubrication, *, journal_radius: float, clearance: float, length: float,
+                 mass: float = 1.0, inertia: float = 1e-4) -> Mechanism:
+    """A free journal (``mass`` [kg], ``inertia`` [kg m^2]) in a ground bushing, no gravity: the
+    lubricated clearance joint "J" (Hertz contact, ``lubrication`` a lubrication model) of radii
+    ``journal_radius`` and ``journal_radius + clearance`` [m], ``length`` [m]."""
+    return Mechanism(
+        bodies=(Body("journal", mass, inertia, position=(0.0, 0.0), points={"C": (0.0, 0.0)}),), joints=(),
+        clearance_joints=(RevoluteClearanceJoint(
+            "J", "ground", "O", "journal", "C", bushing_radius=journal_radius + clearance,
+            journal_radius=journal_radius, contact=registry.create("contact", "hertz"), length=length,
+            lubrication=lubrication),),
+        ground_points={"O": (0.0, 0.0)}, gravity=(0.0, 0.0))

@@ -148,16 +148,10 @@ def test_the_solver_records_the_asperity_resultant_as_the_contact_force(model):
     along ALPHA; at t = 0 the solver's contact force (the wear loop's load) is the magnitude of
     the asperity resultant, both components (1e-12), not its component along the line of
     centres alone (> 0.5 % apart), and the film force is the rest of the model's force."""
-    from workbench.mbs.mechanism import Body, Mechanism, RevoluteClearanceJoint
+    from mechanisms import free_journal
     from workbench.mbs.solution import SolverSettings
     from workbench.mbs.solver import simulate
-    reg = build_registry()
-    mech = Mechanism(
-        bodies=(Body("journal", 1.0, 1e-4, position=(0.0, 0.0), points={"C": (0.0, 0.0)}),), joints=(),
-        clearance_joints=(RevoluteClearanceJoint(
-            "J", "ground", "O", "journal", "C", bushing_radius=R + C, journal_radius=R,
-            contact=reg.create("contact", "hertz"), length=L, lubrication=model),),
-        ground_points={"O": (0.0, 0.0)}, gravity=(0.0, 0.0))
+    mech = free_journal(build_registry(), model, journal_radius=R, clearance=C, length=L)
     u = np.array([math.cos(ALPHA), math.sin(ALPHA)]); t = np.array([-u[1], u[0]])
     e, v, w = 0.95 * C * u, 1e-4 * t, 300.0
     depth = _scar(ALPHA + 0.25, 0.1 * C)
@@ -195,16 +189,10 @@ def test_the_contact_energy_on_a_worn_bore_is_the_asperities_potential(model):
     component's work along the path is 58 uJ (0.8 % of the range; asserted > 10 x the
     tolerance): booked with the film, as before, it fails.  The books close to 1e-9 of the
     initial kinetic energy (measured 8e-12)."""
-    from workbench.mbs.mechanism import Body, Mechanism, RevoluteClearanceJoint
+    from mechanisms import free_journal
     from workbench.mbs.solution import SolverSettings
     from workbench.mbs.solver import simulate
-    reg = build_registry()
-    mech = Mechanism(
-        bodies=(Body("journal", 1.0, 1e-4, position=(0.0, 0.0), points={"C": (0.0, 0.0)}),), joints=(),
-        clearance_joints=(RevoluteClearanceJoint(
-            "J", "ground", "O", "journal", "C", bushing_radius=R + C, journal_radius=R,
-            contact=reg.create("contact", "hertz"), length=L, lubrication=model),),
-        ground_points={"O": (0.0, 0.0)}, gravity=(0.0, 0.0))
+    mech = free_journal(build_registry(), model, journal_radius=R, clearance=C, length=L)
     u = np.array([math.cos(ALPHA), math.sin(ALPHA)]); t = np.array([-u[1], u[0]])
     e0, v0, w = 0.93 * C * u, 2e-3 * t + 5e-4 * u, 50.0
     depth = _scar(ALPHA + 0.25, 0.1 * C)

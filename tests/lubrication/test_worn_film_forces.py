@@ -207,17 +207,12 @@ def test_a_worn_joint_in_the_dynamics_feels_the_kernel_on_its_profile(registry):
     loop's profile form, 720 nodes, 0.3 c deep under the journal), started eccentric, moving and
     spinning; the film force the solver records at t = 0 is the kernel's on the worn profile
     (1e-12) and differs from the nominal bore's (> 5 %)."""
-    from workbench.mbs.mechanism import Body, Mechanism, RevoluteClearanceJoint
+    from mechanisms import free_journal
     from workbench.mbs.solution import SolverSettings
     from workbench.mbs.solver import simulate
     mu_, R_, L_, c_ = 0.04, 0.01, 0.01, 2e-5
     lub = registry.create("lubrication", "short_bearing", {"viscosity": mu_})
-    mech = Mechanism(
-        bodies=(Body("journal", 1.0, 1e-4, position=(0.0, 0.0), points={"C": (0.0, 0.0)}),), joints=(),
-        clearance_joints=(RevoluteClearanceJoint(
-            "J", "ground", "O", "journal", "C", bushing_radius=R_ + c_, journal_radius=R_,
-            contact=registry.create("contact", "hertz"), length=L_, lubrication=lub),),
-        ground_points={"O": (0.0, 0.0)}, gravity=(0.0, 0.0))
+    mech = free_journal(registry, lub, journal_radius=R_, clearance=c_, length=L_)
     e = 0.7 * c_ * np.array([math.cos(ALPHA), math.sin(ALPHA)])
     v, w = np.array([1e-4, -2e-4]), 500.0
     hb = _scar(ALPHA, 0.3 * c_)
