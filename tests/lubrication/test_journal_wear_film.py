@@ -17,14 +17,8 @@ from workbench.mbs.compiled import film_profile
 from workbench.models import ContactGeometry
 from workbench.plugins import build_registry
 
-NODES = 720
-PSI = 2 * math.pi * np.arange(NODES) / NODES
-ALPHA = 0.3
-
-
-def _scar(center, depth, width=0.4):
-    gap = np.angle(np.exp(1j * (PSI - center)))
-    return depth * np.exp(-(gap / width) ** 2)
+from worn_bore_rig import ALPHA, C, L, NODES, PSI, R, film_force_at_start
+from worn_bore_rig import scar as _scar
 
 
 def test_film_profile_adds_the_journal_mean_and_keeps_an_unworn_journal_bit_for_bit():
@@ -44,22 +38,11 @@ def test_a_worn_journal_widens_the_film_in_the_dynamics():
     wear 0.1 c), started eccentric, moving and spinning: the film force the solver records at t = 0
     is the kernel's on the bushing's profile plus the journal's mean (1e-12) and differs from the
     bushing's profile alone (> 5 %, the old film)."""
-    from mechanisms import free_journal
-    from workbench.mbs.solution import SolverSettings
-    from workbench.mbs.solver import simulate
-    reg = build_registry()
-    mu_, R_, L_, c_ = 0.04, 0.01, 0.01, 2e-5
-    lub = reg.create("lubrication", "short_bearing", {"viscosity": mu_})
-    mech = free_journal(reg, lub, journal_radius=R_, clearance=c_, length=L_)
-    e = 0.7 * c_ * np.array([math.cos(ALPHA), math.sin(ALPHA)])
-    v, w = np.array([1e-4, -2e-4]), 500.0
-    hb = _scar(ALPHA, 0.3 * c_)
-    hj = 0.1 * c_ * (1.0 + np.cos(PSI - 2.0))            # mean 0.1 c
-    sim = simulate(mech, SolverSettings(t_end=1e-6, output_step=1e-6),
-                   surfaces={0: (hb, hj)}, initial=(np.array([*e, 0.0]), np.array([*v, w])))
-    geom = ContactGeometry("cylindrical", R_, R_ + c_, L_)
+    hb = _scar(ALPHA, 0.3 * C)
+    hj = 0.1 * C * (1.0 + np.cos(PSI - 2.0))              # mean 0.1 c
+    lub, e, v, w, rec = film_force_at_start(build_registry(), (hb, hj))
+    geom = ContactGeometry("cylindrical", R, R + C, L)
     f_seen, _ = lub.force(e, v, w, geom, bushing_wear=hb + hj.mean())
     f_old, _ = lub.force(e, v, w, geom, bushing_wear=hb)
-    rec = float(np.asarray(sim.film_force)[0, 0])
     assert rec == pytest.approx(float(np.hypot(*f_seen)), rel=1e-12)
     assert abs(rec - float(np.hypot(*f_old))) > 0.05 * rec

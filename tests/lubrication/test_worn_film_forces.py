@@ -21,9 +21,8 @@ from workbench.lubrication import worn_film as wf
 from workbench.models import ContactGeometry
 from workbench.plugins import build_registry
 
-NODES = 720
-PSI = 2 * math.pi * np.arange(NODES) / NODES
-ALPHA = 0.3                           # direction of the eccentricity in the bushing frame [rad]
+from worn_bore_rig import ALPHA, NODES, PSI
+from worn_bore_rig import scar as _scar
 
 
 @pytest.fixture(scope="module")
@@ -33,11 +32,6 @@ def registry():
 
 def _geometry(clearance=5e-4, R=0.01, L=0.01):
     return ContactGeometry("cylindrical", R, R + clearance, L)
-
-
-def _scar(center, depth, width=0.4):
-    gap = np.angle(np.exp(1j * (PSI - center)))
-    return depth * np.exp(-(gap / width) ** 2)
 
 
 def _states(c):
@@ -207,21 +201,12 @@ def test_a_worn_joint_in_the_dynamics_feels_the_kernel_on_its_profile(registry):
     loop's profile form, 720 nodes, 0.3 c deep under the journal), started eccentric, moving and
     spinning; the film force the solver records at t = 0 is the kernel's on the worn profile
     (1e-12) and differs from the nominal bore's (> 5 %)."""
-    from mechanisms import free_journal
-    from workbench.mbs.solution import SolverSettings
-    from workbench.mbs.solver import simulate
-    mu_, R_, L_, c_ = 0.04, 0.01, 0.01, 2e-5
-    lub = registry.create("lubrication", "short_bearing", {"viscosity": mu_})
-    mech = free_journal(registry, lub, journal_radius=R_, clearance=c_, length=L_)
-    e = 0.7 * c_ * np.array([math.cos(ALPHA), math.sin(ALPHA)])
-    v, w = np.array([1e-4, -2e-4]), 500.0
-    hb = _scar(ALPHA, 0.3 * c_)
-    sim = simulate(mech, SolverSettings(t_end=1e-6, output_step=1e-6),
-                   surfaces={0: (hb, np.zeros(NODES))}, initial=(np.array([*e, 0.0]), np.array([*v, w])))
-    geom = _geometry(clearance=c_, R=R_, L=L_)
+    from worn_bore_rig import C, L, R, film_force_at_start
+    hb = _scar(ALPHA, 0.3 * C)
+    lub, e, v, w, rec = film_force_at_start(registry, (hb, np.zeros(NODES)))
+    geom = _geometry(clearance=C, R=R, L=L)
     fw, _ = lub.force(e, v, w, geom, bushing_wear=hb)
     fn, _ = lub.force(e, v, w, geom)
-    rec = float(np.asarray(sim.film_force)[0, 0])
     assert rec == pytest.approx(float(np.hypot(*fw)), rel=1e-12)
     assert abs(rec - float(np.hypot(*fn))) > 0.05 * rec
 
