@@ -107,9 +107,11 @@ def to_dataset(sim, *, study=None, registry=None):
                                   "contact forces (stored elastic energy and hysteresis)")
     if "bristle_deflection" in x:   # LuGre Qi joints (workbench.spatial.bristles)
         coords["bristle_joint"] = var(("bristle_joint",), np.array(x["bristle_joint_names"], dtype=str), "1",
-                                      "joint with LuGre friction")
+                                      "joint with LuGre friction (a universal joint: one entry per journal, "
+                                      "<joint>/journal_i on axis_i, <joint>/journal_j on axis_j)")
         coords["slip_component"] = var(("slip_component",), np.array(["axial", "rotation"]), "1",
-                                       "component of the slip vector (s_dot, omega R), Qi, Luo & Huang (2009) eq. 20")
+                                       "component of the slip vector (s_dot, omega R), Qi, Luo & Huang (2009) eq. 20 "
+                                       "(a revolute joint and a universal joint's journal: rotation only, omega_k R_k)")
         v["bristle_deflection"] = var(("bristle_joint", "slip_component", "time"), T(x["bristle_deflection"]), "m",
                                       "LuGre bristle deflection z in the slip plane (Canudas de Wit et al. (1995) "
                                       "eq. 2)")

@@ -98,13 +98,14 @@ def cylinder(F, M, law, s_dot, omega, R, c, axial: bool, ring: bool = False):
             math.atan2(u[0], u[1]), math.atan2(u[2], u[3]))
 
 
-def universal(F, Mn, m_f1, m_f2, law, omega1, omega2, R1, c1, R2, c2):
+def universal(F, Mn, m_f1, m_f2, law, omega1, omega2, R1, c1, R2, c2, law_j=None):
     """Friction moments of a universal joint as two revolute joints (Qi, Luo & Huang (2009)
     eqs. 54-58).  Frame ``(a, b, n)``: ``a`` the cross axis on body i, ``b`` the one on body j,
     ``n = a x b``; ``F`` the force on body j (components along a, b, n) [N], ``Mn`` its constraint
     moment about ``n`` [N m], ``m_f1``, ``m_f2`` the current friction moments about ``a`` and ``b``
     (each journal carries the other's friction moment across its axis), ``omega1 = (omega_j -
-    omega_i) . a``, ``omega2 = ... . b`` [rad/s].  Returns the new ``(m_f1, m_f2)`` and the two
+    omega_i) . a``, ``omega2 = ... . b`` [rad/s]; ``law_j``: journal 2's law when it differs from
+    journal 1's ``law`` (the LuGre bristles give each journal its own coefficient).  Returns the new ``(m_f1, m_f2)`` and the two
     journals' contact loads ``(F1 + F2 + g3 + g4)``.
 
     Journal 1 (axis a, frame ``e1 = a, e2 = b, e3 = n``): force ``(F_a, F_b, F_n)``, moment
@@ -118,5 +119,6 @@ def universal(F, Mn, m_f1, m_f2, law, omega1, omega2, R1, c1, R2, c2):
     open item).
     """
     r1 = cylinder((F[0], F[1], F[2]), (0.0, m_f2, Mn), law, 0.0, omega1, R1, c1, axial=True, ring=True)
-    r2 = cylinder((F[1], F[2], F[0]), (0.0, Mn, m_f1), law, 0.0, omega2, R2, c2, axial=True, ring=True)
+    r2 = cylinder((F[1], F[2], F[0]), (0.0, Mn, m_f1), law if law_j is None else law_j, 0.0, omega2, R2, c2,
+                  axial=True, ring=True)
     return r1[1], r2[1], sum(r1[2:6]), sum(r2[2:6])

@@ -381,14 +381,9 @@ def _friction_problems(j: Joint, key: str) -> list[tuple[str, str]]:
         out.append((f"{key}.friction", f"joint '{j.name}': friction from the reactions is modelled for "
                                        f"{choices_text(FRICTION_JOINTS)} joints, not '{j.type}'"))
         return out
-    law = j.friction
-    if getattr(type(law), "set_valued", False):
-        pass    # set-valued stick and slip, per journal of a universal joint: workbench.spatial.stick
-    elif getattr(type(law), "n_states", 0) != 0 and j.type == "universal":   # bristles: workbench.spatial.bristles
-        out.append((f"{key}.friction", f"joint '{j.name}': a friction law with internal states "
-                                       f"('{getattr(law, 'name', law)}') is modelled for cylindrical and revolute "
-                                       f"joints, not 'universal'. Valid here: coulomb, ambrosio, bai_zhao, "
-                                       f"coulomb_set_valued"))
+    # every law runs on every friction joint: memoryless ones in the right-hand side, set-valued
+    # stick and slip (per journal of a universal joint) in workbench.spatial.stick, internal states
+    # (LuGre bristles, per journal of a universal joint) in workbench.spatial.bristles
     for attr in ("radius", "length") + (("radius_j", "length_j") if j.type == "universal" else ()):
         v = getattr(j, attr)
         if not (math.isfinite(v) and v > 0):

@@ -69,8 +69,8 @@ JOINT = Section("mechanism.joints[] (dimension = 3)", "An ideal spatial joint "
         "is measured (default: built from the coordinate axis least aligned with the axis)", None),
     Key("friction", "table", "", "friction law `{model = \"<name>\", ...}` (memoryless: coulomb, "
         "ambrosio, bai_zhao; `coulomb_set_valued`: stick and slip event to event, per journal on a "
-        "universal joint, `workbench.spatial.stick`; `lugre` on a cylindrical or revolute joint: its "
-        "bristle deflections integrated with the dynamics, `workbench.spatial.bristles`); omit for a "
+        "universal joint, `workbench.spatial.stick`; `lugre`: its bristle deflections integrated with the "
+        "dynamics, per journal on a universal joint, `workbench.spatial.bristles`); omit for a "
         "frictionless joint", None),
     Key("radius", "number", "m", "journal radius R (the friction radius); with `friction`", 0.0, min=0.0),
     Key("length", "number", "m", "distance 2c of the sleeve's end faces; with `friction`", 0.0, min=0.0),
