@@ -31,6 +31,8 @@ _NOT_SLIDER_CRANKS = {"crank_rocker_friction.toml", "crank_rocker_friction_dampe
 # --- nonsmooth: end
 _NOT_SLIDER_CRANKS |= {"qi_pendulum.toml"}   # spatial: checked in tests/spatial/test_qi_pendulum.py
 _NOT_SLIDER_CRANKS |= {"qi_pendulum_stick.toml"}   # spatial, set-valued: tests/spatial/test_stick.py
+_NOT_SLIDER_CRANKS |= {"qi_pendulum_universal.toml"}   # spatial: tests/spatial/test_qi_pendulum_universal.py
+_NOT_SLIDER_CRANKS |= {"qi_pendulum_lugre.toml"}   # spatial, LuGre: tests/spatial/test_qi_pendulum_lugre.py
 # spatial clearance joints: their datasets have no crank_angle; checked in tests/spatial/test_clearance_*.py
 _NOT_SLIDER_CRANKS |= {"spatial_pendulum_ball_clearance.toml", "spatial_slider_crank_clearance.toml",
                        "spatial_slider_crank_clearance_tilt.toml"}
