@@ -15,7 +15,7 @@ phi_d psi_d (a x b)``.
   ``v_k = omega_k R_k``): ``k_k = -mu tanh(omega_k R_k / v_eps)``, ``m_k = k_k R_k N_k``, ``N_k``
   the journal's load carrying the other journal's moment and ``M . n`` across its axis.
 * ``(phi_dd, psi_dd)`` from the two equations ``M . a = k_1 R_1 N_1``, ``M . b = k_2 R_2 N_2``
-  (Powell's hybrid method from the frictionless accelerations); the dissipated energy integrates
+  (chord iterations to 1e-15 of the weight, Powell's hybrid method if they stall); the dissipated energy integrates
   ``-(m1 phi_d + m2 psi_d)``.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.optimize import root
 
-from qi_universal_stick import UBar, _rot, journal_load
+from qi_universal_stick import UBar, _cross, _rot, journal_load, journal_matrix, load_of
 
 
 def _wrench(bar: UBar, phi, psi, dphi, dpsi, ddphi, ddpsi):
@@ -35,14 +35,14 @@ def _wrench(bar: UBar, phi, psi, dphi, dpsi, ddphi, ddpsi):
     IO = R @ bar.inertia_O() @ R.T
     a = np.array([0.0, 0.0, 1.0])
     b = R @ np.array([0.0, 1.0, 0.0])
-    n = np.cross(a, b)
+    n = _cross(a, b)
     n /= np.linalg.norm(n)
     w = dphi * a + dpsi * b
-    wd = ddphi * a + ddpsi * b + dphi * dpsi * np.cross(a, b)
+    wd = ddphi * a + ddpsi * b + dphi * dpsi * _cross(a, b)
     rc = R @ np.array([bar.L / 2, 0.0, 0.0])
     gv = np.array([0.0, -bar.g, 0.0])
-    M = IO @ wd + np.cross(w, IO @ w) - np.cross(rc, bar.m * gv)
-    F = bar.m * (np.cross(wd, rc) + np.cross(w, np.cross(w, rc))) - bar.m * gv
+    M = IO @ wd + _cross(w, IO @ w) - _cross(rc, bar.m * gv)
+    F = bar.m * (_cross(wd, rc) + _cross(w, _cross(w, rc))) - bar.m * gv
     return F, M, (a, b, n)
 
 
@@ -63,20 +63,38 @@ def accelerations(bar: UBar, x, v_eps):
     """``(phi_dd, psi_dd)`` [rad/s^2] and ``(m1, m2, N1, N2)`` at the state ``x = (phi, psi, phi_d, psi_d)``."""
     phi, psi, dphi, dpsi = x[:4]
     k1, k2 = coefficients(bar, dphi, dpsi, v_eps)
+    # the wrench is linear in the accelerations and the journals' matrices do not depend on them:
+    # both once per state
+    (F0, M0, (a, b, n)), (Fa, Ma, _), (Fb, Mb, _) = (_wrench(bar, phi, psi, dphi, dpsi, *dd)
+                                                     for dd in ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)))
+    A1, A2 = journal_matrix(a, b, n, k1, bar.c1), journal_matrix(b, n, a, k2, bar.c2)
 
     def resid(dd):
-        F, M, (a, b, n) = _wrench(bar, phi, psi, dphi, dpsi, dd[0], dd[1])
-        m1, m2, N1, N2 = _journals(bar, F, M, a, b, n, k1, k2)
+        F = F0 + dd[0] * (Fa - F0) + dd[1] * (Fb - F0)
+        M = M0 + dd[0] * (Ma - M0) + dd[1] * (Mb - M0)
+        m1, m2 = M @ a, M @ b
+        N1 = load_of(A1, F, m2 * b + (M @ n) * n, a, b, n)
+        N2 = load_of(A2, F, (M @ n) * n + m1 * a, b, n, a)
         return [(m1 - k1 * bar.R1 * N1) / (bar.m * bar.g), (m2 - k2 * bar.R2 * N2) / (bar.m * bar.g)]
 
-    # the frictionless accelerations (M . a = M . b = 0 is linear in them) start the root finder
+    # chord iterations with the secant matrix over a unit step from rest (the residual is nearly
+    # linear: the friction moves it only through the loads' norms); Powell's hybrid method when
+    # they stall
     r0 = np.array(resid([0.0, 0.0]))
     J = np.column_stack([np.array(resid(e)) - r0 for e in np.eye(2)])
-    r = root(resid, np.linalg.solve(J, -r0), method="hybr", options={"xtol": 1e-14})
-    if not (r.success or np.max(np.abs(r.fun)) < 1e-13):
-        raise RuntimeError(f"the reference's accelerations did not converge at {x}: {r.message}")
-    F, M, (a, b, n) = _wrench(bar, phi, psi, dphi, dpsi, *r.x)
-    return r.x, _journals(bar, F, M, a, b, n, k1, k2)
+    dd = np.linalg.solve(J, -r0)
+    for _ in range(60):
+        r = np.array(resid(dd))
+        if np.max(np.abs(r)) <= 1e-15:
+            break
+        dd = dd - np.linalg.solve(J, r)
+    else:
+        sol = root(resid, dd, method="hybr", options={"xtol": 1e-14})
+        if not (sol.success or np.max(np.abs(sol.fun)) < 1e-13):
+            raise RuntimeError(f"the reference's accelerations did not converge at {x}: {sol.message}")
+        dd = sol.x
+    F, M, (a, b, n) = _wrench(bar, phi, psi, dphi, dpsi, *dd)
+    return dd, _journals(bar, F, M, a, b, n, k1, k2)
 
 
 def solve(bar: UBar, x0, T: float, t_eval, *, v_eps=1e-4, rtol=1e-11, atol=1e-12) -> dict:

@@ -61,6 +61,11 @@ class UBar:
         return np.diag([m * 2 * a * a / 12, m * (L * L + a * a) / 12 + m * l * l, m * (L * L + a * a) / 12 + m * l * l])
 
 
+def _cross(a, b):
+    """``a x b`` of two 3-vectors (numpy's ``cross`` costs tens of microseconds a call)."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+
+
 def _rot(phi, psi):
     cz, sz, cy, sy = math.cos(phi), math.sin(phi), math.cos(psi), math.sin(psi)
     Rz = np.array([[cz, -sz, 0.0], [sz, cz, 0.0], [0.0, 0.0, 1.0]])
@@ -74,13 +79,13 @@ def joint_wrench(bar: UBar, phi, dphi, ddphi):
     IO = R @ bar.inertia_O() @ R.T
     a = np.array([0.0, 0.0, 1.0])
     b = R @ np.array([0.0, 1.0, 0.0])
-    n = np.cross(a, b)
+    n = _cross(a, b)
     n /= np.linalg.norm(n)
     w, wd = dphi * a, ddphi * a
     rc = R @ np.array([bar.L / 2, 0.0, 0.0])
     gv = np.array([0.0, -bar.g, 0.0])
-    M = IO @ wd + np.cross(w, IO @ w) - np.cross(rc, bar.m * gv)
-    ac = np.cross(wd, rc) + np.cross(w, np.cross(w, rc))
+    M = IO @ wd + _cross(w, IO @ w) - _cross(rc, bar.m * gv)
+    ac = _cross(wd, rc) + _cross(w, _cross(w, rc))
     F = bar.m * ac - bar.m * gv
     return F, M, (a, b, n)
 
@@ -88,22 +93,32 @@ def joint_wrench(bar: UBar, phi, dphi, ddphi):
 def journal_load(F, M, e1, e2, e3, k, R, c):
     """``N = F1 + F2 + |axial|`` [N] of a journal (axis ``e1``) carrying the force ``F`` and the
     moment ``M`` across its axis (about O) with friction coefficient ``k`` at its two points."""
+    return load_of(journal_matrix(e1, e2, e3, k, c), F, M, e1, e2, e3)
+
+
+def load_of(A, F, M, e1, e2, e3):
+    """``N`` [N] with the journal's matrix ``A`` (:func:`journal_matrix`)."""
+    rhs = np.array([F @ e2, F @ e3, M @ e2, M @ e3])
+    u = np.linalg.solve(A, rhs)
+    return math.hypot(u[0], u[1]) + math.hypot(u[2], u[3]) + abs(F @ e1)
+
+
+def journal_matrix(e1, e2, e3, k, c):
+    """The 4 x 4 map from the two points' across-axis loads ``u`` to the force and moment across
+    the axis (``e2``, ``e3`` components), built numerically from the points' forces and moments."""
     def wrench(u):   # forces and moments of the two points for across-axis loads u = (u1_2, u1_3, u2_2, u2_3)
         f_tot, m_tot = np.zeros(3), np.zeros(3)
         for p, s in ((0, -1.0), (1, 1.0)):
             uk = u[2 * p] * e2 + u[2 * p + 1] * e3
-            f = -uk + k * np.cross(e1, uk)
+            f = -uk + k * _cross(e1, uk)
             # the point: s c e1 + R n_k; R n_k x f is along e1 (the friction moment), so only the
             # axial offset enters the moment across the axis
-            m = np.cross(s * c * e1, f)
+            m = _cross(s * c * e1, f)
             f_tot += f
             m_tot += m
         return np.array([f_tot @ e2, f_tot @ e3, m_tot @ e2, m_tot @ e3])
 
-    A = np.column_stack([wrench(np.eye(4)[i]) for i in range(4)])
-    rhs = np.array([F @ e2, F @ e3, M @ e2, M @ e3])
-    u = np.linalg.solve(A, rhs)
-    return math.hypot(u[0], u[1]) + math.hypot(u[2], u[3]) + abs(F @ e1)
+    return np.column_stack([wrench(np.eye(4)[i]) for i in range(4)])
 
 
 def stuck_load(F, M, e1, e2, e3, m_needed, R, c):
