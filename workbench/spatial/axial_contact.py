@@ -51,6 +51,19 @@ from .rotation import cross
 
 #: slack allowed on ``F_k >= 0`` and ``|nu| <= 1`` of the flush state (relative)
 FLUSH_SLACK = 1e-12
+#: an axial load at most this fraction of the radial load (``F1 + F2`` solved without it) is taken
+#: as round-off of the reactions (a joint whose axial reaction is zero but for the last digits,
+#: e.g. gravity across the axis): its place on the face is not solved, it only joins the friction
+#: load ``F1 + F2 + g3 + g4`` (placing it would change the radial loads by its own size, 1e-10 of
+#: them at most).  The flush-face solve costs about 2 ms a call on the reference path and sends the
+#: compiled path to it.
+ROUNDOFF = 1e-10
+
+
+def negligible(g: float, u) -> bool:
+    """True when the axial load ``g`` [N] is round-off beside the radial loads ``u`` (the 4-vector
+    ``(u1, u2)`` solved without it): ``g <= ROUNDOFF (F1 + F2)``."""
+    return g <= ROUNDOFF * (math.hypot(u[0], u[1]) + math.hypot(u[2], u[3]))
 
 
 def axial_perp(g3, g4, n3, k_r, R, c) -> np.ndarray:

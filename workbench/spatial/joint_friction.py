@@ -75,7 +75,8 @@ def _radial_matrix(k_s, k_r, R, c) -> np.ndarray:
 def cylinder(F, M, law, s_dot, omega, R, c, axial: bool, ring: bool = False):
     """Contact loads and friction of a cylindrical (``axial = False``) or revolute (``axial = True``)
     joint from its reaction on the inner body (``ring``: the revolute's axial load spread round the
-    face instead of at the tilt point of their eq. 36): force ``F`` [N] and moment ``M`` [N m] about the
+    face instead of at the tilt point of their eq. 36; an axial load of round-off size beside the radial
+    one is not placed, :func:`.axial_contact.negligible`): force ``F`` [N] and moment ``M`` [N m] about the
     sleeve centre, joint-frame components (``F[0]``, ``M[0]`` along the axis are not used but for
     the revolute's axial force ``F[0]``).  ``R`` radius [m], ``c`` half the distance of the end faces [m].
 
@@ -89,10 +90,9 @@ def cylinder(F, M, law, s_dot, omega, R, c, axial: bool, ring: bool = False):
     b0 = np.array([F[1], F[2], M[1], M[2]], float)
     g3 = max(F[0], 0.0) if axial else 0.0
     g4 = max(-F[0], 0.0) if axial else 0.0
-    if (g3 or g4) and not ring:
+    u = np.linalg.solve(A, b0)
+    if (g3 or g4) and not ring and not axial_contact.negligible(max(g3, g4), u):
         u = axial_contact.solve(A, b0, g3, g4, k_r, R, c)[0]
-    else:
-        u = np.linalg.solve(A, b0)
     F1, F2 = math.hypot(u[0], u[1]), math.hypot(u[2], u[3])
     return (k_s * (F1 + F2), k_r * R * (F1 + F2 + g3 + g4), F1, F2, g3, g4,
             math.atan2(u[0], u[1]), math.atan2(u[2], u[3]))

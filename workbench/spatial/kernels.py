@@ -10,7 +10,9 @@ friction loop is the fixed-point iteration; a call where it does not converge in
 :data:`FIXED_POINT_ITER` iterations returns status 1 and the caller evaluates that right-hand side
 on the reference path (Powell's method there).  The revolute joint's axial contact point (Qi, Luo
 & Huang (2009) eq. 36) is iterated likewise; a journal that is not tilted, or no consistent point,
-returns status 1: the flush state (:mod:`.axial_contact`) is solved on the reference path.
+returns status 1: the flush state (:mod:`.axial_contact`) is solved on the reference path.  An axial
+load of round-off size beside the radial one is not placed (:data:`.axial_contact.ROUNDOFF`, the
+reference path's test).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import math
 import numpy as np
 
 from ..jit import njit
+from .axial_contact import ROUNDOFF as AXIAL_ROUNDOFF
 
 FIXED_POINT_ITER = 40
 RTOL = 1e-13
@@ -214,7 +217,8 @@ def cylinder(F, M, ft, s_dot, omega, R, c, axial, ring):
     g4 = max(-F[0], 0.0) if axial else 0.0
     u = np.linalg.solve(A, b0)
     status = 0
-    if (g3 != 0.0 or g4 != 0.0) and not ring:
+    if (g3 != 0.0 or g4 != 0.0) and not ring and (
+            max(g3, g4) > AXIAL_ROUNDOFF * (math.hypot(u[0], u[1]) + math.hypot(u[2], u[3]))):
         n3 = _axial_dir(u)
         if n3[1] == 0.0 and n3[2] == 0.0:
             status = 1     # not tilted: the flush state is solved on the reference path
