@@ -12,8 +12,8 @@ the engine takes no worn surfaces: the spatial wear loop (:mod:`workbench.wear.s
 runs the clearance dynamics on its worn maps itself.  Cylindrical and revolute joints with
 set-valued friction (``coulomb_set_valued``), and the journals of a universal joint with it, run
 event to event on the reference right-hand side (:mod:`workbench.spatial.stick`); cylindrical and
-revolute joints with LuGre friction run with the bristle states on the reference right-hand side
-(:mod:`workbench.spatial.bristles`).
+revolute joints with LuGre friction, and the journals of a universal joint with it, run with the
+bristle states on the reference right-hand side (:mod:`workbench.spatial.bristles`).
 """
 from __future__ import annotations
 
