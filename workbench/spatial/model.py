@@ -408,8 +408,11 @@ class Model:
             x = res.x.reshape(fr.shape)
             resid = np.max(np.abs(image(x) - x))
             if not resid <= FRICTION_FLOOR * (np.max(np.abs(x)) + 1e-300):
+                from .self_locking import explain
+                laws = {j.name: j.friction for j in self.mechanism.joints if j.friction is not None}
+                why = explain(image, fr.shape, float(np.max(np.abs(x))), self.friction_joints, laws)
                 raise MechanismError(f"joint friction: the reactions and the friction did not agree at "
-                                     f"t = {t:.9g} s (residual {resid:.3g}; a self-locking joint?)")
+                                     f"t = {t:.9g} s (residual {resid:.3g}).{why}")
             fr = x
         Qf, fpow = self.friction_q(fr)
         sol = lu_solve(lu, _with(rhs, n, Q + Qf))
