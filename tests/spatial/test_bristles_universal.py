@@ -156,8 +156,8 @@ def test_stiff_journal_bristles_approach_the_set_valued_run(registry):
     # by about mu / sigma0, so the differences fall as 1 / sigma0.  (Released from rest a journal's
     # bristles load over a time of order 1 / sqrt(sigma0) and the differences fall as
     # 1 / sqrt(sigma0): ratio 3.1 per decade measured on the bar of test_stick_universal.py.)
-    # mu = 0.2: at 0.5 the set-valued run's friction loop at t = 0 did not close with both journals
-    # slipping (its reactions and friction did not agree).
+    # mu = 0.2: with both journals slipping this joint self-locks above mu* = 0.3455
+    # (test_self_locking.py): at 0.5 no consistent friction exists at t = 0.
     mu, T = 0.2, 0.1
     sv = stick.simulate(_swinging(registry.create("friction", "coulomb_set_valued", dict(mu=mu))),
                         Settings(t_end=T, output_step=T / 4, rtol=1e-10, atol=1e-12))

@@ -65,7 +65,7 @@ def _friction_at_release(registry, mu):
 
 
 def test_the_loop_fails_exactly_where_the_reference_joint_self_locks(registry, mu_star):
-    # the consistent friction at 1e-6 below mu* is ~4e5 times the frictionless load's moment; the
+    # the consistent friction at 1e-6 below mu* is ~3e5 times the frictionless load's moment (6e6 N m); the
     # loop closes there and fails 1e-6 above it (measured: the workbench's threshold is mu* to 2e-10)
     assert 0.34 < mu_star < 0.35
     m = _friction_at_release(registry, mu_star * (1 - 1e-6))

@@ -388,7 +388,9 @@ class Model:
         from zero friction (a contraction for ``mu`` well below 1), and when it has not met
         :data:`FRICTION_RTOL` after :data:`FIXED_POINT_ITER` iterations (it stalls at round-off or
         circles, e.g. a universal joint whose two journals carry each other's friction moment),
-        Powell's hybrid method on ``F(fr) - fr = 0`` from the last iterate."""
+        Powell's hybrid method on ``F(fr) - fr = 0`` from the last iterate.  When that fails too,
+        :func:`.self_locking.explain` tells the fault whether the joints are self-locking (and below
+        which friction coefficient the loop closes) or the solve failed."""
         fr = np.zeros((self.nf, 3))
 
         def image(x):

@@ -116,17 +116,22 @@ def explain(image, shape, scale: float, joints, laws_by_name: dict) -> str:
     """The sentence the loop's fault adds: self-locking with its critical coefficient per joint,
     or a solver failure on a case that should have a solution.  ``laws_by_name``: joint name ->
     the friction plugin (for its coefficient)."""
-    rho, f = critical_factor(image, shape, scale, joints)
+    try:
+        rho, f = critical_factor(image, shape, scale, joints)
+    except (ArithmeticError, ValueError, np.linalg.LinAlgError):   # the fault stands without the diagnosis
+        return ""
+    if not math.isfinite(rho):
+        return ""
     names = ", ".join(repr(cj.name) for cj in joints)
     if rho >= 1.0:
         crit = "; ".join(f"{n!r}: mu = {_coefficient(law) * f:.7g} (now {_coefficient(law):.4g})"
                          for n, law in laws_by_name.items() if not math.isnan(f))
         where = (f" The loop closes only below {f:.7g} times the friction coefficients ({crit})." if crit
                  else "")
-        return (f" The friction joint(s) {names} are self-locking here: the contact loads grow with the friction they "
-                f"cause by {rho:.4g} per pass of the reactions-friction loop (>= 1: no consistent friction exists; "
-                f"docs/spatial.md, 'Self-locking').{where} Lower the friction coefficient, or widen the ratio of the "
-                f"end-face distance to the radius (2c / R: a universal joint's journals carry each other's friction "
-                f"moment across their faces).")
+        return (f" The friction joint(s) {names}: self-locking here: the contact loads grow with the friction "
+                f"they cause by {rho:.6g} per pass of the reactions-friction loop (>= 1: no consistent friction "
+                f"exists; docs/spatial.md, 'Self-locking of a universal joint').{where} Lower the friction "
+                f"coefficient, or make the end faces wider apart against the radius (the ratio 2c / R: a "
+                f"universal joint's journals carry each other's friction moment across their faces).")
     return (f" The loop's gain at large friction is {rho:.4g} < 1 (not self-locking: "
             f"a consistent friction should exist; the solve failed, please report the case).")
