@@ -213,7 +213,8 @@ def rhs_arrays(t, y, dm, ydot, lam, rec, ws, alpha, beta, n_rows,
     else:
         for i in range(n):
             qdd[i] = Q[i] / mass[i]
-    ydot[:n] = qd
+    for i in range(n):   # a loop, not a slice assignment: see integrator._copy
+        ydot[i] = qd[i]
     for i in range(npts):
         ydot[2 * n + i] = zdot[i]
     ydot[2 * n + npts] = pdrv

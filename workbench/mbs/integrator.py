@@ -103,6 +103,15 @@ E1, E3, E4, E5, E6, E7 = (-71.0 / 57600.0, 71.0 / 16695.0, -71.0 / 1920.0, 17253
 
 
 @njit(cache=True)
+def _copy(dst, src):
+    """``dst[:] = src`` for 1-D arrays of one length, as a loop: numba's slice assignment compiles
+    a shape check whose error message (string formatting) cost about 0.7 s of compile per array
+    rank in every function using it (2026-12-07, the Flores study's first run)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True)
 def _worse(a, b):
     """First failure code of two right-hand-side calls (-1 = all well)."""
     return a if a != -1 else b
@@ -134,7 +143,9 @@ def _grown(tab, max_impacts):
     rows = min(2 * tab.imp.shape[0], max_impacts)
     imp = np.zeros((rows, N_IMP)); imp_j = np.zeros(rows, np.int64); imp_p = np.zeros(rows, np.int64)
     k = tab.imp.shape[0]
-    imp[:k] = tab.imp; imp_j[:k] = tab.imp_j; imp_p[:k] = tab.imp_p
+    for r in range(k):
+        _copy(imp[r], tab.imp[r])
+        imp_j[r] = tab.imp_j[r]; imp_p[r] = tab.imp_p[r]
     return Table(imp, imp_j, imp_p, tab.cur, tab.active, tab.Fm, tab.Pm, tab.F0, tab.P0, tab.FE, tab.PE,
                  tab.y_p, tab.K_p, tab.dm_p, tab.prev, tab.scratch)
 
@@ -249,7 +260,7 @@ def write_samples(t, h, t_new, y, K, dm, out_times, Y, DM, k_out):
     next output index."""
     while k_out < out_times.shape[0] and out_times[k_out] <= t_new:
         _dense(y, K, h, (out_times[k_out] - t) / h, Y[k_out])
-        DM[k_out, :] = dm
+        _copy(DM[k_out], dm)
         k_out += 1
     return k_out
 
@@ -282,12 +293,22 @@ def track_peaks(t, h, th_ev, y, K, dm, g_old, g_new, tab, track, model):
         prev = (tab.y_p, tab.K_p, pv[0], pv[1], pv[2], tab.dm_p, pv[3] != 0.0)
         step = (y, K, h, t, th_ev, dm, True)
         for j in range(nc):
-            if active[j]:
-                _track(tab.Fm[j], tab.F0[j], tab.FE[j], prev, step, model, tab.scratch, j, C_FN, tab.imp,
-                       cur[j], IMP_PEAK_FORCE, IMP_PEAK_TIME)
-                _track(tab.Pm[j], tab.P0[j], tab.PE[j], prev, step, model, tab.scratch, j, C_PEN, tab.imp,
-                       cur[j], IMP_MAX_PEN, IMP_MAX_PEN_TIME)
-        tab.y_p[:] = y; tab.K_p[:, :] = K; tab.dm_p[:] = dm
+            if not active[j]:
+                continue
+            # the normal force, then the penetration: one call site, so that the inlined record
+            # and its Brent search compile once (two sites typed them twice, with the record
+            # column as two literal constants)
+            for c in range(2):
+                if c == 0:
+                    v0 = tab.Fm[j]; v1 = tab.F0[j]; v2 = tab.FE[j]
+                    col = C_FN; c_val = IMP_PEAK_FORCE; c_time = IMP_PEAK_TIME
+                else:
+                    v0 = tab.Pm[j]; v1 = tab.P0[j]; v2 = tab.PE[j]
+                    col = C_PEN; c_val = IMP_MAX_PEN; c_time = IMP_MAX_PEN_TIME
+                _track(v0, v1, v2, prev, step, model, tab.scratch, j, col, tab.imp, cur[j], c_val, c_time)
+        _copy(tab.y_p, y); _copy(tab.dm_p, dm)
+        for r in range(K.shape[0]):
+            _copy(tab.K_p[r], K[r])
         pv[0] = h; pv[1] = t; pv[2] = th_ev
     tab.prev[3] = 1.0 if (any_active and track) else 0.0
     for j in range(nc):
@@ -384,7 +405,7 @@ def integrate(y0, t0, t1, out_times, s, model, ctl):
         return Y, DM, 0, tab.imp, tab.imp_j, tab.imp_p, 0, stats, _status(bad), t, bad
     k_out = 0
     while k_out < nout and out_times[k_out] <= t0:
-        Y[k_out] = y; DM[k_out, :] = dm; k_out += 1
+        _copy(Y[k_out], y); _copy(DM[k_out], dm); k_out += 1
     n_imp = 0
     h = s.h0
     h_saved = -1.0  # step before a step-halving sequence
@@ -457,8 +478,8 @@ def integrate(y0, t0, t1, out_times, s, model, ctl):
         if s.detect == DETECT_HALVING and event and h_saved > 0.0:
             h_next = h_saved
             h_saved = -1.0
-        y[:] = ynew
-        g_old[:] = g_new
+        _copy(y, ynew)
+        _copy(g_old, g_new)
         t = t_new if not last else t1
         ctl[CTL_TIME] = t
         if event:
@@ -467,15 +488,15 @@ def integrate(y0, t0, t1, out_times, s, model, ctl):
             stats[2] += 1
             if bad != -1:
                 while k_out < nout and out_times[k_out] <= t:
-                    Y[k_out] = y; DM[k_out, :] = dm; k_out += 1
+                    _copy(Y[k_out], y); _copy(DM[k_out], dm); k_out += 1
                 return Y, DM, k_out, tab.imp, tab.imp_j, tab.imp_p, n_imp, stats, _status(bad), t, bad
             if th_ev < 1.0:
                 h_next = max(h_next, 1e-12)
             _record_values(rec, nc, tab.F0, tab.P0)
         else:
-            K[0, :] = K[6, :]
+            _copy(K[0], K[6])
         h = h_next
     while k_out < nout and out_times[k_out] <= t + 1e-15 * max(1.0, abs(t)):
-        Y[k_out] = y; DM[k_out, :] = dm; k_out += 1
+        _copy(Y[k_out], y); _copy(DM[k_out], dm); k_out += 1
     stats[4] = int(tab.scratch[5][0])
     return Y, DM, k_out, tab.imp, tab.imp_j, tab.imp_p, n_imp, stats, status, t, -1

@@ -99,7 +99,8 @@ def _evaluate_samples(times, Y, DM, alpha, beta, model):
     Phit = np.zeros(max(n_rows, 1))
     for k in range(nt):
         rhs(times[k], Y[k], DM[k], ydot, LAM[k], REC[k], ws, alpha, beta, model)
-        QDD[k] = ydot[n:2 * n]
+        for i in range(n):   # a loop, not a slice assignment: see integrator._copy
+            QDD[k, i] = ydot[n + i]
         KE[k], PE[k] = mechanical_energy(Y[k], n, model.mass, model.gravity, model.frc_i, model.frc_f)
         if n_rows > 0:
             constraints(times[k], Y[k, :n], Y[k, n:2 * n], model.cons_i, model.cons_f, model.drv_f,
