@@ -25,7 +25,7 @@ Timed, CPU time per call, best of ``--reps``:
 
 * **compiled loop**: each right-hand side called from one compiled loop over the states (what
   the engine's compiled DOP853 loop pays: no Python in between).  For the spatial model two
-  entries: the model's right-hand side alone (:func:`workbench.spatial.kernels.rhs` with its
+  entries: the model's right-hand side alone (:func:`workbench.spatial.fast_rhs.rhs` with its
   workspace) and the loop's whole derivative (:func:`workbench.spatial.integrate.deriv`: the
   friction table, the clearance forces' slot and the right-hand side);
 * **from Python**: one call per state from a Python loop (numba's dispatch included: the figure
@@ -34,7 +34,6 @@ Timed, CPU time per call, best of ``--reps``:
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -74,6 +73,7 @@ def _spatial_setup(mech, t_end, n_out):
 
     from workbench.mbs.solution import SolverSettings
     from workbench.spatial import integrate as it
+    from workbench.spatial.fast_rhs import of
     from workbench.spatial.kernels import pack
     from workbench.spatial.model import Model
     from workbench.spatial.solver import initial_state
@@ -83,7 +83,7 @@ def _spatial_setup(mech, t_end, n_out):
     alpha, beta = s.baumgarte_alpha, s.baumgarte_beta
     y0 = initial_state(model, 0.0)
     laws = it.load(model, None)
-    ws = it.workspace_of(args) if hasattr(it, "workspace_of") else None
+    ws = of(args)
     out = np.empty(len(y0))
     dm = np.zeros(1)
 
@@ -99,61 +99,35 @@ def _spatial_setup(mech, t_end, n_out):
 
 def _call_deriv(it, t, y, dm, alpha, beta, args, laws, ws, out):
     cargs, jargs, nq, cfs, ffs = laws
-    if ws is None:
-        return it.deriv(t, y, dm, alpha, beta, args, cargs, jargs, nq, cfs, ffs, out)
     return it.deriv(t, y, dm, alpha, beta, args, cargs, jargs, nq, cfs, ffs, out, ws)
 
 
 def _loops():
     """The compiled loops over the states (built here, after the engine's imports)."""
+    from workbench.spatial import fast_rhs as fr
     from workbench.spatial import integrate as it
-    from workbench.spatial import kernels as kn
-    with_ws = hasattr(it, "workspace_of")
 
-    if with_ws:
-        @njit
-        def rhs_loop(times, Y, alpha, beta, a, ftab, qx, reps, ws):
-            yd = np.zeros(Y.shape[1])
-            acc = 0.0
-            for _ in range(reps):
-                for k in range(times.shape[0]):
-                    kn.rhs(times[k], Y[k], alpha, beta, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
-                           a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], ftab, qx, yd, ws)
-                    acc += yd[7]
-            return acc
+    @njit
+    def rhs_loop(times, Y, alpha, beta, a, ftab, qx, reps, ws):
+        yd = np.zeros(Y.shape[1])
+        acc = 0.0
+        for _ in range(reps):
+            for k in range(times.shape[0]):
+                fr.rhs(times[k], Y[k], alpha, beta, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+                       a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], ftab, qx, yd, ws)
+                acc += yd[7]
+        return acc
 
-        @njit
-        def deriv_loop(times, Y, alpha, beta, a, cargs, jargs, nq, cfs, ffs, reps, ws):
-            out = np.zeros(Y.shape[1])
-            dm = np.zeros(1)
-            acc = 0.0
-            for _ in range(reps):
-                for k in range(times.shape[0]):
-                    it.deriv(times[k], Y[k], dm, alpha, beta, a, cargs, jargs, nq, cfs, ffs, out, ws)
-                    acc += out[7]
-            return acc
-    else:
-        @njit
-        def rhs_loop(times, Y, alpha, beta, a, ftab, qx, reps, ws):
-            yd = np.zeros(Y.shape[1])
-            acc = 0.0
-            for _ in range(reps):
-                for k in range(times.shape[0]):
-                    kn.rhs(times[k], Y[k], alpha, beta, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
-                           a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], ftab, qx, yd)
-                    acc += yd[7]
-            return acc
-
-        @njit
-        def deriv_loop(times, Y, alpha, beta, a, cargs, jargs, nq, cfs, ffs, reps, ws):
-            out = np.zeros(Y.shape[1])
-            dm = np.zeros(1)
-            acc = 0.0
-            for _ in range(reps):
-                for k in range(times.shape[0]):
-                    it.deriv(times[k], Y[k], dm, alpha, beta, a, cargs, jargs, nq, cfs, ffs, out)
-                    acc += out[7]
-            return acc
+    @njit
+    def deriv_loop(times, Y, alpha, beta, a, cargs, jargs, nq, cfs, ffs, reps, ws):
+        out = np.zeros(Y.shape[1])
+        dm = np.zeros(1)
+        acc = 0.0
+        for _ in range(reps):
+            for k in range(times.shape[0]):
+                it.deriv(times[k], Y[k], dm, alpha, beta, a, cargs, jargs, nq, cfs, ffs, out, ws)
+                acc += out[7]
+        return acc
     return rhs_loop, deriv_loop
 
 
@@ -167,7 +141,7 @@ def cpu_best(fn, reps):
 def spatial_costs(setup, reps, inner):
     """Per-call CPU time [s]: the model's right-hand side and the loop's derivative in a compiled
     loop, and the right-hand side called from Python."""
-    from workbench.spatial import kernels as kn
+    from workbench.spatial import fast_rhs as fr
     model, args, laws, ws, alpha, beta, times, Y = setup
     rhs_loop, deriv_loop = _loops()
     ftab = np.zeros((args[4].shape[0], 2)); qx = np.zeros(6 * args[0]); yd = np.zeros(Y.shape[1])
@@ -178,14 +152,65 @@ def spatial_costs(setup, reps, inner):
     t_rhs = cpu_best(lambda: rhs_loop(times, Y, alpha, beta, args, ftab, qx, inner, ws), reps) / n
     t_der = cpu_best(lambda: deriv_loop(times, Y, alpha, beta, args, cargs, jargs, nq, cfs, ffs, inner, ws),
                      reps) / n
-    extra = () if ws is None else (ws,)
+    f = fr.rhs.dispatcher()   # the numba dispatcher itself, as the solve_ivp drivers call it
 
     def py():
         for k in range(len(times)):
-            kn.rhs(times[k], Y[k], alpha, beta, *args, ftab, qx, yd, *extra)
+            f(times[k], Y[k], alpha, beta, *args, ftab, qx, yd, ws)
     py()
     t_py = cpu_best(py, reps) / len(times)
     return t_rhs, t_der, t_py
+
+
+def _part_loops():
+    """Compiled loops over the states, each running the right-hand side's pieces up to one more:
+    the kinematics; + the constraint rows; + the applied forces; + the Schur solve (the whole
+    frictionless right-hand side but the writing of ``y_dot``)."""
+    from workbench.spatial import schur, sparse_rows as sr
+
+    @njit
+    def parts(times, Y, alpha, beta, a, reps, ws, upto):
+        R, A, V, W, Phi, Phit, gam, G, GB, Yw, S, dg, lam, Q, Fw, Nw, Jinv, acc, vec, _, _, _ = ws
+        nb, m = a[0], a[11]
+        tot = 0.0
+        for _ in range(reps):
+            for k in range(times.shape[0]):
+                y = Y[k]
+                sr.kinematics_into(y, nb, R, A, V, W)
+                if upto >= 1:
+                    sr.rows_into(times[k], R, A, V, W, nb, a[4], a[5], a[6], a[7], a[8], a[9], a[10], m, Phi,
+                                 Phit, gam, G, GB, vec)
+                if upto >= 2:
+                    sr.applied_into(nb, a[1], a[2], a[3], R, A, V, W, y, a[12], a[13], a[14], a[15], a[16],
+                                    a[17], Q, Fw, Nw, vec)
+                if upto >= 3:
+                    schur.solve(nb, a[1], Jinv, G, GB, Q, y[7 * nb:13 * nb], Phi, Phit, gam, alpha, beta, m,
+                                Yw, S, dg, lam, acc)
+                tot += W[0, 2] + Phi[0] + Q[0] + acc[0]
+        return tot
+    return parts
+
+
+def part_costs(setup, reps, inner):
+    """Per-call CPU time [s] of the right-hand side's pieces, cumulative (:func:`_part_loops`)."""
+    model, args, laws, ws, alpha, beta, times, Y = setup
+    parts = _part_loops()
+    out = []
+    for upto in range(4):
+        parts(times, Y, alpha, beta, args, 1, ws, upto)
+        out.append(cpu_best(lambda: parts(times, Y, alpha, beta, args, inner, ws, upto), reps) / (inner * len(times)))
+    return out
+
+
+def _print_parts(costs, t_rhs, t_der):
+    names = ("kinematics (rotation matrices, world velocities)", "constraint rows (two blocks a row)",
+             "applied forces", "Schur complement, Cholesky, accelerations")
+    prev = 0.0
+    for name, c in zip(names, costs):
+        print(f"    {name:50s} {max(c - prev, 0.0) * 1e9:8.1f} ns")
+        prev = c
+    print(f"    {'y_dot written (the rest of fast_rhs.rhs)':50s} {max(t_rhs - prev, 0.0) * 1e9:8.1f} ns")
+    print(f"    {'the loop derivative around it (deriv)':50s} {max(t_der - t_rhs, 0.0) * 1e9:8.1f} ns")
 
 
 def main():
@@ -203,16 +228,24 @@ def main():
 
     setup = _spatial_setup(pendulum.mechanism(None), 1.0, 1001)
     times, Y = setup[6], setup[7]
-    nb = 1
-    X = np.column_stack([np.arctan2(Y[:, 1], Y[:, 0]), Y[:, 2], Y[:, 7 * nb + 5] * 0.0, Y[:, 7 * nb + 2]])
-    # phi' = the bar's world angular velocity about z (the body-frame one rotated to the world)
+    # the minimal coordinates of the same states: phi, s of the centre of mass, phi' the bar's
+    # world angular velocity about z, s' its velocity along z
     from workbench.spatial.model import Model
     mdl = Model(pendulum.mechanism(None))
+    X = np.zeros((len(times), 4))
+    acc_spatial = np.zeros(len(times))
     for k in range(len(times)):
-        R, Ar, V, W = mdl.kinematics(Y[k])
-        X[k, 2] = W[0][2]
-    X = np.ascontiguousarray(X)
-    # the same accelerations: the minimal model's phi'' against the spatial one's (a check)
+        R, _, V, W = mdl.kinematics(Y[k])
+        X[k] = (np.arctan2(R[0][1], R[0][0]), R[0][2], W[0][2], V[0][2])
+    # a check that both sides are the same mechanism: phi'' of the minimal model against the spatial
+    # model's angular acceleration about z (world; the bar's body z stays the world z)
+    from workbench.spatial.fast_rhs import rhs
+    args, ws = setup[1], setup[3]
+    yd = np.zeros(Y.shape[1]); xd = np.zeros(4)
+    for k in range(len(times)):
+        rhs(times[k], Y[k], setup[4], setup[5], *args, np.zeros((1, 2)), np.zeros(6), yd, ws)
+        minimal_pendulum_rhs(times[k], X[k], par, xd)
+        acc_spatial[k] = abs(yd[7 + 5] - xd[2])
     inner = 200
     _minimal_loop(times, X, par, 1)
     t_min = cpu_best(lambda: _minimal_loop(times, X, par, inner), a.reps) / (inner * len(times))
@@ -225,18 +258,23 @@ def main():
     t_min_py = cpu_best(py_min, a.reps) / len(times)
     t_rhs, t_der, t_py = spatial_costs(setup, a.reps, inner)
     print("Qi pendulum, frictionless (1001 states of a 1 s run), CPU per call, best of", a.reps)
+    print(f"  same mechanism: |phi'' minimal - omega_z' spatial| <= {acc_spatial.max():.1e} rad/s^2 over the states")
     print(f"  minimal-coordinate rhs: compiled loop {t_min * 1e9:8.1f} ns, from Python {t_min_py * 1e9:8.0f} ns")
-    print(f"  spatial kernels.rhs:    compiled loop {t_rhs * 1e9:8.1f} ns, from Python {t_py * 1e9:8.0f} ns")
+    print(f"  spatial fast_rhs.rhs:   compiled loop {t_rhs * 1e9:8.1f} ns, from Python {t_py * 1e9:8.0f} ns")
     print(f"  spatial loop's deriv:   compiled loop {t_der * 1e9:8.1f} ns")
     print(f"  ratio spatial / minimal: rhs {t_rhs / t_min:.1f}x, deriv {t_der / t_min:.1f}x (compiled loops); "
           f"from Python {t_py / t_min_py:.1f}x")
+    print("  where the spatial call's time goes (cumulative loops, differences):")
+    _print_parts(part_costs(setup, a.reps, inner), t_rhs, t_der)
 
     sc = _spatial_setup(slider_crank.mechanism(), 2 * 2 * np.pi / slider_crank.OMEGA, 401)
     t_rhs, t_der, t_py = spatial_costs(sc, a.reps, inner // 4)
     print("ideal spatial slider-crank (401 states of two revolutions; no minimal model: the driven crank "
           "leaves no degree of freedom)")
-    print(f"  spatial kernels.rhs:    compiled loop {t_rhs * 1e9:8.1f} ns, from Python {t_py * 1e9:8.0f} ns")
+    print(f"  spatial fast_rhs.rhs:   compiled loop {t_rhs * 1e9:8.1f} ns, from Python {t_py * 1e9:8.0f} ns")
     print(f"  spatial loop's deriv:   compiled loop {t_der * 1e9:8.1f} ns")
+    print("  where the spatial call's time goes (cumulative loops, differences):")
+    _print_parts(part_costs(sc, a.reps, inner // 4), t_rhs, t_der)
 
 
 if __name__ == "__main__":
