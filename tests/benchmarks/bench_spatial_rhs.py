@@ -170,7 +170,7 @@ def _part_loops():
 
     @njit
     def parts(times, Y, alpha, beta, a, reps, ws, upto):
-        R, A, V, W, Phi, Phit, gam, G, GB, Yw, S, dg, lam, Q, Fw, Nw, Jinv, acc, vec, _, _, _ = ws
+        R, A, V, W, Phi, Phit, gam, G, GB, Yw, S, dg, lam, Q, Fw, Nw, Jinv, acc, vec, _, _, _, first = ws
         nb, m = a[0], a[11]
         tot = 0.0
         for _ in range(reps):
@@ -184,8 +184,8 @@ def _part_loops():
                     sr.applied_into(nb, a[1], a[2], a[3], R, A, V, W, y, a[12], a[13], a[14], a[15], a[16],
                                     a[17], Q, Fw, Nw, vec)
                 if upto >= 3:
-                    schur.solve(nb, a[1], Jinv, G, GB, Q, y[7 * nb:13 * nb], Phi, Phit, gam, alpha, beta, m,
-                                Yw, S, dg, lam, acc)
+                    schur.solve(nb, a[1], Jinv, G, GB, Q, y, 7 * nb, Phi, Phit, gam, alpha, beta, m,
+                                Yw, S, dg, first, lam, acc)
                 tot += W[0, 2] + Phi[0] + Q[0] + acc[0]
         return tot
     return parts

@@ -31,7 +31,7 @@ def workspace(nb, nj, m, J):
             np.empty(mm), np.empty(mm), np.empty(mm), np.empty((mm, 2, 6)), np.zeros((mm, 2), np.int64),
             np.empty((mm, 2, 6)), np.empty((mm, mm)), np.empty(mm), np.empty(mm), np.empty(6 * nb),
             np.empty((nb + 1, 3)), np.empty((nb + 1, 3)), Jinv, np.empty(6 * nb), np.empty((N_VEC, 3)),
-            np.zeros(6 * nb), np.zeros((max(nj, 1), 2)), np.empty(13 * nb + 2))
+            np.zeros(6 * nb), np.zeros((max(nj, 1), 2)), np.empty(13 * nb + 2), np.empty(mm, np.int64))
 
 
 def of(packed):
@@ -51,7 +51,7 @@ def rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, d
     if nfj > 0:
         return kernels.rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, dharm,
                            dnharm, m, spi, spf, fi, ff, ti, tf, ftab, qx, yd)
-    R, A, V, W, Phi, Phit, gam, G, GB, Y, S, dg, lam, Q, Fw, Nw, Jinv, acc, vec, _, _, _ = ws
+    R, A, V, W, Phi, Phit, gam, G, GB, Y, S, dg, lam, Q, Fw, Nw, Jinv, acc, vec, _, _, _, first = ws
     sparse_rows.kinematics_into(y, nb, R, A, V, W)
     sparse_rows.rows_into(t, R, A, V, W, nb, jint, jflt, dint, dpoly, dnpoly, dharm, dnharm, m, Phi, Phit, gam,
                           G, GB, vec)
@@ -59,16 +59,17 @@ def rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, d
                                            vec)
     for c in range(6 * nb):
         Q[c] += qx[c]
-    w = y[7 * nb:13 * nb]
-    if schur.solve(nb, mass, Jinv, G, GB, Q, w, Phi, Phit, gam, alpha, beta, m, Y, S, dg, lam, acc) != 0:
+    wo = 7 * nb      # the velocities' offset in y
+    if schur.solve(nb, mass, Jinv, G, GB, Q, y, wo, Phi, Phit, gam, alpha, beta, m, Y, S, dg, first, lam,
+                   acc) != 0:
         return kernels.rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, dharm,
                            dnharm, m, spi, spf, fi, ff, ti, tf, ftab, qx, yd)
     for b in range(nb):
         for c in range(3):
-            yd[3 * b + c] = w[6 * b + c]
+            yd[3 * b + c] = y[wo + 6 * b + c]
         o = 3 * nb + 4 * b
         e0, e1, e2, e3 = y[o], y[o + 1], y[o + 2], y[o + 3]
-        om0, om1, om2 = w[6 * b + 3], w[6 * b + 4], w[6 * b + 5]
+        om0, om1, om2 = y[wo + 6 * b + 3], y[wo + 6 * b + 4], y[wo + 6 * b + 5]
         pp = e0 * e0 + e1 * e1 + e2 * e2 + e3 * e3 - 1.0
         yd[o + 0] = 0.5 * (-e1 * om0 - e2 * om1 - e3 * om2) - 0.5 * alpha * pp * e0
         yd[o + 1] = 0.5 * (e0 * om0 - e3 * om1 + e2 * om2) - 0.5 * alpha * pp * e1
@@ -85,7 +86,7 @@ def rhs(t, y, alpha, beta, nb, mass, J, grav, jint, jflt, dint, dpoly, dnpoly, d
             if b == nb:
                 continue
             for c in range(6):
-                dw += G[k, s, c] * w[6 * b + c]
+                dw += G[k, s, c] * y[wo + 6 * b + c]
         drv += -lam[k] * dw
     yd[13 * nb] = power + drv
     yd[13 * nb + 1] = damp

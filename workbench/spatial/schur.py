@@ -45,12 +45,12 @@ def inertia_inverses(J, Jinv):
 
 
 @njit(cache=True)
-def solve(nb, mass, Jinv, G, GB, Q, w, Phi, Phit, gam, alpha, beta, m, Y, S, dg, lam, acc):
+def solve(nb, mass, Jinv, G, GB, Q, y, wo, Phi, Phit, gam, alpha, beta, m, Y, S, dg, first, lam, acc):
     """The accelerations ``acc`` (6 nb: ``v_dot`` world [m/s^2], ``omega'_dot`` body frame
     [rad/s^2]) and multipliers ``lam`` (m) of the augmented system (module docstring) with the
     Jacobian's blocks ``G``, ``GB`` of :func:`.sparse_rows.rows_into`, the generalised forces ``Q``,
-    the velocities ``w`` (6 nb), Baumgarte's ``alpha``, ``beta`` [1/s]; ``Y`` (m, 2, 6), ``S``
-    (m, m) and ``dg`` (m) are scratch.  Returns 0, or 1 when ``D M^-1 D^T`` is not numerically
+    the velocities ``y[wo:wo + 6 nb]``, Baumgarte's ``alpha``, ``beta`` [1/s]; ``Y`` (m, 2, 6), ``S``
+    (m, m), ``dg`` and ``first`` (m) are scratch.  Returns 0, or 1 when ``D M^-1 D^T`` is not numerically
     positive definite (nothing usable in ``acc``, ``lam``)."""
     for k in range(m):
         for s in range(2):
@@ -63,11 +63,12 @@ def solve(nb, mass, Jinv, G, GB, Q, w, Phi, Phit, gam, alpha, beta, m, Y, S, dg,
             for c in range(3):
                 Y[k, s, c] = G[k, s, c] * im
             g0 = G[k, s, 3]; g1 = G[k, s, 4]; g2 = G[k, s, 5]
-            Ji = Jinv[b]
             for c in range(3):
-                Y[k, s, 3 + c] = Ji[c, 0] * g0 + Ji[c, 1] * g1 + Ji[c, 2] * g2
-    # D M^-1 D^T (lower triangle) and its right-hand side
+                Y[k, s, 3 + c] = Jinv[b, c, 0] * g0 + Jinv[b, c, 1] * g1 + Jinv[b, c, 2] * g2
+    # D M^-1 D^T (lower triangle) and its right-hand side; first[k]: the first row that shares a
+    # body with row k (the envelope: the Cholesky factor has no entry left of it)
     for k in range(m):
+        first[k] = k
         for l in range(k + 1):
             v = 0.0
             for s in range(2):
@@ -76,6 +77,8 @@ def solve(nb, mass, Jinv, G, GB, Q, w, Phi, Phit, gam, alpha, beta, m, Y, S, dg,
                     continue
                 for s2 in range(2):
                     if GB[l, s2] == b:
+                        if l < first[k]:
+                            first[k] = l
                         for c in range(6):
                             v += G[k, s, c] * Y[l, s2, c]
             S[k, l] = v
@@ -87,25 +90,26 @@ def solve(nb, mass, Jinv, G, GB, Q, w, Phi, Phit, gam, alpha, beta, m, Y, S, dg,
                 continue
             for c in range(6):
                 r += Y[k, s, c] * Q[6 * b + c]
-                pd += G[k, s, c] * w[6 * b + c]
+                pd += G[k, s, c] * y[wo + 6 * b + c]
         lam[k] = r - (gam[k] - 2 * alpha * pd - beta * beta * Phi[k])
-    # Cholesky, S = L L^T in the lower triangle
-    for k in range(m):
-        v = S[k, k]
-        for p in range(k):
-            v -= S[k, p] * S[k, p]
-        if not v > PIVOT_TOL * dg[k]:
+    # Cholesky, S = L L^T in the lower triangle, row by row within the envelope
+    for i in range(m):
+        fi = first[i]
+        for j in range(fi, i):
+            p0 = fi if fi > first[j] else first[j]
+            u = S[i, j]
+            for p in range(p0, j):
+                u -= S[i, p] * S[j, p]
+            S[i, j] = u / S[j, j]
+        v = S[i, i]
+        for p in range(fi, i):
+            v -= S[i, p] * S[i, p]
+        if not v > PIVOT_TOL * dg[i]:
             return 1
-        d = math.sqrt(v)
-        S[k, k] = d
-        for l in range(k + 1, m):
-            u = S[l, k]
-            for p in range(k):
-                u -= S[l, p] * S[k, p]
-            S[l, k] = u / d
+        S[i, i] = math.sqrt(v)
     for k in range(m):                     # L z = r
         v = lam[k]
-        for p in range(k):
+        for p in range(first[k], k):
             v -= S[k, p] * lam[p]
         lam[k] = v / S[k, k]
     for k in range(m - 1, -1, -1):         # L^T lambda = z
@@ -128,7 +132,6 @@ def solve(nb, mass, Jinv, G, GB, Q, w, Phi, Phit, gam, alpha, beta, m, Y, S, dg,
         for c in range(3):
             acc[6 * b + c] *= im
         a0 = acc[6 * b + 3]; a1 = acc[6 * b + 4]; a2 = acc[6 * b + 5]
-        Ji = Jinv[b]
         for c in range(3):
-            acc[6 * b + 3 + c] = Ji[c, 0] * a0 + Ji[c, 1] * a1 + Ji[c, 2] * a2
+            acc[6 * b + 3 + c] = Jinv[b, c, 0] * a0 + Jinv[b, c, 1] * a1 + Jinv[b, c, 2] * a2
     return 0

@@ -27,24 +27,26 @@ NROW = np.array([3, 5, 4, 5, 4, 6], np.int64)
 
 
 @njit(cache=True)
-def _dot(a, b):
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+def _dt(a, ia, b, ib):
+    """``a[ia] . b[ib]`` (rows of 2-D arrays: indices, not views, keep the call free of
+    reference counting)."""
+    return a[ia, 0] * b[ib, 0] + a[ia, 1] * b[ib, 1] + a[ia, 2] * b[ib, 2]
 
 
 @njit(cache=True)
-def _cross_to(a, b, out):
-    """``out = a x b`` (``out`` may be ``a`` or ``b``)."""
-    c0 = a[1] * b[2] - a[2] * b[1]
-    c1 = a[2] * b[0] - a[0] * b[2]
-    c2 = a[0] * b[1] - a[1] * b[0]
-    out[0] = c0; out[1] = c1; out[2] = c2
+def _cr(a, ia, b, ib, out, o):
+    """``out[o] = a[ia] x b[ib]`` (``out[o]`` may be either operand)."""
+    c0 = a[ia, 1] * b[ib, 2] - a[ia, 2] * b[ib, 1]
+    c1 = a[ia, 2] * b[ib, 0] - a[ia, 0] * b[ib, 2]
+    c2 = a[ia, 0] * b[ib, 1] - a[ia, 1] * b[ib, 0]
+    out[o, 0] = c0; out[o, 1] = c1; out[o, 2] = c2
 
 
 @njit(cache=True)
-def _mv_to(A, x, out):
-    """``out = A x`` (3 x 3)."""
+def _mv(A, b, src, q, off, out, o):
+    """``out[o] = A[b] src[q, off:off + 3]`` (3 x 3)."""
     for r in range(3):
-        out[r] = A[r, 0] * x[0] + A[r, 1] * x[1] + A[r, 2] * x[2]
+        out[o, r] = A[b, r, 0] * src[q, off] + A[b, r, 1] * src[q, off + 1] + A[b, r, 2] * src[q, off + 2]
 
 
 @njit(cache=True)
@@ -75,55 +77,55 @@ def kinematics_into(y, nb, R, A, V, W):
 
 
 @njit(cache=True)
-def _dot1(k, a, b, Wi, Wj, Phi, G, gam, t0, t1):
-    """Row ``k``: ``a . b = 0`` (Haug's dot-1), ``a`` on body i, ``b`` on body j."""
-    Phi[k] = _dot(a, b)
-    _cross_to(a, b, t0)
+def _dot1(k, ia, ib, i, j, W, vec, Phi, G, gam):
+    """Row ``k``: ``a . b = 0`` (Haug's dot-1), ``a = vec[ia]`` on body i, ``b = vec[ib]`` on j."""
+    Phi[k] = _dt(vec, ia, vec, ib)
+    _cr(vec, ia, vec, ib, vec, T0)
     for c in range(3):
-        G[k, 0, 3 + c] += t0[c]
-        G[k, 1, 3 + c] -= t0[c]
-    _cross_to(Wi, a, t0)        # wa
-    _cross_to(Wj, b, t1)        # wb
-    g = 2 * _dot(t0, t1)
-    _cross_to(Wi, t0, t0)
-    _cross_to(Wj, t1, t1)
-    gam[k] = -(_dot(b, t0) + _dot(a, t1) + g)
+        G[k, 0, 3 + c] += vec[T0, c]
+        G[k, 1, 3 + c] -= vec[T0, c]
+    _cr(W, i, vec, ia, vec, T0)        # wa
+    _cr(W, j, vec, ib, vec, T1)        # wb
+    g = 2 * _dt(vec, T0, vec, T1)
+    _cr(W, i, vec, T0, vec, T0)
+    _cr(W, j, vec, T1, vec, T1)
+    gam[k] = -(_dt(vec, ib, vec, T0) + _dt(vec, ia, vec, T1) + g)
 
 
 @njit(cache=True)
-def _dot2(k, a, vec, Wi, Phi, G, gam):
-    """Row ``k``: ``a . d = 0`` (Haug's dot-2), ``a`` on body i, ``d`` from i's point to j's."""
-    d = vec[DIST]; si = vec[SI]; sj = vec[SJ]; t0 = vec[T0]; t1 = vec[T1]
-    Phi[k] = _dot(a, d)
+def _dot2(k, ia, i, W, vec, Phi, G, gam):
+    """Row ``k``: ``a . d = 0`` (Haug's dot-2), ``a = vec[ia]`` on body i, ``d`` from i's point
+    to j's."""
+    Phi[k] = _dt(vec, ia, vec, DIST)
     for c in range(3):
-        G[k, 0, c] -= a[c]
-        G[k, 1, c] += a[c]
-        t1[c] = d[c] + si[c]
-    _cross_to(a, t1, t0)
-    _cross_to(sj, a, t1)
+        G[k, 0, c] -= vec[ia, c]
+        G[k, 1, c] += vec[ia, c]
+        vec[T1, c] = vec[DIST, c] + vec[SI, c]
+    _cr(vec, ia, vec, T1, vec, T0)
+    _cr(vec, SJ, vec, ia, vec, T1)
     for c in range(3):
-        G[k, 0, 3 + c] += t0[c]
-        G[k, 1, 3 + c] += t1[c]
-    _cross_to(Wi, a, t0)        # wa
-    _cross_to(Wi, t0, t1)
+        G[k, 0, 3 + c] += vec[T0, c]
+        G[k, 1, 3 + c] += vec[T1, c]
+    _cr(W, i, vec, ia, vec, T0)        # wa
+    _cr(W, i, vec, T0, vec, T1)
     cc = 0.0
     for c in range(3):
-        cc += a[c] * (vec[CCJ, c] - vec[CCI, c])
-    gam[k] = -(_dot(d, t1) + 2 * _dot(t0, vec[DDIST]) + cc)
+        cc += vec[ia, c] * (vec[CCJ, c] - vec[CCI, c])
+    gam[k] = -(_dt(vec, DIST, vec, T1) + 2 * _dt(vec, T0, vec, DDIST) + cc)
 
 
 @njit(cache=True)
 def _points(q, i, j, jflt, R, A, V, W, vec):
     """The joint's point vectors, their distance and its rate, and the centripetal terms."""
-    _mv_to(A[i], jflt[q, 0:3], vec[SI])
-    _mv_to(A[j], jflt[q, 3:6], vec[SJ])
-    _cross_to(W[j], vec[SJ], vec[T0])
-    _cross_to(W[i], vec[SI], vec[T1])
+    _mv(A, i, jflt, q, 0, vec, SI)
+    _mv(A, j, jflt, q, 3, vec, SJ)
+    _cr(W, j, vec, SJ, vec, T0)
+    _cr(W, i, vec, SI, vec, T1)
     for c in range(3):
         vec[DIST, c] = R[j, c] + vec[SJ, c] - R[i, c] - vec[SI, c]
         vec[DDIST, c] = V[j, c] + vec[T0, c] - V[i, c] - vec[T1, c]
-    _cross_to(W[j], vec[T0], vec[CCJ])
-    _cross_to(W[i], vec[T1], vec[CCI])
+    _cr(W, j, vec, T0, vec, CCJ)
+    _cr(W, i, vec, T1, vec, CCI)
 
 
 @njit(cache=True)
@@ -142,72 +144,68 @@ def rows_into(t, R, A, V, W, nb, jint, jflt, dint, dpoly, dnpoly, dharm, dnharm,
             GB[k + r, 0] = i; GB[k + r, 1] = j
         _points(q, i, j, jflt, R, A, V, W, vec)
         for a in range(3):
-            _mv_to(A[i], jflt[q, 6 + 3 * a:9 + 3 * a], vec[XI + a])
-            _mv_to(A[j], jflt[q, 15 + 3 * a:18 + 3 * a], vec[XJ + a])
-        Wi = W[i]; Wj = W[j]
-        t0 = vec[T0]; t1 = vec[T1]
+            _mv(A, i, jflt, q, 6 + 3 * a, vec, XI + a)
+            _mv(A, j, jflt, q, 15 + 3 * a, vec, XJ + a)
         if typ == 0 or typ == 1 or typ == 4 or typ == 5:   # the points coincide
-            si = vec[SI]; sj = vec[SJ]
             for r in range(3):
                 Phi[k + r] = vec[DIST, r]
                 G[k + r, 1, r] += 1.0; G[k + r, 0, r] -= 1.0
                 gam[k + r] = -(vec[CCJ, r] - vec[CCI, r])
             # -skew(sj) on body j, +skew(si) on body i
-            G[k, 1, 4] += sj[2]; G[k, 1, 5] -= sj[1]; G[k + 1, 1, 3] -= sj[2]
-            G[k + 1, 1, 5] += sj[0]; G[k + 2, 1, 3] += sj[1]; G[k + 2, 1, 4] -= sj[0]
-            G[k, 0, 4] -= si[2]; G[k, 0, 5] += si[1]; G[k + 1, 0, 3] += si[2]
-            G[k + 1, 0, 5] -= si[0]; G[k + 2, 0, 3] -= si[1]; G[k + 2, 0, 4] += si[0]
+            G[k, 1, 4] += vec[SJ, 2]; G[k, 1, 5] -= vec[SJ, 1]; G[k + 1, 1, 3] -= vec[SJ, 2]
+            G[k + 1, 1, 5] += vec[SJ, 0]; G[k + 2, 1, 3] += vec[SJ, 1]; G[k + 2, 1, 4] -= vec[SJ, 0]
+            G[k, 0, 4] -= vec[SI, 2]; G[k, 0, 5] += vec[SI, 1]; G[k + 1, 0, 3] += vec[SI, 2]
+            G[k + 1, 0, 5] -= vec[SI, 0]; G[k + 2, 0, 3] -= vec[SI, 1]; G[k + 2, 0, 4] += vec[SI, 0]
             k += 3
         if typ == 1:
-            _dot1(k, vec[XI], vec[ZJ], Wi, Wj, Phi, G, gam, t0, t1)
-            _dot1(k + 1, vec[YI], vec[ZJ], Wi, Wj, Phi, G, gam, t0, t1)
+            _dot1(k, XI, ZJ, i, j, W, vec, Phi, G, gam)
+            _dot1(k + 1, YI, ZJ, i, j, W, vec, Phi, G, gam)
         elif typ == 2 or typ == 3:
-            _dot1(k, vec[XI], vec[ZJ], Wi, Wj, Phi, G, gam, t0, t1)
-            _dot1(k + 1, vec[YI], vec[ZJ], Wi, Wj, Phi, G, gam, t0, t1)
-            _dot2(k + 2, vec[XI], vec, Wi, Phi, G, gam)
-            _dot2(k + 3, vec[YI], vec, Wi, Phi, G, gam)
+            _dot1(k, XI, ZJ, i, j, W, vec, Phi, G, gam)
+            _dot1(k + 1, YI, ZJ, i, j, W, vec, Phi, G, gam)
+            _dot2(k + 2, XI, i, W, vec, Phi, G, gam)
+            _dot2(k + 3, YI, i, W, vec, Phi, G, gam)
             if typ == 3:
-                _dot1(k + 4, vec[XI], vec[YJ], Wi, Wj, Phi, G, gam, t0, t1)
+                _dot1(k + 4, XI, YJ, i, j, W, vec, Phi, G, gam)
         elif typ == 4:
-            _dot1(k, vec[ZI], vec[ZJ], Wi, Wj, Phi, G, gam, t0, t1)
+            _dot1(k, ZI, ZJ, i, j, W, vec, Phi, G, gam)
         elif typ == 5:
-            _dot1(k, vec[XI], vec[YJ], Wi, Wj, Phi, G, gam, t0, t1)
-            _dot1(k + 1, vec[YI], vec[ZJ], Wi, Wj, Phi, G, gam, t0, t1)
-            _dot1(k + 2, vec[ZI], vec[XJ], Wi, Wj, Phi, G, gam, t0, t1)
+            _dot1(k, XI, YJ, i, j, W, vec, Phi, G, gam)
+            _dot1(k + 1, YI, ZJ, i, j, W, vec, Phi, G, gam)
+            _dot1(k + 2, ZI, XJ, i, j, W, vec, Phi, G, gam)
     for q in range(dint.shape[0]):
         jn, coord, k = dint[q, 0], dint[q, 1], dint[q, 2]
         i, j = jint[jn, 1], jint[jn, 2]
         GB[k, 0] = i; GB[k, 1] = j
         for a in range(3):
-            _mv_to(A[i], jflt[jn, 6 + 3 * a:9 + 3 * a], vec[XI + a])
+            _mv(A, i, jflt, jn, 6 + 3 * a, vec, XI + a)
         f0 = _fval(dpoly[q], dnpoly[q], dharm[q], dnharm[q], t, 0)
         f1 = _fval(dpoly[q], dnpoly[q], dharm[q], dnharm[q], t, 1)
         f2 = _fval(dpoly[q], dnpoly[q], dharm[q], dnharm[q], t, 2)
-        zi = vec[ZI]
         if coord == 0:
-            _mv_to(A[j], jflt[jn, 15:18], vec[XJ])
-            th = math.atan2(_dot(vec[YI], vec[XJ]), _dot(vec[XI], vec[XJ]))
+            _mv(A, j, jflt, jn, 15, vec, XJ)
+            th = math.atan2(_dt(vec, YI, vec, XJ), _dt(vec, XI, vec, XJ))
             x = th - f0 + math.pi
             Phi[k] = x - 2 * math.pi * math.floor(x / (2 * math.pi)) - math.pi
             for c in range(3):
-                G[k, 1, 3 + c] += zi[c]
-                G[k, 0, 3 + c] -= zi[c]
+                G[k, 1, 3 + c] += vec[ZI, c]
+                G[k, 0, 3 + c] -= vec[ZI, c]
                 vec[T1, c] = W[j, c] - W[i, c]
-            _cross_to(W[i], zi, vec[T0])
-            gam[k] = f2 - _dot(vec[T0], vec[T1])
+            _cr(W, i, vec, ZI, vec, T0)
+            gam[k] = f2 - _dt(vec, T0, vec, T1)
         else:
             _points(jn, i, j, jflt, R, A, V, W, vec)
-            _dot2(k, zi, vec, W[i], Phi, G, gam)
+            _dot2(k, ZI, i, W, vec, Phi, G, gam)
             Phi[k] -= f0
             gam[k] += f2
         Phit[k] = -f1
     # the angular columns in the body frames (D's columns of omega'): row A_b
     for k in range(m):
         for s in range(2):
-            Ab = A[GB[k, s]]
+            b = GB[k, s]
             w0 = G[k, s, 3]; w1 = G[k, s, 4]; w2 = G[k, s, 5]
             for c in range(3):
-                G[k, s, 3 + c] = w0 * Ab[0, c] + w1 * Ab[1, c] + w2 * Ab[2, c]
+                G[k, s, 3 + c] = w0 * A[b, 0, c] + w1 * A[b, 1, c] + w2 * A[b, 2, c]
 
 
 @njit(cache=True)
@@ -219,60 +217,59 @@ def applied_into(nb, mass, J, grav, R, A, V, W, y, spi, spf, fi, ff, ti, tf, Q, 
             Fw[b, c] = mass[b] * grav[c] if b < nb else 0.0
             Nw[b, c] = 0.0
     power = 0.0; damp = 0.0
-    t0 = vec[T0]; t1 = vec[T1]; sw = vec[SI]; swj = vec[SJ]
     for q in range(fi.shape[0]):
         b = fi[q]
-        _mv_to(A[b], ff[q, 0:3], sw)
-        F = ff[q, 3:6]
-        _cross_to(sw, F, t0)
-        _cross_to(W[b], sw, t1)
+        _mv(A, b, ff, q, 0, vec, SI)                 # sw
         for c in range(3):
-            Fw[b, c] += F[c]; Nw[b, c] += t0[c]
-            t1[c] += V[b, c]
-        power += _dot(F, t1)
+            vec[DIST, c] = ff[q, 3 + c]              # F
+        _cr(vec, SI, vec, DIST, vec, T0)
+        _cr(W, b, vec, SI, vec, T1)
+        for c in range(3):
+            Fw[b, c] += vec[DIST, c]; Nw[b, c] += vec[T0, c]
+            vec[T1, c] += V[b, c]
+        power += _dt(vec, DIST, vec, T1)
     for q in range(ti.shape[0]):
         b = ti[q]
         for c in range(3):
             Nw[b, c] += tf[q, c]
-        power += _dot(tf[q], W[b])
+        power += _dt(tf, q, W, b)
     for q in range(spi.shape[0]):
         bi, bj = spi[q, 0], spi[q, 1]
-        _mv_to(A[bi], spf[q, 0:3], sw)
-        _mv_to(A[bj], spf[q, 3:6], swj)
+        _mv(A, bi, spf, q, 0, vec, SI)
+        _mv(A, bj, spf, q, 3, vec, SJ)
         l2 = 0.0
         for c in range(3):
-            t0[c] = R[bj, c] + swj[c] - R[bi, c] - sw[c]
-            l2 += t0[c] * t0[c]
+            vec[T0, c] = R[bj, c] + vec[SJ, c] - R[bi, c] - vec[SI, c]
+            l2 += vec[T0, c] * vec[T0, c]
         ln = math.sqrt(l2)
         for c in range(3):
-            t0[c] = t0[c] / ln                       # e
-        _cross_to(W[bj], swj, t1)
+            vec[T0, c] = vec[T0, c] / ln             # e
+        _cr(W, bj, vec, SJ, vec, T1)
         ld = 0.0
         for c in range(3):
-            ld += t0[c] * (V[bj, c] + t1[c])
-        _cross_to(W[bi], sw, t1)
+            ld += vec[T0, c] * (V[bj, c] + vec[T1, c])
+        _cr(W, bi, vec, SI, vec, T1)
         for c in range(3):
-            ld -= t0[c] * (V[bi, c] + t1[c])
+            ld -= vec[T0, c] * (V[bi, c] + vec[T1, c])
         T = spf[q, 6] * (ln - spf[q, 8]) + spf[q, 7] * ld + spf[q, 9]
         for c in range(3):
-            t0[c] = T * t0[c]                        # T e
-        _cross_to(swj, t0, t1)
+            vec[T0, c] = T * vec[T0, c]              # T e
+        _cr(vec, SJ, vec, T0, vec, T1)
         for c in range(3):
-            Fw[bj, c] -= t0[c]; Nw[bj, c] -= t1[c]
-        _cross_to(sw, t0, t1)
+            Fw[bj, c] -= vec[T0, c]; Nw[bj, c] -= vec[T1, c]
+        _cr(vec, SI, vec, T0, vec, T1)
         for c in range(3):
-            Fw[bi, c] += t0[c]; Nw[bi, c] += t1[c]
+            Fw[bi, c] += vec[T0, c]; Nw[bi, c] += vec[T1, c]
         damp += spf[q, 7] * ld * ld
     for b in range(nb):
         o = 7 * nb + 6 * b + 3
         om0, om1, om2 = y[o], y[o + 1], y[o + 2]
-        Jb = J[b]
-        h0 = Jb[0, 0] * om0 + Jb[0, 1] * om1 + Jb[0, 2] * om2
-        h1 = Jb[1, 0] * om0 + Jb[1, 1] * om1 + Jb[1, 2] * om2
-        h2 = Jb[2, 0] * om0 + Jb[2, 1] * om1 + Jb[2, 2] * om2
-        gyro = (om1 * h2 - om2 * h1, om2 * h0 - om0 * h2, om0 * h1 - om1 * h0)
-        Ab = A[b]
+        h0 = J[b, 0, 0] * om0 + J[b, 0, 1] * om1 + J[b, 0, 2] * om2
+        h1 = J[b, 1, 0] * om0 + J[b, 1, 1] * om1 + J[b, 1, 2] * om2
+        h2 = J[b, 2, 0] * om0 + J[b, 2, 1] * om1 + J[b, 2, 2] * om2
+        g0 = om1 * h2 - om2 * h1; g1 = om2 * h0 - om0 * h2; g2 = om0 * h1 - om1 * h0
         for c in range(3):
+            gy = g0 if c == 0 else (g1 if c == 1 else g2)
             Q[6 * b + c] = Fw[b, c]
-            Q[6 * b + 3 + c] = Ab[0, c] * Nw[b, 0] + Ab[1, c] * Nw[b, 1] + Ab[2, c] * Nw[b, 2] - gyro[c]
+            Q[6 * b + 3 + c] = A[b, 0, c] * Nw[b, 0] + A[b, 1, c] * Nw[b, 1] + A[b, 2, c] * Nw[b, 2] - gy
     return power, damp
