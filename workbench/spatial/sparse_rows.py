@@ -22,6 +22,10 @@ from .kernels import _fval
 #: rows of ``vec``: the joint points' body vectors (world), their distance and its rate, the
 #: frames' axes, the centripetal terms ``w x (w x s)`` and two scratch rows
 SI, SJ, DIST, DDIST, XI, YI, ZI, XJ, YJ, ZJ, CCI, CCJ, T0, T1 = range(14)
+#: the integers 0..15 as a constant array: ``_I[SI]`` is an ``int64``, where a bare ``SI`` passed
+#: to a compiled function is typed as its literal value, one more compiled version of the callee
+#: per constant
+_I = np.arange(16, dtype=np.int64)
 #: constraint rows per joint type (:data:`.kernels.CODES`)
 NROW = np.array([3, 5, 4, 5, 4, 6], np.int64)
 
@@ -80,52 +84,52 @@ def kinematics_into(y, nb, R, A, V, W):
 def _dot1(k, ia, ib, i, j, W, vec, Phi, G, gam):
     """Row ``k``: ``a . b = 0`` (Haug's dot-1), ``a = vec[ia]`` on body i, ``b = vec[ib]`` on j."""
     Phi[k] = _dt(vec, ia, vec, ib)
-    _cr(vec, ia, vec, ib, vec, T0)
+    _cr(vec, ia, vec, ib, vec, _I[T0])
     for c in range(3):
         G[k, 0, 3 + c] += vec[T0, c]
         G[k, 1, 3 + c] -= vec[T0, c]
-    _cr(W, i, vec, ia, vec, T0)        # wa
-    _cr(W, j, vec, ib, vec, T1)        # wb
-    g = 2 * _dt(vec, T0, vec, T1)
-    _cr(W, i, vec, T0, vec, T0)
-    _cr(W, j, vec, T1, vec, T1)
-    gam[k] = -(_dt(vec, ib, vec, T0) + _dt(vec, ia, vec, T1) + g)
+    _cr(W, i, vec, ia, vec, _I[T0])        # wa
+    _cr(W, j, vec, ib, vec, _I[T1])        # wb
+    g = 2 * _dt(vec, _I[T0], vec, _I[T1])
+    _cr(W, i, vec, _I[T0], vec, _I[T0])
+    _cr(W, j, vec, _I[T1], vec, _I[T1])
+    gam[k] = -(_dt(vec, ib, vec, _I[T0]) + _dt(vec, ia, vec, _I[T1]) + g)
 
 
 @njit(cache=True)
 def _dot2(k, ia, i, W, vec, Phi, G, gam):
     """Row ``k``: ``a . d = 0`` (Haug's dot-2), ``a = vec[ia]`` on body i, ``d`` from i's point
     to j's."""
-    Phi[k] = _dt(vec, ia, vec, DIST)
+    Phi[k] = _dt(vec, ia, vec, _I[DIST])
     for c in range(3):
         G[k, 0, c] -= vec[ia, c]
         G[k, 1, c] += vec[ia, c]
         vec[T1, c] = vec[DIST, c] + vec[SI, c]
-    _cr(vec, ia, vec, T1, vec, T0)
-    _cr(vec, SJ, vec, ia, vec, T1)
+    _cr(vec, ia, vec, _I[T1], vec, _I[T0])
+    _cr(vec, _I[SJ], vec, ia, vec, _I[T1])
     for c in range(3):
         G[k, 0, 3 + c] += vec[T0, c]
         G[k, 1, 3 + c] += vec[T1, c]
-    _cr(W, i, vec, ia, vec, T0)        # wa
-    _cr(W, i, vec, T0, vec, T1)
+    _cr(W, i, vec, ia, vec, _I[T0])        # wa
+    _cr(W, i, vec, _I[T0], vec, _I[T1])
     cc = 0.0
     for c in range(3):
         cc += vec[ia, c] * (vec[CCJ, c] - vec[CCI, c])
-    gam[k] = -(_dt(vec, DIST, vec, T1) + 2 * _dt(vec, T0, vec, DDIST) + cc)
+    gam[k] = -(_dt(vec, _I[DIST], vec, _I[T1]) + 2 * _dt(vec, _I[T0], vec, _I[DDIST]) + cc)
 
 
 @njit(cache=True)
 def _points(q, i, j, jflt, R, A, V, W, vec):
     """The joint's point vectors, their distance and its rate, and the centripetal terms."""
-    _mv(A, i, jflt, q, 0, vec, SI)
-    _mv(A, j, jflt, q, 3, vec, SJ)
-    _cr(W, j, vec, SJ, vec, T0)
-    _cr(W, i, vec, SI, vec, T1)
+    _mv(A, i, jflt, q, _I[0], vec, _I[SI])
+    _mv(A, j, jflt, q, _I[3], vec, _I[SJ])
+    _cr(W, j, vec, _I[SJ], vec, _I[T0])
+    _cr(W, i, vec, _I[SI], vec, _I[T1])
     for c in range(3):
         vec[DIST, c] = R[j, c] + vec[SJ, c] - R[i, c] - vec[SI, c]
         vec[DDIST, c] = V[j, c] + vec[T0, c] - V[i, c] - vec[T1, c]
-    _cr(W, j, vec, T0, vec, CCJ)
-    _cr(W, i, vec, T1, vec, CCI)
+    _cr(W, j, vec, _I[T0], vec, _I[CCJ])
+    _cr(W, i, vec, _I[T1], vec, _I[CCI])
 
 
 @njit(cache=True)
@@ -144,8 +148,8 @@ def rows_into(t, R, A, V, W, nb, jint, jflt, dint, dpoly, dnpoly, dharm, dnharm,
             GB[k + r, 0] = i; GB[k + r, 1] = j
         _points(q, i, j, jflt, R, A, V, W, vec)
         for a in range(3):
-            _mv(A, i, jflt, q, 6 + 3 * a, vec, XI + a)
-            _mv(A, j, jflt, q, 15 + 3 * a, vec, XJ + a)
+            _mv(A, i, jflt, q, 6 + 3 * a, vec, _I[XI] + a)
+            _mv(A, j, jflt, q, 15 + 3 * a, vec, _I[XJ] + a)
         if typ == 0 or typ == 1 or typ == 4 or typ == 5:   # the points coincide
             for r in range(3):
                 Phi[k + r] = vec[DIST, r]
@@ -158,44 +162,44 @@ def rows_into(t, R, A, V, W, nb, jint, jflt, dint, dpoly, dnpoly, dharm, dnharm,
             G[k + 1, 0, 5] -= vec[SI, 0]; G[k + 2, 0, 3] -= vec[SI, 1]; G[k + 2, 0, 4] += vec[SI, 0]
             k += 3
         if typ == 1:
-            _dot1(k, XI, ZJ, i, j, W, vec, Phi, G, gam)
-            _dot1(k + 1, YI, ZJ, i, j, W, vec, Phi, G, gam)
+            _dot1(k, _I[XI], _I[ZJ], i, j, W, vec, Phi, G, gam)
+            _dot1(k + 1, _I[YI], _I[ZJ], i, j, W, vec, Phi, G, gam)
         elif typ == 2 or typ == 3:
-            _dot1(k, XI, ZJ, i, j, W, vec, Phi, G, gam)
-            _dot1(k + 1, YI, ZJ, i, j, W, vec, Phi, G, gam)
-            _dot2(k + 2, XI, i, W, vec, Phi, G, gam)
-            _dot2(k + 3, YI, i, W, vec, Phi, G, gam)
+            _dot1(k, _I[XI], _I[ZJ], i, j, W, vec, Phi, G, gam)
+            _dot1(k + 1, _I[YI], _I[ZJ], i, j, W, vec, Phi, G, gam)
+            _dot2(k + 2, _I[XI], i, W, vec, Phi, G, gam)
+            _dot2(k + 3, _I[YI], i, W, vec, Phi, G, gam)
             if typ == 3:
-                _dot1(k + 4, XI, YJ, i, j, W, vec, Phi, G, gam)
+                _dot1(k + 4, _I[XI], _I[YJ], i, j, W, vec, Phi, G, gam)
         elif typ == 4:
-            _dot1(k, ZI, ZJ, i, j, W, vec, Phi, G, gam)
+            _dot1(k, _I[ZI], _I[ZJ], i, j, W, vec, Phi, G, gam)
         elif typ == 5:
-            _dot1(k, XI, YJ, i, j, W, vec, Phi, G, gam)
-            _dot1(k + 1, YI, ZJ, i, j, W, vec, Phi, G, gam)
-            _dot1(k + 2, ZI, XJ, i, j, W, vec, Phi, G, gam)
+            _dot1(k, _I[XI], _I[YJ], i, j, W, vec, Phi, G, gam)
+            _dot1(k + 1, _I[YI], _I[ZJ], i, j, W, vec, Phi, G, gam)
+            _dot1(k + 2, _I[ZI], _I[XJ], i, j, W, vec, Phi, G, gam)
     for q in range(dint.shape[0]):
         jn, coord, k = dint[q, 0], dint[q, 1], dint[q, 2]
         i, j = jint[jn, 1], jint[jn, 2]
         GB[k, 0] = i; GB[k, 1] = j
         for a in range(3):
-            _mv(A, i, jflt, jn, 6 + 3 * a, vec, XI + a)
+            _mv(A, i, jflt, jn, 6 + 3 * a, vec, _I[XI] + a)
         f0 = _fval(dpoly[q], dnpoly[q], dharm[q], dnharm[q], t, 0)
         f1 = _fval(dpoly[q], dnpoly[q], dharm[q], dnharm[q], t, 1)
         f2 = _fval(dpoly[q], dnpoly[q], dharm[q], dnharm[q], t, 2)
         if coord == 0:
-            _mv(A, j, jflt, jn, 15, vec, XJ)
-            th = math.atan2(_dt(vec, YI, vec, XJ), _dt(vec, XI, vec, XJ))
+            _mv(A, j, jflt, jn, _I[15], vec, _I[XJ])
+            th = math.atan2(_dt(vec, _I[YI], vec, _I[XJ]), _dt(vec, _I[XI], vec, _I[XJ]))
             x = th - f0 + math.pi
             Phi[k] = x - 2 * math.pi * math.floor(x / (2 * math.pi)) - math.pi
             for c in range(3):
                 G[k, 1, 3 + c] += vec[ZI, c]
                 G[k, 0, 3 + c] -= vec[ZI, c]
                 vec[T1, c] = W[j, c] - W[i, c]
-            _cr(W, i, vec, ZI, vec, T0)
-            gam[k] = f2 - _dt(vec, T0, vec, T1)
+            _cr(W, i, vec, _I[ZI], vec, _I[T0])
+            gam[k] = f2 - _dt(vec, _I[T0], vec, _I[T1])
         else:
             _points(jn, i, j, jflt, R, A, V, W, vec)
-            _dot2(k, ZI, i, W, vec, Phi, G, gam)
+            _dot2(k, _I[ZI], i, W, vec, Phi, G, gam)
             Phi[k] -= f0
             gam[k] += f2
         Phit[k] = -f1
@@ -219,15 +223,15 @@ def applied_into(nb, mass, J, grav, R, A, V, W, y, spi, spf, fi, ff, ti, tf, Q, 
     power = 0.0; damp = 0.0
     for q in range(fi.shape[0]):
         b = fi[q]
-        _mv(A, b, ff, q, 0, vec, SI)                 # sw
+        _mv(A, b, ff, q, _I[0], vec, _I[SI])                 # sw
         for c in range(3):
             vec[DIST, c] = ff[q, 3 + c]              # F
-        _cr(vec, SI, vec, DIST, vec, T0)
-        _cr(W, b, vec, SI, vec, T1)
+        _cr(vec, _I[SI], vec, _I[DIST], vec, _I[T0])
+        _cr(W, b, vec, _I[SI], vec, _I[T1])
         for c in range(3):
             Fw[b, c] += vec[DIST, c]; Nw[b, c] += vec[T0, c]
             vec[T1, c] += V[b, c]
-        power += _dt(vec, DIST, vec, T1)
+        power += _dt(vec, _I[DIST], vec, _I[T1])
     for q in range(ti.shape[0]):
         b = ti[q]
         for c in range(3):
@@ -235,8 +239,8 @@ def applied_into(nb, mass, J, grav, R, A, V, W, y, spi, spf, fi, ff, ti, tf, Q, 
         power += _dt(tf, q, W, b)
     for q in range(spi.shape[0]):
         bi, bj = spi[q, 0], spi[q, 1]
-        _mv(A, bi, spf, q, 0, vec, SI)
-        _mv(A, bj, spf, q, 3, vec, SJ)
+        _mv(A, bi, spf, q, _I[0], vec, _I[SI])
+        _mv(A, bj, spf, q, _I[3], vec, _I[SJ])
         l2 = 0.0
         for c in range(3):
             vec[T0, c] = R[bj, c] + vec[SJ, c] - R[bi, c] - vec[SI, c]
@@ -244,20 +248,20 @@ def applied_into(nb, mass, J, grav, R, A, V, W, y, spi, spf, fi, ff, ti, tf, Q, 
         ln = math.sqrt(l2)
         for c in range(3):
             vec[T0, c] = vec[T0, c] / ln             # e
-        _cr(W, bj, vec, SJ, vec, T1)
+        _cr(W, bj, vec, _I[SJ], vec, _I[T1])
         ld = 0.0
         for c in range(3):
             ld += vec[T0, c] * (V[bj, c] + vec[T1, c])
-        _cr(W, bi, vec, SI, vec, T1)
+        _cr(W, bi, vec, _I[SI], vec, _I[T1])
         for c in range(3):
             ld -= vec[T0, c] * (V[bi, c] + vec[T1, c])
         T = spf[q, 6] * (ln - spf[q, 8]) + spf[q, 7] * ld + spf[q, 9]
         for c in range(3):
             vec[T0, c] = T * vec[T0, c]              # T e
-        _cr(vec, SJ, vec, T0, vec, T1)
+        _cr(vec, _I[SJ], vec, _I[T0], vec, _I[T1])
         for c in range(3):
             Fw[bj, c] -= vec[T0, c]; Nw[bj, c] -= vec[T1, c]
-        _cr(vec, SI, vec, T0, vec, T1)
+        _cr(vec, _I[SI], vec, _I[T0], vec, _I[T1])
         for c in range(3):
             Fw[bi, c] += vec[T0, c]; Nw[bi, c] += vec[T1, c]
         damp += spf[q, 7] * ld * ld
