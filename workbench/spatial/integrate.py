@@ -46,7 +46,8 @@ from ..jit import N_OUT, njit
 from .clearance.compiled_forces import forces
 from .clearance.kernels import G_PEN, points_of_state
 from .clearance.worn_kernels import take_depths
-from .kernels import rhs, slip_speeds
+from .fast_rhs import rhs, workspace
+from .kernels import slip_speeds
 
 DONE, EVENT, PAUSED, FALLBACK, BAD_LAW, TOO_SMALL = 0, 1, 2, 3, 4, 5
 #: accepted steps per call of :func:`segment` (then the caller checks the wall-time limit)
@@ -64,12 +65,13 @@ _DC_D = _dc.D
 
 
 @njit(cache=True)
-def deriv(t, Y, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, out):
+def deriv(t, Y, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, out, ws):
     """The state's derivative into ``out``; a ``D_*`` status.  The clearance forces
     (:func:`.clearance.compiled_forces.forces`, with ``nq = 2`` the normal forces' and the
     friction's work as the last two states; ``nq = 0``: no clearance joint, ``cargs`` empty
     arrays), the joints' friction table (each joint's law at unit load, ``jargs`` of
-    :func:`load`: the law's index in ``ffs``) and :func:`.kernels.rhs`."""
+    :func:`load`: the law's index in ``ffs``) and :func:`.fast_rhs.rhs` with its workspace ``ws``
+    (:func:`.fast_rhs.workspace`: no array allocated here without clearance joints or friction)."""
     n = out.shape[0] - nq
     y = Y[:n]
     pc = 0.0
@@ -81,9 +83,12 @@ def deriv(t, Y, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, out):
         if bad >= 0:
             return D_BAD_LAW
     else:
-        Qx = np.zeros(6 * rargs[0])
-    ftab = np.zeros((rargs[4].shape[0], 2))
+        Qx = ws[19]
+    ftab = ws[20]
     if jargs[0].shape[0] > 0:
+        for q in range(ftab.shape[0]):
+            ftab[q, 0] = 0.0
+            ftab[q, 1] = 0.0
         v = slip_speeds(y, rargs[0], rargs[4], rargs[5])
         tmp = np.zeros(N_OUT)
         for m in range(jargs[0].shape[0]):
@@ -92,12 +97,12 @@ def deriv(t, Y, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, out):
             ftab[q, 0] = ffs[jargs[1][m]](v[q, 0], 1.0, 0.0, p.ctypes, tmp.ctypes)
             if jargs[2][m]:
                 ftab[q, 1] = ffs[jargs[1][m]](v[q, 1], 1.0, 0.0, p.ctypes, tmp.ctypes)
-    yd = np.empty(n)
+    yd = ws[21]
     st = 0
     try:
         st = rhs(t, y, alpha, beta, rargs[0], rargs[1], rargs[2], rargs[3], rargs[4], rargs[5], rargs[6],
                  rargs[7], rargs[8], rargs[9], rargs[10], rargs[11], rargs[12], rargs[13], rargs[14], rargs[15],
-                 rargs[16], rargs[17], ftab, Qx, yd)
+                 rargs[16], rargs[17], ftab, Qx, yd, ws)
     except Exception:   # a wild trial stage (singular system): NaN, the step is rejected
         yd[:] = np.nan
     if st != 0:
@@ -205,9 +210,10 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
     ynew = np.empty(ny)
     ytmp = np.empty(ny)
     F = np.empty((7, ny))
+    ws = workspace(rargs[0], rargs[4].shape[0], rargs[11], rargs[2])
     y = y.copy()
     nfev = 1
-    st = deriv(t, y, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, f)
+    st = deriv(t, y, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, f, ws)
     if st != 0:
         y_out[:] = y
         return (FALLBACK if st == 1 else BAD_LAW), t, h_abs, 0.0, k_out, 0, nfev, -1
@@ -256,7 +262,7 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
                         ytmp[i] = ynew[i]
                     tt = t_new
                 nfev += 1
-                st = deriv(tt, ytmp, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, K[s])
+                st = deriv(tt, ytmp, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, K[s], ws)
                 if st != 0:
                     if st == 1:
                         y_out[:] = y
@@ -310,7 +316,7 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
                         acc += K[q, i] * A[s, q]
                     ytmp[i] = y[i] + acc * h
                 nfev += 1
-                st = deriv(t + C[s] * h, ytmp, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, K[s])
+                st = deriv(t + C[s] * h, ytmp, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, K[s], ws)
                 if st != 0:      # the step is dropped: the caller goes on from its start
                     if st == 1:
                         y_out[:] = y

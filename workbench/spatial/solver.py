@@ -112,8 +112,10 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None, worn=None) -> Si
 
     args = None
     if getattr(settings, "path", "fast") != "scipy":
+        from .fast_rhs import of
         from .kernels import pack
         args = pack(model)
+        ws = of(args) if args is not None else None
     fallbacks = [0]
     qzero = np.zeros(model.n_dof)
 
@@ -123,13 +125,14 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None, worn=None) -> Si
             raise SolverError(f"the spatial run reached its wall-time limit at t = {t:.6g} s")
         if args is not None:
             yd = np.empty_like(y)
-            if _rhs(t, y, alpha, beta, *args, friction_table(model, args, y), qzero, yd) == 0:
+            if _rhs(t, y, alpha, beta, *args, friction_table(model, args, y), qzero, yd, ws) == 0:
                 return yd
             fallbacks[0] += 1    # the friction loop did not close in the compiled code
         return model.dynamics(t, y, alpha, beta)
 
     if args is not None:
-        from .kernels import friction_table, rhs as _rhs
+        from .fast_rhs import rhs as _rhs
+        from .kernels import friction_table
 
     w0 = _time.perf_counter()
     kw = {}

@@ -61,8 +61,10 @@ def simulate(mech, settings, *, initial=None, worn=None):
     calls = [0]
     args = None
     if fast:
-        from ..kernels import friction_table, pack, rhs
+        from ..fast_rhs import of, rhs
+        from ..kernels import friction_table, pack
         args = pack(model)
+        ws = of(args) if args is not None else None
         _rhs = rhs.dispatcher()   # the numba dispatcher itself: the lazy wrapper costs a call
 
     def f(t, Y):
@@ -77,7 +79,7 @@ def simulate(mech, settings, *, initial=None, worn=None):
         out = np.empty(n + 2)
         yd = np.empty(n)
         try:
-            if args is None or _rhs(t, y, alpha, beta, *args, friction_table(model, args, y), Qx, yd) != 0:
+            if args is None or _rhs(t, y, alpha, beta, *args, friction_table(model, args, y), Qx, yd, ws) != 0:
                 yd = model.dynamics(t, y, alpha, beta, extra_q=Qx)
         except (np.linalg.LinAlgError, ZeroDivisionError, FloatingPointError):
             yd[:] = np.nan     # a wild trial stage (the step is rejected and cut)
