@@ -9,7 +9,8 @@ on the reference (pure-Python) path the run itself falls back to when the compil
 close (:func:`workbench.spatial.solver.simulate`), from the same consistent initial state and on
 the same model as the run's path (:func:`workbench.engines.spatial.simulate`: plain, set-valued
 stick and slip after the stick test of the units at rest, LuGre bristle states).  Nothing is
-compiled; measured on ``studies/qi_pendulum.toml``: about 2 ms.
+compiled; measured on ``studies/qi_pendulum.toml``: 6 ms, plus about 0.36 s to import
+``scipy.linalg`` in a ``validate`` (a run imports it anyway).
 
 The fault is raised again with the study file and the joints' friction keys in front of the
 run's own message (the self-locking diagnosis: the critical coefficient and what to change), and
