@@ -266,6 +266,9 @@ def pre_run(mechanism: Mechanism, solver, checks: Checks, probs: S.Problems, *,
         for key, msg in engine.problems(own, solver, wear=wear if kind == "wear" else None,
                                         build=build):
             probs.add(key, msg)
+    if kind == "dynamics" and engine is not None and engine.name == "spatial" and len(probs.items) == n0:
+        from .spatial_start import check_start
+        check_start(own, solver, probs.file)   # the run's first right-hand side: its fault, before the run
     if engine is not None and not engine.rigid:
         return warnings
     if checks.assembly_cycle and solver is not None and len(probs.items) == n0:
