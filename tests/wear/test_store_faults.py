@@ -350,8 +350,9 @@ def test_kill_9_at_every_write_step_then_resume_is_identical(scratch, which, str
 
 def test_kill_9_during_an_update_of_the_rig_then_resume_is_identical(scratch, reference):
     """The real rig's second update (about 50 variables, a record, validity notes) killed at
-    every 37th write step and at the last one (every step: the slow variant below)."""
-    outcomes = _kill_every_step(scratch, reference[1], 1, stride=37)
+    every 73rd write step and at the last one (every step: the slow variant below; every 37th
+    until the default suite had to get back under 8 minutes on 2 cores)."""
+    outcomes = _kill_every_step(scratch, reference[1], 1, stride=73)
     assert {before for before, _ in outcomes.values()} == {1, 2}
 
 
@@ -429,7 +430,10 @@ def test_a_write_failure_at_every_step_keeps_the_completed_updates(scratch, code
 
 
 def test_a_full_disk_during_an_update_of_the_rig_keeps_the_completed_updates(scratch, reference):
-    _fail_every_step(scratch, reference[1], 2, errno.ENOSPC, stride=47)
+    """The disk full from every 89th write step of the rig's second update on (every step: the
+    slow variant test_a_write_failure_at_every_step_of_the_rig; every 47th until the default suite
+    had to get back under 8 minutes on 2 cores)."""
+    _fail_every_step(scratch, reference[1], 2, errno.ENOSPC, stride=89)
 
 
 def test_a_write_failure_in_a_run_is_a_clear_error_not_a_traceback(tmp_path, monkeypatch):
