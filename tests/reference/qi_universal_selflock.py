@@ -33,30 +33,16 @@ import math
 import numpy as np
 from scipy.optimize import brentq, root
 
-from qi_universal_stick import UBar, _cross, _rot, journal_matrix, load_of
+from qi_universal import _wrench
+from qi_universal_stick import UBar, journal_matrix, load_of
 
 
 def _affine(bar: UBar, phi, psi, dphi, dpsi):
     """``(F0, Fm, M0, Mm, (a, b, n))``: the joint's force [N] and moment about O [N m] on the bar
     as affine maps of the journal moments ``m = (M.a, M.b)``: ``F = F0 + Fm m``, ``M = M0 + Mm m``."""
-    R = _rot(phi, psi)
-    IO = R @ bar.inertia_O() @ R.T
-    a = np.array([0.0, 0.0, 1.0])
-    b = R @ np.array([0.0, 1.0, 0.0])
-    n = _cross(a, b)
-    n /= np.linalg.norm(n)
-    w = dphi * a + dpsi * b
-    rc = R @ np.array([bar.L / 2, 0.0, 0.0])
-    gv = np.array([0.0, -bar.g, 0.0])
-
-    def wrench(dd):
-        wd = dd[0] * a + dd[1] * b + dphi * dpsi * _cross(a, b)
-        M = IO @ wd + _cross(w, IO @ w) - _cross(rc, bar.m * gv)
-        F = bar.m * (_cross(wd, rc) + _cross(w, _cross(w, rc))) - bar.m * gv
-        return F, M
-
-    F0, M0 = wrench((0.0, 0.0))
-    cols = [wrench(e) for e in np.eye(2)]
+    # the wrench is affine in the accelerations: its value at 0 and its two unit columns
+    F0, M0, (a, b, n) = _wrench(bar, phi, psi, dphi, dpsi, 0.0, 0.0)
+    cols = [_wrench(bar, phi, psi, dphi, dpsi, e[0], e[1])[:2] for e in np.eye(2)]
     dF = np.column_stack([f - F0 for f, _ in cols])         # d F / d (phi_dd, psi_dd)
     dM = np.column_stack([m - M0 for _, m in cols])
     P = np.array([a, b])                                     # m = P M
