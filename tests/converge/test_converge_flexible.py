@@ -83,6 +83,10 @@ def test_converge_on_a_flexible_study_with_clearance_produces_its_table(tmp_path
     assert ds["crank_moment_peak_change"].attrs["tolerance"] == 0.005
 
 
+# Slow (~20 s on 2 cores: three revolutions of the flexible study, three times): the default suite
+# keeps the per-revolution statistics through tests/flex/test_flexible_per_revolution.py and the
+# converge table through test_converge_on_a_flexible_study_with_clearance_produces_its_table above.
+@pytest.mark.slow
 def test_per_revolution_quantities_match_what_the_study_reports(registry):
     """Three revolutions of the ideal-joint flexible study: the per-revolution mean of the table's
     base run is the study dataset's own, its standard error is the table's, and the band is 2

@@ -329,12 +329,12 @@ def _kill_every_step(tmp_path, calls, which: int, stride: int = 1):
     return outcomes
 
 
-@pytest.mark.parametrize("which, stride", [(0, 8), (1, 4), (2, 4), (4, 1)],
+@pytest.mark.parametrize("which, stride", [(0, 16), (1, 4), (2, 8), (4, 1)],
                          ids=["create", "append", "append+record+notes", "final-status"])
 def test_kill_9_at_every_write_step_then_resume_is_identical(scratch, which, stride):
-    """Every write step of the final status, every 4th step of the richest update (an append with
-    a dynamics record and validity notes) and of an append without a record, every 8th of the
-    store's creation (every step of each: the slow variant
+    """Every write step of the final status, every 8th step of the richest update (an append with
+    a dynamics record and validity notes), every 4th of an append without a record, every 16th of
+    the store's creation (every step of each: the slow variant
     test_kill_9_at_every_write_step_of_the_made_up_run, which keeps the default suite under 8
     minutes on 2 cores): killed there with SIGKILL, a
     re-run (provably empty store) or ``--resume`` ends identical to the uninterrupted play, and

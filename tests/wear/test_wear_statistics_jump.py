@@ -168,6 +168,11 @@ def _study(path: Path, registry, **replace):
     return load_study_text(text, file=path, registry=registry)
 
 
+# Slow (~18 s on 2 cores: 21 wear updates of the rig): the default suite keeps the history control
+# through the synthetic trend tests above and the spatial rig's
+# tests/wear/test_spatial_wear_resume.py::test_history_control_widens_the_errors_to_the_scatter_between_updates,
+# and the bit-identical resume through tests/wear/test_wear_loop.py::test_resume_after_stop_equals_uninterrupted.
+@pytest.mark.slow
 def test_history_control_follows_the_rig_and_resumes_bit_identical(registry, tmp_path):
     """The constant-load rig (a steady contact: its rate drifts only as the bore conforms) with a
     1 % depth step and jump_tolerance 0.003, where the control limits the jumps: the trend control
