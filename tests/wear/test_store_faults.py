@@ -419,11 +419,11 @@ def _fail_every_step(tmp_path, calls, which: int, code: int, stride: int = 1) ->
     return n
 
 
-@pytest.mark.parametrize("code, stride", [(errno.ENOSPC, 4), (errno.EROFS, 6), (errno.EIO, 6)],
+@pytest.mark.parametrize("code, stride", [(errno.ENOSPC, 8), (errno.EROFS, 12), (errno.EIO, 12)],
                          ids=["disk-full", "read-only", "io-error"])
 def test_a_write_failure_at_every_step_keeps_the_completed_updates(scratch, code, stride):
-    """ENOSPC (the disk stays full) from the i-th write of an update on, for every 4th i; EROFS
-    (the folder stays read-only) and EIO for every 6th (every i: the slow variant
+    """ENOSPC (the disk stays full) from the i-th write of an update on, for every 8th i; EROFS
+    (the folder stays read-only) and EIO for every 12th (every i: the slow variant
     test_a_write_failure_at_every_step_of_the_made_up_run): the completed updates are all there,
     and once the cause is gone ``--resume`` ends identical to the uninterrupted play."""
     _fail_every_step(scratch, _synthetic_calls(), 2, code, stride)
