@@ -247,7 +247,7 @@ def _note(console):
 
 #: the first compile of the solver [s]: CPU seconds of the Flores study's first run, its wall time on
 #: an idle machine (docs/performance.md; the notice says it)
-FIRST_COMPILE_SECONDS = 50
+FIRST_COMPILE_SECONDS = 45
 
 
 def _compile_key(study) -> str | None:
