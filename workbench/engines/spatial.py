@@ -65,16 +65,30 @@ def problems(mechanism, settings, *, wear=None, build=False) -> list[tuple[str, 
     return out
 
 
+def run_path(mechanism) -> str:
+    """Which right-hand side :func:`simulate` runs ``mechanism`` on: ``"stick"`` (a joint with
+    set-valued friction: event to event, :mod:`workbench.spatial.stick`), ``"bristles"`` (a joint
+    with LuGre friction: the bristle states, :mod:`workbench.spatial.bristles`) or ``"plain"``
+    (:mod:`workbench.spatial.solver`)."""
+    joints = getattr(mechanism, "joints", ())
+    if any(getattr(type(j.friction), "set_valued", False) for j in joints):
+        return "stick"
+    if any(getattr(type(j.friction), "n_states", 0) for j in joints):
+        return "bristles"
+    return "plain"
+
+
 def simulate(mechanism, settings, **kw):
     """:func:`workbench.spatial.solver.simulate` (``initial=``: a state vector); a mechanism whose
     cylindrical or revolute joints carry set-valued friction (``coulomb_set_valued``) runs event
     to event on the reference right-hand side (:func:`workbench.spatial.stick.simulate`); one whose
     joints carry LuGre friction (a law with internal states) runs with the bristle states on the
     reference right-hand side (:func:`workbench.spatial.bristles.simulate`)."""
-    if any(getattr(type(j.friction), "set_valued", False) for j in mechanism.joints):
+    path = run_path(mechanism)
+    if path == "stick":
         from ..spatial.stick import simulate as run_stick
         return run_stick(mechanism, settings, initial=kw.get("initial"))
-    if any(getattr(type(j.friction), "n_states", 0) for j in mechanism.joints):
+    if path == "bristles":
         from ..spatial.bristles import simulate as run_bristles
         return run_bristles(mechanism, settings, initial=kw.get("initial"))
     from ..spatial.solver import simulate as run
@@ -85,11 +99,11 @@ def describe(settings, mechanism=None) -> str:
     """``validate``'s engine line; with the ``mechanism``, a set-valued joint's study names the
     event-driven path it runs on (:func:`simulate` sends it there whatever ``path`` says)."""
     method = getattr(settings, "method", "DOP853")
-    if mechanism is not None and any(getattr(type(j.friction), "set_valued", False)
-                                     for j in getattr(mechanism, "joints", ())):
+    path = run_path(mechanism) if mechanism is not None else "plain"
+    if path == "stick":
         return (f"spatial rigid bodies, event-driven set-valued stick and slip (reference right-hand side), "
                 f"scipy {method}")
-    if mechanism is not None and any(getattr(type(j.friction), "n_states", 0) for j in getattr(mechanism, "joints", ())):
+    if path == "bristles":
         # measured on the Qi pendulum with LuGre (0.2 s, rtol 1e-10): DOP853 47 s, Radau 19 s, the
         # same run to 2e-11
         hint = ("; the bristle states are stiff: an implicit method ([solver] method = \"Radau\") is "

@@ -29,11 +29,12 @@ def first_rhs(mechanism, settings) -> None:
     """Evaluate the right-hand side the spatial engine's run of ``mechanism`` (a
     :class:`~workbench.spatial.SpatialMechanism`) with ``settings`` (the spatial engine's settings)
     starts with, at ``t_start`` [s]; raise what the run would raise there."""
+    from ..engines.spatial import run_path
     from ..spatial.solver import initial_state
     t0 = settings.t_start
     alpha, beta = settings.baumgarte_alpha, settings.baumgarte_beta
-    joints = mechanism.joints
-    if any(getattr(type(j.friction), "set_valued", False) for j in joints):
+    path = run_path(mechanism)
+    if path == "stick":
         from ..spatial.stick import V_TOL, StickSlip
         from ..spatial.stick_modes import decide
         ss = StickSlip(mechanism, alpha, beta)
@@ -48,7 +49,7 @@ def first_rhs(mechanism, settings) -> None:
             y = res.y
         ss.model(stuck, seeds).dynamics(t0, y, alpha, beta)
         return
-    if any(getattr(type(j.friction), "n_states", 0) for j in joints):
+    if path == "bristles":
         from ..spatial.bristles import BristleModel
         model = BristleModel(mechanism)
     else:
