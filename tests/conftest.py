@@ -12,6 +12,10 @@ import pytest
 # tests/mbs/test_model_type.py asks for the per-feature types, and a slow test compares the two
 # on the shipped studies bit for bit.  Set before workbench is imported; CLI subprocesses inherit it.
 os.environ.setdefault("WORKBENCH_MODEL_TYPES", "merged")
+# No second compiling process at a cold first run (workbench.mbs.split_compile): the two pytest-xdist
+# workers keep both cores busy already (tests/compile_once.py), so a helper would only compete with
+# them.  tests/mbs/test_split_compile.py checks the split's signatures against this suite's compile.
+os.environ.setdefault("WORKBENCH_SPLIT_COMPILE", "0")
 
 # The tests mirror the packages (tests/mbs, tests/wear, ...); their shared helpers (mechanisms,
 # study_helpers, broken_models, isolation_models) live here at the top of tests/.

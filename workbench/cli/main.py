@@ -245,9 +245,9 @@ def _note(console):
     return note
 
 
-#: the first compile of the solver [s]: CPU seconds of the Flores study's first run, its wall time on
-#: an idle machine (docs/performance.md; the notice says it)
-FIRST_COMPILE_SECONDS = 45
+#: the first compile of the solver [s]: the wall time of the Flores study's first run on an idle
+#: machine with 2 cores, compiling in two processes (docs/performance.md; the notice says it)
+FIRST_COMPILE_SECONDS = 40
 
 
 def _compile_key(study) -> str | None:

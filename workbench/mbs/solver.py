@@ -26,6 +26,7 @@ from .mechanism import Mechanism, RevoluteClearanceJoint
 from .run_control import (RunInterrupted, SolverTimeLimit, current_deadline, failure_message,  # noqa: F401
                           RunTooSlow, not_returning, run_in_worker, settings_limit, wall_time_limit)
 from .run_control import _compiled
+from . import split_compile
 from ..runtime.watchdog import Stalled, budget_text
 from .solution import Simulation, SolverSettings
 
@@ -189,12 +190,19 @@ def _fast_path(cm, y0, settings, out_times, deadline):
     ctl = np.zeros(N_CTL)
     args = (y0, float(settings.t_start), float(settings.t_end), out_times, s, cm.model(), ctl)
     run, evaluate, why = _integrator_for(cm, settings)
+    split = split_compile.start(args[5]) if run is integrate else None   # a cold cache: two processes
+    go = run if split is None else split.then(run)
     info = {}
-    if USE_WORKER_THREAD:
-        out, reason = run_in_worker(run, args, ctl, deadline,
-                                    span=(float(settings.t_start), float(settings.t_end)), info=info)
-    else:
-        out, reason = run(*args), None
+    out, reason = None, "failed"
+    try:
+        if USE_WORKER_THREAD:
+            out, reason = run_in_worker(go, args, ctl, deadline,
+                                        span=(float(settings.t_start), float(settings.t_end)), info=info)
+        else:
+            out, reason = go(*args), None
+    finally:
+        if split is not None:
+            split.close(wait=reason is None)
     if out is None and not _compiled(run):   # numba still compiling: nothing integrated yet
         if reason == "time_limit":
             raise SolverTimeLimit(f"stopped at the wall-time limit after {settings_limit(settings, deadline)} "
