@@ -109,7 +109,8 @@ def test_the_reduced_worn_film_against_direct_worn_solves(model, ld):
     assert np.median(nom) > 2.0 * np.median(err), (err, nom)
 
 
-@pytest.mark.slow   # ~40 s of FE solves; the default suite keeps the check with
+@pytest.mark.slow   # ~3 s per L/D (60 FE solves), kept out of the default suite for its FE cost; the
+# default suite keeps the check with
 # test_the_reduced_worn_film_against_direct_worn_solves (six states)
 @pytest.mark.parametrize("ld", (0.5, 1.0))
 def test_the_reduced_worn_films_error_over_random_states(model, ld):
