@@ -609,7 +609,9 @@ class LubricationModel(Model):
       (wear depth [m] on ``M`` uniform body-fixed nodes ``2 pi k / M`` of the bushing, the wear
       loop's profile), packed again at every wear update; ``None`` (the default) keeps the
       nominal bore.  A zero profile must give ``pack(geometry)`` itself.  ``worn_bore()`` says
-      in words what of the worn bore the model sees (recorded with the wear study), ``""`` nothing.
+      in words what of the worn bore the model sees (recorded with the wear study), ``""`` nothing;
+      ``worn_validity(geometry, bushing_wear)`` says why a reduced worn form is outside the range
+      its error was measured on (``""``: inside; flagged by the wear loop).
     """
     family: ClassVar[str] = "lubrication"
     kernel: ClassVar[Any] = None
@@ -632,6 +634,12 @@ class LubricationModel(Model):
 
     def worn_bore(self) -> str:
         """What of a worn bore the model's force sees, in words (``""``: nothing, the nominal bore)."""
+        return ""
+
+    def worn_validity(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> str:
+        """Why the worn form's error on ``bushing_wear`` [m] is not the one its documentation
+        states (a bore outside the range it was measured on), in words; ``""``: within it (the
+        default).  The wear loop flags a non-empty answer in the result's validity warnings."""
         return ""
 
     def force(self, e, e_dot, omega, geometry: ContactGeometry, *,

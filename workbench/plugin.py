@@ -59,6 +59,7 @@ _SERVICES = {
     "finite_bearing": ("workbench.lubrication.finite_bearing", None),
     "mixed_lubrication": ("workbench.lubrication.mixed", None),
     "worn_film": ("workbench.lubrication.worn_film", None),
+    "worn_finite": ("workbench.lubrication.worn_finite", None),
 }
 
 __all__ = [

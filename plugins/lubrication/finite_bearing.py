@@ -10,6 +10,7 @@ import numpy as np
 
 from workbench.plugin import hookimpl
 from workbench.plugin import finite_bearing as fb
+from workbench.plugin import worn_finite as wfin
 from workbench.plugin import ContactGeometry, LubricationModel, parameter
 
 from ._common import bearing_dimensions, eps_cap_field, viscosity_field
@@ -22,7 +23,10 @@ class FiniteBearing(LubricationModel):
     and the squeeze angle at the joint's L/D and interpolated bicubically (Pinkus & Sternlicht
     (1961) ch. 3 eq. of Reynolds; Raimondi & Boyd (1958) for the cavitation condition).  Mass-
     conserving JFO cavitation needs a feed groove and is offered by
-    :func:`workbench.lubrication.reynolds.solve_film`, not tabulated."""
+    :func:`workbench.lubrication.reynolds.solve_film`, not tabulated.  On a worn bushing: the
+    table corrected by the worn bore's harmonic-mean film of Hirani, Athre & Biswas (1999)
+    (workbench.lubrication.worn_finite; its error against direct worn solves in
+    docs/lubrication.md)."""
     name = "finite_bearing"
     reference = ("Reynolds equation, Pinkus & Sternlicht (1961) ch. 3; Raimondi & Boyd (1958); "
                  "Hintermüller, Ito & Kunisch (2003) for the LCP")
@@ -38,14 +42,44 @@ class FiniteBearing(LubricationModel):
         mesh_theta: int = parameter(96, unit="1", doc="mesh divisions around the bore", min=24, max=1024)
         mesh_axial: int = parameter(17, unit="1", doc="mesh nodes along the length (odd)", min=5, max=257)
 
-    kernel = fb.finite_kernel
+    kernel = wfin.kernel
 
-    def pack(self, geometry: ContactGeometry) -> np.ndarray:
+    def _table(self, geometry: ContactGeometry):
         R, L, c = bearing_dimensions(geometry, self.name)
         q = self.params
-        tab = fb.table(round(L / (2.0 * R), 12), q.cavitation, int(q.table_eps), int(q.table_psi),
-                       int(q.mesh_theta), int(q.mesh_axial))
-        return fb.pack(q.viscosity, R, L, c, q.eps_cap, tab)
+        return R, L, c, fb.table(round(L / (2.0 * R), 12), q.cavitation, int(q.table_eps), int(q.table_psi),
+                                 int(q.mesh_theta), int(q.mesh_axial))
+
+    def pack(self, geometry: ContactGeometry) -> np.ndarray:
+        R, L, c, tab = self._table(geometry)
+        return fb.pack(self.params.viscosity, R, L, c, self.params.eps_cap, tab)
+
+    def pack_worn(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> np.ndarray:
+        """The reduced finite bearing on the worn bore (workbench.lubrication.worn_finite): the
+        table times the ratio of the worn to the circular harmonic film; a uniform wear d is the
+        clearance c + d (the table, exactly)."""
+        R, L, c, tab = self._table(geometry)
+        return wfin.pack_worn(self.params.viscosity, R, L, c, self.params.eps_cap, tab, bushing_wear)
+
+    def worn_bore(self) -> str:
+        return ("film on the worn bushing (finite-bearing table corrected by the worn bore's harmonic "
+                "short/long film, a reduced model: error in docs/lubrication.md)")
+
+    def worn_validity(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> str:
+        R, L, c = bearing_dimensions(geometry, self.name)
+        h = np.asarray(bushing_wear, float)
+        depth = float(h.max() - h.min()) if h.size else 0.0
+        out = []
+        if depth > wfin.DEPTH_VALIDATED * c:
+            out.append(f"the scar is {depth / c:.3g} of the radial clearance deep (largest minus least wear "
+                       f"depth); the reduced worn model was measured up to {wfin.DEPTH_VALIDATED:g}")
+        if depth > 0.0 and L / (2.0 * R) > wfin.LD_VALIDATED:
+            out.append(f"L/D = {L / (2.0 * R):.3g}; the reduced worn model was measured at L/D <= "
+                       f"{wfin.LD_VALIDATED:g}")
+        if depth > 0.0 and self.params.cavitation != "gumbel":
+            out.append(f"cavitation '{self.params.cavitation}'; the reduced worn model's error was measured "
+                       "for the Gümbel film only")
+        return "; ".join(out)
 
 
 @hookimpl

@@ -5,7 +5,7 @@ Each model's compiled kernel is called in a compiled loop over a fixed set of jo
 conformance suite (R 10 mm, c 0.1 mm, L 10 mm); the cost per call is printed with its ratio to
 the Hertz contact kernel (``contact:hertz``, the cheapest dry law) and to the Lankarani-Nikravesh
 law, measured in this process; the closed-form films and the asperities on a worn bushing (a
-scar on 720 nodes: the worn-film quadrature) too.  The finite bearing's one-off table build and one direct FE solve
+scar on 720 nodes: the worn-film quadrature; the finite bearing's reduced worn model) too.  The finite bearing's one-off table build and one direct FE solve
 (Gümbel, Reynolds LCP, JFO) are timed too, and the Flores slider-crank per crank revolution
 with its rod-slider joint dry (Lankarani-Nikravesh, e = 0.9) and lubricated by each model (0.4 Pa
 s, L = 40 mm; the dry law stays the backstop), and the mixed model in its mixed regime (0.01 Pa s,
@@ -92,7 +92,7 @@ def main():
     scar = 0.2 * geo.clearance * np.exp(-(np.angle(np.exp(1j * (psi - 1.0))) / 0.3) ** 2)
     for name, prm in (("short_bearing", {}), ("long_bearing", {"cavitation": "gumbel"}),
                       ("mixed_lubrication", {}), ("short_bearing", {"cavitation": "pi_film"}),
-                      ("long_bearing", {"cavitation": "pi_film"})):
+                      ("long_bearing", {"cavitation": "pi_film"}), ("finite_bearing", {})):
         m = reg.create("lubrication", name, prm)
         for label, p in (("", m.pack(geo)), (", worn", m.pack_worn(geo, scar))):
             if label == "" and prm.get("cavitation") != "gumbel":

@@ -96,9 +96,10 @@ def table(l_over_d: float, cavitation: str = "gumbel", n_u: int = 25, n_psi: int
 
 
 def pack(mu, R, L, c, eps_cap, tab: np.ndarray) -> np.ndarray:
-    """Parameter array of :func:`finite_kernel`."""
+    """Parameter array of :func:`finite_kernel`: the head, the table, and a trailing 0 (the flag
+    of :mod:`.worn_finite`: the circular bore)."""
     _, n_u, n_psi = tab.shape
-    return np.concatenate([[mu, R, L, c, eps_cap, n_u, n_psi, EPS_TABLE], tab.ravel()])
+    return np.concatenate([[mu, R, L, c, eps_cap, n_u, n_psi, EPS_TABLE], tab.ravel(), [0.0]])
 
 
 @njit(cache=True)
@@ -112,6 +113,13 @@ def _cr(t):
 @njit(cache=True)
 def interpolate(eps, psi, p):
     """Dimensionless ``(f_e, f_t)`` at ``(eps, psi)`` from the packed table."""
+    return interpolate_at(eps, psi, p, P_HEAD)
+
+
+@njit(cache=True)
+def interpolate_at(eps, psi, p, base):
+    """:func:`interpolate` of a table of the same grid (``p[5:8]``) stored from ``p[base]`` on
+    (:mod:`.worn_finite` packs a second one)."""
     n_u = int(p[5]); n_psi = int(p[6]); eps_t = p[7]
     e = min(eps, eps_t)
     u = math.log(1.0 - e) / math.log(1.0 - eps_t) * (n_u - 1)
@@ -122,7 +130,6 @@ def interpolate(eps, psi, p):
     tv = v - k
     wu = _cr(tu); wv = _cr(tv)
     fe = 0.0; ft = 0.0
-    base = P_HEAD
     off = n_u * n_psi
     for a in range(4):
         ii = min(max(i - 1 + a, 0), n_u - 1)

@@ -9,7 +9,7 @@ import numpy as np
 import xarray as xr
 
 from ..results.variables import var as _var
-from . import ripple
+from . import film_validity, ripple
 
 SURFACES = ("bushing", "journal")
 
@@ -55,6 +55,7 @@ def _joint_variables(run, meas, increments: dict, ratios: dict) -> dict:
         for surface, h in zip(SURFACES, d):
             ripple.flag(run.validity, run.worn[j].joint.name, surface, ripple.profile_ripple(h), run.update,
                         run.cycles_done)
+    film_validity.check(run)
     rate = np.array([[meas.rates[j].depth_bushing, meas.rates[j].depth_journal] for j in js])
     rate_se = np.array([[meas.rates[j].stderr_bushing, meas.rates[j].stderr_journal] for j in js])
     vrate = np.array([meas.rates[j].volume for j in js])
