@@ -175,13 +175,19 @@ def _rig(chains: int, updates_text: str = "") -> str:
 def test_two_chains_agree_with_one_on_the_constant_load_rig_and_repeat_exactly(tmp_path, registry):
     """The rig's journal settles to the same steady sliding from either start: the pooled rate of
     two chains equals one chain's within their standard errors, and a second run gives the same
-    numbers bit for bit."""
+    numbers bit for bit.
+
+    One update per run (two until the default suite had to get back under 8 minutes on 2 cores):
+    the chains differ in the dynamics of an update, which the first update measures in full; the
+    second only repeated it on the worn bushing.  The repeat is compared on what that update
+    measured (volume rate and rate profile, bit for bit) rather than on the worn depth, which the
+    first row does not hold yet."""
     one = run_wear_study(load_study_text(_rig(1), file=RIG, registry=registry), registry=registry,
-                         out=tmp_path / "one.zarr", max_updates=2)
+                         out=tmp_path / "one.zarr", max_updates=1)
     two = run_wear_study(load_study_text(_rig(2), file=RIG, registry=registry), registry=registry,
-                         out=tmp_path / "two.zarr", max_updates=2)
+                         out=tmp_path / "two.zarr", max_updates=1)
     again = run_wear_study(load_study_text(_rig(2), file=RIG, registry=registry), registry=registry,
-                           out=tmp_path / "again.zarr", max_updates=2)
+                           out=tmp_path / "again.zarr", max_updates=1)
     v1 = np.asarray(one["volume_rate"].values, float)
     v2 = np.asarray(two["volume_rate"].values, float)
     assert np.all(v1[..., 0] > 0.0)
@@ -192,7 +198,9 @@ def test_two_chains_agree_with_one_on_the_constant_load_rig_and_repeat_exactly(t
     # its settling cycle (measured 1.6e-4); and the difference is within its standard errors
     np.testing.assert_allclose(v2, v1, rtol=1e-3)
     assert np.all(np.abs(v2 - v1) <= 3.0 * se + 1e-30)
-    np.testing.assert_array_equal(np.asarray(again["wear_depth"].values), np.asarray(two["wear_depth"].values))
+    assert one.sizes["cycle"] == two.sizes["cycle"] == 1
+    for name in ("volume_rate", "wear_rate", "volume_rate_stderr"):
+        np.testing.assert_array_equal(np.asarray(again[name].values), np.asarray(two[name].values), err_msg=name)
 
 
 def test_more_chains_than_averaging_cycles_is_a_clear_error(registry):

@@ -146,13 +146,17 @@ def test_reye_uses_the_simulated_friction_work(registry, tmp_path):
     within a few v_eps of a reversal.  The journal's slip speed is ~0.5-5 m/s and crosses the
     +-4 v_eps band in microseconds, so the missing friction work is a tiny fraction of the total
     (measured: 5e-8 of the volume, 3.5e-7 of the deepest rate node): Reye must be below Archard by
-    less than 1e-5 (and not above it: the regularisation only removes friction)."""
+    less than 1e-5 (and not above it: the regularisation only removes friction).
+
+    Four averaging cycles per run (16 until the default suite had to get back under 8 minutes on
+    2 cores): the check compares two laws on the *same* simulated cycles, so it does not depend
+    on how many are averaged; and the halved-mu run is compared over the same four cycles."""
     fr = ('friction = { model = "ambrosio", c_f = 0.01, v0 = 1.0e-4, v1 = 1.0e-2 }\n'
           '\n[solver]')
     cou = 'friction = { model = "coulomb", mu = 0.05, v_eps = 1.0e-4 }\n\n[solver]'
     law = 'law = { model = "archard", wear_coefficient = 2.0e-16 }'
-    fixed = {"average_cycles = 24 ": "average_cycles = 16 ",            # 16 cycles: same dynamics in all
-             "max_average_cycles = 48": "max_average_cycles = 16"}
+    fixed = {"average_cycles = 24 ": "average_cycles = 4 ",             # 4 cycles: same dynamics in all
+             "max_average_cycles = 48": "max_average_cycles = 4"}
     a = run_wear_study(study(CRANK, registry, **{fr: cou}, **fixed), registry=registry, out=tmp_path / "a.zarr",
                        max_updates=1)
     r = run_wear_study(study(CRANK, registry, **{fr: cou, law: 'law = { model = "reye", wear_coefficient = 4.0e-15 }'}, **fixed),
