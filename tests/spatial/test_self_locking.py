@@ -95,7 +95,7 @@ def test_mu_half_the_fault_names_the_reference_critical_coefficient(registry, mu
         _friction_at_release(registry, 0.5)
     msg = str(err.value)
     assert "t = 0 s" in msg and "self-locking" in msg and "'cross'" in msg and "(now 0.5)" in msg
-    assert "Lower the friction coefficient" in msg
+    assert "Lower the friction coefficient" in msg and "universal joint(s) 'cross'" in msg
     stated = float(re.search(r"'cross': mu = ([0-9.eE+-]+)", msg).group(1))
     # the fault's critical coefficient (its own scaled-law search, 7 digits) against the reference
     assert abs(stated - mu_star) < 1e-6 * mu_star

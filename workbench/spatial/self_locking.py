@@ -129,6 +129,12 @@ def explain(image, shape, scale: float, joints, laws_by_name: dict) -> str:
         return ""
     names = ", ".join(repr(cj.name) for cj in joints)
     if rho >= 1.0:
+        # the faces' advice only where it applies: a universal joint's journals carry each other's
+        # friction moment across their faces (a cylindrical or revolute joint carries none)
+        universal = [repr(cj.name) for cj in joints if getattr(cj, "type", None) == "universal"]
+        faces = (f", or make the end faces wider apart against the radius (the ratio 2c / R: the journals of "
+                 f"the universal joint(s) {', '.join(universal)} carry each other's friction moment across "
+                 f"their faces)" if universal else "")
         crit = "; ".join(f"{n!r}: mu = {_coefficient(law) * f:.7g} (now {_coefficient(law):.4g})"
                          for n, law in laws_by_name.items() if not math.isnan(f))
         # below f the loop's gain at large friction is under 1 and a consistent friction exists; the
@@ -139,7 +145,6 @@ def explain(image, shape, scale: float, joints, laws_by_name: dict) -> str:
         return (f" The friction joint(s) {names}: self-locking here: the contact loads grow with the friction "
                 f"they cause by {rho:.6g} per pass of the reactions-friction loop (>= 1: no consistent friction "
                 f"at large friction; docs/spatial.md, 'Self-locking of a universal joint').{where} Lower the "
-                f"friction coefficient, or make the end faces wider apart against the radius (the ratio 2c / R: a "
-                f"universal joint's journals carry each other's friction moment across their faces).")
+                f"friction coefficient{faces}.")
     return (f" The loop's gain at large friction is {rho:.4g} < 1 (not self-locking: "
             f"a consistent friction should exist; the solve failed, please report the case).")
