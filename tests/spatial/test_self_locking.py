@@ -114,7 +114,7 @@ def test_below_the_branchs_end_the_loop_finds_the_reference_friction(registry, r
         assert np.abs(m).max() < 100.0
 
 
-@pytest.mark.slow   # ~1 min (the reference's bisection); the default suite keeps
+@pytest.mark.slow   # minutes (the reference's bisection; 10 min on the loaded shared machine); the default suite keeps
 #                     test_below_the_branchs_end_the_loop_finds_the_reference_friction
 def test_the_loop_fails_exactly_where_the_reference_friction_ends(registry, reference):
     # measured: the reference's consistent friction ends at 0.4556774925, the workbench's loop
@@ -128,7 +128,7 @@ def test_the_loop_fails_exactly_where_the_reference_friction_ends(registry, refe
     assert "self-locking" in str(err.value)
 
 
-@pytest.mark.slow   # ~3 min (brute force over a polar grid); the default suite keeps
+@pytest.mark.slow   # minutes (brute force over a polar grid; 11 min on the loaded shared machine); the default suite keeps
 #                     test_below_the_branchs_end_the_loop_finds_the_reference_friction
 def test_the_reference_consistent_frictions_by_brute_force(reference, mu_star):
     from qi_universal_selflock import fixed_point, fixed_points
