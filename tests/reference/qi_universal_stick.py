@@ -150,6 +150,8 @@ def load_of(J: Journal, F, M):
 ROUNDOFF = 1e-10
 #: the azimuth scans of the contact states
 _GRID = np.linspace(-math.pi, math.pi, 145)
+#: the finer scan when the first finds no state (two roots in one cell of the first: a near-tangency)
+_FINE = np.linspace(-math.pi, math.pi, 2881)
 #: the last run's count of the contact states taken (``"none"``: no state held)
 STATES: dict = {}
 
@@ -181,9 +183,12 @@ def face_point(J: Journal, rhs, g):
     if abs(g) <= ROUNDOFF * (math.hypot(u0[0], u0[1]) + math.hypot(u0[2], u0[3])):
         return u0, "roundoff"
     scale = float(np.abs(rhs).max()) + abs(g)
-    found = _flush(J, rhs, g, scale)
-    if found is None:
-        found = _tilted(J, rhs, g, scale)
+    for grid in (_GRID, _FINE):
+        found = _flush(J, rhs, g, scale, grid)
+        if found is None:
+            found = _tilted(J, rhs, g, scale, grid)
+        if found is not None:
+            break
     state = "none" if found is None else found[1]
     STATES[state] = STATES.get(state, 0) + 1
     return (u0 if found is None else found[0]), state
@@ -205,7 +210,7 @@ def _roots(h, values, grid=_GRID, keep=lambda th: True):
     return out
 
 
-def _flush(J: Journal, rhs, g, scale):
+def _flush(J: Journal, rhs, g, scale, grid):
     c1, c2 = J.A[:, 0:2], J.A[:, 2:4]
     P2, P3 = J.face(g, J.e2), J.face(g, J.e3)     # the face load's wrench is linear in its point
 
@@ -216,10 +221,10 @@ def _flush(J: Journal, rhs, g, scale):
         t = np.array([-co, s])                  # e1 x n = -cos th e2 + sin th e3
         ft, fn = np.multiply.outer(P2, t[0]) + np.multiply.outer(P3, t[1]), np.multiply.outer(P2, n[0]) + np.multiply.outer(P3, n[1])
         return {"both": (c1 @ n, c2 @ n, ft), "end 2": (c2 @ n, ft, fn), "end 1": (c1 @ n, ft, fn)}[mode]
-    return _flush_modes(J, rhs, g, scale, cols)
+    return _flush_modes(J, rhs, g, scale, cols, grid)
 
 
-def _flush_modes(J, rhs, g, scale, cols):
+def _flush_modes(J, rhs, g, scale, cols, grid):
     slack = 1e-9
     for mode in ("both", "end 2", "end 1"):
         def det(th):
@@ -230,17 +235,18 @@ def _flush_modes(J, rhs, g, scale, cols):
             x, *_ = np.linalg.lstsq(C, rhs, rcond=None)
             return x, float(np.abs(C @ x - rhs).max())
 
-        def valid(x, res, tol):
+        def valid(x, res, tol, sl=slack):
+            """The signs (to the slack ``sl``) with the residual within ``tol`` of the scale."""
             if res > tol * scale:
                 return False
             if mode == "both":
-                return min(x[0], x[1]) >= -slack * scale and abs(x[2]) <= 1 + slack
-            return x[0] >= -slack * scale and math.hypot(x[1], x[2]) <= 1 + slack
+                return min(x[0], x[1]) >= -sl * scale and abs(x[2]) <= 1 + sl
+            return x[0] >= -sl * scale and math.hypot(x[1], x[2]) <= 1 + sl
 
         # the determinant on the whole grid at once (batched), then the brackets refined
-        C = np.stack(cols(_GRID, mode) + (np.repeat(rhs[:, None], len(_GRID), axis=1),), axis=1)
+        C = np.stack(cols(grid, mode) + (np.repeat(rhs[:, None], len(grid), axis=1),), axis=1)
         values = np.linalg.det(np.moveaxis(C, 2, 0)) / scale ** 4
-        for th in _roots(det, values, keep=lambda th: valid(*solve(th), 0.2)):
+        for th in _roots(det, values, grid, keep=lambda th: valid(*solve(th), 0.2, 0.2)):
             x, res = solve(th)
             if valid(x, res, 1e-9):
                 s, co = _unit(th)
@@ -250,7 +256,7 @@ def _flush_modes(J, rhs, g, scale, cols):
     return None
 
 
-def _tilted(J: Journal, rhs, g, scale):
+def _tilted(J: Journal, rhs, g, scale, grid):
     Ainv = np.linalg.inv(J.A)
     P2, P3 = J.face(g, J.e2), J.face(g, J.e3)     # the face load's wrench is linear in its point
 
@@ -271,10 +277,10 @@ def _tilted(J: Journal, rhs, g, scale):
         return d2 * math.cos(th3) - d3 * math.sin(th3)
 
     # the residual on the whole grid at once
-    sg, cg = _unit(_GRID)
+    sg, cg = _unit(grid)
     d2, d3 = diff(Ainv @ (rhs[:, None] - np.multiply.outer(P2, sg) - np.multiply.outer(P3, cg)))
     v = d2 * cg - d3 * sg
-    cands = list(_roots(resid, v))
+    cands = list(_roots(resid, v, grid))
 
     # near the flush state (tilt D = theta2 - theta1 -> 0) the root above sits next to the root
     # n2 = n1 of the same residual, often in one grid cell: eq. 36 in half angles, n3 = sgn(D)
@@ -287,9 +293,9 @@ def _tilted(J: Journal, rhs, g, scale):
         return math.remainder(t1 + 0.5 * D - th_m, 2 * math.pi), D
 
     for sgn in (1.0, -1.0):
-        hv = np.array([half(t, sgn)[0] for t in _GRID])
+        hv = np.array([half(t, sgn)[0] for t in grid])
         hv = np.where(np.abs(hv) < 1.0, hv, np.nan)     # the jumps of theta_m(u) by pi: no roots
-        for th_m in _roots(lambda t, sgn=sgn: half(t, sgn)[0], hv):
+        for th_m in _roots(lambda t, sgn=sgn: half(t, sgn)[0], hv, grid):
             if half(th_m, sgn)[1] * sgn > 0:
                 cands.append(math.atan2(sgn * math.cos(th_m), -sgn * math.sin(th_m)))
     best = None
