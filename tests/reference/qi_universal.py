@@ -3,7 +3,8 @@ both journals (Qi, Luo & Huang (2009) eqs. 54-58), both journals turning, withou
 
 The bar, its journals and their contact systems are those of ``qi_universal_stick.py`` (its
 ``UBar``, ``journal_load``: each journal's across-axis contact system built numerically from its
-two points' forces and moments, the axial load spread round the face).  Here the tilt ``psi`` is
+points' forces and moments, the axial load on a face at the azimuth of their eq. 36, or on the
+flush face where eq. 36 is 0/0).  Here the tilt ``psi`` is
 free too: two coordinates, ``R = Rz(phi) Ry(psi)``, angular velocity ``omega = phi_d a + psi_d b``
 (``a`` the ground's z, ``b = Rz(phi) y`` the bar's y), so ``omega_dot = phi_dd a + psi_dd b +
 phi_d psi_d (a x b)``.
@@ -26,7 +27,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.optimize import root
 
-from qi_universal_stick import UBar, _cross, _rot, journal_load, journal_matrix, load_of
+from qi_universal_stick import Journal, UBar, _cross, _rot, journal_load, load_of
 
 
 def _wrench(bar: UBar, phi, psi, dphi, dpsi, ddphi, ddpsi):
@@ -67,14 +68,14 @@ def accelerations(bar: UBar, x, v_eps):
     # both once per state
     (F0, M0, (a, b, n)), (Fa, Ma, _), (Fb, Mb, _) = (_wrench(bar, phi, psi, dphi, dpsi, *dd)
                                                      for dd in ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)))
-    A1, A2 = journal_matrix(a, b, n, k1, bar.c1), journal_matrix(b, n, a, k2, bar.c2)
+    A1, A2 = Journal(a, b, n, k1, bar.c1, bar.R1), Journal(b, n, a, k2, bar.c2, bar.R2)
 
     def resid(dd):
         F = F0 + dd[0] * (Fa - F0) + dd[1] * (Fb - F0)
         M = M0 + dd[0] * (Ma - M0) + dd[1] * (Mb - M0)
         m1, m2 = M @ a, M @ b
-        N1 = load_of(A1, F, m2 * b + (M @ n) * n, a, b, n)
-        N2 = load_of(A2, F, (M @ n) * n + m1 * a, b, n, a)
+        N1 = load_of(A1, F, m2 * b + (M @ n) * n)
+        N2 = load_of(A2, F, (M @ n) * n + m1 * a)
         return [(m1 - k1 * bar.R1 * N1) / (bar.m * bar.g), (m2 - k2 * bar.R2 * N2) / (bar.m * bar.g)]
 
     # chord iterations with the secant matrix over a unit step from rest (the residual is nearly

@@ -4,7 +4,8 @@ workbench: where the friction coefficient makes the joint self-locking.
 
 The bar, its journals and their contact systems are those of ``qi_universal_stick.py`` and
 ``qi_universal.py`` (Newton-Euler about the fixed point, each journal's across-axis contact system
-built from its two points' forces and moments, the axial load spread round the face).  With both
+built from its points' forces and moments, the axial load on a face at the azimuth of their eq. 36
+or on the flush face, ``qi_universal_stick.face_point``).  With both
 journals slipping the coefficients ``k_1 = -mu sgn(omega_1)``, ``k_2 = -mu sgn(omega_2)`` are known,
 and the unknowns are the two friction moments ``m = (m_1, m_2)`` [N m] (the joint moment's
 components along the cross axes ``a`` and ``b``):
@@ -12,15 +13,19 @@ components along the cross axes ``a`` and ``b``):
 * given ``m``, the bar's rotational equation about ``O`` (three components) gives the two journal
   accelerations and the cross's constraint moment ``M_n``; the joint force ``F`` follows from the
   centre's acceleration: ``F``, ``M_n`` are AFFINE in ``m``;
-* each journal's load is a sum of norms of affine functions of ``m``: ``N_1 = |u_1| + |u_2| + |F.a|``
-  with ``A_1(k_1) u = (F.b, F.n, m_2, M_n)`` (journal 2 alike with ``(F.n, F.a, M_n, m_1)``);
+* each journal's load ``N_1 = |u_1| + |u_2| + |F.a|`` with ``A_1(k_1) u = (F.b, F.n, m_2, M_n) -
+  face(F.a, theta_3)`` (journal 2 alike with ``(F.n, F.a, M_n, m_1)``), the face load's across-axis
+  wrench at its contact state: positively homogeneous of degree one in ``(F, M)``, which are affine
+  in ``m``;
 * consistency: ``m_k = k_k R_k N_k(m)``; in magnitudes ``x = |m|`` (the sign of ``m_k`` is that
   of ``k_k``) a fixed point ``x = g(x)``, ``g_k(x) = mu R_k N_k(S x)``, ``S = diag(sgn k)``.
 
-``g`` is convex (norms of affine maps) with ``g(0) > 0``.  Its growth at infinity is that of its
+``g(0) > 0``, and its growth at infinity is that of its
 positively homogeneous part ``mu h(x)`` (``h_k = R_k N_k`` without gravity and the velocity terms):
-``h(x) = lambda x`` has a Perron-type eigenvector ``d >= 0``; if ``mu lambda < 1`` the map is
-asymptotically a contraction and the fixed point exists and is unique; at ``mu* = 1 / lambda`` the
+``h(x) = lambda x`` has an eigenvector ``d >= 0``; if ``mu lambda < 1`` the map is asymptotically
+a contraction (for loads that are sums of norms of affine maps, as with the axial load spread round
+the face, ``g`` is convex and the fixed point then exists and is unique; the contact states of eq.
+36 make the loads piecewise, so here that is checked, not proved); at ``mu* = 1 / lambda`` the
 consistent moments run to infinity (the contact loads grow with the friction they cause faster
 than they produce it: self-locking, a Painleve-type paradox).  :func:`critical_mu` gives ``mu*``;
 :func:`fixed_points` counts the fixed points by brute force (a polar grid of ``x`` refined by
@@ -34,7 +39,7 @@ import numpy as np
 from scipy.optimize import brentq, root
 
 from qi_universal import _wrench
-from qi_universal_stick import UBar, journal_matrix, load_of
+from qi_universal_stick import Journal, UBar, load_of
 
 
 def _affine(bar: UBar, phi, psi, dphi, dpsi):
@@ -68,9 +73,9 @@ class Joint:
         F = self.Fm @ m + (0.0 if homogeneous else self.F0)
         M = self.Mm @ m + (0.0 if homogeneous else self.M0)
         k1, k2 = self.s * mu
-        A1, A2 = journal_matrix(a, b, n, k1, bar.c1), journal_matrix(b, n, a, k2, bar.c2)
-        N1 = load_of(A1, F, (M @ b) * b + (M @ n) * n, a, b, n)
-        N2 = load_of(A2, F, (M @ n) * n + (M @ a) * a, b, n, a)
+        A1, A2 = Journal(a, b, n, k1, bar.c1, bar.R1), Journal(b, n, a, k2, bar.c2, bar.R2)
+        N1 = load_of(A1, F, (M @ b) * b + (M @ n) * n)
+        N2 = load_of(A2, F, (M @ n) * n + (M @ a) * a)
         return np.array([N1, N2])
 
     def g(self, x, mu, homogeneous=False):
@@ -116,11 +121,11 @@ def fixed_points(joint: Joint, mu, r_max=1e7, n_r=60, n_t=24, tol=1e-9) -> list:
     return sorted(found, key=lambda x: float(np.linalg.norm(x)))
 
 
-def fixed_point(joint: Joint, mu) -> np.ndarray:
-    """The consistent moment magnitudes [N m] by Powell's hybrid method from the loads without
-    friction (below ``mu*``; raises when it does not converge)."""
-    sol = root(lambda x: joint.g(np.abs(x), mu) - np.abs(x), joint.g(np.zeros(2), mu), method="hybr",
-               options={"xtol": 1e-14})
+def fixed_point(joint: Joint, mu, start=None) -> np.ndarray:
+    """The consistent moment magnitudes [N m] by Powell's hybrid method from ``start`` (default: the
+    loads without friction; raises when it does not converge)."""
+    x0 = joint.g(np.zeros(2), mu) if start is None else start
+    sol = root(lambda x: joint.g(np.abs(x), mu) - np.abs(x), x0, method="hybr", options={"xtol": 1e-14})
     x = np.abs(sol.x)
     if not np.max(np.abs(joint.g(x, mu) - x)) <= 1e-11 * np.max(x):
         raise RuntimeError(f"no consistent friction found at mu = {mu}: {sol.message}")

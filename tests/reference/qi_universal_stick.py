@@ -14,13 +14,14 @@ coordinate ``phi``.
   omega x I_O omega - r_c x m g_vec`` and its force ``F = m a_c - m g_vec``; ``M . a`` is journal
   1's friction moment ``m1``, ``M . b`` the moment journal 2's lock carries (its needed friction
   ``m2``), ``M . n`` the cross's constraint moment (``n = a x b``).
-* Each journal's contact loads (their eqs. 55 and 58, with the axial load spread round the face:
-  no moment across the axis from it): two points at ``-+c`` along the journal axis ``e1``, each
-  carrying ``-u_k + k (e1 x u_k)`` (``u_k = F_k n_k`` across the axis, ``k`` the friction
-  coefficient: friction moment ``k R N``); the four across-axis equations (force and moment about
-  ``O``, with the other journal's moment and ``M . n`` across it) are built here numerically by
-  evaluating forces and moments ``p x f`` of the two points on unit inputs (the linear map), not
-  from the paper's printed matrix; ``N = |u_1| + |u_2| + |F . e1|``.
+* Each journal's contact loads (their eqs. 54-58: each journal a revolute joint, their eqs.
+  38-53): two radial points at ``-+c`` along the journal axis ``e1``, each carrying ``-u_k + k (e1 x
+  u_k)`` (``u_k = F_k n_k`` across the axis, ``k`` the friction coefficient: friction moment ``k R
+  N``), and the axial load ``g = F . e1`` on a face at the azimuth of their eq. 36 (or on the flush
+  face where eq. 36 is 0/0, :func:`face_point`), with its friction; the four across-axis equations
+  (force and moment about ``O``, with the other journal's moment and ``M . n`` across it) are built
+  here numerically by evaluating forces and moments ``p x f`` of the points on unit inputs (the
+  linear map), not from the paper's printed matrix; ``N = |u_1| + |u_2| + |g|``.
 * slip of journal 1: ``k = -mu sgn(phi_d)``; ``phi_dd`` from ``M(phi_dd) . a = k R1 N1(phi_dd)``
   (``brentq``);
 * stick of a journal: ``k = m / (R N)`` with ``N = N(k)``, a scalar fixed point; stick holds while
@@ -91,34 +92,223 @@ def joint_wrench(bar: UBar, phi, dphi, ddphi):
 
 
 def journal_load(F, M, e1, e2, e3, k, R, c):
-    """``N = F1 + F2 + |axial|`` [N] of a journal (axis ``e1``) carrying the force ``F`` and the
-    moment ``M`` across its axis (about O) with friction coefficient ``k`` at its two points."""
-    return load_of(journal_matrix(e1, e2, e3, k, c), F, M, e1, e2, e3)
+    """``N = F1 + F2 + g`` [N] of a journal (axis ``e1``) carrying the force ``F`` and the moment
+    ``M`` across its axis (about O) with friction coefficient ``k`` at its points (the axial load
+    ``g = |F . e1|`` on a face, placed by :func:`face_point`)."""
+    return load_of(Journal(e1, e2, e3, k, c, R), F, M)
 
 
-def load_of(A, F, M, e1, e2, e3):
-    """``N`` [N] with the journal's matrix ``A`` (:func:`journal_matrix`)."""
-    rhs = np.array([F @ e2, F @ e3, M @ e2, M @ e3])
-    u = np.linalg.solve(A, rhs)
-    return math.hypot(u[0], u[1]) + math.hypot(u[2], u[3]) + abs(F @ e1)
+class Journal:
+    """One journal's contact system: axis ``e1``, across-axis basis ``(e2, e3)`` (the paper's
+    azimuth ``theta`` puts a point at ``R (sin theta e2 + cos theta e3)``, their Fig. 3), radius ``R``,
+    half face distance ``c``, friction coefficient ``k``.  ``A``: the 4 x 4 map from the two radial
+    points' loads ``u = (u1 . e2, u1 . e3, u2 . e2, u2 . e3)`` to the force and moment across the
+    axis, built numerically from the points' forces ``f`` and moments ``p x f`` (:meth:`face`: the
+    same of the axial load on a face)."""
+
+    def __init__(self, e1, e2, e3, k, c, R):
+        self.e1, self.e2, self.e3, self.k, self.c, self.R = e1, e2, e3, k, c, R
+
+        def radial(u):   # the two points' loads u across the axis: f = -u_k + k e1 x u_k
+            f_tot, m_tot = np.zeros(3), np.zeros(3)
+            for p, s in ((0, -1.0), (1, 1.0)):
+                uk = u[2 * p] * e2 + u[2 * p + 1] * e3
+                f = -uk + k * _cross(e1, uk)
+                # the point: s c e1 + R n_k; R n_k x f is along e1 (the friction moment), so only the
+                # axial offset enters the moment across the axis
+                m = _cross(s * c * e1, f)
+                f_tot += f
+                m_tot += m
+            return self._across(f_tot, m_tot)
+
+        self.A = np.column_stack([radial(np.eye(4)[i]) for i in range(4)])
+
+    def _across(self, f, m):
+        return np.array([f @ self.e2, f @ self.e3, m @ self.e2, m @ self.e3])
+
+    def face(self, g, n3):
+        """Force and moment across the axis of the axial load ``g`` [N] (> 0: left face, force ``g
+        e1`` at ``-c e1 + R n3``; < 0: right face, force ``g e1`` at ``c e1 - R n3``, their eqs. 37-38)
+        with its friction ``k |g| (e1 x n)`` (their eqs. 48-49), ``n`` the point's direction."""
+        e1 = self.e1
+        s, n = (-1.0, n3) if g > 0 else (1.0, -n3)
+        f = g * e1 + self.k * abs(g) * _cross(e1, n)
+        return self._across(f, _cross(s * self.c * e1 + self.R * n, f))
 
 
-def journal_matrix(e1, e2, e3, k, c):
-    """The 4 x 4 map from the two points' across-axis loads ``u`` to the force and moment across
-    the axis (``e2``, ``e3`` components), built numerically from the points' forces and moments."""
-    def wrench(u):   # forces and moments of the two points for across-axis loads u = (u1_2, u1_3, u2_2, u2_3)
-        f_tot, m_tot = np.zeros(3), np.zeros(3)
-        for p, s in ((0, -1.0), (1, 1.0)):
-            uk = u[2 * p] * e2 + u[2 * p + 1] * e3
-            f = -uk + k * _cross(e1, uk)
-            # the point: s c e1 + R n_k; R n_k x f is along e1 (the friction moment), so only the
-            # axial offset enters the moment across the axis
-            m = _cross(s * c * e1, f)
-            f_tot += f
-            m_tot += m
-        return np.array([f_tot @ e2, f_tot @ e3, m_tot @ e2, m_tot @ e3])
+def load_of(J: Journal, F, M):
+    """``N = F1 + F2 + g`` [N] of the journal ``J`` (:class:`Journal`) under the force ``F`` and the
+    moment ``M`` (about O) across its axis: the radial loads with the axial load placed (:func:`face_point`)."""
+    rhs = J._across(F, M)
+    g = float(F @ J.e1)
+    u = face_point(J, rhs, g)[0]
+    return math.hypot(u[0], u[1]) + math.hypot(u[2], u[3]) + abs(g)
 
-    return np.column_stack([wrench(np.eye(4)[i]) for i in range(4)])
+
+#: an axial load at most this fraction of the radial loads is round-off of the reactions (the
+#: engine's reading too): not placed on the face
+ROUNDOFF = 1e-10
+#: the azimuth scans of the contact states
+_GRID = np.linspace(-math.pi, math.pi, 145)
+#: the finer scan when the first finds no state (two roots in one cell of the first: a near-tangency)
+_FINE = np.linspace(-math.pi, math.pi, 2881)
+#: the last run's count of the contact states taken (``"none"``: no state held)
+STATES: dict = {}
+
+
+def _unit(th):
+    return np.sin(th), np.cos(th)                         # the paper's (e2, e3) components
+
+
+def face_point(J: Journal, rhs, g):
+    """``(u, state)``: the radial loads ``u`` (4) with the axial load ``g`` [N] on a face, and which
+    contact state holds (Qi, Luo & Huang (2009) §3, written here from their equations):
+
+    * ``"tilted"``: the face point at the azimuth ``theta3`` of their eq. 36, ``sin theta3 = (sin
+      theta2 - sin theta1) / sqrt(2 - 2 cos(theta2 - theta1))`` (cos alike), ``theta_k`` the
+      azimuths of the radial loads: a root in ``theta3`` of ``theta3(u(theta3)) - theta3`` (``u``
+      linear in the face point), found by a scan of the circle and ``brentq``;
+    * ``"flush"``: eq. 36 is 0/0 for an untilted journal (``theta1 = theta2``); both ends along one
+      azimuth ``theta`` with the face point ``nu (e1 x n)``, ``|nu| <= 1`` (the limit of eq. 36,
+      the engine's reading of this case, ``workbench/spatial/axial_contact.py``); or one end alone
+      with the face point ``nu (e1 x n) + sigma n`` inside the rim.  For a trial ``theta`` the
+      equations are linear in the other three unknowns: ``theta`` is a root of the determinant of
+      the 4 x 4 system with its right-hand side (scan and ``brentq``), then the signs are checked;
+    * ``"roundoff"`` (``g`` at most :data:`ROUNDOFF` of the radial loads, or zero), ``"none"`` (no
+      state holds): the radial loads without the face's moment.
+
+    The flush states first (both ends, then one end alone), then the tilted one (the reading's
+    priority)."""
+    u0 = np.linalg.solve(J.A, rhs)
+    if abs(g) <= ROUNDOFF * (math.hypot(u0[0], u0[1]) + math.hypot(u0[2], u0[3])):
+        return u0, "roundoff"
+    scale = float(np.abs(rhs).max()) + abs(g)
+    for grid in (_GRID, _FINE):
+        found = _flush(J, rhs, g, scale, grid)
+        if found is None:
+            found = _tilted(J, rhs, g, scale, grid)
+        if found is not None:
+            break
+    state = "none" if found is None else found[1]
+    STATES[state] = STATES.get(state, 0) + 1
+    return (u0 if found is None else found[0]), state
+
+
+def _roots(h, values, grid=_GRID, keep=lambda th: True):
+    """Roots of the continuous scalar ``h`` (``values`` on ``grid``) on the circle: sign changes
+    between grid points, refined by ``brentq`` (``keep``: a cheap test at the bracket whether the
+    root is worth it)."""
+    from scipy.optimize import brentq
+    v = values
+    out = []
+    for i in np.flatnonzero((v[:-1] * v[1:] < 0) | (v[:-1] == 0.0)):
+        a, b = grid[i], grid[i + 1]
+        if v[i] == 0.0:
+            out.append(a)
+        elif keep(0.5 * (a + b)):
+            out.append(brentq(h, a, b, xtol=1e-15, rtol=1e-15))
+    return out
+
+
+def _flush(J: Journal, rhs, g, scale, grid):
+    c1, c2 = J.A[:, 0:2], J.A[:, 2:4]
+    P2, P3 = J.face(g, J.e2), J.face(g, J.e3)     # the face load's wrench is linear in its point
+
+    def cols(th, mode):
+        """The three columns at the azimuth(s) ``th`` (a scalar or an array: columns (4, len))."""
+        s, co = _unit(th)
+        n = np.array([s, co])
+        t = np.array([-co, s])                  # e1 x n = -cos th e2 + sin th e3
+        ft, fn = np.multiply.outer(P2, t[0]) + np.multiply.outer(P3, t[1]), np.multiply.outer(P2, n[0]) + np.multiply.outer(P3, n[1])
+        return {"both": (c1 @ n, c2 @ n, ft), "end 2": (c2 @ n, ft, fn), "end 1": (c1 @ n, ft, fn)}[mode]
+    return _flush_modes(J, rhs, g, scale, cols, grid)
+
+
+def _flush_modes(J, rhs, g, scale, cols, grid):
+    slack = 1e-9
+    for mode in ("both", "end 2", "end 1"):
+        def det(th):
+            return np.linalg.det(np.column_stack(cols(th, mode) + (rhs,))) / scale ** 4
+
+        def solve(th):
+            C = np.column_stack(cols(th, mode))
+            x, *_ = np.linalg.lstsq(C, rhs, rcond=None)
+            return x, float(np.abs(C @ x - rhs).max())
+
+        def valid(x, res, tol, sl=slack):
+            """The signs (to the slack ``sl``) with the residual within ``tol`` of the scale."""
+            if res > tol * scale:
+                return False
+            if mode == "both":
+                return min(x[0], x[1]) >= -sl * scale and abs(x[2]) <= 1 + sl
+            return x[0] >= -sl * scale and math.hypot(x[1], x[2]) <= 1 + sl
+
+        # the determinant on the whole grid at once (batched), then the brackets refined
+        C = np.stack(cols(grid, mode) + (np.repeat(rhs[:, None], len(grid), axis=1),), axis=1)
+        values = np.linalg.det(np.moveaxis(C, 2, 0)) / scale ** 4
+        for th in _roots(det, values, grid, keep=lambda th: valid(*solve(th), 0.2, 0.2)):
+            x, res = solve(th)
+            if valid(x, res, 1e-9):
+                s, co = _unit(th)
+                F1, F2 = {"both": (x[0], x[1]), "end 2": (0.0, x[0]), "end 1": (x[0], 0.0)}[mode]
+                F1, F2 = max(F1, 0.0), max(F2, 0.0)
+                return np.array([F1 * s, F1 * co, F2 * s, F2 * co]), "flush"
+    return None
+
+
+def _tilted(J: Journal, rhs, g, scale, grid):
+    Ainv = np.linalg.inv(J.A)
+    P2, P3 = J.face(g, J.e2), J.face(g, J.e3)     # the face load's wrench is linear in its point
+
+    def u_of(th3):
+        s, co = _unit(th3)
+        return Ainv @ (rhs - s * P2 - co * P3)
+
+    def diff(u):
+        """``n2 - n1`` in (e2, e3) from the azimuths of the radial loads: the numerator of eq. 36."""
+        t1, t2 = np.arctan2(u[0], u[1]), np.arctan2(u[2], u[3])
+        return np.sin(t2) - np.sin(t1), np.cos(t2) - np.cos(t1)
+
+    def resid(th3):
+        # eq. 36 asks n2 - n1 along n3 = (sin th3, cos th3): its component across n3 vanishes (a
+        # smooth function of th3, also where the tilt n2 - n1 passes through zero), and along n3
+        # it is positive (checked at the root)
+        d2, d3 = diff(u_of(th3))
+        return d2 * math.cos(th3) - d3 * math.sin(th3)
+
+    # the residual on the whole grid at once
+    sg, cg = _unit(grid)
+    d2, d3 = diff(Ainv @ (rhs[:, None] - np.multiply.outer(P2, sg) - np.multiply.outer(P3, cg)))
+    v = d2 * cg - d3 * sg
+    cands = list(_roots(resid, v, grid))
+
+    # near the flush state (tilt D = theta2 - theta1 -> 0) the root above sits next to the root
+    # n2 = n1 of the same residual, often in one grid cell: eq. 36 in half angles, n3 = sgn(D)
+    # (cos theta_m, -sin theta_m) with theta_m = (theta1 + theta2)/2, is smooth there for a given
+    # sign of D; a root in theta_m of theta_m(u) - theta_m for each sign, the sign then checked
+    def half(th_m, sgn):
+        u = u_of(math.atan2(sgn * math.cos(th_m), -sgn * math.sin(th_m)))
+        t1, t2 = math.atan2(u[0], u[1]), math.atan2(u[2], u[3])
+        D = math.remainder(t2 - t1, 2 * math.pi)
+        return math.remainder(t1 + 0.5 * D - th_m, 2 * math.pi), D
+
+    for sgn in (1.0, -1.0):
+        hv = np.array([half(t, sgn)[0] for t in grid])
+        hv = np.where(np.abs(hv) < 1.0, hv, np.nan)     # the jumps of theta_m(u) by pi: no roots
+        for th_m in _roots(lambda t, sgn=sgn: half(t, sgn)[0], hv, grid):
+            if half(th_m, sgn)[1] * sgn > 0:
+                cands.append(math.atan2(sgn * math.cos(th_m), -sgn * math.sin(th_m)))
+    best = None
+    for th3 in cands:
+        u = u_of(th3)
+        d2, d3 = diff(u)
+        s3, c3 = _unit(th3)
+        along = d2 * s3 + d3 * c3            # = |n2 - n1| = sqrt(2 - 2 cos(theta2 - theta1)) at a root
+        if along <= 0.0 or abs(resid(th3)) > 1e-6 * along:      # n2 - n1 along n3 to 1e-6 rad
+            continue
+        if best is None or along < best[0]:   # several (seen only with friction): the least tilted
+            best = (along, u)
+    return None if best is None else (best[1], "tilted")
 
 
 def stuck_load(F, M, e1, e2, e3, m_needed, R, c):

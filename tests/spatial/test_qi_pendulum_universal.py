@@ -2,9 +2,12 @@
 Coulomb friction in both journals, their eqs. 54-58) against the independent Newton-Euler
 reference in the two journal angles, ``tests/reference/qi_universal.py`` (no workbench).
 
-The study as shipped, over its first 0.3 s (both journals slipping: the bar swings down about
-``a`` and out about ``b``), both sides at rtol 1e-11.  Tolerances: angles 1e-9 rad, the dissipated
-energy 1e-8 of the largest kinetic energy, moments and loads 1e-8 of their largest value."""
+The study as shipped, both journals slipping (the bar swings down about ``a`` and out about
+``b``), both sides at rtol 1e-11: its first 0.05 s in the default suite, its first 0.3 s slow.
+Tolerances: angles 1e-9 rad, the dissipated energy 1e-8 of the largest kinetic energy, moments and
+loads 1e-8 of their largest value.  Each journal carries its axial load at the tilt point of their
+eq. 36 or on the flush face; the engine's fast path hands those states to its reference path (every
+right-hand side here), hence the short default run."""
 from __future__ import annotations
 
 import dataclasses
@@ -25,7 +28,7 @@ from workbench.spatial.rotation import rotation_matrix  # noqa: E402
 from workbench.study.load import load_study  # noqa: E402
 
 STUDY = HERE.parents[1] / "studies" / "qi_pendulum_universal.toml"
-T_END, N = 0.3, 16
+N = 16
 RTOL, ATOL = 1e-11, 1e-12
 
 
@@ -36,21 +39,19 @@ def _angles(sim):
     return np.unwrap(np.arctan2(x[:, 1], x[:, 0])), -np.arcsin(x[:, 2])
 
 
-@pytest.fixture(scope="module")
-def case():
+def _case(t_end):
     from workbench.plugins import build_registry
     st = load_study(STUDY, registry=build_registry())
     j = st.mechanism.joints[0]
-    s = dataclasses.replace(st.solver, t_end=T_END, output_step=T_END / (N - 1), rtol=RTOL, atol=ATOL)
+    s = dataclasses.replace(st.solver, t_end=t_end, output_step=t_end / (N - 1), rtol=RTOL, atol=ATOL)
     sim = engines.simulate(st.mechanism, s)
     bar = UBar(R1=j.radius, c1=j.length / 2, R2=j.radius_j, c2=j.length_j / 2, mu=j.friction.params.mu)
     w = np.asarray(st.mechanism.bodies[0].angular_velocity)
-    ref = solve(bar, (0.0, 0.0, w[2], w[1]), T_END, sim.time, v_eps=j.friction.params.v_eps, rtol=RTOL, atol=ATOL)
+    ref = solve(bar, (0.0, 0.0, w[2], w[1]), t_end, sim.time, v_eps=j.friction.params.v_eps, rtol=RTOL, atol=ATOL)
     return sim, ref
 
 
-def test_the_universal_study_agrees_with_the_newton_euler_reference(case):
-    sim, ref = case
+def _check(sim, ref, t_end):
     assert sim.engine == "spatial"
     phi, psi = _angles(sim)
     fm, cl = sim.extras["friction_moment"][:, 0], sim.extras["contact_load"][:, 0]
@@ -61,10 +62,11 @@ def test_the_universal_study_agrees_with_the_newton_euler_reference(case):
          "E_diss": np.abs(sim.dissipated_energy - ref["dissipated"]).max() / sim.kinetic_energy.max(),
          "m1": np.abs(fm[:, 0] - ref["m1"]).max() / scale_m, "m2": np.abs(fm[:, 1] - ref["m2"]).max() / scale_m,
          "N1": np.abs(cl[:, 0] - ref["N1"]).max() / scale_N, "N2": np.abs(cl[:, 1] - ref["N2"]).max() / scale_N}
-    print("\nuniversal Qi bar, 0.3 s: " + ", ".join(f"|d {k}| {v:.2g}" for k, v in e.items())
-          + f"; E_diss {sim.dissipated_energy[-1]:.9g} J, phi {phi[-1]:.9g} rad, psi {psi[-1]:.9g} rad")
+    print(f"\nuniversal Qi bar, {t_end} s: " + ", ".join(f"|d {k}| {v:.2g}" for k, v in e.items())
+          + f"; E_diss {sim.dissipated_energy[-1]:.9g} J, phi {phi[-1]:.9g} rad, psi {psi[-1]:.9g} rad; "
+          f"{sim.stats.get('rhs_calls')} right-hand sides, {sim.stats.get('reference_fallbacks')} on the reference path")
     # both journals turn and slip (not a planar swing): each carries a friction moment
-    assert np.abs(ref["dpsi"]).max() > 0.5 and np.abs(ref["dphi"]).max() > 1.0
+    assert np.abs(ref["dpsi"]).max() > 0.5 and np.abs(ref["dphi"]).max() > 0.5
     assert np.abs(fm[1:, 0]).max() > 1.0 and np.abs(fm[1:, 1]).max() > 1.0
     assert e["phi"] < 1e-9 and e["psi"] < 1e-9 and e["E_diss"] < 1e-8
     assert max(e["m1"], e["m2"], e["N1"], e["N2"]) < 1e-8
@@ -74,3 +76,14 @@ def test_the_universal_study_agrees_with_the_newton_euler_reference(case):
     books = sim.kinetic_energy + sim.potential_energy + sim.dissipated_energy
     assert np.abs(books - books[0]).max() < 1e-6
     assert math.isclose(sim.dissipated_energy[0], 0.0, abs_tol=0.0) and np.all(np.diff(sim.dissipated_energy) > 0)
+
+
+def test_the_universal_study_agrees_with_the_newton_euler_reference():
+    _check(*_case(0.05), 0.05)
+
+
+@pytest.mark.slow   # long: both sides on their reference paths (did not finish within 25 min on the loaded
+#                     shared machine of 2026-12-07, the first 0.05 s took about 4 min there); the default suite keeps
+#                     test_the_universal_study_agrees_with_the_newton_euler_reference (its first 0.05 s)
+def test_the_universal_study_agrees_with_the_reference_over_0_3_s():
+    _check(*_case(0.3), 0.3)

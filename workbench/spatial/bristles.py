@@ -25,7 +25,8 @@ journal is a revolute joint of its own: journal 1 turns about the cross axis ``a
 each carries one bristle deflection, the rotation component ``z_k`` [m] with slip ``v_k = omega_k
 R_k`` and coefficient ``k_k = -(sigma0 z_k + sigma1 dz_k/dt + sigma2 v_k)``: friction moment ``k_k
 R_k N_k``, ``N_k`` the journal's load from its contact system, which carries the other journal's
-moment across its axis (as for the memoryless laws; the axial loads spread round the faces).  At
+moment across its axis and its axial load at the tilt point of their eq. 36 or on the flush face (as
+for the memoryless laws).  At
 rest under a steady moment ``M`` below breakaway a journal deflects, ``sigma0 z_k N_k R_k = M``.
 
 State: the model's state (:mod:`.model`) followed by the bristle states of the LuGre joints, in

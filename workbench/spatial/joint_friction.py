@@ -41,8 +41,9 @@ case their eq. 36 leaves open, with its evidence).  The axial friction moment is
 g3 + g4)`` (their eq. 53; ``k_s = 0``: no sliding).
 
 **Universal joint** (their eqs. 54-58): two revolute joints through a massless cross; each sees
-the cross's wrench, whose moment about the other axis is that joint's friction moment
-(:func:`universal`).
+the cross's wrench, whose moment about the other axis is that joint's friction moment, and
+carries its axial load as the revolute joint does (their eqs. 54 and 56 with ``g3, g4`` and
+``g7, g8`` at the azimuths of eq. 36; :func:`universal`).
 """
 from __future__ import annotations
 
@@ -72,11 +73,11 @@ def _radial_matrix(k_s, k_r, R, c) -> np.ndarray:
     return A
 
 
-def cylinder(F, M, law, s_dot, omega, R, c, axial: bool, ring: bool = False):
+def cylinder(F, M, law, s_dot, omega, R, c, axial: bool):
     """Contact loads and friction of a cylindrical (``axial = False``) or revolute (``axial = True``)
-    joint from its reaction on the inner body (``ring``: the revolute's axial load spread round the
-    face instead of at the tilt point of their eq. 36; an axial load of round-off size beside the radial
-    one is not placed, :func:`.axial_contact.negligible`): force ``F`` [N] and moment ``M`` [N m] about the
+    joint from its reaction on the inner body (the revolute's axial load at the tilt point of their
+    eq. 36 or on the flush face, :func:`.axial_contact.solve`; an axial load of round-off size beside
+    the radial one is not placed, :func:`.axial_contact.negligible`): force ``F`` [N] and moment ``M`` [N m] about the
     sleeve centre, joint-frame components (``F[0]``, ``M[0]`` along the axis are not used but for
     the revolute's axial force ``F[0]``).  ``R`` radius [m], ``c`` half the distance of the end faces [m].
 
@@ -91,7 +92,7 @@ def cylinder(F, M, law, s_dot, omega, R, c, axial: bool, ring: bool = False):
     g3 = max(F[0], 0.0) if axial else 0.0
     g4 = max(-F[0], 0.0) if axial else 0.0
     u = np.linalg.solve(A, b0)
-    if (g3 or g4) and not ring and not axial_contact.negligible(max(g3, g4), u):
+    if (g3 or g4) and not axial_contact.negligible(max(g3, g4), u):
         u = axial_contact.solve(A, b0, g3, g4, k_r, R, c)[0]
     F1, F2 = math.hypot(u[0], u[1]), math.hypot(u[2], u[3])
     return (k_s * (F1 + F2), k_r * R * (F1 + F2 + g3 + g4), F1, F2, g3, g4,
@@ -112,13 +113,15 @@ def universal(F, Mn, m_f1, m_f2, law, omega1, omega2, R1, c1, R2, c2, law_j=None
     ``(., m_f2, Mn)``.  Journal 2 (axis b, frame ``e1 = b, e2 = n, e3 = a``, the cyclic
     substitution of their eq. 56): force ``(F_b, F_n, F_a)``, moment ``(., Mn, m_f1)``.
 
-    The journals' axial loads are taken spread round their faces (``ring``: no moment across the
-    axis, the same friction moment ``mu R (F1 + F2 + g3 + g4)``, their eqs. 55 and 58), not at the
-    tilt point of their eq. 36: with the two journals coupled through each other's friction
-    moment, the tilt point made the loop circle without a consistent solution in our tests (an
-    open item).
+    Each journal is a revolute joint (their eqs. 54 and 56 are eq. 50 in the journal's frame): its
+    axial load (``g3, g4`` = ``F_a`` of journal 1, their eq. 41; ``g7, g8`` = ``F_b`` of journal 2,
+    their eq. 57) sits at the tilt point of their eq. 36, or on the flush face where the journal does
+    not tilt (:func:`cylinder`, :mod:`.axial_contact`), so it adds a moment across the journal's axis
+    and changes the radial loads; the friction moments are their eqs. 55 and 58, ``mu R (F1 + F2 +
+    g3 + g4)``.  The two journals' friction moments are coupled (each carries the other's across
+    its axis): the caller's reactions-friction loop closes them.
     """
-    r1 = cylinder((F[0], F[1], F[2]), (0.0, m_f2, Mn), law, 0.0, omega1, R1, c1, axial=True, ring=True)
+    r1 = cylinder((F[0], F[1], F[2]), (0.0, m_f2, Mn), law, 0.0, omega1, R1, c1, axial=True)
     r2 = cylinder((F[1], F[2], F[0]), (0.0, Mn, m_f1), law if law_j is None else law_j, 0.0, omega2, R2, c2,
-                  axial=True, ring=True)
+                  axial=True)
     return r1[1], r2[1], sum(r1[2:6]), sum(r2[2:6])

@@ -9,7 +9,7 @@ table; no function is passed into compiled code, so every kernel here is cached 
 friction loop is the fixed-point iteration; a call where it does not converge in
 :data:`FIXED_POINT_ITER` iterations returns status 1 and the caller evaluates that right-hand side
 on the reference path (Powell's method there).  The revolute joint's axial contact point (Qi, Luo
-& Huang (2009) eq. 36) is iterated likewise; a journal that is not tilted, or no consistent point,
+& Huang (2009) eq. 36), a revolute joint's or a universal joint's journal's, is iterated likewise; a journal that is not tilted, or no consistent point,
 returns status 1: the flush state (:mod:`.axial_contact`) is solved on the reference path.  An axial
 load of round-off size beside the radial one is not placed (:data:`.axial_contact.ROUNDOFF`, the
 reference path's test).
@@ -202,7 +202,7 @@ def _axial_dir(u):
 
 
 @njit(cache=True)
-def cylinder(F, M, ft, s_dot, omega, R, c, axial, ring):
+def cylinder(F, M, ft, s_dot, omega, R, c, axial):
     """:func:`workbench.spatial.joint_friction.cylinder`; status 1 when the axial point
     iteration has no consistent point (the caller falls back to the reference path)."""
     v = math.sqrt(s_dot * s_dot + omega * omega * R * R)
@@ -217,7 +217,7 @@ def cylinder(F, M, ft, s_dot, omega, R, c, axial, ring):
     g4 = max(-F[0], 0.0) if axial else 0.0
     u = np.linalg.solve(A, b0)
     status = 0
-    if (g3 != 0.0 or g4 != 0.0) and not ring and (
+    if (g3 != 0.0 or g4 != 0.0) and (
             max(g3, g4) > AXIAL_ROUNDOFF * (math.hypot(u[0], u[1]) + math.hypot(u[2], u[3]))):
         n3 = _axial_dir(u)
         if n3[1] == 0.0 and n3[2] == 0.0:
@@ -419,14 +419,14 @@ def _friction_values(q, jint, jflt, D, lam, R, A, V, W, state, ft):
         wr = W[jint[q, 2]] - W[jint[q, 1]]
         Fa, Fb, Fn, Mn = F @ a, F @ bv, F @ nv, N @ nv
         r1 = cylinder(np.array([Fa, Fb, Fn]), np.array([0.0, state[2], Mn]), ft[0], 0.0, wr @ a,
-                      jflt[q, 24], jflt[q, 25], True, True)
+                      jflt[q, 24], jflt[q, 25], True)
         r2 = cylinder(np.array([Fb, Fn, Fa]), np.array([0.0, Mn, state[1]]), ft[1], 0.0, wr @ bv,
-                      jflt[q, 26], jflt[q, 27], True, True)
+                      jflt[q, 26], jflt[q, 27], True)
         out[1] = r1[1]; out[2] = r2[1]
         return out, r1[2] + r2[2]
     sg = 1.0 if jint[q, 5] == 0 else -1.0
     r = cylinder(sg * (E @ F), sg * (E @ N), ft[0], sg * sdot, sg * om, jflt[q, 24], jflt[q, 25],
-                 typ == 1, False)
+                 typ == 1)
     out[0] = sg * r[0]; out[1] = sg * r[1]
     return out, r[2]
 

@@ -4,9 +4,11 @@ the mechanism self-locking at this state?
 With the slip directions known (every friction unit sliding, or seeded from rest), the friction
 values ``x`` the loop looks for satisfy ``x = G(x)``: the friction ``G`` of the constraint reactions
 that the friction ``x`` itself changes.  The reactions are affine in ``x`` (the augmented matrix
-does not depend on it), and each Qi contact load (Qi, Luo & Huang (2009) eqs. 21-24, 55, 58) is a sum
-of norms of affine functions of the reactions, so ``G`` is a sum of norms of affine maps of ``x``:
-its growth at large ``x`` is that of its positively homogeneous part
+does not depend on it), and each Qi contact load (Qi, Luo & Huang (2009) eqs. 21-24, 53, 55, 58) is
+positively homogeneous of degree one in the reactions (a sum of norms of linear functions of them; an
+axial load at the tilt point of their eq. 36 or on the flush face scales with them too,
+:mod:`.axial_contact`), so ``G`` is an affine map of ``x`` followed by such loads: its growth at
+large ``x`` is that of its positively homogeneous part
 
     H(x) = lim_{s -> oo} G(s x) / s,
 
@@ -15,9 +17,12 @@ velocity terms).  Its growth rate ``rho = max |H(d)| / |d|`` along its dominant 
 (found by power iteration) is the loop's gain per pass at large friction: below 1 a consistent
 friction exists (``G`` is then asymptotically a contraction); at and above 1 the contact loads
 grow with the friction they cause at least as fast as they cause it, and the consistent friction
-on the branch that starts at ``mu = 0`` has run to infinity: the joint is **self-locking** at this
-state (for the bar on a universal joint of ``docs/spatial.md``: no consistent friction above the
-critical coefficient, checked by brute force in ``tests/reference/qi_universal_selflock.py``).
+on the branch that starts at ``mu = 0`` has run to infinity, or (with the axial contact states of
+their eq. 36, whose loads are piecewise in the reactions) the branch has ended a little above the
+coefficient where ``rho`` reaches 1: the joint is **self-locking** at this
+state (for the bar on a universal joint of ``docs/spatial.md``: ``rho`` reaches 1 at ``mu =
+0.4384``, consistent friction exists up to 0.4557 and none above, checked by brute force in
+``tests/reference/qi_universal_selflock.py``).
 
 The friction coefficient at which ``rho`` reaches 1 (``mu*``) is found by scaling every friction
 law by a factor ``f`` (the contact systems depend on the coefficient too, so ``rho`` is not
@@ -124,14 +129,22 @@ def explain(image, shape, scale: float, joints, laws_by_name: dict) -> str:
         return ""
     names = ", ".join(repr(cj.name) for cj in joints)
     if rho >= 1.0:
+        # the faces' advice only where it applies: a universal joint's journals carry each other's
+        # friction moment across their faces (a cylindrical or revolute joint carries none)
+        universal = [repr(cj.name) for cj in joints if getattr(cj, "type", None) == "universal"]
+        faces = (f", or make the end faces wider apart against the radius (the ratio 2c / R: the journals of "
+                 f"the universal joint(s) {', '.join(universal)} carry each other's friction moment across "
+                 f"their faces)" if universal else "")
         crit = "; ".join(f"{n!r}: mu = {_coefficient(law) * f:.7g} (now {_coefficient(law):.4g})"
                          for n, law in laws_by_name.items() if not math.isnan(f))
-        where = (f" The loop closes only below {f:.7g} times the friction coefficients ({crit})." if crit
-                 else "")
+        # below f the loop's gain at large friction is under 1 and a consistent friction exists; the
+        # axial contact states of a revolute journal (their eq. 36) can keep a finite one a little
+        # above f, so f is where the loop surely closes, not where it stops closing
+        where = (f" The gain at large friction is below 1, and a consistent friction exists, under {f:.7g} times "
+                 f"the friction coefficients ({crit})." if crit else "")
         return (f" The friction joint(s) {names}: self-locking here: the contact loads grow with the friction "
                 f"they cause by {rho:.6g} per pass of the reactions-friction loop (>= 1: no consistent friction "
-                f"exists; docs/spatial.md, 'Self-locking of a universal joint').{where} Lower the friction "
-                f"coefficient, or make the end faces wider apart against the radius (the ratio 2c / R: a "
-                f"universal joint's journals carry each other's friction moment across their faces).")
+                f"at large friction; docs/spatial.md, 'Self-locking of a universal joint').{where} Lower the "
+                f"friction coefficient{faces}.")
     return (f" The loop's gain at large friction is {rho:.4g} < 1 (not self-locking: "
             f"a consistent friction should exist; the solve failed, please report the case).")

@@ -281,7 +281,7 @@ class StickSlip:
         return y, lost
 
 
-def contact_load(F, M, f_n, m_n, R, c, revolute, ring=False):
+def contact_load(F, M, f_n, m_n, R, c, revolute):
     """``N`` [N] (``F1 + F2``, a revolute joint ``F1 + F2 + g3 + g4``) and the loads ``(F1, F2, g3,
     g4)`` of a stuck joint: inner-body reaction ``F``, ``M`` (joint frame, about the sleeve centre)
     and needed friction ``f_n`` [N], ``m_n`` [N m] on the inner body.  Fixed point on ``N``:
@@ -296,7 +296,7 @@ def contact_load(F, M, f_n, m_n, R, c, revolute, ring=False):
 
     def image(N):
         kappa = T / N if N > 0 else 0.0
-        r = cylinder(F, M, lambda v: -kappa, sd, om, R, c, revolute, ring)
+        r = cylinder(F, M, lambda v: -kappa, sd, om, R, c, revolute)
         return r[2] + r[3] + r[4] + r[5], r[2:6]
 
     N, loads = image(0.0)

@@ -25,8 +25,9 @@ with ``gamma = -(omega_i x a) . (omega_j - omega_i)`` and ``-(omega_j x b) . (om
 **Phase friction** (:func:`phase_friction`): a slipping journal carries the law's slip branch with
 its load from the joint reaction and the other journal's moment (the friction moment if that one
 slips, the lock's multiplier if it sticks); a stuck journal carries no friction of its own (its
-lock row does).  The axial loads are spread round the faces as in the regularised joint
-(:func:`~workbench.spatial.joint_friction.universal`, ``ring``).
+lock row does).  Each journal carries its axial load as a revolute joint, at the tilt point of their
+eq. 36 or on the flush face, as in the regularised joint
+(:func:`~workbench.spatial.joint_friction.universal`).
 """
 from __future__ import annotations
 
@@ -108,7 +109,7 @@ def phase_friction(model, cj, D, lam, state, locks: dict, seeds: dict, v_floor: 
             continue
         if abs(om) * R < v_floor and q in seeds:
             om = v_floor * seeds[q] / R
-        r = cylinder(Fq, Mq, cj.law, 0.0, om, R, c, axial=True, ring=True)
+        r = cylinder(Fq, Mq, cj.law, 0.0, om, R, c, axial=True)
         out[q - 1], loads[q - 1] = r[1], sum(r[2:6])
     return (0.0, out[0], out[1]), (loads[0], loads[1], 0, 0, 0, 0, 0, w1)
 
@@ -129,6 +130,6 @@ def needed(model, cj, D, lam, fr, locks: dict):
     for q in locks:
         Fq, Mq = frs[q - 1]
         R, c = (cj.R, cj.c) if q == 1 else (cj.R2, cj.c2)
-        N, loads = contact_load(Fq, Mq, 0.0, m[q], R, c, True, ring=True)
+        N, loads = contact_load(Fq, Mq, 0.0, m[q], R, c, True)
         out[q] = (m[q], N, loads)
     return out
