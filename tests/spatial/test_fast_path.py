@@ -25,22 +25,20 @@ from workbench.spatial.solver import simulate  # noqa: E402
 
 # The cylindrical case (~20 s: the reference path integrates the friction loop in Python) runs with
 # the slow suite; its fast path is checked against the independent reference in test_qi_pendulum.py.
-# The universal case runs 0.05 s (0.2 s before its journals' flush states fell back: 431 of 467 calls, 28 s).
+# The universal case's journals are flush or tilted by their axial loads (Qi, Luo & Huang (2009)
+# eq. 36): both states are solved on the compiled path (kernels._flush, kernels._tilted_secant).
 @pytest.mark.parametrize("case", [pytest.param("cylindrical", marks=pytest.mark.slow), "revolute", "universal",
                                   "slider_crank"])
 def test_fast_and_reference_paths_agree(registry, case):
     law = registry.create("friction", "coulomb", {"mu": 0.1})
     mech, T = {"cylindrical": (lambda: pendulum(law), 0.6), "revolute": (lambda: pendulum(law, joint="revolute"), 0.6),
-               "universal": (lambda: _hooke(law), 0.05), "slider_crank": (slider_crank, 0.006)}[case]
+               "universal": (lambda: _hooke(law), 0.2), "slider_crank": (slider_crank, 0.006)}[case]
     mech = mech()
     s = SolverSettings(t_end=T, output_step=T / 30, rtol=1e-11, atol=1e-13)
     fast = simulate(mech, s)
     ref = simulate(mech, dataclasses.replace(s, path="scipy"))
     assert fast.stats["path"] == "fast" and ref.stats["path"] == "scipy"
-    if case == "universal":     # flush journals fall back (module docstring); the rest is compiled
-        assert 0 < fast.stats["reference_fallbacks"] <= fast.stats["rhs_calls"]
-    else:
-        assert fast.stats["reference_fallbacks"] == 0
+    assert fast.stats["reference_fallbacks"] == 0
     dp = np.abs(fast.position - ref.position).max()
     dv = np.abs(fast.velocity - ref.velocity).max() / max(np.abs(ref.velocity).max(), 1.0)
     print(f"\n{case}: fast vs reference |d position| {dp:.2g}, |d velocity| rel {dv:.2g}; rhs calls "

@@ -195,6 +195,15 @@ def _tilted_opposite(A, b0, g3, g4, k_r, R, c):
 
 
 def flush(A, b0, g3, g4, k_r, R, c):
+    """The flush state (:func:`flush_py`), solved by its compiled form (``kernels._flush``, the same
+    steps; the Python one costs about 2 ms a call): ``(u, n3)`` or ``None``."""
+    from .kernels import _flush
+    found, u, n3 = _flush(np.ascontiguousarray(A, dtype=float), np.asarray(b0, dtype=float), float(g3),
+                          float(g4), float(k_r), float(R), float(c))
+    return (u, n3) if found else None
+
+
+def flush_py(A, b0, g3, g4, k_r, R, c):
     """The flush state: ``u1 = F1 n``, ``u2 = F2 n``, ``n3 = nu (e1 x n) + sigma n`` with ``F_k >= 0``,
     ``nu^2 + sigma^2 <= 1``; ``(u, n3)`` or ``None``.
 

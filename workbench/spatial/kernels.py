@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from ..jit import njit
-from .axial_contact import ROUNDOFF as AXIAL_ROUNDOFF
+from .axial_contact import FLUSH_SLACK, ROUNDOFF as AXIAL_ROUNDOFF
 
 FIXED_POINT_ITER = 40
 RTOL = 1e-13
@@ -202,6 +202,138 @@ def _axial_dir(u):
 
 
 @njit(cache=True)
+def _flush_columns(A, P2, P3, th, mode):
+    """The three unknowns' columns of a flush ``mode`` (0: ``sigma = 0``, 1: ``F1 = 0``, 2: ``F2 =
+    0``) at azimuth ``th`` (:func:`.axial_contact._flush_mode`)."""
+    s = math.sin(th); co = math.cos(th)
+    C = np.empty((4, 3))
+    for i in range(4):
+        c1 = A[i, 0] * s + A[i, 1] * co
+        c2 = A[i, 2] * s + A[i, 3] * co
+        ct = -co * P2[i] + s * P3[i]
+        cn = s * P2[i] + co * P3[i]
+        if mode == 0:
+            C[i, 0] = c1; C[i, 1] = c2; C[i, 2] = ct
+        elif mode == 1:
+            C[i, 0] = c2; C[i, 1] = ct; C[i, 2] = cn
+        else:
+            C[i, 0] = c1; C[i, 1] = ct; C[i, 2] = cn
+    return C
+
+
+@njit(cache=True)
+def _flush_mode(A, b0, P2, P3, mode, scale, f_scale):
+    """:func:`.axial_contact.flush_py`'s modes compiled: ``(found, u, n3)``."""
+    ts = np.array([-1.0, 0.0, 1.0, 2.0])
+    V = np.empty((4, 4)); hv = np.empty(4)
+    Cb = np.empty((4, 4))
+    for k in range(4):
+        th = math.atan(ts[k])
+        C = _flush_columns(A, P2, P3, th, mode)
+        Cb[:, :3] = C
+        Cb[:, 3] = b0
+        hv[k] = np.linalg.det(Cb) / math.cos(th) ** 3
+        for j in range(4):
+            V[k, j] = ts[k] ** (3 - j)
+    coef = np.linalg.solve(V, hv)          # the cubic through the four values (np.polyfit's)
+    cands = [math.pi / 2, -math.pi / 2]
+    if np.any(coef != 0.0):
+        for r in np.roots(coef.astype(np.complex128)):
+            if abs(r.imag) <= 1e-9 * (1.0 + abs(r.real)):
+                th = math.atan(r.real)
+                cands.append(th)
+                cands.append(th + math.pi)
+    best_res = math.inf
+    u = np.zeros(4)
+    n3 = np.zeros(3)
+    for th in cands:
+        C = _flush_columns(A, P2, P3, th, mode)
+        x = np.linalg.lstsq(C, b0)[0]
+        res = np.max(np.abs(C @ x - b0))
+        if res > 1e-9 * scale:
+            continue
+        if mode == 0:
+            F1 = x[0]; F2 = x[1]; nu = x[2]; sigma = 0.0
+        elif mode == 1:
+            F1 = 0.0; F2 = x[0]; nu = x[1]; sigma = x[2]
+        else:
+            F1 = x[0]; F2 = 0.0; nu = x[1]; sigma = x[2]
+        if min(F1, F2) < -FLUSH_SLACK * f_scale or math.hypot(nu, sigma) > 1.0 + FLUSH_SLACK:
+            continue
+        if res < best_res:
+            best_res = res
+            F1 = max(F1, 0.0); F2 = max(F2, 0.0)
+            u[0] = F1 * math.sin(th); u[1] = F1 * math.cos(th)
+            u[2] = F2 * math.sin(th); u[3] = F2 * math.cos(th)
+            # n3 = nu (e1 x n) + sigma n, n = (0, sin th, cos th)
+            n3[1] = -nu * math.cos(th) + sigma * math.sin(th)
+            n3[2] = nu * math.sin(th) + sigma * math.cos(th)
+    return best_res < math.inf, u, n3
+
+
+@njit(cache=True)
+def _flush(A, b0, g3, g4, k_r, R, c):
+    """:func:`.axial_contact.flush` compiled: ``(found, u, n3)``."""
+    e2 = np.array([0.0, 1.0, 0.0]); e3 = np.array([0.0, 0.0, 1.0])
+    P2 = _axial_perp(g3, g4, e2, k_r, R, c)
+    P3 = _axial_perp(g3, g4, e3, k_r, R, c)
+    scale = np.max(np.abs(b0))
+    if scale == 0.0:
+        scale = 1.0
+    f_scale = abs(b0[0]) + abs(b0[1]) + (abs(b0[2]) + abs(b0[3])) / c
+    if f_scale == 0.0:
+        f_scale = 1.0
+    for mode in range(3):
+        found, u, n3 = _flush_mode(A, b0, P2, P3, mode, scale, f_scale)
+        if found:
+            return True, u, n3
+    return False, np.zeros(4), np.zeros(3)
+
+
+@njit(cache=True)
+def _wrap(x):
+    """``math.remainder(x, 2 pi)``: ``x`` wrapped to ``[-pi, pi]``."""
+    return x - 2.0 * math.pi * np.rint(x / (2.0 * math.pi))
+
+
+@njit(cache=True)
+def _tilted_resid(A, b0, g3, g4, k_r, R, c, nu, th):
+    """:func:`.axial_contact.tilted`'s ``resid``: ``(r, D, u)``, ``r`` NaN when a radial load is zero."""
+    n3 = np.array([0.0, -nu * math.cos(th), nu * math.sin(th)])
+    u = np.linalg.solve(A, b0 - _axial_perp(g3, g4, n3, k_r, R, c))
+    if (u[0] != 0.0 or u[1] != 0.0) and (u[2] != 0.0 or u[3] != 0.0):
+        t1 = math.atan2(u[0], u[1]); t2 = math.atan2(u[2], u[3])
+        D = _wrap(t2 - t1)
+        return _wrap(t1 + 0.5 * D - th), D, u
+    return math.nan, 0.0, u
+
+
+@njit(cache=True)
+def _tilted_secant(A, b0, g3, g4, k_r, R, c, u0):
+    """The first try of :func:`.axial_contact.tilted` compiled: the secant method on the mean
+    azimuth from the loads without the face moment ``u0``; ``(found, u)``."""
+    if not ((u0[0] != 0.0 or u0[1] != 0.0) and (u0[2] != 0.0 or u0[3] != 0.0)):
+        return False, u0
+    t1 = math.atan2(u0[0], u0[1]); t2 = math.atan2(u0[2], u0[3])
+    D0 = _wrap(t2 - t1)
+    nu = -1.0 if D0 >= 0 else 1.0
+    x0 = t1 + 0.5 * D0
+    x1 = x0 + 1e-3
+    f0 = _tilted_resid(A, b0, g3, g4, k_r, R, c, nu, x0)[0]
+    for _ in range(30):
+        f1, D, u = _tilted_resid(A, b0, g3, g4, k_r, R, c, nu, x1)
+        if not (np.isfinite(f0) and np.isfinite(f1)) or f1 == f0:
+            break
+        x0, x1, f0 = x1, x1 - f1 * (x1 - x0) / (f1 - f0), f1
+        if abs(x1 - x0) <= 1e-13:
+            r, D, u = _tilted_resid(A, b0, g3, g4, k_r, R, c, nu, x1)
+            if abs(r) <= 1e-9 and nu * D < 0:
+                return True, u
+            break
+    return False, u0
+
+
+@njit(cache=True)
 def cylinder(F, M, ft, s_dot, omega, R, c, axial):
     """:func:`workbench.spatial.joint_friction.cylinder`; status 1 when the axial point
     iteration has no consistent point (the caller falls back to the reference path)."""
@@ -219,9 +351,15 @@ def cylinder(F, M, ft, s_dot, omega, R, c, axial):
     status = 0
     if (g3 != 0.0 or g4 != 0.0) and (
             max(g3, g4) > AXIAL_ROUNDOFF * (math.hypot(u[0], u[1]) + math.hypot(u[2], u[3]))):
+        # the flush state first, then the tilted one by the secant method, as axial_contact.solve
+        found, uf, _ = _flush(A, b0, g3, g4, k_r, R, c)
+        if not found:
+            found, uf = _tilted_secant(A, b0, g3, g4, k_r, R, c, u)
         n3 = _axial_dir(u)
-        if n3[1] == 0.0 and n3[2] == 0.0:
-            status = 1     # not tilted: the flush state is solved on the reference path
+        if found:
+            u = uf
+        elif n3[1] == 0.0 and n3[2] == 0.0:
+            status = 1     # neither flush nor tilted from here: the reference path decides
         else:
             ok = False
             for it in range(AXIAL_ITER):
