@@ -122,24 +122,14 @@ def tilted(A, b0, g3, g4, k_r, R, c):
             return math.remainder(t1 + 0.5 * D - th, 2 * math.pi), D, u
         return math.nan, 0.0, u
 
-    # first Newton's method (secant) from the mean azimuth of the loads without the face moment
-    u0 = np.linalg.solve(A, b0)
-    if u0[:2].any() and u0[2:].any():
-        t1, t2 = math.atan2(u0[0], u0[1]), math.atan2(u0[2], u0[3])
-        D0 = math.remainder(t2 - t1, 2 * math.pi)
-        nu = -1.0 if D0 >= 0 else 1.0
-        x0, x1 = t1 + 0.5 * D0, t1 + 0.5 * D0 + 1e-3
-        f0 = resid(nu, x0)[0]
-        for _ in range(30):
-            f1, D, u = resid(nu, x1)
-            if not (np.isfinite(f0) and np.isfinite(f1)) or f1 == f0:
-                break
-            x0, x1, f0 = x1, x1 - f1 * (x1 - x0) / (f1 - f0), f1
-            if abs(x1 - x0) <= 1e-13:
-                r, D, u = resid(nu, x1)
-                if abs(r) <= 1e-9 and nu * D < 0:
-                    return u, nu * _tangent(x1)
-                break
+    # first the secant method on the mean azimuth from the loads without the face moment (compiled,
+    # kernels._tilted_secant: the compiled path's own first try, so both paths take the same root)
+    from .kernels import _tilted_secant
+    A = np.ascontiguousarray(A, dtype=float)
+    b0 = np.asarray(b0, dtype=float)
+    ok, u, n3 = _tilted_secant(A, b0, float(g3), float(g4), float(k_r), float(R), float(c), np.linalg.solve(A, b0))
+    if ok:
+        return u, n3
     grid = np.linspace(-math.pi, math.pi, 145)
     best = None
     for nu in (1.0, -1.0):

@@ -311,9 +311,10 @@ def _tilted_resid(A, b0, g3, g4, k_r, R, c, nu, th):
 @njit(cache=True)
 def _tilted_secant(A, b0, g3, g4, k_r, R, c, u0):
     """The first try of :func:`.axial_contact.tilted` compiled: the secant method on the mean
-    azimuth from the loads without the face moment ``u0``; ``(found, u)``."""
+    azimuth from the loads without the face moment ``u0``; ``(found, u, n3)``."""
+    n3 = np.zeros(3)
     if not ((u0[0] != 0.0 or u0[1] != 0.0) and (u0[2] != 0.0 or u0[3] != 0.0)):
-        return False, u0
+        return False, u0, n3
     t1 = math.atan2(u0[0], u0[1]); t2 = math.atan2(u0[2], u0[3])
     D0 = _wrap(t2 - t1)
     nu = -1.0 if D0 >= 0 else 1.0
@@ -328,9 +329,10 @@ def _tilted_secant(A, b0, g3, g4, k_r, R, c, u0):
         if abs(x1 - x0) <= 1e-13:
             r, D, u = _tilted_resid(A, b0, g3, g4, k_r, R, c, nu, x1)
             if abs(r) <= 1e-9 and nu * D < 0:
-                return True, u
+                n3[1] = -nu * math.cos(x1); n3[2] = nu * math.sin(x1)
+                return True, u, n3
             break
-    return False, u0
+    return False, u0, n3
 
 
 @njit(cache=True)
@@ -354,7 +356,7 @@ def cylinder(F, M, ft, s_dot, omega, R, c, axial):
         # the flush state first, then the tilted one by the secant method, as axial_contact.solve
         found, uf, _ = _flush(A, b0, g3, g4, k_r, R, c)
         if not found:
-            found, uf = _tilted_secant(A, b0, g3, g4, k_r, R, c, u)
+            found, uf, _ = _tilted_secant(A, b0, g3, g4, k_r, R, c, u)
         n3 = _axial_dir(u)
         if found:
             u = uf
