@@ -1,10 +1,10 @@
 """The compiled right-hand side (``path = "fast"``, :mod:`workbench.spatial.kernels`) and the
 reference one (``path = "scipy"``) integrate the same equations: the Qi pendulum with cylindrical
 and revolute friction, a universal joint with friction, and the slider-crank with a driver agree
-to the integration tolerance, and no call fell back to the reference path (but the universal joint's:
-its journals carry their axial loads at the tilt point of Qi, Luo & Huang (2009) eq. 36 or on the
-flush face, and the compiled path hands the flush states to the reference path, docs/spatial.md
-"Left open")."""
+to the integration tolerance, and no call fell back to the reference path (the universal joint's
+journals carry their axial loads at the tilt point of Qi, Luo & Huang (2009) eq. 36 or on the
+flush face: the compiled path solves both states itself, ``kernels._flush`` and
+``kernels._tilted_secant``)."""
 from __future__ import annotations
 
 import dataclasses
