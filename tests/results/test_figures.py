@@ -38,6 +38,43 @@ def test_save_writes_the_format_and_width_in_force(tmp_path, fmt, magic):
     assert fig.get_size_inches()[0] == pytest.approx(3.5)
 
 
+def test_a_paper_figure_cuts_no_text_and_keeps_a_readable_height(tmp_path):
+    """A 7 x 3.2 in screen plot with a study's long title and 10 pt text, saved for a 3.5 in column
+    (style paper): every text inside the figure, the title re-broken (its short first line kept),
+    sizes capped at 9 pt (title) and 8 pt, the units typeset, the height 3.2 sqrt(0.5) in."""
+    long = "Flores slider-crank: wear of the rod-slider clearance joint, approximate-area pressure"
+    with F.figure_options(width=3.5, style="paper"):
+        fig = new_figure(figsize=(7, 3.2))
+        ax = fig.add_subplot(1, 1, 1)
+        ax.plot([0, 720], [0, 40e3], label="contact force")
+        ax.set_xlabel("crank angle [deg]"); ax.set_ylabel("a long label of a quantity [um]", fontsize=10)
+        ax.legend(fontsize=8, loc="upper right")
+        fig.suptitle(f"Contact force\n{long}", fontsize=10)
+        F.save(fig, tmp_path / "f.png")
+        renderer = fig.canvas.get_renderer()
+        box = fig.bbox
+        texts = [fig._suptitle, ax.xaxis.label, ax.yaxis.label, ax.title]
+        for t in texts:
+            if t.get_text():
+                e = t.get_window_extent(renderer)
+                assert e.x0 >= box.x0 - 1 and e.x1 <= box.x1 + 1 and e.y1 <= box.y1 + 1, t.get_text()
+    lines = fig._suptitle.get_text().split("\n")
+    assert lines[0] == "Contact force" and len(lines) >= 3 and " ".join(lines[1:]) == long
+    assert fig._suptitle.get_fontsize() == 9.0 and ax.yaxis.label.get_fontsize() == 8.0
+    assert ax.get_legend().get_texts()[0].get_fontsize() == 7.0
+    assert ax.xaxis.label.get_text() == "crank angle [°]" and "[µm]" in ax.yaxis.label.get_text()
+    assert fig.get_size_inches() == pytest.approx((3.5, 3.2 * np.sqrt(0.5)))
+
+
+def test_the_degradation_rate_reads_without_an_exponent():
+    """The worn-volume rate panel picks mm³ per 10³/10⁶/10⁹ cycles so that the rate reads 0.1-1000."""
+    from workbench.wear.plot import _rate_unit
+    for rate, label, shown in [(1.0e-14, "mm³ per 10⁶ cycles", 10.0), (3e-12, "mm³ per 10³ cycles", 3.0),
+                               (2e-9, "mm³/cycle", 2.0), (5e-19, "mm³ per 10⁹ cycles", 0.5)]:
+        scale, text = _rate_unit(xr.Dataset({"volume_rate": ("cycle", [0.0, rate])}))
+        assert label in text and rate * scale == pytest.approx(shown)
+
+
 @pytest.mark.parametrize("top, label, last, width", [(2.0e5, "machine cycles [×10³]", "200", 3),
                                                      (1.0e6, "machine cycles [×10⁶]", "1", 4),
                                                      (3000.0, "machine cycles", "3000", 4)])
@@ -89,6 +126,10 @@ def test_compare_overlays_wear_results_with_bands_and_no_empty_panel(tmp_path):
 def test_legend_labels_are_the_titles_made_unique():
     a = xr.Dataset(attrs={"title": "T"})
     assert labels([a, a], ["x/one.nc", "y/two.nc"]) == ["T (one.nc)", "T (two.nc)"]
+    b, c = (xr.Dataset(attrs={"title": f"Flores slider-crank: wear of joint B, {p} pressure"}) for p in ("winkler", "fem"))
+    assert labels([b, c], ["b.zarr", "c.zarr"]) == ["winkler pressure", "fem pressure"]
+    d = xr.Dataset(attrs={"title": "Flores"})
+    assert labels([b, d], ["b", "d"]) == [b.attrs["title"], "Flores"]   # no shared lead: whole titles
     with pytest.raises(WorkbenchError, match="one study kind"):
         compare([_wear("w", 1), xr.Dataset(attrs={"study_kind": "dynamics"})], ["a", "b"], "/tmp/never")
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from .common import _console, _friendly, _registry, main
+from .figures import figure_flags
 
 
 @main.command()
@@ -32,6 +33,7 @@ from .common import _console, _friendly, _registry, main
 @click.option("--plot-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="where the plots go [default: <OUT without suffix>_plots]")
 @click.option("--overwrite", is_flag=True, help="replace an earlier result of ours at OUT")
+@figure_flags
 @_friendly
 def calibrate(study_file: Path, data_file: Path, out: Path, prior, method, simulation, keep_simulation,
               k_max_factor, level, plot, plot_dir, overwrite):

@@ -9,6 +9,7 @@ import click
 
 from . import common as cli
 from .common import _console, _friendly, _plot, _prefetch_results_libraries, _registry, main
+from .figures import figure_flags
 from ..errors import WorkbenchError
 
 
@@ -37,6 +38,7 @@ from ..errors import WorkbenchError
 @click.option("--max-cases", type=click.IntRange(min=1), default=None, metavar="N",
               help="the largest number of cases the grid may have; a larger one is refused before "
                    "any case runs [default: the sweep file's max_cases, 10000]")
+@figure_flags
 @_friendly
 def sweep(sweep_file: Path, out: Path, scheduler: str | None, workers: int | None, use_dask: bool,
           serial: bool, plot: bool, plot_dir: Path | None, overwrite: bool, case_timeout: float | None,

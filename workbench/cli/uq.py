@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from .common import _console, _friendly, _registry, _tagged, main
+from .figures import figure_flags
 from ..errors import WorkbenchError
 
 
@@ -65,6 +66,7 @@ def run_uq(spec, out: Path, *, registry=None, overwrite: bool = False, progress=
 @click.option("--plot-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="where the plots go [default: <OUT without suffix>_plots]")
 @click.option("--overwrite", is_flag=True, help="replace an earlier result of ours at OUT and of its runs")
+@figure_flags
 @_friendly
 def uq(uq_file: Path, out: Path, scheduler, workers, use_dask, serial, plot, plot_dir, overwrite):
     """Propagate the uncertain parameters of UQ_FILE through its base wear study.

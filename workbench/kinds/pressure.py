@@ -242,6 +242,7 @@ def recognise(ds) -> bool:
 
 def plots(ds, outdir) -> list[Path]:
     """Pressure distributions per case and load, and the errors vs load; returns the PNG paths."""
+    from ..results.figures import readable
     from ..results.plot import new_figure
 
     outdir = Path(outdir)
@@ -256,7 +257,7 @@ def plots(ds, outdir) -> list[Path]:
         for li, ax in enumerate(axes[0]):
             pl = d["pressure"].isel(load=li).values
             for i, (m, pm) in enumerate(zip(d["model"].values, pl)):
-                ax.plot(deg, pm / 1e6, color=f"C{i % 10}", label=str(m))
+                ax.plot(deg, pm / 1e6, color=f"C{i % 10}", label=readable(str(m)))
             loaded = np.abs(deg[np.any(np.nan_to_num(pl) > 0, axis=0)])
             lim = min(180.0, 1.15 * loaded.max() + 1.0) if loaded.size else 180.0
             ax.set_xlim(-lim, lim)
@@ -265,7 +266,7 @@ def plots(ds, outdir) -> list[Path]:
         fig.supxlabel("angle θ from the load line [°]", fontsize="medium")
         axes[0][0].set_ylabel("pressure [MPa]")
         axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))   # off the peaks
-        fig.suptitle(f"{case}: contact pressure", fontsize=10)
+        fig.suptitle(f"{readable(case)}: contact pressure", fontsize=10)
         fig.tight_layout()
         from ..results.figures import save
         p = save(fig, outdir / f"pressure_{case}.png", dpi=110, pil_kwargs=PNG)
@@ -277,7 +278,7 @@ def plots(ds, outdir) -> list[Path]:
         for i, m in enumerate(d["model"].values):
             if m == ds.attrs.get("baseline"):
                 continue
-            style = dict(color=f"C{i % 10}", marker="o", label=str(m))
+            style = dict(color=f"C{i % 10}", marker="o", label=readable(str(m)))
             axes[0].plot(F, 100 * d["peak_pressure_error"].sel(model=m), **style)
             axes[1].plot(F, 100 * d["half_angle_error"].sel(model=m), **style)
         for ax, what in zip(axes, ("peak pressure", "half-angle")):
@@ -286,7 +287,7 @@ def plots(ds, outdir) -> list[Path]:
             ax.set_xlabel("load [N]")
             ax.set_ylabel(f"{what} error vs {ds.attrs.get('baseline')} [%]")
         axes[1].legend(fontsize=7)
-        fig.suptitle(f"{case}: error relative to {ds.attrs.get('baseline')}", fontsize=10)
+        fig.suptitle(f"{readable(case)}: error relative to {readable(ds.attrs.get('baseline'))}", fontsize=10)
         fig.tight_layout()
         p = save(fig, outdir / f"errors_{case}.png", dpi=110, pil_kwargs=PNG)
         paths.append(p)

@@ -21,6 +21,7 @@ else only new files are written).
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -30,8 +31,16 @@ from .figures import cycles_axis, error_band, save, unit_text
 
 
 def labels(datasets, names) -> list[str]:
-    """A legend entry per result: its title, with the file name where titles repeat."""
+    """A legend entry per result: its title, with the file name where titles repeat.  Where all
+    titles differ and share a lead ending at ``: `` or ``, `` (two studies of one mechanism:
+    "Flores slider-crank: wear ..., approximate-area pressure" and "..., winkler pressure"),
+    the lead is left out and the entries keep what tells them apart."""
     titles = [str(ds.attrs.get("title") or Path(n).stem) for ds, n in zip(datasets, names)]
+    if len(set(titles)) == len(titles) > 1:
+        lead = os.path.commonprefix(titles)
+        cut = max(lead.rfind(": "), lead.rfind(", "))
+        if cut > 0 and all(len(t) > cut + 2 for t in titles):
+            titles = [t[cut + 2:] for t in titles]
     return [f"{t} ({Path(n).name})" if titles.count(t) > 1 else t for t, n in zip(titles, names)]
 
 
@@ -143,8 +152,8 @@ def _wear(datasets, legend, outdir) -> list[Path]:
             for ds, lab in zip(datasets, legend):
                 theta = np.degrees(np.asarray(ds["theta"].values, float))
                 h = np.asarray(ds["wear_depth"].sel(joint=j, surface=surf).values, float)[-1] * 1e6
-                line, = ax.plot(theta, h, lw=1.1, label=f"{lab}, {float(ds['cycle'].values[-1]):,.0f} cycles"
-                                .replace(",", "\u2009"))
+                n = f"{float(ds['cycle'].values[-1]):,.0f}".replace(",", "\u2009")   # the number's commas only
+                line, = ax.plot(theta, h, lw=1.1, label=f"{lab}, {n} cycles")
                 if "wear_depth_stderr" in ds:
                     se = np.asarray(ds["wear_depth_stderr"].sel(joint=j, surface=surf).values, float)[-1] * 1e6
                     error_band(ax, theta, h, se, color=line.get_color())

@@ -109,15 +109,123 @@ def save(fig, path: str | Path, *, dpi: float = 130, pil_kwargs: dict | None = N
     path = Path(path).with_suffix("." + opts.format)
     if opts.width is not None:
         w, h = fig.get_size_inches()
-        fig.set_size_inches(opts.width, h * opts.width / w)
+        fig.set_size_inches(opts.width, h * height_scale(opts.width / w))
+    typeset(fig)
+    paper = opts.style == "paper" and _paper_text(fig)
+    if fit_text(fig) or paper or opts.width is not None:
         _relayout(fig)
     kwargs = {"dpi": opts.dpi or (300 if opts.style == "paper" else dpi)}
     if opts.format == "png" and pil_kwargs:
         kwargs["pil_kwargs"] = pil_kwargs
     if opts.format == "pdf":
         kwargs["metadata"] = {"Creator": "Joint Wear Workbench"}
+    if opts.style == "paper":   # nothing cut off at the edge (a legend or tick label outside the axes)
+        kwargs.update(bbox_inches="tight", pad_inches=0.03)
     fig.savefig(path, **kwargs)
     return path
+
+
+def height_scale(ratio: float) -> float:
+    """How a figure's height follows a width changed by ``ratio`` [1]: in proportion when it
+    widens; as ``sqrt(ratio)`` when it narrows, since text keeps its size in points: a 7 x 3.2 in
+    panel made 3.5 in wide keeps 2.3 in of height, not 1.6 in of which the labels would take half."""
+    return ratio if ratio >= 1.0 else math.sqrt(ratio)
+
+
+#: largest text sizes of style ``paper`` [pt]: the figure title, axes titles and labels, tick
+#: labels and legends (a plot's own explicit sizes, set for a 7 in screen figure, are capped)
+_PAPER_PT = {"suptitle": 9.0, "text": 8.0, "small": 7.0}
+
+
+def _paper_text(fig) -> bool:
+    """Cap the text sizes of ``fig`` at :data:`_PAPER_PT`; True (the layout must be redone)."""
+    from matplotlib.text import Text
+    small = set()
+    for ax in fig.axes:
+        small.update(ax.get_xticklabels() + ax.get_yticklabels())
+        leg = ax.get_legend()
+        if leg is not None:
+            small.update(leg.get_texts())
+            small.add(leg.get_title())
+            if leg.get_bbox_to_anchor() is ax.bbox:   # placed in the axes, not outside
+                leg.set_loc("best")   # a corner picked for the screen size may cover the small panel's data
+        small.add(ax.xaxis.get_offset_text())
+        small.add(ax.yaxis.get_offset_text())
+    for leg in fig.legends:
+        small.update(leg.get_texts())
+    sup = getattr(fig, "_suptitle", None)
+    for t in fig.findobj(Text):
+        cap = (_PAPER_PT["suptitle"] if t is sup else
+               _PAPER_PT["small"] if t in small else _PAPER_PT["text"])
+        if t.get_fontsize() > cap:
+            t.set_fontsize(cap)
+    return True
+
+
+def _wrap(text: str, fits: float) -> str:
+    """``text`` re-broken so that no line is longer than ``fits`` (< 1) of its longest line (the
+    lines that fit stay as they are)."""
+    import textwrap
+    old = text.split("\n")
+    width = max(12, int(max(len(line) for line in old) * fits))
+    lines = []
+    for line in old:
+        lines.extend(textwrap.wrap(line, width, break_on_hyphens=False) or [""])
+    return "\n".join(lines)
+
+
+def typeset(fig) -> None:
+    """:func:`unit_text` on every title, axis label and legend entry of ``fig`` (``[deg]`` ->
+    ``[°]``, ``um`` -> ``µm``, ``+-`` -> ``±``), whichever plot drew them."""
+    texts = [getattr(fig, "_suptitle", None)]
+    for leg in fig.legends:
+        texts += list(leg.get_texts())
+    for ax in fig.axes:
+        texts += [ax.title, getattr(ax, "_left_title", None), getattr(ax, "_right_title", None),
+                  ax.xaxis.label, ax.yaxis.label]
+        leg = ax.get_legend()
+        if leg is not None:
+            texts += list(leg.get_texts())
+    for t in texts:
+        if t is not None and t.get_text():
+            new = unit_text(t.get_text())
+            if new != t.get_text():
+                t.set_text(new)
+
+
+def fit_text(fig) -> bool:
+    """Re-break the figure title, axes titles and axis labels of ``fig`` that run past the figure
+    (titles) or past their axes (labels), so that no text is cut off at a narrow width; returns
+    whether any text changed."""
+    try:
+        renderer = fig.canvas.get_renderer()
+    except Exception:  # noqa: BLE001 - a canvas without a renderer: nothing measured, nothing changed
+        return False
+    fig_w = fig.bbox.width
+    items = []
+    sup = getattr(fig, "_suptitle", None)
+    if sup is not None and sup.get_text():
+        items.append((sup, 0.96 * fig_w, "w"))
+    for ax in fig.axes:
+        box = ax.get_window_extent(renderer)
+        for t in (ax.title, getattr(ax, "_left_title", None), getattr(ax, "_right_title", None)):
+            if t is not None and t.get_text():
+                items.append((t, 0.96 * fig_w, "w"))
+        if ax.xaxis.label.get_text():
+            items.append((ax.xaxis.label, 1.1 * box.width, "w"))
+        if ax.yaxis.label.get_text():
+            items.append((ax.yaxis.label, 1.1 * box.height, "h"))
+        leg = ax.get_legend()
+        if leg is not None:
+            items += [(t, 0.8 * fig_w, "w") for t in leg.get_texts() if t.get_text()]
+    changed = False
+    for t, room, along in items:
+        ext = t.get_window_extent(renderer)
+        size = ext.width if along == "w" else ext.height
+        if size > room > 0:
+            t.set_text(_wrap(t.get_text(), room / size))
+            changed = True
+    return changed
 
 
 def _relayout(fig) -> None:

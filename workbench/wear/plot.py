@@ -118,12 +118,24 @@ def _with_se(ax, ds, name, x, sel: dict, scale: float, label: str):
     return error_bars(ax, x, y, se, marker=".", ms=4, label=label)
 
 
+def _rate_unit(ds) -> tuple[float, str]:
+    """Scale [mm³ per N cycles / (m³/cycle)] and label of the worn-volume rate, with N = 1, 10³,
+    10⁶ or 10⁹ chosen so that the largest rate reads between 0.1 and 1000 (no exponent at the
+    axis end)."""
+    rates = [np.asarray(ds[n].values, float) for n in ("volume_rate", "guide_volume_rate") if n in ds]
+    top = max((float(np.nanmax(np.abs(r))) for r in rates if r.size), default=0.0) * 1e9
+    for k, per in ((0, "cycle"), (3, "10³ cycles"), (6, "10⁶ cycles"), (9, "10⁹ cycles")):
+        if top * 10.0 ** k >= 0.1 or k == 9:
+            return 1e9 * 10.0 ** k, f"worn-volume rate [mm³ per {per}]" if k else "worn-volume rate [mm³/cycle]"
+    return 1e9, "worn-volume rate [mm³/cycle]"
+
+
 def plot_degradation(ds, path) -> Path:
     """``degradation.png`` (see the module docstring); returns the path written."""
     cycles = np.asarray(ds["cycle"].values, float)
     panels = [("peak_pressure", 1e-6, "peak pressure [MPa]"), ("max_contact_force", 1.0, "max contact force [N]")]
     if "volume_rate" in ds or "guide_volume_rate" in ds:
-        panels.append(("volume_rate", 1e9, "worn-volume rate [mm³/cycle]"))
+        panels.append(("volume_rate",) + _rate_unit(ds))
     fig, axes = _figure(len(panels) + 1, 1, sharex=True, figsize=(7, 2.4 * (len(panels) + 1) + 0.8))
     # revolute joints (dims joint, surface) and translational ones (guide_joint, guide_part)
     kinds = (("", "joint", "surface"), ("guide_", "guide_joint", "guide_part"))
