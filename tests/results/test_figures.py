@@ -189,3 +189,12 @@ def test_compare_overlays_pressure_curves_of_two_studies_with_titles(tmp_path):
     c = _pressure("other", ["fem"], 1.0).assign_coords(case=["bushing"])
     with pytest.raises(WorkbenchError, match="share no case"):
         compare([a, c], ["w.nc", "c.nc"], tmp_path / "cmp2")
+
+
+def test_sweep_panels_are_titled_by_their_long_names():
+    """A sweep panel reads "Peak normal contact force of the first contact (joint B)", not the
+    summary's identifier; the identifier only where there is no long name, in words."""
+    from workbench.results.sweep_plot import _panel_title
+    assert _panel_title("first_impact_peak_force (joint B)", "peak normal contact force of the first contact") \
+        == "Peak normal contact force of the first contact (joint B)"
+    assert _panel_title("crank_moment_peak", "") == "crank moment peak"

@@ -208,9 +208,13 @@ def fit_text(fig) -> bool:
         items.append((sup, 0.96 * fig_w, "w"))
     for ax in fig.axes:
         box = ax.get_window_extent(renderer)
+        # an axes title may use the figure's width when no panel stands beside its axes
+        beside = any(o is not ax and o.get_window_extent(renderer).y1 > box.y0 and
+                     o.get_window_extent(renderer).y0 < box.y1 for o in fig.axes)
+        title_room = 1.1 * box.width if beside else 0.96 * fig_w
         for t in (ax.title, getattr(ax, "_left_title", None), getattr(ax, "_right_title", None)):
             if t is not None and t.get_text():
-                items.append((t, 0.96 * fig_w, "w"))
+                items.append((t, title_room, "w"))
         if ax.xaxis.label.get_text():
             items.append((ax.xaxis.label, 1.1 * box.width, "w"))
         if ax.yaxis.label.get_text():

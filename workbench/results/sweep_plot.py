@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .figures import readable
 from .plot import PNG
 
 
@@ -127,12 +128,20 @@ def _draw(ax, da, sweep_dims, units: str, status, se=None) -> None:
                     label="failed" if k == 0 and failed.any() else None)
     if not numeric:
         ax.set_xticks(xs, labels, rotation=60, ha="right", fontsize=8)
-    ax.set_xlabel(x_dim + (f" [{da[x_dim].attrs['units']}]" if numeric and da[x_dim].attrs.get("units")
+    ax.set_xlabel(readable(x_dim) + (f" [{da[x_dim].attrs['units']}]" if numeric and da[x_dim].attrs.get("units")
                            not in (None, "", "1") else ""))
     ax.set_ylabel(f"[{unit}]" if unit not in ("", "1") else "[1]")
     ax.grid(alpha=0.3, axis="y")
     if len(groups) > 1 or failed.any():
         ax.legend(fontsize=7)
+
+
+def _panel_title(name: str, long: str) -> str:
+    """A panel's title from the summary's long name (the identifier only where there is none), with
+    the joint it belongs to: "Peak normal contact force of the first contact (joint B)"."""
+    where = name[name.index(" ("):] if " (" in name else ""
+    text = (long[:1].upper() + long[1:]) if long else readable(name.split(" (")[0])
+    return "\n".join(textwrap.wrap(text + where, 60))
 
 
 def plot_sweep(ds, outdir: str | Path) -> list[Path]:
@@ -157,7 +166,7 @@ def plot_sweep(ds, outdir: str | Path) -> list[Path]:
         _draw(ax, da, sweep_dims, units, ds["status"], se)
         if se is not None:
             long += " (bars: ±2 standard errors)"
-        ax.set_title(title + "\n" + "\n".join(textwrap.wrap(long, 60)), fontsize=8)
+        ax.set_title(_panel_title(title, long), fontsize=8)
     n_failed = int((ds["status"].values != "ok").sum())
     fig.suptitle(f"{ds.attrs.get('title', 'sweep')}"
                  + (f"  ({n_failed} of {ds['status'].size} cases failed)" if n_failed else ""), fontsize=10)
