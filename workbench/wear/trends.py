@@ -237,9 +237,12 @@ def plot(tr: xr.Dataset, path, joint: int = 0) -> Path:
     x = t.deepest_wear.values * 1e6
     fig = new_figure(figsize=(6.5, 8.0))
     axes = fig.subplots(3, 1, sharex=True)
-    for ax, (name, unit, _), s, lab in zip(axes, QUANTITIES, (1e-3, 1.0, 1e14),
-                                           ("peak force [kN]", "impacts per cycle [1]",
-                                            "volume rate [1e-14 m^3/cycle]")):
+    # the volume rate in mm³ per 10^k cycles, reading 0.1-1000 (no exponent in the label)
+    top = float(np.nanmax(np.abs(t["volume_rate"].values))) * 1e9 if np.isfinite(t["volume_rate"].values).any() else 0.0
+    k = next((k for k in (0, 3, 6, 9) if top * 10.0 ** k >= 0.1), 9)
+    per = {0: "cycle", 3: "10³ cycles", 6: "10⁶ cycles", 9: "10⁹ cycles"}[k]
+    panels = ((1e-3, "peak force [kN]"), (1.0, "impacts per cycle"), (1e9 * 10.0 ** k, f"volume rate [mm³ per {per}]"))
+    for ax, (name, unit, _), (s, lab) in zip(axes, QUANTITIES, panels):
         y, se = t[name].values, t[name + "_stderr"].values
         ax.errorbar(x, y * s, yerr=se * s, fmt="o", ms=3, capsize=2)
         m = t.deepest_wear.values >= float(tr.attrs.get("fit_min_depth", 0.0))
@@ -247,7 +250,7 @@ def plot(tr: xr.Dataset, path, joint: int = 0) -> Path:
         if math.isfinite(b):
             xx = np.array([np.nanmin(x[m]), np.nanmax(x[m])])
             ax.plot(xx, (a + b * xx * 1e-6) * s, "-", lw=1,
-                    label=f"slope {b * s * 1e-6:.3g} ± {sb * s * 1e-6:.2g} per µm")
+                    label=f"slope {b * s * 1e-6:.3g} ± {sb * s * 1e-6:.2g} per µm")   # in the axis' unit
             ax.legend(fontsize=8)
         ax.set_ylabel(lab)
         ax.grid(alpha=0.3)
