@@ -330,6 +330,16 @@ def number_text(x: float, digits: int = 3) -> str:
     return (f"{mant_s}×" if mant_s != "1" else "") + "10" + str(e).translate(_SUP)
 
 
+def per_cycles(top: float) -> tuple[float, str]:
+    """``(N, "N cycles")`` with N = 1, 10³, 10⁶ or 10⁹: the count of cycles a rate whose largest
+    value is ``top`` (per cycle, in the unit shown) is best given per, so that it reads 0.1-1000
+    rather than with an exponent at the axis end."""
+    for k, per in ((0, "cycle"), (3, "10³ cycles"), (6, "10⁶ cycles"), (9, "10⁹ cycles")):
+        if top * 10.0 ** k >= 0.1 or k == 9:
+            return 10.0 ** k, per
+    return 1.0, "cycle"   # not reached
+
+
 def value_with_error(x: float, se: float, unit: str = "") -> str:
     """``4981 ± 210 Hz``: the value rounded to the standard error's second significant digit."""
     if not (math.isfinite(se) and se > 0):

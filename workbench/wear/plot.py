@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..results.figures import cycles_axis, error_bars, save, stderr_of, unit_text
+from ..results.figures import cycles_axis, error_bars, per_cycles, save, stderr_of, unit_text
 from ..results.plot import PNG
 
 
@@ -119,15 +119,12 @@ def _with_se(ax, ds, name, x, sel: dict, scale: float, label: str):
 
 
 def _rate_unit(ds) -> tuple[float, str]:
-    """Scale [mm³ per N cycles / (m³/cycle)] and label of the worn-volume rate, with N = 1, 10³,
-    10⁶ or 10⁹ chosen so that the largest rate reads between 0.1 and 1000 (no exponent at the
-    axis end)."""
+    """Scale [(mm³ per N cycles) / (m³/cycle)] and label of the worn-volume rate, N from
+    :func:`~workbench.results.figures.per_cycles` (no exponent at the axis end)."""
     rates = [np.asarray(ds[n].values, float) for n in ("volume_rate", "guide_volume_rate") if n in ds]
     top = max((float(np.nanmax(np.abs(r))) for r in rates if r.size), default=0.0) * 1e9
-    for k, per in ((0, "cycle"), (3, "10³ cycles"), (6, "10⁶ cycles"), (9, "10⁹ cycles")):
-        if top * 10.0 ** k >= 0.1 or k == 9:
-            return 1e9 * 10.0 ** k, f"worn-volume rate [mm³ per {per}]" if k else "worn-volume rate [mm³/cycle]"
-    return 1e9, "worn-volume rate [mm³/cycle]"
+    n, per = per_cycles(top)
+    return 1e9 * n, "worn-volume rate [mm³/cycle]" if n == 1.0 else f"worn-volume rate [mm³ per {per}]"
 
 
 def plot_degradation(ds, path) -> Path:

@@ -238,10 +238,10 @@ def plot(tr: xr.Dataset, path, joint: int = 0) -> Path:
     fig = new_figure(figsize=(6.5, 8.0))
     axes = fig.subplots(3, 1, sharex=True)
     # the volume rate in mm³ per 10^k cycles, reading 0.1-1000 (no exponent in the label)
-    top = float(np.nanmax(np.abs(t["volume_rate"].values))) * 1e9 if np.isfinite(t["volume_rate"].values).any() else 0.0
-    k = next((k for k in (0, 3, 6, 9) if top * 10.0 ** k >= 0.1), 9)
-    per = {0: "cycle", 3: "10³ cycles", 6: "10⁶ cycles", 9: "10⁹ cycles"}[k]
-    panels = ((1e-3, "peak force [kN]"), (1.0, "impacts per cycle"), (1e9 * 10.0 ** k, f"volume rate [mm³ per {per}]"))
+    from ..results.figures import per_cycles
+    rate = t["volume_rate"].values
+    n, per = per_cycles(float(np.nanmax(np.abs(rate))) * 1e9 if np.isfinite(rate).any() else 0.0)
+    panels = ((1e-3, "peak force [kN]"), (1.0, "impacts per cycle"), (1e9 * n, f"volume rate [mm³ per {per}]"))
     for ax, (name, unit, _), (s, lab) in zip(axes, QUANTITIES, panels):
         y, se = t[name].values, t[name + "_stderr"].values
         ax.errorbar(x, y * s, yerr=se * s, fmt="o", ms=3, capsize=2)
