@@ -336,6 +336,51 @@ def _tilted_secant(A, b0, g3, g4, k_r, R, c, u0):
 
 
 @njit(cache=True)
+def _tilted_scan(A, b0, g3, g4, k_r, R, c):
+    """:func:`.axial_contact.tilted`'s scan when the secant fails, compiled (the same steps as
+    :func:`.axial_contact._tilted_scan_py`): for ``nu = +-1`` each sign change of ``resid`` between
+    neighbours of 145 azimuths over the circle, bisected 80 times (or until ``resid`` is not
+    finite), kept when ``|r| <= 1e-9`` and ``nu D < 0``; of several the least tilted (smallest
+    ``|D|``).  ``(found, u, n3)``."""
+    n = 145
+    grid = np.linspace(-math.pi, math.pi, n)
+    vals = np.empty(n)
+    found = False
+    best = np.inf
+    ub = np.zeros(4)
+    n3 = np.zeros(3)
+    for q in range(2):
+        nu = 1.0 if q == 0 else -1.0
+        for i in range(n):
+            vals[i] = _tilted_resid(A, b0, g3, g4, k_r, R, c, nu, grid[i])[0]
+        for i in range(n - 1):
+            fa = vals[i]
+            fb = vals[i + 1]
+            if not (np.isfinite(fa) and np.isfinite(fb) and fa * fb <= 0):
+                continue
+            a = grid[i]
+            b = grid[i + 1]
+            for _ in range(80):
+                m = 0.5 * (a + b)
+                fm = _tilted_resid(A, b0, g3, g4, k_r, R, c, nu, m)[0]
+                if not np.isfinite(fm):
+                    break
+                if fa * fm <= 0:
+                    b = m
+                else:
+                    a = m
+                    fa = fm
+            th = 0.5 * (a + b)
+            r, D, u = _tilted_resid(A, b0, g3, g4, k_r, R, c, nu, th)
+            if abs(r) <= 1e-9 and nu * D < 0 and (not found or abs(D) < best):
+                found = True
+                best = abs(D)
+                ub = u.copy()
+                n3 = np.array([0.0, -nu * math.cos(th), nu * math.sin(th)])
+    return found, ub, n3
+
+
+@njit(cache=True)
 def cylinder(F, M, ft, s_dot, omega, R, c, axial):
     """:func:`workbench.spatial.joint_friction.cylinder`; status 1 when the axial point
     iteration has no consistent point (the caller falls back to the reference path)."""
