@@ -91,11 +91,12 @@ def joint_wrench(bar: UBar, phi, dphi, ddphi):
     return F, M, (a, b, n)
 
 
-def journal_load(F, M, e1, e2, e3, k, R, c):
+def journal_load(F, M, e1, e2, e3, k, R, c, slot=None):
     """``N = F1 + F2 + g`` [N] of a journal (axis ``e1``) carrying the force ``F`` and the moment
     ``M`` across its axis (about O) with friction coefficient ``k`` at its points (the axial load
-    ``g = |F . e1|`` on a face, placed by :func:`face_point`)."""
-    return load_of(Journal(e1, e2, e3, k, c, R), F, M)
+    ``g = |F . e1|`` on a face, placed by :func:`face_point`; ``slot``: the journal's name for the
+    continuation of its face state, None: none)."""
+    return load_of(Journal(e1, e2, e3, k, c, R, slot), F, M)
 
 
 class Journal:
@@ -104,10 +105,11 @@ class Journal:
     half face distance ``c``, friction coefficient ``k``.  ``A``: the 4 x 4 map from the two radial
     points' loads ``u = (u1 . e2, u1 . e3, u2 . e2, u2 . e3)`` to the force and moment across the
     axis, built numerically from the points' forces ``f`` and moments ``p x f`` (:meth:`face`: the
-    same of the axial load on a face)."""
+    same of the axial load on a face).  ``slot``: which journal this is (any hashable; its face
+    state continues from the last call with the same slot, :func:`face_point`), None: no continuation."""
 
-    def __init__(self, e1, e2, e3, k, c, R):
-        self.e1, self.e2, self.e3, self.k, self.c, self.R = e1, e2, e3, k, c, R
+    def __init__(self, e1, e2, e3, k, c, R, slot=None):
+        self.e1, self.e2, self.e3, self.k, self.c, self.R, self.slot = e1, e2, e3, k, c, R, slot
 
         def radial(u):   # the two points' loads u across the axis: f = -u_k + k e1 x u_k
             f_tot, m_tot = np.zeros(3), np.zeros(3)
@@ -122,6 +124,7 @@ class Journal:
             return self._across(f_tot, m_tot)
 
         self.A = np.column_stack([radial(np.eye(4)[i]) for i in range(4)])
+        self.Ainv = np.linalg.inv(self.A)
 
     def _across(self, f, m):
         return np.array([f @ self.e2, f @ self.e3, m @ self.e2, m @ self.e3])
@@ -154,6 +157,27 @@ _GRID = np.linspace(-math.pi, math.pi, 145)
 _FINE = np.linspace(-math.pi, math.pi, 2881)
 #: the last run's count of the contact states taken (``"none"``: no state held)
 STATES: dict = {}
+#: the continuation (:func:`face_point`): on, and its last run's count of calls ``"continued"`` and
+#: ``"scanned"`` (a journal with a slot whose continuation failed, or was not tried)
+CONTINUE = True
+CALLS: dict = {}
+#: when a list: each continued call also runs the full scan and appends ``(state, u, scanned
+#: state, scanned u, load scale [N])`` (the check that both find the same state)
+AUDIT = None
+#: the continuation keeps a state only this far (relative) from the border of its kind, where
+#: another kind takes over (a radial load, the face point's rim or sigma = 0); nearer, the full scan
+MARGIN = 0.02
+#: ... and a tilted state only with ``|n2 - n1|`` at least this (near 0 it meets the flush state)
+ALONG_MIN = 0.05
+#: the last state of each journal slot: ``(kind, mode, azimuth)``
+_LAST: dict = {}
+
+
+def reset():
+    """Forget the journals' last face states and the counts (each reference run starts with a scan)."""
+    _LAST.clear()
+    STATES.clear()
+    CALLS.clear()
 
 
 def _unit(th):
@@ -177,28 +201,54 @@ def face_point(J: Journal, rhs, g):
     * ``"roundoff"`` (``g`` at most :data:`ROUNDOFF` of the radial loads, or zero), ``"none"`` (no
       state holds): the radial loads without the face's moment.
 
-    The flush states first (both ends, then one end alone), then the tilted one (the reading's
-    priority)."""
+    The full scan takes the flush states first (both ends, then one end alone), then the tilted one
+    (the reading's priority).  A journal with a slot first continues its last state: the same
+    scalar equation (the determinant of that flush mode, or the eq. 36 residual) solved by
+    ``brentq`` in a small bracket round the last azimuth, the same sign checks, and the state kept
+    only when it lies at least :data:`MARGIN` (:data:`ALONG_MIN` for the tilt) inside its kind, where
+    no other kind takes over by continuity; otherwise, or when the local solve fails, the full scan.
+    :data:`AUDIT` checks that both agree."""
     u0 = np.linalg.solve(J.A, rhs)
     if abs(g) <= ROUNDOFF * (math.hypot(u0[0], u0[1]) + math.hypot(u0[2], u0[3])):
         return u0, "roundoff"
     scale = float(np.abs(rhs).max()) + abs(g)
-    for grid in (_GRID, _FINE):
-        found = _flush(J, rhs, g, scale, grid)
-        if found is None:
-            found = _tilted(J, rhs, g, scale, grid)
-        if found is not None:
-            break
+    fsum = math.hypot(u0[0], u0[1]) + math.hypot(u0[2], u0[3]) + abs(g)
+    P2, P3 = J.face(g, J.e2), J.face(g, J.e3)     # the face load's wrench is linear in its point
+    last = _LAST.get(J.slot) if (CONTINUE and J.slot is not None) else None
+    found = None
+    if last is not None:
+        found = _continued(J, rhs, scale, fsum, P2, P3, last, g)
+        if found is not None and AUDIT is not None:
+            full = _scan(J, rhs, g, scale, P2, P3)
+            AUDIT.append((found[1], found[0], "none" if full is None else full[1],
+                          u0 if full is None else full[0], fsum))
+    if found is None:
+        found = _scan(J, rhs, g, scale, P2, P3)
+        CALLS["scanned"] = CALLS.get("scanned", 0) + 1
+    else:
+        CALLS["continued"] = CALLS.get("continued", 0) + 1
+    if J.slot is not None:
+        _LAST[J.slot] = None if found is None else found[2] + (g > 0,)
     state = "none" if found is None else found[1]
     STATES[state] = STATES.get(state, 0) + 1
     return (u0 if found is None else found[0]), state
+
+
+def _scan(J, rhs, g, scale, P2, P3):
+    """The full scan: ``(u, kind, (kind, mode, azimuth))`` or None."""
+    for grid in (_GRID, _FINE):
+        found = _flush(J, rhs, scale, P2, P3, grid)
+        if found is None:
+            found = _tilted(J, rhs, scale, P2, P3, grid)
+        if found is not None:
+            return found
+    return None
 
 
 def _roots(h, values, grid=_GRID, keep=lambda th: True):
     """Roots of the continuous scalar ``h`` (``values`` on ``grid``) on the circle: sign changes
     between grid points, refined by ``brentq`` (``keep``: a cheap test at the bracket whether the
     root is worth it)."""
-    from scipy.optimize import brentq
     v = values
     out = []
     for i in np.flatnonzero((v[:-1] * v[1:] < 0) | (v[:-1] == 0.0)):
@@ -210,59 +260,106 @@ def _roots(h, values, grid=_GRID, keep=lambda th: True):
     return out
 
 
-def _flush(J: Journal, rhs, g, scale, grid):
-    c1, c2 = J.A[:, 0:2], J.A[:, 2:4]
-    P2, P3 = J.face(g, J.e2), J.face(g, J.e3)     # the face load's wrench is linear in its point
-
-    def cols(th, mode):
-        """The three columns at the azimuth(s) ``th`` (a scalar or an array: columns (4, len))."""
-        s, co = _unit(th)
-        n = np.array([s, co])
-        t = np.array([-co, s])                  # e1 x n = -cos th e2 + sin th e3
-        ft, fn = np.multiply.outer(P2, t[0]) + np.multiply.outer(P3, t[1]), np.multiply.outer(P2, n[0]) + np.multiply.outer(P3, n[1])
-        return {"both": (c1 @ n, c2 @ n, ft), "end 2": (c2 @ n, ft, fn), "end 1": (c1 @ n, ft, fn)}[mode]
-    return _flush_modes(J, rhs, g, scale, cols, grid)
-
-
-def _flush_modes(J, rhs, g, scale, cols, grid):
-    slack = 1e-9
-    for mode in ("both", "end 2", "end 1"):
-        def det(th):
-            return np.linalg.det(np.column_stack(cols(th, mode) + (rhs,))) / scale ** 4
-
-        def solve(th):
-            C = np.column_stack(cols(th, mode))
-            x, *_ = np.linalg.lstsq(C, rhs, rcond=None)
-            return x, float(np.abs(C @ x - rhs).max())
-
-        def valid(x, res, tol, sl=slack):
-            """The signs (to the slack ``sl``) with the residual within ``tol`` of the scale."""
-            if res > tol * scale:
-                return False
-            if mode == "both":
-                return min(x[0], x[1]) >= -sl * scale and abs(x[2]) <= 1 + sl
-            return x[0] >= -sl * scale and math.hypot(x[1], x[2]) <= 1 + sl
-
-        # the determinant on the whole grid at once (batched), then the brackets refined
-        C = np.stack(cols(grid, mode) + (np.repeat(rhs[:, None], len(grid), axis=1),), axis=1)
-        values = np.linalg.det(np.moveaxis(C, 2, 0)) / scale ** 4
-        for th in _roots(det, values, grid, keep=lambda th: valid(*solve(th), 0.2, 0.2)):
-            x, res = solve(th)
-            if valid(x, res, 1e-9):
-                s, co = _unit(th)
-                F1, F2 = {"both": (x[0], x[1]), "end 2": (0.0, x[0]), "end 1": (x[0], 0.0)}[mode]
-                F1, F2 = max(F1, 0.0), max(F2, 0.0)
-                return np.array([F1 * s, F1 * co, F2 * s, F2 * co]), "flush"
+def _local_root(h, th0, steps=(1e-3, 1e-2, 0.05, 0.2)):
+    """A root of ``h`` next to ``th0`` (brackets widening round it, ``brentq``), or None."""
+    h0 = h(th0)
+    if h0 == 0.0:
+        return th0
+    for d in steps:
+        ha = h(th0 - d)
+        if ha * h0 < 0:
+            return brentq(h, th0 - d, th0, xtol=1e-15, rtol=1e-15)
+        hb = h(th0 + d)
+        if hb * h0 < 0:
+            return brentq(h, th0, th0 + d, xtol=1e-15, rtol=1e-15)
     return None
 
 
-def _tilted(J: Journal, rhs, g, scale, grid):
-    Ainv = np.linalg.inv(J.A)
-    P2, P3 = J.face(g, J.e2), J.face(g, J.e3)     # the face load's wrench is linear in its point
+_MODES = ("both", "end 2", "end 1")
+_SLACK = 1e-9
+
+
+def _flush_system(J, rhs, scale, P2, P3, mode):
+    """``(det, solve, valid)`` of one flush mode: the determinant of the system with its right-hand
+    side at azimuths ``th`` (an array: batched), its least-squares solve at one ``th`` (``(x,
+    residual)``), and the sign test of a solution."""
+    c1, c2 = J.A[:, 0:2], J.A[:, 2:4]
+    # the three columns are linear in (sin th, cos th): C(th) = sin th CX + cos th CY; the unknowns
+    # (F1, F2, nu) with n3 = nu (e1 x n), or (F, nu, sigma) with n3 = nu (e1 x n) + sigma n for one
+    # end alone; e1 x n = -cos th e2 + sin th e3
+    z = np.zeros(4)
+    # columns at th = pi/2 (n = e2, e1 x n = e3) and th = 0 (n = e3, e1 x n = -e2)
+    if mode == "both":
+        CX, CY = np.column_stack((c1[:, 0], c2[:, 0], P3)), np.column_stack((c1[:, 1], c2[:, 1], -P2))
+    else:
+        ck = c2 if mode == "end 2" else c1
+        CX, CY = np.column_stack((ck[:, 0], P3, P2)), np.column_stack((ck[:, 1], -P2, P3))
+    MX, MY = np.column_stack((CX, z)), np.column_stack((CY, z))
+    M0 = np.column_stack((np.zeros((4, 3)), rhs))
+
+    def det(th):
+        s, co = _unit(th)
+        if np.ndim(th) == 0:
+            return np.linalg.det(s * MX + co * MY + M0) / scale ** 4
+        return np.linalg.det(np.multiply.outer(s, MX) + np.multiply.outer(co, MY) + M0) / scale ** 4
+
+    def solve(th):
+        s, co = _unit(th)
+        C = s * CX + co * CY
+        x, *_ = np.linalg.lstsq(C, rhs, rcond=None)
+        return x, float(np.abs(C @ x - rhs).max())
+
+    def valid(x, res, tol, sl=_SLACK):
+        """The signs (to the slack ``sl``) with the residual within ``tol`` of the scale."""
+        if res > tol * scale:
+            return False
+        if mode == "both":
+            return min(x[0], x[1]) >= -sl * scale and abs(x[2]) <= 1 + sl
+        return x[0] >= -sl * scale and math.hypot(x[1], x[2]) <= 1 + sl
+
+    return det, solve, valid
+
+
+def _flush_u(mode, x, th):
+    s, co = _unit(th)
+    F1, F2 = {"both": (x[0], x[1]), "end 2": (0.0, x[0]), "end 1": (x[0], 0.0)}[mode]
+    F1, F2 = max(F1, 0.0), max(F2, 0.0)
+    return np.array([F1 * s, F1 * co, F2 * s, F2 * co])
+
+
+def _flush_possible(J: Journal, rhs, scale, P2, P3, modes):
+    """Whether the scan of :func:`_flush` on :data:`_GRID` would refine a root in one of ``modes``:
+    a sign change of its determinant whose bracket passes the loose test (the scan's own ``keep``)."""
+    for mode in modes:
+        det, solve, valid = _flush_system(J, rhs, scale, P2, P3, mode)
+        v = det(_GRID)
+        for i in np.flatnonzero((v[:-1] * v[1:] < 0) | (v[:-1] == 0.0)):
+            if v[i] == 0.0 or valid(*solve(0.5 * (_GRID[i] + _GRID[i + 1])), 0.2, 0.2):
+                return True
+    return False
+
+
+def _flush(J: Journal, rhs, scale, P2, P3, grid, modes=_MODES):
+    for mode in modes:
+        det, solve, valid = _flush_system(J, rhs, scale, P2, P3, mode)
+        # the determinant on the whole grid at once (batched), then the brackets refined
+        for th in _roots(det, det(grid), grid, keep=lambda th: valid(*solve(th), 0.2, 0.2)):
+            x, res = solve(th)
+            if valid(x, res, 1e-9):
+                return _flush_u(mode, x, th), "flush", ("flush", mode, th)
+    return None
+
+
+def _tilted_system(J, rhs, P2, P3):
+    """``(u_of, diff, resid)`` of the tilted state: the radial loads with the face point at
+    ``theta3`` (arrays of ``theta3``: batched), ``n2 - n1`` of loads ``u``, the residual of eq. 36."""
+    Ainv = J.Ainv
 
     def u_of(th3):
         s, co = _unit(th3)
-        return Ainv @ (rhs - s * P2 - co * P3)
+        if np.ndim(th3) == 0:
+            return Ainv @ (rhs - s * P2 - co * P3)
+        return Ainv @ (rhs[:, None] - np.multiply.outer(P2, s) - np.multiply.outer(P3, co))
 
     def diff(u):
         """``n2 - n1`` in (e2, e3) from the azimuths of the radial loads: the numerator of eq. 36."""
@@ -274,51 +371,107 @@ def _tilted(J: Journal, rhs, g, scale, grid):
         # smooth function of th3, also where the tilt n2 - n1 passes through zero), and along n3
         # it is positive (checked at the root)
         d2, d3 = diff(u_of(th3))
-        return d2 * math.cos(th3) - d3 * math.sin(th3)
+        return d2 * np.cos(th3) - d3 * np.sin(th3)
 
+    return u_of, diff, resid
+
+
+def _tilted_check(u_of, diff, resid, th3):
+    """``(along, u)`` when ``theta3`` is a tilted state (``n2 - n1`` along ``n3`` to 1e-6 rad), else None."""
+    u = u_of(th3)
+    d2, d3 = diff(u)
+    s3, c3 = _unit(th3)
+    along = d2 * s3 + d3 * c3            # = |n2 - n1| = sqrt(2 - 2 cos(theta2 - theta1)) at a root
+    if along <= 0.0 or abs(resid(th3)) > 1e-6 * along:
+        return None
+    return along, u
+
+
+def _half(u_of, th_m, sgn):
+    """Eq. 36 in half angles (arrays of ``th_m``): ``(theta_m(u) - theta_m, D)`` with the face point
+    ``n3 = sgn (cos theta_m, -sin theta_m)``, ``D = theta2 - theta1`` (both wrapped to ``(-pi, pi]``)."""
+    u = u_of(np.arctan2(sgn * np.cos(th_m), -sgn * np.sin(th_m)))
+    t1, t2 = np.arctan2(u[0], u[1]), np.arctan2(u[2], u[3])
+    D = _wrap(t2 - t1)
+    return _wrap(t1 + 0.5 * D - th_m), D
+
+
+def _wrap(x):
+    """``x`` wrapped to ``[-pi, pi]`` (``math.remainder`` by 2 pi; arrays too)."""
+    if np.ndim(x) == 0:
+        return math.remainder(x, 2 * math.pi)
+    return x - 2 * math.pi * np.round(x / (2 * math.pi))
+
+
+def _tilted(J: Journal, rhs, scale, P2, P3, grid):
+    u_of, diff, resid = _tilted_system(J, rhs, P2, P3)
     # the residual on the whole grid at once
-    sg, cg = _unit(grid)
-    d2, d3 = diff(Ainv @ (rhs[:, None] - np.multiply.outer(P2, sg) - np.multiply.outer(P3, cg)))
-    v = d2 * cg - d3 * sg
-    cands = list(_roots(resid, v, grid))
+    cands = list(_roots(resid, resid(grid), grid))
 
     # near the flush state (tilt D = theta2 - theta1 -> 0) the root above sits next to the root
     # n2 = n1 of the same residual, often in one grid cell: eq. 36 in half angles, n3 = sgn(D)
     # (cos theta_m, -sin theta_m) with theta_m = (theta1 + theta2)/2, is smooth there for a given
     # sign of D; a root in theta_m of theta_m(u) - theta_m for each sign, the sign then checked
-    def half(th_m, sgn):
-        u = u_of(math.atan2(sgn * math.cos(th_m), -sgn * math.sin(th_m)))
-        t1, t2 = math.atan2(u[0], u[1]), math.atan2(u[2], u[3])
-        D = math.remainder(t2 - t1, 2 * math.pi)
-        return math.remainder(t1 + 0.5 * D - th_m, 2 * math.pi), D
-
     for sgn in (1.0, -1.0):
-        hv = np.array([half(t, sgn)[0] for t in grid])
+        hv = _half(u_of, grid, sgn)[0]
         hv = np.where(np.abs(hv) < 1.0, hv, np.nan)     # the jumps of theta_m(u) by pi: no roots
-        for th_m in _roots(lambda t, sgn=sgn: half(t, sgn)[0], hv, grid):
-            if half(th_m, sgn)[1] * sgn > 0:
+        for th_m in _roots(lambda t, sgn=sgn: _half(u_of, t, sgn)[0], hv, grid):
+            if _half(u_of, th_m, sgn)[1] * sgn > 0:
                 cands.append(math.atan2(sgn * math.cos(th_m), -sgn * math.sin(th_m)))
     best = None
     for th3 in cands:
-        u = u_of(th3)
-        d2, d3 = diff(u)
-        s3, c3 = _unit(th3)
-        along = d2 * s3 + d3 * c3            # = |n2 - n1| = sqrt(2 - 2 cos(theta2 - theta1)) at a root
-        if along <= 0.0 or abs(resid(th3)) > 1e-6 * along:      # n2 - n1 along n3 to 1e-6 rad
-            continue
-        if best is None or along < best[0]:   # several (seen only with friction): the least tilted
-            best = (along, u)
-    return None if best is None else (best[1], "tilted")
+        ok = _tilted_check(u_of, diff, resid, th3)
+        if ok is not None and (best is None or ok[0] < best[0]):   # several (seen only with friction): the least tilted
+            best = (ok[0], ok[1], th3)
+    return None if best is None else (best[1], "tilted", ("tilted", None, best[2]))
 
 
-def stuck_load(F, M, e1, e2, e3, m_needed, R, c):
+def _continued(J, rhs, scale, fsum, P2, P3, last, g):
+    """The last state's kind continued from its azimuth (:func:`face_point`): ``(u, kind, last)`` or None."""
+    kind, mode, th0, left = last
+    if kind == "tilted" and left != (g > 0):
+        # the axial load changed faces: the face load's moment across the axis turned, and so did
+        # the tilt, n3 -> about -n3: continued from the opposite azimuth
+        th0 = th0 + math.pi if th0 < 0 else th0 - math.pi
+    if kind == "flush":
+        det, solve, valid = _flush_system(J, rhs, scale, P2, P3, mode)
+        th = _local_root(det, th0)
+        if th is None:
+            return None
+        x, res = solve(th)
+        if not valid(x, res, 1e-9):
+            return None
+        inside = (min(x[0], x[1]) >= MARGIN * fsum and abs(x[2]) <= 1 - MARGIN if mode == "both"
+                  else x[0] >= MARGIN * fsum and math.hypot(x[1], x[2]) <= 1 - MARGIN and abs(x[2]) >= MARGIN)
+        # a mode the scan tries first may hold elsewhere on the circle (both ends and one end alone
+        # coexist at azimuths apart): the scan's own search in those modes first
+        if not inside or _flush(J, rhs, scale, P2, P3, _GRID, _MODES[:_MODES.index(mode)]) is not None:
+            return None
+        return _flush_u(mode, x, th), "flush", ("flush", mode, th)
+    u_of, diff, resid = _tilted_system(J, rhs, P2, P3)
+    th = _local_root(resid, th0)
+    if th is None:
+        return None
+    ok = _tilted_check(u_of, diff, resid, th)
+    if ok is None or ok[0] < ALONG_MIN:
+        return None
+    u = ok[1]
+    if min(math.hypot(u[0], u[1]), math.hypot(u[2], u[3])) < MARGIN * fsum:
+        return None
+    if _flush_possible(J, rhs, scale, P2, P3, _MODES):    # the scan may take a flush state first
+        return None
+    return u, "tilted", ("tilted", None, th)
+
+
+def stuck_load(F, M, e1, e2, e3, m_needed, R, c, slot=None):
     """``N`` [N] of a stuck journal carrying the friction moment ``m_needed``: the fixed point of
-    ``N = N(k)``, ``k = m / (R N)`` (0 when the iteration collapses: no load carries it)."""
-    N = journal_load(F, M, e1, e2, e3, 0.0, R, c)
+    ``N = N(k)``, ``k = m / (R N)`` (0 when the iteration collapses: no load carries it; ``slot``
+    as :func:`journal_load`)."""
+    N = journal_load(F, M, e1, e2, e3, 0.0, R, c, slot)
     for _ in range(500):
         if not N > 1e-9 * abs(m_needed) / R:
             return 0.0      # the needed moment exceeds what any load could carry: no stick
-        N1 = journal_load(F, M, e1, e2, e3, m_needed / (R * N), R, c)
+        N1 = journal_load(F, M, e1, e2, e3, m_needed / (R * N), R, c, slot)
         if abs(N1 - N) <= 1e-15 * N1:
             return N1
         N = N1
@@ -334,11 +487,11 @@ def loads(bar: UBar, phi, dphi, ddphi, k1=None, journal2=True):
     # journal 1: axis a, across (b, n), with m2 about b and M.n about n; journal 2: axis b, across (n, a)
     M1 = m2 * b + (M @ n) * n
     M2 = (M @ n) * n + m1 * a
-    N1 = (journal_load(F, M1, a, b, n, k1, bar.R1, bar.c1) if k1 is not None
-          else stuck_load(F, M1, a, b, n, m1, bar.R1, bar.c1))
+    N1 = (journal_load(F, M1, a, b, n, k1, bar.R1, bar.c1, 1) if k1 is not None
+          else stuck_load(F, M1, a, b, n, m1, bar.R1, bar.c1, 1))
     if not journal2:
         return m1, m2, N1, math.nan, math.nan
-    N2 = stuck_load(F, M2, b, n, a, m2, bar.R2, bar.c2)
+    N2 = stuck_load(F, M2, b, n, a, m2, bar.R2, bar.c2, 2)
     return m1, m2, N1, N2, bar.mu * N2 - abs(m2) / bar.R2
 
 
@@ -358,6 +511,7 @@ def solve(bar: UBar, phi0: float, T: float, t_eval, rtol=1e-11, atol=1e-12) -> d
     ``m1``, ``m2`` [N m], ``N1``, ``N2`` [N], the smallest journal-2 margin [N] and the events
     ``(time, kind)`` of journal 1 (``rest_slip``, ``stick_start``)."""
     t_eval = np.asarray(t_eval, float)
+    reset()
     events, t, y = [], 0.0, np.array([phi0, 0.0, 0.0])
     out_t, out_y, out_s, stuck = [], [], [], False   # samples: time, state, slip direction (0: stuck)
     sgn = 0.0

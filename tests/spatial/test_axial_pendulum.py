@@ -91,7 +91,7 @@ def test_more_states(model, phi, dphi):
     _compare_at(model, phi, dphi)
 
 
-@pytest.mark.slow   # about 6 min on a shared machine (the engine's reference path); the default
+@pytest.mark.slow   # about 30 s on a shared machine (6 min before the tilted scan was compiled); the default
 #                     tests above compare the right-hand side at the states this motion passes
 def test_the_first_milliseconds_against_the_reference(mech):
     """5 ms after the release, both at rtol 1e-11: measured angle 5.3e-15 rad of 1.78e-4 rad,

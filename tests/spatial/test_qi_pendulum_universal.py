@@ -7,8 +7,10 @@ The study as shipped, both journals slipping (the bar swings down about ``a`` an
 Tolerances: angles 1e-9 rad, the dissipated energy 1e-8 of the largest kinetic energy, moments and
 loads 1e-8 of their largest value.  Each journal carries its axial load at the tilt point of their
 eq. 36 or on the flush face.  The engine solves those states on its compiled path (0.05 s in about
-0.7 s); the independent reference finds them by scanning the circle at every evaluation (about 36 s
-for 0.05 s), hence the short default run."""
+0.7 s); the independent reference finds them by scans of the circle, continued from each journal's
+last state (``test_universal_reference_continuation.py`` checks the continuation against the full
+scan): 0.05 s in about 3.5 s of CPU (12 s before the continuation and the batched scans; the first
+milliseconds, where journal 2 passes between its flush states, cost the most)."""
 from __future__ import annotations
 
 import dataclasses
@@ -83,8 +85,7 @@ def test_the_universal_study_agrees_with_the_newton_euler_reference():
     _check(*_case(0.05), 0.05)
 
 
-@pytest.mark.slow   # long: both sides on their reference paths (did not finish within 25 min on the loaded
-#                     shared machine of 2026-12-07, the first 0.05 s took about 4 min there); the default suite keeps
+@pytest.mark.slow   # about 20 s of CPU (the reference); the default suite keeps
 #                     test_the_universal_study_agrees_with_the_newton_euler_reference (its first 0.05 s)
 def test_the_universal_study_agrees_with_the_reference_over_0_3_s():
     _check(*_case(0.3), 0.3)

@@ -2,8 +2,8 @@
 :mod:`workbench.spatial.stick_journals`).
 
 Default suite: the bar at rest on each journal's own static bound (0.98 / 1.02 of the closed form,
-as the revolute joint's test does), and the first 0.2 s of a bar whose journal on the cross axis
-``a`` slips while the one on ``b`` sticks against the independent reference
+as the revolute joint's test does), and the first swing of a bar whose journal on the cross axis
+``a`` slips while the one on ``b`` sticks (its first 0.8 s, up to the first turn of the slip) against the independent reference
 ``tests/reference/qi_universal_stick.py``.  Slow: the same bar swinging to a stop (events, angle,
 dissipated energy, both journals' moments and loads).
 """
@@ -96,7 +96,7 @@ def _compare(sim, ref):
 
 def test_one_journal_slips_while_the_other_sticks_as_the_independent_reference(registry):
     from qi_universal_stick import UBar, solve
-    T = 0.2
+    T = 0.8         # journal 1's slip turns at 0.849 s (the slow test below)
     sim = stick.simulate(mechanism(_law(registry), phi=PHI0, psi=PSI0, R1=0.2, R2=0.1),
                          Settings(t_end=T, output_step=0.05, rtol=1e-11, atol=1e-12))
     ref = solve(UBar(R1=0.2, R2=0.1, mu=MU, psi=PSI0), PHI0, T, sim.time)
@@ -104,7 +104,7 @@ def test_one_journal_slips_while_the_other_sticks_as_the_independent_reference(r
     assert kinds == {"cross/journal_i": "rest_slip", "cross/journal_j": "stick_start"}
     assert [k for t, k in ref["events"]] == ["rest_slip"]
     e = _compare(sim, ref)
-    print("\nuniversal, journal i slips, journal j sticks (0.2 s): " + ", ".join(f"|d {k}| {v:.2g}" for k, v in e.items()))
+    print(f"\nuniversal, journal i slips, journal j sticks ({T} s): " + ", ".join(f"|d {k}| {v:.2g}" for k, v in e.items()))
     # tolerances: both at rtol 1e-11 over a smooth phase; angles to 1e-9 rad, moments and loads to
     # 1e-8 of their size (m2 ~ 30 N m, N ~ 1 kN), the energy to 1e-8 J
     assert e["phi"] < 1e-9 and e["E_diss"] < 1e-8 and e["psi"] < 1e-12
@@ -114,7 +114,7 @@ def test_one_journal_slips_while_the_other_sticks_as_the_independent_reference(r
     assert np.abs(m2).min() > 5.0 and np.all(np.abs(m2) < MU * 0.1 * N2)
 
 
-@pytest.mark.slow   # ~1-2 min (the reference is slow); the default suite keeps the first 0.2 s (above)
+@pytest.mark.slow   # ~20 s (the engine's 2 s at rtol 1e-11); the default suite keeps the first 0.8 s (above)
 def test_universal_bar_swings_to_a_stop_as_the_independent_reference(registry):
     from qi_universal_stick import UBar, solve
     T = 2.0

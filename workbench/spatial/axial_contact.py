@@ -111,6 +111,28 @@ def tilted(A, b0, g3, g4, k_r, R, c):
     state is a root of ``r(theta_m) = theta_m(u) - theta_m`` with ``nu D(u) < 0``.  Unlike the
     direction ``(n2 - n1)/|n2 - n1|``, ``r`` stays smooth as the tilt ``D`` vanishes, so the roots
     near the flush state are found as well as the others (scan of the circle, bisection)."""
+    # first the secant method on the mean azimuth from the loads without the face moment (compiled,
+    # kernels._tilted_secant: the compiled path's own first try, so both paths take the same root)
+    from .kernels import _tilted_secant
+    A = np.ascontiguousarray(A, dtype=float)
+    b0 = np.asarray(b0, dtype=float)
+    ok, u, n3 = _tilted_secant(A, b0, float(g3), float(g4), float(k_r), float(R), float(c), np.linalg.solve(A, b0))
+    if ok:
+        return u, n3
+    # then the scan of the circle, compiled (kernels._tilted_scan, the steps of _tilted_scan_py;
+    # about 5 ms a call in Python, where the set-valued runs of the universal joint spent most of
+    # their time)
+    from .kernels import _tilted_scan
+    ok, u, n3 = _tilted_scan(A, b0, float(g3), float(g4), float(k_r), float(R), float(c))
+    if ok:
+        return u, n3
+    return _tilted_opposite(A, b0, g3, g4, k_r, R, c)
+
+
+def _tilted_scan_py(A, b0, g3, g4, k_r, R, c):
+    """The scan of :func:`tilted` in Python (the check of its compiled form, ``kernels._tilted_scan``):
+    for ``nu = +-1`` the sign changes of ``r(theta_m)`` on 145 azimuths, bisected; the least tilted
+    root with ``nu D < 0``.  ``(u, n3)`` or None."""
     def solve_u(nu, th):
         return np.linalg.solve(A, b0 - axial_perp(g3, g4, nu * _tangent(th), k_r, R, c))
 
@@ -122,14 +144,6 @@ def tilted(A, b0, g3, g4, k_r, R, c):
             return math.remainder(t1 + 0.5 * D - th, 2 * math.pi), D, u
         return math.nan, 0.0, u
 
-    # first the secant method on the mean azimuth from the loads without the face moment (compiled,
-    # kernels._tilted_secant: the compiled path's own first try, so both paths take the same root)
-    from .kernels import _tilted_secant
-    A = np.ascontiguousarray(A, dtype=float)
-    b0 = np.asarray(b0, dtype=float)
-    ok, u, n3 = _tilted_secant(A, b0, float(g3), float(g4), float(k_r), float(R), float(c), np.linalg.solve(A, b0))
-    if ok:
-        return u, n3
     grid = np.linspace(-math.pi, math.pi, 145)
     best = None
     for nu in (1.0, -1.0):
@@ -139,9 +153,7 @@ def tilted(A, b0, g3, g4, k_r, R, c):
                 # several tilted roots (seen only with friction): the least tilted one
                 if best is None or abs(D) < best[0]:
                     best = (abs(D), u, nu * _tangent(th))
-    if best is not None:
-        return best[1], best[2]
-    return _tilted_opposite(A, b0, g3, g4, k_r, R, c)
+    return None if best is None else (best[1], best[2])
 
 
 def _bisected_roots(f, grid):

@@ -16,6 +16,7 @@ reference path's test).
 """
 from __future__ import annotations
 
+import cmath
 import math
 
 import numpy as np
@@ -202,11 +203,84 @@ def _axial_dir(u):
 
 
 @njit(cache=True)
-def _flush_columns(A, P2, P3, th, mode):
+def _det4(M):
+    """The determinant of a 4 x 4 matrix by its 2 x 2 minors (no allocation, no pivoting: the
+    flush system's are well scaled by the caller)."""
+    s0 = M[0, 0] * M[1, 1] - M[1, 0] * M[0, 1]
+    s1 = M[0, 0] * M[1, 2] - M[1, 0] * M[0, 2]
+    s2 = M[0, 0] * M[1, 3] - M[1, 0] * M[0, 3]
+    s3 = M[0, 1] * M[1, 2] - M[1, 1] * M[0, 2]
+    s4 = M[0, 1] * M[1, 3] - M[1, 1] * M[0, 3]
+    s5 = M[0, 2] * M[1, 3] - M[1, 2] * M[0, 3]
+    c5 = M[2, 2] * M[3, 3] - M[3, 2] * M[2, 3]
+    c4 = M[2, 1] * M[3, 3] - M[3, 1] * M[2, 3]
+    c3 = M[2, 1] * M[3, 2] - M[3, 1] * M[2, 2]
+    c2 = M[2, 0] * M[3, 3] - M[3, 0] * M[2, 3]
+    c1 = M[2, 0] * M[3, 2] - M[3, 0] * M[2, 2]
+    c0 = M[2, 0] * M[3, 1] - M[3, 0] * M[2, 1]
+    return s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+
+
+@njit(cache=True)
+def _cubic_real_roots(a, b, c, d, out):
+    """The real roots of ``a t^3 + b t^2 + c t + d`` into ``out`` (length 3), their count: roots whose
+    imaginary part is at most 1e-9 (1 + |real part|), as :func:`.axial_contact._flush_mode` takes
+    ``np.roots``'s; closed form (Cardano in complex arithmetic; the quadratic or linear one when
+    the leading coefficients are zero), each real root polished by two Newton steps."""
+    n = 0
+    if a == 0.0:
+        if b == 0.0:
+            if c != 0.0:
+                out[0] = -d / c
+                n = 1
+            return n
+        disc = complex(c * c - 4.0 * b * d)
+        sq = cmath.sqrt(disc)
+        for k in range(2):
+            r = (-c + (sq if k == 0 else -sq)) / (2.0 * b)
+            if abs(r.imag) <= 1e-9 * (1.0 + abs(r.real)):
+                out[n] = r.real
+                n += 1
+        return n
+    B = b / a; Cc = c / a; D = d / a
+    p = Cc - B * B / 3.0
+    q = 2.0 * B * B * B / 27.0 - B * Cc / 3.0 + D
+    disc = complex(q * q / 4.0 + p * p * p / 27.0)
+    sq = cmath.sqrt(disc)
+    w = -q / 2.0 + sq
+    if abs(w) < abs(-q / 2.0 - sq):
+        w = -q / 2.0 - sq
+    if w == 0.0:
+        C0 = complex(0.0)
+    else:
+        C0 = cmath.exp(cmath.log(w) / 3.0)
+    om = complex(-0.5, math.sqrt(3.0) / 2.0)
+    Ck = C0
+    for k in range(3):
+        if Ck == 0.0:
+            x = complex(0.0)
+        else:
+            x = Ck - p / (3.0 * Ck)
+        r = x - B / 3.0
+        if abs(r.imag) <= 1e-9 * (1.0 + abs(r.real)):
+            t = r.real
+            for _ in range(2):
+                f = ((a * t + b) * t + c) * t + d
+                fp = (3.0 * a * t + 2.0 * b) * t + c
+                if fp == 0.0:
+                    break
+                t = t - f / fp
+            out[n] = t
+            n += 1
+        Ck = Ck * om
+    return n
+
+
+@njit(cache=True)
+def _flush_fill(A, P2, P3, th, mode, C):
     """The three unknowns' columns of a flush ``mode`` (0: ``sigma = 0``, 1: ``F1 = 0``, 2: ``F2 =
-    0``) at azimuth ``th`` (:func:`.axial_contact._flush_mode`)."""
+    0``) at azimuth ``th`` (:func:`.axial_contact._flush_mode`) into the first three columns of ``C``."""
     s = math.sin(th); co = math.cos(th)
-    C = np.empty((4, 3))
     for i in range(4):
         c1 = A[i, 0] * s + A[i, 1] * co
         c2 = A[i, 2] * s + A[i, 3] * co
@@ -218,39 +292,83 @@ def _flush_columns(A, P2, P3, th, mode):
             C[i, 0] = c2; C[i, 1] = ct; C[i, 2] = cn
         else:
             C[i, 0] = c1; C[i, 1] = ct; C[i, 2] = cn
-    return C
 
 
 @njit(cache=True)
-def _flush_mode(A, b0, P2, P3, mode, scale, f_scale):
-    """:func:`.axial_contact.flush_py`'s modes compiled: ``(found, u, n3)``."""
-    ts = np.array([-1.0, 0.0, 1.0, 2.0])
-    V = np.empty((4, 4)); hv = np.empty(4)
-    Cb = np.empty((4, 4))
+def _lsq43(C, b, Q, r, x):
+    """Least squares of the 4 x 3 ``C`` against ``b`` into ``x`` by modified Gram-Schmidt (``Q``
+    4 x 3 and ``r`` 3 x 3 scratch); False when ``C`` is rank deficient (the caller then takes numpy's
+    lstsq)."""
+    for j in range(3):
+        for i in range(4):
+            Q[i, j] = C[i, j]
+        cn = math.sqrt(C[0, j] ** 2 + C[1, j] ** 2 + C[2, j] ** 2 + C[3, j] ** 2)
+        for k in range(j):
+            rkj = Q[0, k] * Q[0, j] + Q[1, k] * Q[1, j] + Q[2, k] * Q[2, j] + Q[3, k] * Q[3, j]
+            r[k, j] = rkj
+            for i in range(4):
+                Q[i, j] -= rkj * Q[i, k]
+        nj = math.sqrt(Q[0, j] ** 2 + Q[1, j] ** 2 + Q[2, j] ** 2 + Q[3, j] ** 2)
+        if not nj > 1e-12 * cn:
+            return False
+        r[j, j] = nj
+        for i in range(4):
+            Q[i, j] /= nj
+    for j in range(2, -1, -1):
+        y = Q[0, j] * b[0] + Q[1, j] * b[1] + Q[2, j] * b[2] + Q[3, j] * b[3]
+        for k in range(j + 1, 3):
+            y -= r[j, k] * x[k]
+        x[j] = y / r[j, j]
+    return True
+
+
+@njit(cache=True)
+def _flush_mode(A, b0, P2, P3, mode, scale, f_scale, Cb, C, Q, r, x, roots):
+    """:func:`.axial_contact.flush_py`'s modes compiled: ``(found, u, n3)`` (``Cb`` 4 x 4, ``C``, ``Q``
+    4 x 3, ``r`` 3 x 3, ``x``, ``roots`` 3: scratch).  The steps of the Python one with its numpy
+    calls written out: the determinants by their minors, the cubic's coefficients and real roots
+    in closed form, least squares by Gram-Schmidt."""
+    hv0 = 0.0; hv1 = 0.0; hv2 = 0.0; hv3 = 0.0
     for k in range(4):
-        th = math.atan(ts[k])
-        C = _flush_columns(A, P2, P3, th, mode)
-        Cb[:, :3] = C
-        Cb[:, 3] = b0
-        hv[k] = np.linalg.det(Cb) / math.cos(th) ** 3
-        for j in range(4):
-            V[k, j] = ts[k] ** (3 - j)
-    coef = np.linalg.solve(V, hv)          # the cubic through the four values (np.polyfit's)
-    cands = [math.pi / 2, -math.pi / 2]
-    if np.any(coef != 0.0):
-        for r in np.roots(coef.astype(np.complex128)):
-            if abs(r.imag) <= 1e-9 * (1.0 + abs(r.real)):
-                th = math.atan(r.real)
-                cands.append(th)
-                cands.append(th + math.pi)
+        t = -1.0 + k
+        th = math.atan(t)
+        _flush_fill(A, P2, P3, th, mode, Cb)
+        for i in range(4):
+            Cb[i, 3] = b0[i]
+        h = _det4(Cb) / math.cos(th) ** 3
+        if k == 0:
+            hv0 = h
+        elif k == 1:
+            hv1 = h
+        elif k == 2:
+            hv2 = h
+        else:
+            hv3 = h
+    # the cubic through the four values at t = -1, 0, 1, 2 (np.polyfit's), in closed form
+    d = hv1
+    b = 0.5 * (hv0 + hv2) - d
+    a = (hv3 - 4.0 * b - d - hv2 + hv0) / 6.0
+    c = 0.5 * (hv2 - hv0) - a
+    nr = 0
+    if a != 0.0 or b != 0.0 or c != 0.0 or d != 0.0:
+        nr = _cubic_real_roots(a, b, c, d, roots)
     best_res = math.inf
     u = np.zeros(4)
     n3 = np.zeros(3)
-    for th in cands:
-        C = _flush_columns(A, P2, P3, th, mode)
-        x = np.linalg.lstsq(C, b0)[0]
-        res = np.max(np.abs(C @ x - b0))
-        if res > 1e-9 * scale:
+    for m in range(2 + 2 * nr):
+        if m == 0:
+            th = math.pi / 2
+        elif m == 1:
+            th = -math.pi / 2
+        else:
+            th = math.atan(roots[(m - 2) // 2]) + (math.pi if (m - 2) % 2 == 1 else 0.0)
+        _flush_fill(A, P2, P3, th, mode, C)
+        if not _lsq43(C, b0, Q, r, x):
+            x[:] = np.linalg.lstsq(C, b0)[0]
+        res = 0.0
+        for i in range(4):
+            res = max(res, abs(C[i, 0] * x[0] + C[i, 1] * x[1] + C[i, 2] * x[2] - b0[i]))
+        if not res <= 1e-9 * scale:
             continue
         if mode == 0:
             F1 = x[0]; F2 = x[1]; nu = x[2]; sigma = 0.0
@@ -283,8 +401,10 @@ def _flush(A, b0, g3, g4, k_r, R, c):
     f_scale = abs(b0[0]) + abs(b0[1]) + (abs(b0[2]) + abs(b0[3])) / c
     if f_scale == 0.0:
         f_scale = 1.0
+    Cb = np.empty((4, 4)); C = np.empty((4, 3)); Q = np.empty((4, 3)); r = np.empty((3, 3))
+    x = np.empty(3); roots = np.empty(3)
     for mode in range(3):
-        found, u, n3 = _flush_mode(A, b0, P2, P3, mode, scale, f_scale)
+        found, u, n3 = _flush_mode(A, b0, P2, P3, mode, scale, f_scale, Cb, C, Q, r, x, roots)
         if found:
             return True, u, n3
     return False, np.zeros(4), np.zeros(3)
@@ -333,6 +453,51 @@ def _tilted_secant(A, b0, g3, g4, k_r, R, c, u0):
                 return True, u, n3
             break
     return False, u0, n3
+
+
+@njit(cache=True)
+def _tilted_scan(A, b0, g3, g4, k_r, R, c):
+    """:func:`.axial_contact.tilted`'s scan when the secant fails, compiled (the same steps as
+    :func:`.axial_contact._tilted_scan_py`): for ``nu = +-1`` each sign change of ``resid`` between
+    neighbours of 145 azimuths over the circle, bisected 80 times (or until ``resid`` is not
+    finite), kept when ``|r| <= 1e-9`` and ``nu D < 0``; of several the least tilted (smallest
+    ``|D|``).  ``(found, u, n3)``."""
+    n = 145
+    grid = np.linspace(-math.pi, math.pi, n)
+    vals = np.empty(n)
+    found = False
+    best = np.inf
+    ub = np.zeros(4)
+    n3 = np.zeros(3)
+    for q in range(2):
+        nu = 1.0 if q == 0 else -1.0
+        for i in range(n):
+            vals[i] = _tilted_resid(A, b0, g3, g4, k_r, R, c, nu, grid[i])[0]
+        for i in range(n - 1):
+            fa = vals[i]
+            fb = vals[i + 1]
+            if not (np.isfinite(fa) and np.isfinite(fb) and fa * fb <= 0):
+                continue
+            a = grid[i]
+            b = grid[i + 1]
+            for _ in range(80):
+                m = 0.5 * (a + b)
+                fm = _tilted_resid(A, b0, g3, g4, k_r, R, c, nu, m)[0]
+                if not np.isfinite(fm):
+                    break
+                if fa * fm <= 0:
+                    b = m
+                else:
+                    a = m
+                    fa = fm
+            th = 0.5 * (a + b)
+            r, D, u = _tilted_resid(A, b0, g3, g4, k_r, R, c, nu, th)
+            if abs(r) <= 1e-9 and nu * D < 0 and (not found or abs(D) < best):
+                found = True
+                best = abs(D)
+                ub = u.copy()
+                n3 = np.array([0.0, -nu * math.cos(th), nu * math.sin(th)])
+    return found, ub, n3
 
 
 @njit(cache=True)
