@@ -20,7 +20,13 @@ STUDIES = Path(__file__).resolve().parents[2] / "studies"
 def peak_moment(registry, name: str) -> float:
     study = load_study(STUDIES / name, registry)
     sim = simulate(study.mechanism, study.solver)
-    second = sim.time >= 0.5 * sim.time[-1]  # after the start-up transient: second revolution
+    # after the start-up transient: the second half of the run, i.e. the second of the ideal
+    # study's two revolutions and the last five of the clearance studies' ten (they ran two when
+    # this test was written).  Measured (2026-12-07): 138.6, 254.9 and 1086.3 N m.  Over the second
+    # revolution alone the clearance studies give 408.8 and 488.0 N m: that cheaper run (1.4 s of
+    # CPU against 7.2 s) would keep the ordering by a thin margin in a chaotic response, so the
+    # test keeps the five revolutions.
+    second = sim.time >= 0.5 * sim.time[-1]
     return float(np.max(np.abs(sim.driver_load[second, 0])))
 
 
