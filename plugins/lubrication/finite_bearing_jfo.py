@@ -76,6 +76,12 @@ class FiniteBearingJFO(LubricationModel):
         q = self.params
         return jt.pack(q.viscosity, R, L, c, q.eps_cap, float(q.groove_angle), tab)
 
+    def turn_bushing(self, p: np.ndarray, angle: float) -> np.ndarray:
+        """The groove turned by ``angle`` [rad] with the bushing (slot 9 of the pack)."""
+        q = np.array(p, float)
+        q[9] += angle
+        return q
+
     def worn_validity(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> str:
         h = np.asarray(bushing_wear, float)
         depth = float(h.max()) if h.size else 0.0

@@ -94,7 +94,8 @@ def test_with_the_groove_at_the_largest_film_jfo_is_the_reynolds_film(shipped):
     (checked: every full-film node downstream of the rupture is the groove's), and the JFO table
     equals the Reynolds (Swift-Stieber) film of the same bearing within the tolerance the direct
     solves meet (1 % in the load, 0.5 deg in the attitude; docs/lubrication.md).  At the table's
-    nodes (eps 0.33, 0.61, 0.78, 0.89) and off them (0.45, 0.7) through the kernel."""
+    nodes (eps 0.39, 0.63, 0.78, 0.86) and off them (0.45, 0.7) through the kernel (measured: load
+    0.08-0.45 %, attitude <= 0.22 deg)."""
     _, _, p = shipped
     eps_n = jt.eps_nodes(N_U)
     for e in (eps_n[2], eps_n[4], eps_n[6], eps_n[8], 0.45, 0.7):
