@@ -34,8 +34,10 @@ class FiniteBearingJFO(LubricationModel):
     interpolated tricubically.  The squeeze term is quasi-static; where the quasi-static JFO
     problem has no solution (strongly separating squeeze) the table holds the Swift-Stieber film
     of the same grooved bearing (workbench.lubrication.jfo_table; share and interpolation error in
-    docs/lubrication.md).  Petrov-type shear moment.  On a worn bushing the nominal bore is kept
-    and a scar is flagged (no worn form measured for JFO)."""
+    docs/lubrication.md).  Petrov-type shear moment.  On a worn bushing the reduced worn model of
+    the finite bearing with the JFO table as its base (Hirani, Athre & Biswas (1999) harmonic film;
+    its error against direct worn JFO solves in docs/lubrication.md), scars deeper than measured
+    flagged."""
     name = "finite_bearing_jfo"
     reference = ("Reynolds equation, Pinkus & Sternlicht (1961) ch. 3; JFO cavitation in the "
                  "complementarity form of Giacopini et al. (2010); Hintermüller, Ito & Kunisch (2003)")
@@ -82,13 +84,25 @@ class FiniteBearingJFO(LubricationModel):
         q[9] += angle
         return q
 
+    def pack_worn(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> np.ndarray:
+        """The reduced worn model with the JFO table as its base (workbench.lubrication.jfo_table
+        .jfo_kernel): the worn bore's harmonic short/long film times the ratio of the JFO table
+        to the circular harmonic film; a uniform wear d is the clearance c + d (the table, exactly)."""
+        R, L, c, tab = self._table(geometry)
+        q = self.params
+        return jt.pack_worn(q.viscosity, R, L, c, q.eps_cap, float(q.groove_angle), tab, bushing_wear)
+
+    def worn_bore(self) -> str:
+        return ("film on the worn bushing (grooved JFO table corrected by the worn bore's harmonic "
+                "short/long film, a reduced model: error in docs/lubrication.md)")
+
     def worn_validity(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> str:
+        R, L, c = bearing_dimensions(geometry, self.name)
         h = np.asarray(bushing_wear, float)
-        depth = float(h.max()) if h.size else 0.0
-        if depth > 0.0:
-            R, L, c = bearing_dimensions(geometry, self.name)
-            return (f"the bushing is worn up to {depth / c:.3g} of the radial clearance; the JFO film has no "
-                    "worn form and keeps the nominal bore")
+        depth = float(h.max() - h.min()) if h.size else 0.0
+        if depth > jt.DEPTH_VALIDATED * c:
+            return (f"the scar is {depth / c:.3g} of the radial clearance deep (largest minus least wear depth); "
+                    f"the reduced worn JFO model was measured up to {jt.DEPTH_VALIDATED:g}")
         return ""
 
 

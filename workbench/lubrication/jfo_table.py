@@ -46,6 +46,8 @@ import numpy as np
 from ..jit import njit
 from . import finite_bearing as fb
 from .kinematics import couette_torque, film_state, to_frame
+from .worn_film import thinnest_scale as _thinnest
+from .worn_finite import harmonic_film as _harmonic
 
 EPS_TABLE = 0.95
 #: JFO converged: flux residual below this share of the Couette flux, fill in [0, 1]
@@ -58,6 +60,9 @@ MAX_ITER = 60
 SHIPPED = ((2.0, 13, 24, 16, 96, 17), (0.5, 13, 24, 16, 96, 17))
 #: head of the packed parameters: [mu, R, L, c, eps_cap, n_u, n_psi, n_g, eps_table, psi_groove]
 P_HEAD = 10
+#: the deepest scar (largest minus least wear depth, over the nominal clearance) at which the
+#: reduced worn model's error was measured (docs/lubrication.md); deeper bores are flagged [1]
+DEPTH_VALIDATED = 0.5
 DATA = Path(__file__).resolve().parent / "data"
 
 
@@ -188,9 +193,9 @@ def interpolate(eps, psi, theta_g, p):
 
 
 @njit(cache=True)
-def jfo_kernel(ex, ey, vx, vy, omega, p):
-    """Lubrication kernel (:class:`workbench.models.LubricationModel`) of the tabulated grooved JFO
-    bearing: the groove at ``theta_g = psi_g - alpha - pi`` of the line of centres."""
+def jfo_circular(ex, ey, vx, vy, omega, p):
+    """The tabulated grooved JFO bearing on the circular bore: ``(f_x, f_y, t_j)`` [N, N, N m], the
+    groove at ``theta_g = psi_g - alpha - pi`` of the line of centres."""
     mu = p[0]; R = p[1]; L = p[2]; c = p[3]; eps_cap = p[4]
     eps, eps_dot, w, uex, uey = film_state(ex, ey, vx, vy, omega, c)
     eps = min(eps, eps_cap)
@@ -202,6 +207,64 @@ def jfo_kernel(ex, ey, vx, vy, omega, p):
     k = 6.0 * mu * R ** 4 * V / (c * c)
     fx, fy = to_frame(k * fe, k * ft, uex, uey)
     return fx, fy, couette_torque(mu, R, L, c, eps, omega)
+
+
+def pack_worn(mu, R, L, c, eps_cap, psi_groove, tab: np.ndarray, depth) -> np.ndarray:
+    """Parameters of :func:`jfo_kernel` on a bushing worn by ``depth`` [m] (uniform body-fixed
+    nodes) with the nominal radial clearance ``c`` [m]: the profile's least depth is a clearance
+    increase (exact; a uniform profile packs the circular table at ``c + d``); a scar packs the
+    reduced worn model (:func:`jfo_kernel`): the flag 1, the offset of the circular bore's block,
+    the worn bore's block and the circular one (:func:`.worn_film.bore_block`)."""
+    from .worn_film import bore_block
+    h = np.asarray(depth, float)
+    if h.ndim != 1 or len(h) < 3 or not np.all(np.isfinite(h)):
+        raise ValueError(f"a bushing wear profile must be a 1-D array of >= 3 finite depths [m], got shape {h.shape}")
+    lo = float(h.min())
+    head = pack(mu, R, L, c + lo, eps_cap, psi_groove, tab)
+    if np.all(h == h[0]):
+        return head
+    head[-1] = 1.0
+    worn = bore_block(h - lo)
+    circ = bore_block(np.zeros(len(h)))
+    off_circ = len(head) + 1 + len(worn)
+    return np.concatenate([head, [float(off_circ)], worn, circ])
+
+
+@njit(cache=True)
+def jfo_kernel(ex, ey, vx, vy, omega, p):
+    """Lubrication kernel of the grooved JFO bearing (:class:`workbench.models.LubricationModel`):
+    the table (:func:`jfo_circular`) on a circular bore (flag 0 after the table); on a worn one
+    (flag 1) the reduced worn model of :mod:`.worn_finite` with the JFO table as its base: the
+    worn bore's harmonic short/long film times the complex ratio of the JFO table to the circular
+    bore's harmonic film at the same state, ``F = (F_JFO / F_harm,circ) F_harm,worn`` (its error
+    against direct worn JFO solves in docs/lubrication.md)."""
+    n = int(p[5]) * int(p[6]) * int(p[7])
+    flag = P_HEAD + 2 * n
+    if p[flag] == 0.0:
+        return jfo_circular(ex, ey, vx, vy, omega, p)
+    from_worn = flag + 2
+    from_circ = int(p[flag + 1])
+    mu = p[0]; R = p[1]; L = p[2]; c = p[3]; eps_cap = p[4]
+    fx, fy, tj = _harmonic(ex, ey, vx, vy, omega, mu, R, L, c, eps_cap, p, from_worn)
+    s = _thinnest(ex, ey, p, from_worn, c, eps_cap)
+    ex *= s; ey *= s
+    eps, eps_dot, w, uex, uey = film_state(ex, ey, vx, vy, omega, c)
+    V = math.sqrt(w * w + 4.0 * eps_dot * eps_dot)
+    if V == 0.0:
+        return fx, fy, tj
+    eps = min(eps, eps_cap)
+    alpha = math.atan2(uey, uex)
+    fe, ft = interpolate(eps, math.atan2(2.0 * eps_dot, w), p[9] - alpha - math.pi, p)
+    k = 6.0 * mu * R ** 4 * V / (c * c)
+    fe *= k; ft *= k
+    cx, cy, _ = _harmonic(ex, ey, vx, vy, omega, mu, R, L, c, eps_cap, p, from_circ)
+    he = cx * uex + cy * uey; ht = -cx * uey + cy * uex
+    den = he * he + ht * ht
+    if den == 0.0:                 # no circular harmonic film to compare with: the film as it is
+        return fx, fy, tj
+    zr = (fe * he + ft * ht) / den
+    zi = (ft * he - fe * ht) / den
+    return zr * fx - zi * fy, zr * fy + zi * fx, tj
 
 
 def main(argv=None):
