@@ -99,7 +99,8 @@ def main():
     scar = 0.2 * geo.clearance * np.exp(-(np.angle(np.exp(1j * (psi - 1.0))) / 0.3) ** 2)
     for name, prm in (("short_bearing", {}), ("long_bearing", {"cavitation": "gumbel"}),
                       ("mixed_lubrication", {}), ("short_bearing", {"cavitation": "pi_film"}),
-                      ("long_bearing", {"cavitation": "pi_film"}), ("finite_bearing", {})):
+                      ("long_bearing", {"cavitation": "pi_film"}), ("finite_bearing", {}),
+                      ("finite_bearing_jfo", {})):
         m = reg.create("lubrication", name, prm)
         for label, p in (("", m.pack(geo)), (", worn", m.pack_worn(geo, scar))):
             if label == "" and prm.get("cavitation") != "gumbel":
