@@ -22,7 +22,8 @@ squeeze source ``theta_f dh/dt``, without the memory ``h d theta_f / dt`` of the
 the cavitated zone's balance ``cos(psi) d(theta_f H)/dtheta + sin(psi) theta_f cos(theta) = 0``
 has no fill ``0 <= theta_f <= 1`` that also meets the full film (under a pure separation it asks
 ``theta_f = 0`` everywhere: the void fraction is set by the history, not by the state), and the
-active-set Newton of :func:`.reynolds.solve_film` cycles without converging.  At those nodes the
+active-set Newton of :func:`.reynolds.solve_film` cycles without converging (so it does at a few
+approaching states too, cause not found: docs/lubrication.md).  At those nodes the
 table holds the Swift-Stieber (Reynolds) film of the same grooved bearing (the solution the JFO
 one reduces to when the film does not reform) and :func:`build_table` marks them (``fallback``);
 their share is stated in ``docs/lubrication.md``.  A node counts as solved by JFO when the
