@@ -613,6 +613,9 @@ def check_lubrication_model(cls) -> None:
         _fail(cls, f"pack() must return a non-empty 1-D float64 array of finite values, got {p!r}")
     c = geo.clearance
     _lub_worn(cls, model, kernel, geo, p)
+    # frame invariance turns the bushing's own features (a feed groove) with the state
+    b = 0.7
+    p_turned = np.asarray(model.turn_bushing(p, b), float)
     top = cls.max_eccentricity_ratio / 0.99
     for er in ECC_RATIOS:
         for a in ECC_ANGLES:
@@ -629,11 +632,10 @@ def check_lubrication_model(cls) -> None:
                         _fail(cls, f"{call}: compiled {(fx, fy, tj)} != reference path {ref}")
                     if er == 0.0 and vr == 0.0 and vt == 0.0 and (fx != 0.0 or fy != 0.0):
                         _fail(cls, f"{call} = ({fx}, {fy}) N: a centred journal at rest carries no load")
-                    # frame invariance: turn e and v by b
-                    b = 0.7
+                    # frame invariance: turn e and v (and the bushing's features, p_turned) by b
                     cb, sb = math.cos(b), math.sin(b)
                     _, (gx, gy, tk) = _lub_call(cls, kernel, cb * ex - sb * ey, sb * ex + cb * ey,
-                                                cb * vx - sb * vy, sb * vx + cb * vy, w, p)
+                                                cb * vx - sb * vy, sb * vx + cb * vy, w, p_turned)
                     rx, ry = cb * fx - sb * fy, sb * fx + cb * fy
                     if (abs(gx - rx) > 1e-7 * scale + 1e-9 or abs(gy - ry) > 1e-7 * scale + 1e-9
                             or not math.isclose(tk, tj, rel_tol=1e-7, abs_tol=1e-12)):

@@ -636,6 +636,13 @@ class LubricationModel(Model):
         """What of a worn bore the model's force sees, in words (``""``: nothing, the nominal bore)."""
         return ""
 
+    def turn_bushing(self, p: np.ndarray, angle: float) -> np.ndarray:
+        """The packed parameters ``p`` of the same joint with every feature fixed in the bushing (a
+        feed groove) turned by ``angle`` [rad] in the bushing frame: the conformance suite turns the
+        journal's state and these together to check frame invariance.  Default: ``p`` (a circular
+        bore without such features is invariant by itself)."""
+        return p
+
     def worn_validity(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> str:
         """Why the worn form's error on ``bushing_wear`` [m] is not the one its documentation
         states (a bore outside the range it was measured on), in words; ``""``: within it (the

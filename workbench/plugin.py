@@ -60,6 +60,7 @@ _SERVICES = {
     "mixed_lubrication": ("workbench.lubrication.mixed", None),
     "worn_film": ("workbench.lubrication.worn_film", None),
     "worn_finite": ("workbench.lubrication.worn_finite", None),
+    "jfo_table": ("workbench.lubrication.jfo_table", None),
 }
 
 __all__ = [

@@ -5,7 +5,8 @@ Each model's compiled kernel is called in a compiled loop over a fixed set of jo
 conformance suite (R 10 mm, c 0.1 mm, L 10 mm); the cost per call is printed with its ratio to
 the Hertz contact kernel (``contact:hertz``, the cheapest dry law) and to the Lankarani-Nikravesh
 law, measured in this process; the closed-form films and the asperities on a worn bushing (a
-scar on 720 nodes: the worn-film quadrature; the finite bearing's reduced worn model) too.  The finite bearing's one-off table build and one direct FE solve
+scar on 720 nodes: the worn-film quadrature; the finite bearing's reduced worn model) too, and the
+grooved JFO table (``finite_bearing_jfo``) as a ratio to the Gümbel table.  The finite bearing's one-off table build and one direct FE solve
 (Gümbel, Reynolds LCP, JFO) are timed too, and the Flores slider-crank per crank revolution
 with its rod-slider joint dry (Lankarani-Nikravesh, e = 0.9) and lubricated by each model (0.4 Pa
 s, L = 40 mm; the dry law stays the backstop), and the mixed model in its mixed regime (0.01 Pa s,
@@ -81,18 +82,25 @@ def main():
     print(f"{'model':34s} {'ns/call':>9s} {'/hertz':>8s} {'/LN':>8s}")
     for name, t in ref.items():
         print(f"contact:{name:26s} {t * 1e9:9.1f} {t / ref['hertz']:8.2f} {t / ref['lankarani_nikravesh']:8.2f}")
+    per_call = {}
     for name in reg.names("lubrication"):
         m = reg.create("lubrication", name)
         t0 = time.perf_counter(); p = m.pack(geo); tp = time.perf_counter() - t0
-        t = _per_call(_lub_loop(type(m).kernel), S, p)
+        t = per_call[name] = _per_call(_lub_loop(type(m).kernel), S, p)
         extra = f"   (pack {tp:.2f} s: table build or cache)" if tp > 0.05 else ""
         print(f"lubrication:{name:22s} {t * 1e9:9.1f} {t / ref['hertz']:8.2f} {t / ref['lankarani_nikravesh']:8.2f}{extra}")
+    if "finite_bearing_jfo" in per_call:
+        # the JFO table (tricubic, 64 nodes, groove angle from the line of centres) against the
+        # Gümbel table (bicubic, 16 nodes), same process
+        print(f"finite_bearing_jfo / finite_bearing (Gümbel table): "
+              f"{per_call['finite_bearing_jfo'] / per_call['finite_bearing']:.2f}")
     # the worn bore (workbench.lubrication.worn_film): a 0.2 c scar on the wear loop's 720 nodes
     psi = 2 * math.pi * np.arange(720) / 720
     scar = 0.2 * geo.clearance * np.exp(-(np.angle(np.exp(1j * (psi - 1.0))) / 0.3) ** 2)
     for name, prm in (("short_bearing", {}), ("long_bearing", {"cavitation": "gumbel"}),
                       ("mixed_lubrication", {}), ("short_bearing", {"cavitation": "pi_film"}),
-                      ("long_bearing", {"cavitation": "pi_film"}), ("finite_bearing", {})):
+                      ("long_bearing", {"cavitation": "pi_film"}), ("finite_bearing", {}),
+                      ("finite_bearing_jfo", {})):
         m = reg.create("lubrication", name, prm)
         for label, p in (("", m.pack(geo)), (", worn", m.pack_worn(geo, scar))):
             if label == "" and prm.get("cavitation") != "gumbel":
