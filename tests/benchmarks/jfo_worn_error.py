@@ -56,7 +56,7 @@ def measure(ld, depth_c, n, seed=3):
         s = rey.solve_film(eps, ld, psq, cavitation="jfo", groove=True, groove_angle=(psig - alpha - math.pi) % (2 * math.pi),
                            wear=rey.bushing_wear(PSI, depth, C, alpha), whirl=whirl, n_theta=96, n_y=17,
                            max_iter=jt.MAX_ITER)
-        if not (s.info["jfo_residual"] < jt.JFO_TOL and s.info["fill_max"] <= 1 + 1e-12) or s.f_e == s.f_t == 0.0:
+        if not s.info["jfo_converged"] or s.f_e == s.f_t == 0.0:
             continue
         ref = complex(s.f_e, s.f_t)
         m = reg.create("lubrication", "finite_bearing_jfo", {"viscosity": MU, "groove_angle": psig})

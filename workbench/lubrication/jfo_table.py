@@ -27,7 +27,8 @@ approaching states too, cause not found: docs/lubrication.md).  At those nodes t
 table holds the Swift-Stieber (Reynolds) film of the same grooved bearing (the solution the JFO
 one reduces to when the film does not reform) and :func:`build_table` marks them (``fallback``);
 their share is stated in ``docs/lubrication.md``.  A node counts as solved by JFO when the
-Newton converged (``jfo_residual < JFO_TOL`` of the Couette flux, fill within [0, 1]).
+Newton converged (``info["jfo_converged"]`` of :func:`.reynolds.solve_film`: the flux residual below
+``reynolds.JFO_TOL`` of the Couette flux, the fill within [0, 1]).
 
 The table costs ``n_u n_psi n_g`` JFO solves (~0.05-0.3 s each): minutes, so the shipped
 resolution is package data (``workbench/lubrication/data/``) built by
@@ -51,8 +52,6 @@ from .worn_film import thinnest_scale as _thinnest
 from .worn_finite import harmonic_film as _harmonic
 
 EPS_TABLE = 0.95
-#: JFO converged: flux residual below this share of the Couette flux, fill in [0, 1]
-JFO_TOL = 1e-9
 #: Newton iterations before a node is declared without a quasi-static JFO solution
 MAX_ITER = 60
 #: the shipped tables' grids (l_over_d, n_u, n_psi, n_g, n_theta, n_y): L/D = 2 of the lubricated
@@ -84,9 +83,8 @@ def solve_node(eps, l_over_d, psi, theta_g, n_theta, n_y):
     quasi-static solution (module docstring)."""
     from .reynolds import solve_film
     s = solve_film(float(eps), l_over_d, float(psi), cavitation="jfo", groove=True,
-                   groove_angle=float(theta_g), n_theta=n_theta, n_y=n_y, max_iter=MAX_ITER)
-    i = s.info
-    if i.get("jfo_residual", 1.0) < JFO_TOL and i["fill_min"] >= -1e-12 and i["fill_max"] <= 1.0 + 1e-12:
+                   groove_angle=float(theta_g), n_theta=n_theta, n_y=n_y, max_iter=MAX_ITER, warn=False)
+    if s.info.get("jfo_converged", False):
         return s.f_e, s.f_t, False
     s = solve_film(float(eps), l_over_d, float(psi), cavitation="reynolds", groove=True,
                    groove_angle=float(theta_g), n_theta=n_theta, n_y=n_y)

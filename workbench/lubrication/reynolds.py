@@ -58,6 +58,15 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 CAVITATION = ("gumbel", "reynolds", "jfo")
+#: JFO converged: the largest cell flux residual below this share of the Couette flux, and the
+#: fill within [0, 1]
+JFO_TOL = 1e-9
+
+
+class FilmNotConverged(RuntimeWarning):
+    """:func:`solve_film` could not converge the cavitated film (its ``info`` says how far off);
+    the JFO film of a separating journal often has no quasi-static solution (its fill depends on
+    the film's history, not on the state alone)."""
 
 
 @dataclass
@@ -156,7 +165,7 @@ def bushing_wear(angles, depth, clearance: float, alpha: float):
 def solve_film(eps: float, l_over_d: float, psi: float = 0.0, *, cavitation: str = "gumbel",
                n_theta: int = 96, n_y: int = 25, wear=None, whirl: float = 0.0, groove: bool = False,
                groove_angle: float = 0.0, groove_fill: float = 1.0, pi_film: bool = False,
-               max_iter: int = 200) -> FilmSolution:
+               max_iter: int = 200, warn: bool = True) -> FilmSolution:
     """Solve the dimensionless finite-bearing film (module docstring) and return its forces.
 
     ``eps`` eccentricity ratio [1] (0 <= eps < 1); ``l_over_d`` L/D [1]; ``psi`` [rad] the
@@ -178,6 +187,13 @@ def solve_film(eps: float, l_over_d: float, psi: float = 0.0, *, cavitation: str
     JFO needs a feed: without one, a steady periodic film with ``P = 0`` and any constant
     ``theta_f H <= H_min`` satisfies every condition (the amount of oil in a bearing without supply
     is not fixed by the steady equations), so ``cavitation="jfo"`` requires ``groove=True``.
+
+    Convergence: ``info["lcp_converged"]`` (the Swift-Stieber active set settled within
+    ``max_iter``) and, for JFO, ``info["jfo_converged"]`` (every cell's flux balanced to
+    :data:`JFO_TOL` of the Couette flux, the fill within [0, 1]; ``info["jfo_settled"]``: its
+    active set also stopped changing).  A film that did not
+    converge is returned as it stands, with a :class:`FilmNotConverged` warning unless ``warn`` is
+    False (a caller that checks ``info`` itself, as the JFO table does).
     """
     if cavitation == "jfo" and not groove:
         raise ValueError("JFO cavitation needs a feed (groove=True): without one the steady film is not unique")
@@ -240,7 +256,10 @@ def solve_film(eps: float, l_over_d: float, psi: float = 0.0, *, cavitation: str
             if np.array_equal(new, active):
                 break
             active = new
-        info["lcp_iterations"] = it
+        else:
+            it = max_iter + 1          # the set never settled
+        info["lcp_converged"] = it <= max_iter
+        info["lcp_iterations"] = min(it, max_iter)
         info["mass_defect"] = float(np.sum(np.maximum(lam[free & active], 0.0)))
         if cavitation == "jfo":
             fill0 = np.ones(n)
@@ -249,6 +268,11 @@ def solve_film(eps: float, l_over_d: float, psi: float = 0.0, *, cavitation: str
             P, fill, it2, info2 = _jfo(K, Hn, Hq, src, cps, sps, n_theta, n_y, dy, free, active, max_iter, fill0)
             info.update(info2)
             it += it2
+        bad = [k for k in ("lcp_converged", "jfo_converged") if k in info and not info[k]]
+        if bad and warn:
+            import warnings
+            warnings.warn(f"the {cavitation} film at eps = {eps:g}, squeeze angle {psi:g} rad did not converge "
+                          f"({', '.join(bad)} false; info {info})", FilmNotConverged, stacklevel=2)
     Pg = P.reshape(n_theta, n_y)
     wq = area.reshape(n_theta, n_y)
     f_e = float(np.sum(Pg * wq * np.cos(theta)[:, None]))
@@ -284,8 +308,11 @@ def _jfo(K, Hn, Hq, src, cps, sps, n_theta, n_y, dy, free, active0, max_iter, fi
         r[idx_r] = x[len(idx_p):]
         new = free & ((active & (r > 0.0)) | (~active & (P < 0.0)))
         if np.array_equal(new, active):
+            settled = True
             break
         active = new
+    else:
+        settled = False
     # flux balance of every free cell (the discrete mass balance), relative to the Couette flux
     A2 = (active | (r0 > 0.0)).reshape(n_theta, n_y)
     up = A2 | np.roll(A2, -1, axis=0)
@@ -295,6 +322,9 @@ def _jfo(K, Hn, Hq, src, cps, sps, n_theta, n_y, dy, free, active0, max_iter, fi
     scale = dy * np.abs(Hq).max()
     info = {"jfo_iterations": it, "jfo_residual": float(np.abs(res[free]).max() / scale),
             "fill_min": float(fill[free].min()), "fill_max": float(fill[free].max())}
+    info["jfo_settled"] = settled      # the active set stopped changing within max_iter
+    info["jfo_converged"] = bool(info["jfo_residual"] < JFO_TOL and info["fill_min"] >= -1e-12
+                                 and info["fill_max"] <= 1.0 + 1e-12)
     return P, fill, it, info
 
 
