@@ -612,6 +612,8 @@ class LubricationModel(Model):
       in words what of the worn bore the model sees (recorded with the wear study), ``""`` nothing;
       ``worn_validity(geometry, bushing_wear)`` says why a reduced worn form is outside the range
       its error was measured on (``""``: inside; flagged by the wear loop).
+    * optionally ``range_validity(eps_max)``: why a run that reached the eccentricity ratio
+      ``eps_max`` left the range the force was built for (``""``: inside; flagged by a dynamics run).
     """
     family: ClassVar[str] = "lubrication"
     kernel: ClassVar[Any] = None
@@ -642,6 +644,13 @@ class LubricationModel(Model):
         journal's state and these together to check frame invariance.  Default: ``p`` (a circular
         bore without such features is invariant by itself)."""
         return p
+
+    def range_validity(self, eps_max: float) -> str:
+        """Why a run whose journal reached the eccentricity ratio ``eps_max`` [1] left the range
+        the model's force was built for (a table that ends below it and is continued beyond), in
+        words; ``""``: within it (the default).  A dynamics run puts a non-empty answer in its
+        result's warnings."""
+        return ""
 
     def worn_validity(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> str:
         """Why the worn form's error on ``bushing_wear`` [m] is not the one its documentation

@@ -26,3 +26,14 @@ def bearing_dimensions(geometry: ContactGeometry, model: str) -> tuple[float, fl
         raise StudyError(f"lubrication model '{model}': radius {R}, length {L} and clearance {c} m "
                          "must all be > 0")
     return R, L, c
+
+
+def table_range(eps_max: float, eps_table: float) -> str:
+    """A tabulated film's :meth:`~workbench.models.LubricationModel.range_validity`: beyond the
+    table's last eccentricity ratio ``eps_table`` [1] its scaled force is held, continued by the
+    short and long bearings' growth ``(1 - eps^2)^(-5/2)``, not solved."""
+    if eps_max > eps_table:
+        return (f"the eccentricity ratio reached {eps_max:.4g}, beyond the film table's {eps_table:g}; "
+                f"there the force is the table's last value continued by (1 - eps^2)^(-5/2), not a "
+                f"Reynolds solution")
+    return ""

@@ -13,7 +13,7 @@ from workbench.plugin import finite_bearing as fb
 from workbench.plugin import worn_finite as wfin
 from workbench.plugin import ContactGeometry, LubricationModel, parameter
 
-from ._common import bearing_dimensions, eps_cap_field, viscosity_field
+from ._common import bearing_dimensions, eps_cap_field, table_range, viscosity_field
 
 
 class FiniteBearing(LubricationModel):
@@ -80,6 +80,9 @@ class FiniteBearing(LubricationModel):
             out.append(f"cavitation '{self.params.cavitation}'; the reduced worn model's error was measured "
                        "for the Gümbel film only")
         return "; ".join(out)
+
+    def range_validity(self, eps_max: float) -> str:
+        return table_range(eps_max, fb.EPS_TABLE)
 
 
 @hookimpl

@@ -21,7 +21,7 @@ from workbench.plugin import hookimpl
 from workbench.plugin import jfo_table as jt
 from workbench.plugin import ContactGeometry, LubricationModel, parameter
 
-from ._common import bearing_dimensions, eps_cap_field, viscosity_field
+from ._common import bearing_dimensions, eps_cap_field, table_range, viscosity_field
 
 
 class FiniteBearingJFO(LubricationModel):
@@ -104,6 +104,9 @@ class FiniteBearingJFO(LubricationModel):
             return (f"the scar is {depth / c:.3g} of the radial clearance deep (largest minus least wear depth); "
                     f"the reduced worn JFO model was measured up to {jt.DEPTH_VALIDATED:g}")
         return ""
+
+    def range_validity(self, eps_max: float) -> str:
+        return table_range(eps_max, jt.EPS_TABLE)
 
 
 @hookimpl

@@ -246,3 +246,26 @@ def test_a_jfo_film_without_a_quasi_static_solution_says_so():
         rey.solve_film(0.6, LD, -1.2, cavitation="jfo", groove=True, groove_angle=0.0, n_theta=NT,
                        n_y=NY, max_iter=jt.MAX_ITER, warn=False)
     assert good.info["jfo_converged"] and good.info["jfo_settled"] and good.info["lcp_converged"]
+
+
+@pytest.mark.parametrize("model", ["finite_bearing_jfo", "finite_bearing"])
+def test_a_run_past_the_film_tables_range_says_so(model):
+    """The lubricated JFO slider-crank takes its journal to eps = 0.973 in two revolutions, past the
+    tables' 0.95, where the force is the table's last value continued, not a Reynolds solution:
+    the dynamics run's warnings say so for both tabulated films (and nothing within the range)."""
+    from types import SimpleNamespace
+    from pathlib import Path
+    from workbench.study.checks import film_range_findings
+    from workbench.study.load import load_study_text
+    path = Path(__file__).resolve().parents[2] / "studies" / "flores_slider_crank_lubricated_jfo.toml"
+    text = path.read_text()
+    if model == "finite_bearing":
+        text = text.replace('model = "finite_bearing_jfo", viscosity = 0.4, groove_angle = 1.5707963267948966',
+                            'model = "finite_bearing", viscosity = 0.4')
+    st = load_study_text(text, file=path, registry=build_registry())
+    c = st.mechanism.clearance_joints[0]
+    assert c.lubrication.name == model
+    out = film_range_findings(SimpleNamespace(penetration=np.array([[-0.5 * c.clearance], [-0.027 * c.clearance]])),
+                              st.mechanism)
+    assert len(out) == 1 and "0.973" in out[0] and "0.95" in out[0] and model in out[0]
+    assert film_range_findings(SimpleNamespace(penetration=np.array([[-0.1 * c.clearance]])), st.mechanism) == []

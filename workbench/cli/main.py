@@ -288,7 +288,8 @@ def _validity(console, ds) -> None:
     """Print the result's validity warnings and notes (they are also in the file's attributes)."""
     import json
     from rich.markup import escape
-    for key, tag in (("validity_warnings", "[yellow]warning:[/]"), ("validity_notes", "[cyan]validity:[/]")):
+    for key, tag in (("warnings", "[yellow]warning:[/]"), ("validity_warnings", "[yellow]warning:[/]"),
+                     ("validity_notes", "[cyan]validity:[/]")):
         value = ds.attrs.get(key)
         if not value:
             continue
@@ -296,7 +297,7 @@ def _validity(console, ds) -> None:
             try:
                 value = json.loads(value)
             except ValueError:
-                value = [value]
+                value = value.splitlines()      # a dynamics run's "warnings": one per line
         for line in ([value] if isinstance(value, str) else list(value)):
             console.print(f"{tag} {escape(str(line))}")
 

@@ -105,7 +105,7 @@ def run_dynamics(study, *, registry, out: str | Path | None = None, selection=No
         raise intr from exc
     # physical plausibility of the finished run ([checks], workbench.study.checks): stop, keeping
     # the samples beside the output marked rejected, or carry the findings as warnings
-    from ..study.checks import Checks, ImplausibleResultError, penetration_findings
+    from ..study.checks import Checks, ImplausibleResultError, film_range_findings, penetration_findings
     checks = study.checks if study.checks is not None else Checks()
     found = list(getattr(study, "warnings", ()) or ())
     findings = penetration_findings(sim, study.mechanism, checks)
@@ -116,7 +116,7 @@ def run_dynamics(study, *, registry, out: str | Path | None = None, selection=No
             f"{where}the run finished but its results are implausible:\n  - " + "\n  - ".join(findings)
             + f"\n{kept} (marked rejected). Set [checks] on_implausible = \"warn\" to write them to "
               "the output with a warning instead")
-    found += findings
+    found += findings + film_range_findings(sim, study.mechanism)
     ideal, twin = None, "not requested"
     interrupted = None
     if study.mechanism.clearance_joints and study.output.compare_ideal:

@@ -319,3 +319,22 @@ def penetration_findings(sim, mechanism: Mechanism, checks: Checks) -> list[str]
                        f"{checks.max_penetration_ratio:g}): the contact law is far outside the small "
                        f"deformations it models (speed, load or stiffness implausible)")
     return out
+
+
+def film_range_findings(sim, mechanism: Mechanism) -> list[str]:
+    """Lubricated clearance joints whose journal left the range their film model was built for
+    (:meth:`workbench.models.LubricationModel.range_validity` of the largest sampled eccentricity
+    ratio, ``1 + penetration / clearance``): reported, the run stands."""
+    out = []
+    pen = np.asarray(sim.penetration, float)
+    if pen.size == 0:
+        return out
+    for k, c in enumerate(mechanism.clearance_joints):
+        lub = getattr(c, "lubrication", None)
+        col = pen[:, k]
+        if lub is None or not isinstance(c, RevoluteClearanceJoint) or not np.isfinite(col).any():
+            continue
+        note = lub.range_validity(1.0 + float(np.nanmax(col)) / c.clearance)
+        if note:
+            out.append(f"clearance joint '{c.name}' ({lub.name}): {note}")
+    return out
