@@ -53,7 +53,12 @@ def _vec(frame, a):
 def derive(model, edges) -> Derived:
     """The equations of :class:`~workbench.spatial.model.Model` ``model`` on the tree ``edges``
     (:func:`.tree.build`)."""
-    import sympy as sp
+    try:
+        import sympy as sp
+    except ImportError:
+        from ...errors import WorkbenchError
+        raise WorkbenchError("[solver] formulation = \"minimal\" derives the equations with sympy, which is not "
+                             "installed: pip install 'joint-wear-workbench[minimal]'") from None
     from sympy.physics.mechanics import KanesMethod, Point, ReferenceFrame, RigidBody, dynamicsymbols, inertia
 
     N = ReferenceFrame("N")
