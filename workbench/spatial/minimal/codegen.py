@@ -126,7 +126,58 @@ def _ldl(n: int) -> list[str]:
     return lines
 
 
-def load(derived, what: str):
-    """The imported generated module of ``derived`` (:func:`source`), or ``None`` and why."""
-    from ...mbs.codegen_module import import_generated
-    return import_generated(source(derived, what), "wb_minimal")
+def inputs_key(model, edges) -> str:
+    """A hash of everything the derivation reads: the tree (:func:`.tree.build`), the bodies'
+    masses and inertias, gravity, the applied loads and spring-dampers, the generator's and
+    sympy's versions."""
+    import hashlib
+
+    import numpy as np
+    import sympy
+    h = hashlib.sha256(f"{GENERATOR_VERSION} {sympy.__version__}".encode())
+
+    def add(*xs):
+        for x in xs:
+            h.update(np.ascontiguousarray(np.asarray(x, float)).tobytes() if not isinstance(x, str)
+                     else x.encode())
+            h.update(b"|")
+    for e in edges:
+        add(e.type, e.parent, e.child, e.s_parent, e.s_child, e.axis1, e.axis2, e.C0, e.d0)
+    add(model.mass, model.J, model.gravity, "forces")
+    for b, s, F in model.forces:
+        add(b, s, F)
+    add("torques")
+    for b, T in model.torques:
+        add(b, T)
+    add("springs")
+    for bi, si, bj, sj, sd in model.springs:
+        add(bi, si, bj, sj, sd.stiffness, sd.free_length, sd.damping, sd.force)
+    return h.hexdigest()[:20]
+
+
+def load(model, edges, what: str):
+    """The imported generated module of the mechanism (``model`` on the tree ``edges``), or
+    ``None`` and why, and whether it was derived now.  A mechanism generated before (by this
+    source state) skips sympy: an index file named by :func:`inputs_key` holds the module's text,
+    which :func:`workbench.mbs.codegen_module.import_generated` then finds written and compiled."""
+    from ...mbs.codegen_module import _folder, import_generated
+    from .derive import derive
+    index = _folder() / f"wb_minimal_inputs_{inputs_key(model, edges)}.py.txt"
+    try:
+        text = index.read_text()
+        derived = False
+    except OSError:
+        text = source(derive(model, edges), what)
+        derived = True
+        try:   # write-then-rename: a process reading it never sees half a file
+            import os
+            import tempfile
+            index.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=index.parent, suffix=".tmp")
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+            os.replace(tmp, index)
+        except OSError:
+            pass   # no index: the next run derives again
+    mod, why = import_generated(text, "wb_minimal")
+    return mod, why, derived

@@ -41,9 +41,8 @@ def prepare(mech, t0: float = 0.0, initial=None):
     w0 = _time.perf_counter()
     if key not in _MODULES:
         from .codegen import load
-        from .derive import derive
         edges = tree.build(model, R, A)
-        mod, why = load(derive(model, edges), ", ".join(f"{e.type} '{e.name}'" for e in edges))
+        mod, why, _ = load(model, edges, ", ".join(f"{e.type} '{e.name}'" for e in edges))
         if mod is None:
             raise SolverError(f"the minimal-coordinate path: {why}")
         _MODULES[key] = mod
