@@ -1,5 +1,7 @@
 """A run on the minimal-coordinate path: generate (or load) the mechanism's module, integrate its
-relative coordinates with ``scipy.integrate.solve_ivp``, and turn the samples into the absolute
+relative coordinates (``method = "DOP853"``: the module's compiled loop, :mod:`.loop`, scipy's
+DOP853 step for step; another method: ``scipy.integrate.solve_ivp`` on the compiled right-hand
+side), and turn the samples into the absolute
 path's state (positions, Euler parameters, velocities, body-axis angular velocities, the two
 quadratures) by forward kinematics, so that the :class:`~workbench.mbs.solution.Simulation` (its
 accelerations, joint reactions, energies and constraint drift) comes from the same records as the
@@ -115,24 +117,45 @@ def simulate(mech, settings, *, initial=None):
         return xd
 
     times = output_times(settings)
-    kw = {}
-    if settings.max_step and settings.max_step > 0:
-        kw["max_step"] = settings.max_step
     method = getattr(settings, "method", "DOP853") or "DOP853"
+    hmax = settings.max_step if settings.max_step and settings.max_step > 0 else np.inf
+    first = min(settings.first_step, t1 - t0)
     w1 = _time.perf_counter()
-    res = solve_ivp(f, (t0, t1), x0, method=method, t_eval=times, rtol=settings.rtol, atol=settings.atol,
-                    first_step=min(settings.first_step, t1 - t0), **kw)
-    if not res.success:
-        raise SolverError(f"the spatial run (minimal coordinates) failed at t = "
-                          f"{res.t[-1] if len(res.t) else t0:.6g} s: {res.message}")
+    if method == "DOP853":   # the compiled loop in the generated module (scipy's DOP853 step for step)
+        from .loop import DONE, PAUSED
+        Xs = np.zeros((len(times), len(x0)))
+        x, t, h, k_out = x0.copy(), t0, first, 0
+        y_out = np.empty_like(x0)
+        while True:
+            st, t, h, k_out, nfev = mod.integrate(t, t1, x, h, hmax, settings.rtol, settings.atol, times, k_out,
+                                                  Xs, y_out)
+            calls[0] += nfev
+            x = y_out.copy()
+            if st == DONE:
+                break
+            if st != PAUSED:
+                raise SolverError(f"the spatial run (minimal coordinates) failed at t = {t:.6g} s: the step "
+                                  f"fell under the smallest step")
+            if _time.monotonic() > deadline:
+                raise SolverError(f"the spatial run reached its wall-time limit at t = {t:.6g} s")
+        t_out, X = times[:k_out], Xs[:k_out]
+        loop = "compiled"
+    else:
+        kw = {} if hmax == np.inf else {"max_step": hmax}
+        res = solve_ivp(f, (t0, t1), x0, method=method, t_eval=times, rtol=settings.rtol, atol=settings.atol,
+                        first_step=first, **kw)
+        if not res.success:
+            raise SolverError(f"the spatial run (minimal coordinates) failed at t = "
+                              f"{res.t[-1] if len(res.t) else t0:.6g} s: {res.message}")
+        t_out, X = res.t, res.y.T
+        loop = "scipy"
     wall = _time.perf_counter() - w1
     p0 = y0[3 * model.nb:7 * model.nb].reshape(model.nb, 4)
-    Y = absolute_states(model, mod, res.y.T, p0)
-    from ..fast_rhs import of  # noqa: F401 (the records' arrays below are the fast path's)
+    Y = absolute_states(model, mod, X, p0)
     from ..kernels import pack
-    stats = {"output_samples": int(len(res.t)), "rhs_calls": calls[0], "nfev": calls[0], "wall_time": wall,
-             "path": "minimal", "formulation": "minimal", "loop": "scipy", "reference_fallbacks": 0,
+    stats = {"output_samples": int(len(t_out)), "rhs_calls": calls[0], "nfev": calls[0], "wall_time": wall,
+             "path": "minimal", "formulation": "minimal", "loop": loop, "reference_fallbacks": 0,
              "minimal_coordinates": int(mod.N_COORD), "minimal_generation_time": gen,
              "minimal_setup_time": w1 - w0}
-    return to_simulation(model, res.t, Y, settings.baumgarte_alpha, settings.baumgarte_beta, stats,
+    return to_simulation(model, t_out, Y, settings.baumgarte_alpha, settings.baumgarte_beta, stats,
                          packed=pack(model))
