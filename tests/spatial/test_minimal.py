@@ -138,6 +138,12 @@ def test_validate_refuses_what_the_minimal_path_does_not_take(tmp_path):
     res = CliRunner().invoke(cli, ["validate", str(ok)], env={"COLUMNS": "250"})
     assert res.exit_code == 0, res.output
     assert "minimal (joint) coordinates" in res.output
+    # a planar study: the key belongs to the spatial engine only
+    planar = tmp_path / "planar_minimal.toml"
+    planar.write_text((root / "studies" / "flores_slider_crank.toml").read_text().replace(
+        "[solver]\n", "[solver]\nformulation = \"minimal\"\n"))
+    res = CliRunner().invoke(cli, ["validate", str(planar)], env={"COLUMNS": "250"})
+    assert res.exit_code != 0 and "[solver.formulation]" in res.output and "spatial" in res.output, res.output
 
 
 @pytest.mark.slow

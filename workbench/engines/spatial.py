@@ -37,9 +37,9 @@ class Settings(CommonSettings):
     method: str = "DOP853"
     #: ``"fast"``: the compiled right-hand side (numba); ``"scipy"``: the reference one (Python)
     path: str = "fast"
-    #: ``"absolute"``: positions and Euler parameters with constraint rows (the paths above);
-    #: ``"minimal"``: the joint coordinates of a tree (:mod:`workbench.spatial.minimal`)
-    formulation: str = "absolute"
+    #: ``None`` (not given) or ``"absolute"``: positions and Euler parameters with constraint rows
+    #: (the paths above); ``"minimal"``: the joint coordinates of a tree (:mod:`workbench.spatial.minimal`)
+    formulation: str | None = None
 
 
 MINIMAL = "minimal"
