@@ -159,3 +159,13 @@ def test_joint_type_cases_agree_with_the_absolute_path(name):
     assert np.ptp(_books(a)) < 1e-8 * max(1.0, np.abs(a.kinetic_energy).max(), np.abs(a.driver_work).max())
     assert np.abs(a.driver_work - b.driver_work).max() < 1e-8 and np.abs(
         a.dissipated_energy - b.dissipated_energy).max() < 1e-8
+
+
+def test_a_joint_written_child_first_is_the_same_tree():
+    """The pendulum's joint with ``body_i`` the bar and ``body_j`` the ground: the tree is built
+    from the ground whichever side a joint names first."""
+    m = pendulum.mechanism(None)
+    j = dataclasses.replace(m.joints[0], body_i="bar", point_i="P", body_j="ground", point_j="O")
+    a, b = _compare(dataclasses.replace(m, joints=(j,)), 0.5)
+    assert a.stats["minimal_coordinates"] == 2
+    _check(a, b)
