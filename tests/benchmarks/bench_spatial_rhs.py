@@ -11,6 +11,12 @@ Mechanisms:
   minimal-coordinate model (:func:`minimal_pendulum_rhs`, written here from Newton-Euler about the
   shaft) has the bar angle ``phi`` and the slide ``s``: ``J_P phi'' = -m g l cos(phi)``,
   ``s'' = 0``;
+* the same pendulum on the generated minimal-coordinate path (``[solver] formulation =
+  "minimal"``, :mod:`workbench.spatial.minimal`): its generated ``rhs`` on the same states in its
+  own coordinates (the same ``phi, s, phi', s'``, plus the two energy quadratures), called from the
+  same kind of compiled loop; and the first-compile cost of the generation per mechanism (sympy's
+  derivation, the source with ``cse``, numba's compile of the module without the disk cache) for
+  the pendulum and for a double pendulum with a universal knee (3 coordinates);
 * the ideal spatial slider-crank (``tests/spatial/slider_crank.py``, R-U-S-P, the crank driven):
   the spatial side only.  The driven crank leaves no degree of freedom, so a minimal-coordinate
   right-hand side has nothing to integrate (the crank moment is an output of inverse dynamics):
@@ -129,6 +135,55 @@ def _loops():
                 acc += out[7]
         return acc
     return rhs_loop, deriv_loop
+
+
+def _call_gen(mod, t, x):
+    xd = np.empty_like(x)
+    mod.rhs(t, x, xd)
+    return xd
+
+
+def _generated_loop(rhs):
+    """A compiled loop over the states calling the generated right-hand side ``rhs``."""
+    @njit
+    def loop(times, X, reps):
+        xd = np.zeros(X.shape[1])
+        acc = 0.0
+        for _ in range(reps):
+            for k in range(times.shape[0]):
+                rhs(times[k], X[k], xd)
+                acc += xd[2]
+        return acc
+    return loop
+
+
+def generation_cost(mech):
+    """Wall time [s] of the minimal path's generation for ``mech`` from scratch: sympy's derivation
+    (Kane's method, simplification), the source (``cse``), and numba's compile of its two functions
+    (without the disk cache, on a copy of the text)."""
+    from workbench.spatial.minimal import codegen, tree
+    from workbench.spatial.minimal.derive import derive
+    from workbench.spatial.model import Model
+    from workbench.spatial.solver import initial_state
+    model = Model(mech)
+    y0 = initial_state(model, 0.0)
+    R, A, _, _ = model.kinematics(y0)
+    edges = tree.build(model, R, A)
+    t0 = time.perf_counter()
+    d = derive(model, edges)
+    t1 = time.perf_counter()
+    text = codegen.source(d, "benchmark")
+    t2 = time.perf_counter()
+    text = text.replace("from workbench.jit import njit", "from numba import njit").replace(
+        "@njit(cache=True)", "@njit(cache=False)")
+    ns = {}
+    exec(compile(text, "<generated>", "exec"), ns)
+    n = ns["N_COORD"]
+    x = np.zeros(2 * n + 2)
+    ns["rhs"](0.0, x, np.zeros_like(x))
+    ns["kinematics"](x, np.zeros((ns["N_BODY"], 18)))
+    t3 = time.perf_counter()
+    return t1 - t0, t2 - t1, t3 - t2, n
 
 
 def cpu_best(fn, reps):
@@ -257,6 +312,28 @@ def main():
     py_min()
     t_min_py = cpu_best(py_min, a.reps) / len(times)
     t_rhs, t_der, t_py = spatial_costs(setup, a.reps, inner)
+    # the generated minimal-coordinate rhs (workbench.spatial.minimal) on the same states: its
+    # coordinates are the joint's angle and slide from the start (phi, s here), its speeds their rates
+    from workbench.spatial.minimal.run import prepare
+    _, _, mod, x0, _ = prepare(pendulum.mechanism(None))
+    XG = np.zeros((len(times), 6))
+    XG[:, :4] = X
+    xg = np.zeros(6)
+    gen_diff = 0.0
+    for k in range(len(times)):
+        mod.rhs(times[k], XG[k], xg)
+        minimal_pendulum_rhs(times[k], X[k], par, xd)
+        gen_diff = max(gen_diff, abs(xg[2] - xd[2]) + abs(xg[3] - xd[3]))
+    gloop = _generated_loop(mod.rhs)
+    gloop(times, XG, 1)
+    t_gen = cpu_best(lambda: gloop(times, XG, inner), a.reps) / (inner * len(times))
+    gdisp = mod.rhs.dispatcher()
+
+    def py_gen():
+        for k in range(len(times)):
+            gdisp(times[k], XG[k], xg)
+    py_gen()
+    t_gen_py = cpu_best(py_gen, a.reps) / len(times)
     print("Qi pendulum, frictionless (1001 states of a 1 s run), CPU per call, best of", a.reps)
     print(f"  same mechanism: |phi'' minimal - omega_z' spatial| <= {acc_spatial.max():.1e} rad/s^2 over the states")
     print(f"  minimal-coordinate rhs: compiled loop {t_min * 1e9:8.1f} ns, from Python {t_min_py * 1e9:8.0f} ns")
@@ -264,8 +341,41 @@ def main():
     print(f"  spatial loop's deriv:   compiled loop {t_der * 1e9:8.1f} ns")
     print(f"  ratio spatial / minimal: rhs {t_rhs / t_min:.1f}x, deriv {t_der / t_min:.1f}x (compiled loops); "
           f"from Python {t_py / t_min_py:.1f}x")
+    print(f"  generated minimal rhs:  compiled loop {t_gen * 1e9:8.1f} ns, from Python {t_gen_py * 1e9:8.0f} ns "
+          f"(|accelerations - hand-written| <= {gen_diff:.1e} over the states)")
+    print(f"  ratio generated / hand-written minimal: {t_gen / t_min:.2f}x (compiled loops; issue 28's goal <= 4x), "
+          f"from Python {t_gen_py / t_min_py:.2f}x")
     print("  where the spatial call's time goes (cumulative loops, differences):")
     _print_parts(part_costs(setup, a.reps, inner), t_rhs, t_der)
+    sys.path.insert(0, str(HERE.parent / "spatial"))
+    from test_minimal import _double_universal
+    # a tree with a configuration-dependent mass matrix (the unrolled L D L^T solve): no hand-written
+    # model, the absolute path's rhs on the same states instead
+    from workbench.spatial.minimal.run import absolute_states
+    from scipy.integrate import solve_ivp
+    dmech = _double_universal()
+    dmodel, dy0, dmod, dx0, _ = prepare(dmech)
+    dtimes = np.linspace(0.0, 1.0, 1001)
+    xs = solve_ivp(lambda t, x: _call_gen(dmod, t, x), (0.0, 1.0), dx0, method="DOP853", rtol=1e-10,
+                   atol=1e-12, t_eval=dtimes).y.T
+    XD = np.ascontiguousarray(xs)
+    YD = np.ascontiguousarray(absolute_states(dmodel, dmod, XD, dy0[3 * dmodel.nb:7 * dmodel.nb].reshape(-1, 4)))
+    dsetup = _spatial_setup(dmech, 1.0, 3)
+    dsetup = dsetup[:6] + (dtimes, YD)
+    dl = _generated_loop(dmod.rhs)
+    dl(dtimes, XD, 1)
+    t_dgen = cpu_best(lambda: dl(dtimes, XD, inner), a.reps) / (inner * len(dtimes))
+    t_drhs, t_dder, _ = spatial_costs(dsetup, a.reps, inner // 4)
+    print("double pendulum, revolute hip + universal knee, frictionless (1001 states of a 1 s run; 3 coordinates, "
+          "13 x 2 + 2 absolute states, 9 constraint rows)")
+    print(f"  generated minimal rhs:  compiled loop {t_dgen * 1e9:8.1f} ns")
+    print(f"  spatial fast_rhs.rhs:   compiled loop {t_drhs * 1e9:8.1f} ns ({t_drhs / t_dgen:.0f}x the generated one)")
+    print("first-compile cost of the minimal path's generation (wall time; sympy, cse, numba without the disk cache)")
+    for name, mech in (("Qi pendulum (cylindrical)", pendulum.mechanism(None)),
+                       ("double pendulum, revolute hip + universal knee", _double_universal())):
+        ds, dc, dn, n = generation_cost(mech)
+        print(f"  {name}, {n} coordinates: derivation {ds:.2f} s, source {dc:.2f} s, numba {dn:.2f} s, "
+              f"total {ds + dc + dn:.2f} s")
 
     sc = _spatial_setup(slider_crank.mechanism(), 2 * 2 * np.pi / slider_crank.OMEGA, 401)
     t_rhs, t_der, t_py = spatial_costs(sc, a.reps, inner // 4)

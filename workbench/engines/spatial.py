@@ -14,6 +14,11 @@ set-valued friction (``coulomb_set_valued``), and the journals of a universal jo
 event to event on the reference right-hand side (:mod:`workbench.spatial.stick`); cylindrical and
 revolute joints with LuGre friction, and the journals of a universal joint with it, run with the
 bristle states on the reference right-hand side (:mod:`workbench.spatial.bristles`).
+
+``formulation = "minimal"`` runs a tree of ideal joints rooted at the ground in its joint
+coordinates instead, on code generated for the mechanism (:mod:`workbench.spatial.minimal`); what
+that path does not take (closed loops, clearance joints, joint friction, drivers, spherical
+joints) is a problem of ``validate`` and an error of the run.
 """
 from __future__ import annotations
 
@@ -32,6 +37,25 @@ class Settings(CommonSettings):
     method: str = "DOP853"
     #: ``"fast"``: the compiled right-hand side (numba); ``"scipy"``: the reference one (Python)
     path: str = "fast"
+    #: ``None`` (not given) or ``"absolute"``: positions and Euler parameters with constraint rows
+    #: (the paths above); ``"minimal"``: the joint coordinates of a tree (:mod:`workbench.spatial.minimal`)
+    formulation: str | None = None
+
+
+MINIMAL = "minimal"
+
+
+def minimal_problems(mechanism) -> list[tuple[str, str]]:
+    """What ``formulation = "minimal"`` does not take in ``mechanism`` (and sympy missing)."""
+    import importlib.util
+
+    from ..spatial.minimal import problems as tree_problems
+    out = list(tree_problems(mechanism))
+    if importlib.util.find_spec("sympy") is None:
+        out.append(("solver.formulation", "formulation = \"minimal\" derives the equations with sympy, which is "
+                                          "not installed: pip install 'joint-wear-workbench[minimal]'; valid: "
+                                          "formulation = \"absolute\" (the default)"))
+    return [(k, f"[solver] formulation = \"minimal\": {m}") for k, m in out]
 
 
 def is_spatial(mechanism) -> bool:
@@ -50,6 +74,8 @@ def accepts(mechanism, settings) -> str | None:
 
 def problems(mechanism, settings, *, wear=None, build=False) -> list[tuple[str, str]]:
     out = list(mechanism.problems())
+    if getattr(settings, "formulation", "absolute") == MINIMAL and not out:
+        out += minimal_problems(mechanism)
     if wear is not None:
         out.append(("study.kind", "an engine takes no worn surfaces of a spatial mechanism: its wear study "
                                   "runs the spatial wear loop on worn maps (workbench.wear.spatial_loop)"))
@@ -83,7 +109,12 @@ def simulate(mechanism, settings, **kw):
     cylindrical or revolute joints carry set-valued friction (``coulomb_set_valued``) runs event
     to event on the reference right-hand side (:func:`workbench.spatial.stick.simulate`); one whose
     joints carry LuGre friction (a law with internal states) runs with the bristle states on the
-    reference right-hand side (:func:`workbench.spatial.bristles.simulate`)."""
+    reference right-hand side (:func:`workbench.spatial.bristles.simulate`).  ``formulation =
+    "minimal"``: :func:`workbench.spatial.minimal.run.simulate` (or its error naming what it does
+    not take)."""
+    if getattr(settings, "formulation", "absolute") == MINIMAL:
+        from ..spatial.minimal.run import simulate as run_minimal
+        return run_minimal(mechanism, settings, initial=kw.get("initial"))
     path = run_path(mechanism)
     if path == "stick":
         from ..spatial.stick import simulate as run_stick
@@ -99,6 +130,9 @@ def describe(settings, mechanism=None) -> str:
     """``validate``'s engine line; with the ``mechanism``, a set-valued joint's study names the
     event-driven path it runs on (:func:`simulate` sends it there whatever ``path`` says)."""
     method = getattr(settings, "method", "DOP853")
+    if getattr(settings, "formulation", "absolute") == MINIMAL:
+        return (f"spatial rigid bodies, minimal (joint) coordinates of a tree, right-hand side generated "
+                f"for the mechanism (sympy, Kane's method; numba), scipy {method}")
     path = run_path(mechanism) if mechanism is not None else "plain"
     if path == "stick":
         return (f"spatial rigid bodies, event-driven set-valued stick and slip (reference right-hand side), "

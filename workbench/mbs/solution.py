@@ -37,6 +37,10 @@ class SolverSettings:
     path : ``"fast"`` (compiled Dormand-Prince with event location) or ``"scipy"`` (reference:
         ``scipy.integrate.solve_ivp`` with a plain-Python right-hand side); the older spelling of
         ``engine = "compiled"`` / ``"scipy_reference"``.
+    formulation : the spatial engine's coordinates: ``None`` (not given) or ``"absolute"`` (position
+        and Euler parameters per body, constraint rows; every spatial mechanism) or ``"minimal"`` (the joint coordinates
+        of a tree of ideal joints rooted at the ground, equations generated for the mechanism:
+        :mod:`workbench.spatial.minimal`).
     method : scipy method on the reference path (``"DOP853"``, ``"RK45"``, ``"Radau"`` ...) and of
         the event-driven engine's smooth phases; ``"moreau_jean"`` is the older spelling of
         ``engine = "moreau_jean"``.
@@ -76,6 +80,7 @@ class SolverSettings:
     baumgarte_alpha: float = 5.0
     baumgarte_beta: float = 5.0
     path: str = "fast"
+    formulation: str | None = None   # a spatial engine's key: given for a planar study, validate names it
     method: str = "DOP853"
     detection: str = "event"
     critical_penetration: float = 1e-8

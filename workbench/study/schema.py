@@ -278,6 +278,12 @@ SOLVER = Section("solver", "Numerical settings (`workbench.mbs.solution.SolverSe
     Key("path", "text", "", "`fast` (compiled) or `scipy` (reference); the older spelling of "
         "`engine = \"compiled\"` / `\"scipy_reference\"`", _SD["path"],
         choices=("fast", "scipy")),
+    Key("formulation", "text", "", "spatial mechanisms (`dimension = 3`): `absolute` (position and Euler "
+        "parameters per body with constraint rows; every spatial mechanism) or `minimal` (the joint "
+        "coordinates of a tree of ideal joints rooted at the ground, its equations derived with sympy "
+        "by Kane's method and compiled for the mechanism, `workbench.spatial.minimal`: no closed loops, "
+        "clearance joints, joint friction, drivers or spherical joints; the first run of a mechanism "
+        "generates and compiles its code); not given: `absolute`", _SD["formulation"], choices=("absolute", "minimal")),
     Key("method", "text", "", "scipy method on the reference path and of the event-driven phases; "
         "`moreau_jean` is the older spelling of `engine = \"moreau_jean\"`", _SD["method"],
         choices=("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA", "moreau_jean")),

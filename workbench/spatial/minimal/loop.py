@@ -1,0 +1,138 @@
+"""The compiled integration loop of the minimal path: scipy's DOP853 step for step, as the
+absolute path's loop (:func:`workbench.spatial.integrate.segment`, whose coefficients, step-size
+rule and dense output it uses) without contact events, friction fall-backs or stored steps.
+
+:func:`integrate` is not compiled here: :mod:`.codegen` copies its source into each generated
+module (``@njit(cache=True)``), where its global ``rhs`` is that mechanism's generated right-hand
+side, called by name (a compiled function taking another one as an argument would not be cached
+on disk) - as :mod:`workbench.mbs.codegen_module` does for the planar integrator.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..integrate import _DC_A, _DC_B, _DC_C, _DC_D, _DC_E3, _DC_E5, _MAX_FACTOR, _MIN_FACTOR, _SAFETY, dense_eval
+
+#: accepted steps per call of :func:`integrate` (then the caller checks the wall-time limit)
+CHUNK = 4096
+#: :func:`integrate` status: reached ``t1``; paused after :data:`CHUNK` steps; step under scipy's smallest
+DONE, PAUSED, TOO_SMALL = 0, 2, 5
+
+
+def rhs(t, x, xd):   # the generated module's own replaces this stand-in
+    raise NotImplementedError
+
+
+def integrate(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, y_out):
+    """Integrate ``y' = rhs(t, y)`` from ``(t, y)`` towards ``t1``, first trying the step ``h_abs``
+    (at most ``hmax``); the samples at ``times[k_out:]`` reached go into ``Ys``.  Returns
+    ``(status, t, h_abs, k_out, nfev)``; the state reached in ``y_out``."""
+    A = _DC_A; B = _DC_B; C = _DC_C; E3 = _DC_E3; E5 = _DC_E5; D = _DC_D
+    ny = y.shape[0]
+    nout = times.shape[0]
+    K = np.empty((16, ny))
+    f = np.empty(ny)
+    ynew = np.empty(ny)
+    ytmp = np.empty(ny)
+    F = np.empty((7, ny))
+    y = y.copy()
+    rhs(t, y, f)
+    nfev = 1
+    n_steps = 0
+    exponent = -1.0 / 8.0
+    while True:
+        if t >= t1:
+            y_out[:] = y
+            return DONE, t, h_abs, k_out, nfev
+        if n_steps >= CHUNK:
+            y_out[:] = y
+            return PAUSED, t, h_abs, k_out, nfev
+        min_step = 10.0 * abs(np.nextafter(t, np.inf) - t)
+        if h_abs > hmax:
+            h_abs = hmax
+        elif h_abs < min_step:
+            h_abs = min_step
+        rejected = False
+        while True:
+            if h_abs < min_step:
+                y_out[:] = y
+                return TOO_SMALL, t, h_abs, k_out, nfev
+            t_new = t + h_abs
+            if t_new > t1:
+                t_new = t1
+            h = t_new - t
+            h_abs = abs(h)
+            K[0] = f
+            for s in range(1, 13):
+                if s < 12:
+                    for i in range(ny):
+                        acc = 0.0
+                        for q in range(s):
+                            acc += K[q, i] * A[s, q]
+                        ytmp[i] = y[i] + acc * h
+                    tt = t + C[s] * h
+                else:
+                    for i in range(ny):
+                        acc = 0.0
+                        for q in range(12):
+                            acc += K[q, i] * B[q]
+                        ynew[i] = y[i] + h * acc
+                        ytmp[i] = ynew[i]
+                    tt = t_new
+                nfev += 1
+                rhs(tt, ytmp, K[s])
+            e5 = 0.0; e3 = 0.0
+            for i in range(ny):
+                sc = atol + max(abs(y[i]), abs(ynew[i])) * rtol
+                a5 = 0.0; a3 = 0.0
+                for q in range(13):
+                    a5 += K[q, i] * E5[q]
+                    a3 += K[q, i] * E3[q]
+                a5 /= sc; a3 /= sc
+                e5 += a5 * a5; e3 += a3 * a3
+            if e5 == 0.0 and e3 == 0.0:
+                err = 0.0
+            else:
+                err = abs(h) * e5 / np.sqrt((e5 + 0.01 * e3) * ny)
+            if err < 1.0:
+                if err == 0.0:
+                    factor = _MAX_FACTOR
+                else:
+                    factor = _SAFETY * err ** exponent
+                    if not factor < _MAX_FACTOR:
+                        factor = _MAX_FACTOR
+                if rejected and factor > 1.0:
+                    factor = 1.0
+                h_abs *= factor
+                break
+            factor = _SAFETY * err ** exponent
+            if not factor > _MIN_FACTOR:
+                factor = _MIN_FACTOR
+            h_abs *= factor
+            rejected = True
+        if k_out < nout and times[k_out] <= t_new:   # the dense output for the samples in the step
+            for s in range(13, 16):
+                for i in range(ny):
+                    acc = 0.0
+                    for q in range(s):
+                        acc += K[q, i] * A[s, q]
+                    ytmp[i] = y[i] + acc * h
+                nfev += 1
+                rhs(t + C[s] * h, ytmp, K[s])
+            for i in range(ny):
+                dy = ynew[i] - y[i]
+                F[0, i] = dy
+                F[1, i] = h * K[0, i] - dy
+                F[2, i] = 2.0 * dy - h * (K[12, i] + K[0, i])
+                for r in range(4):
+                    acc = 0.0
+                    for q in range(16):
+                        acc += D[r, q] * K[q, i]
+                    F[3 + r, i] = h * acc
+            while k_out < nout and times[k_out] <= t_new:
+                dense_eval(F, y, (times[k_out] - t) / h, Ys[k_out])
+                k_out += 1
+        n_steps += 1
+        t = t_new
+        y[:] = ynew
+        f[:] = K[12]
