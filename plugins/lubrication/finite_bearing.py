@@ -76,9 +76,6 @@ class FiniteBearing(LubricationModel):
         if depth > 0.0 and L / (2.0 * R) > wfin.LD_VALIDATED:
             out.append(f"L/D = {L / (2.0 * R):.3g}; the reduced worn model was measured at L/D <= "
                        f"{wfin.LD_VALIDATED:g}")
-        if depth > 0.0 and self.params.cavitation != "gumbel":
-            out.append(f"cavitation '{self.params.cavitation}'; the reduced worn model's error was measured "
-                       "for the Gümbel film only")
         return "; ".join(out)
 
     def range_validity(self, eps_max: float) -> str:
