@@ -31,7 +31,7 @@ def main(n=300, ld=2.0, seed=2026):
     for _ in range(n):
         e, ps, g = rng.uniform(0.1, 0.9), rng.uniform(-math.pi, math.pi), rng.uniform(0, 2 * math.pi)
         s = rey.solve_film(e, ld, ps, cavitation="jfo", groove=True, groove_angle=g, n_theta=nt, n_y=ny,
-                           max_iter=jt.MAX_ITER)
+                           max_iter=jt.MAX_ITER, warn=False)   # the flag read below
         ok = s.info["jfo_converged"]
         if not ok:
             s = rey.solve_film(e, ld, ps, cavitation="reynolds", groove=True, groove_angle=g, n_theta=nt, n_y=ny)

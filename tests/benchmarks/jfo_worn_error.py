@@ -55,7 +55,7 @@ def measure(ld, depth_c, n, seed=3):
         tried += 1
         s = rey.solve_film(eps, ld, psq, cavitation="jfo", groove=True, groove_angle=(psig - alpha - math.pi) % (2 * math.pi),
                            wear=rey.bushing_wear(PSI, depth, C, alpha), whirl=whirl, n_theta=96, n_y=17,
-                           max_iter=jt.MAX_ITER)
+                           max_iter=jt.MAX_ITER, warn=False)   # the flag read below
         if not s.info["jfo_converged"] or s.f_e == s.f_t == 0.0:
             continue
         ref = complex(s.f_e, s.f_t)

@@ -31,7 +31,7 @@ def shipped():
 
 def _direct(eps, psi, theta_g, cavitation="jfo"):
     s = rey.solve_film(eps, LD, psi, cavitation=cavitation, groove=True, groove_angle=theta_g,
-                       n_theta=NT, n_y=NY, max_iter=jt.MAX_ITER)
+                       n_theta=NT, n_y=NY, max_iter=jt.MAX_ITER, warn=False)   # the flag read below
     ok = s.info.get("jfo_converged", False)
     return s, ok
 

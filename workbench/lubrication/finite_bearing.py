@@ -117,17 +117,23 @@ def interpolate(eps, psi, p):
 
 
 @njit(cache=True)
+def table_cell(eps, psi, n_u, n_psi, eps_t):
+    """``(i, t_u, k, t_psi)``: the table cell of ``(eps, psi)`` and the fractions within it, on the
+    nodes :func:`eps_nodes` (clamped at ``eps_t``) and :func:`psi_nodes` (``k`` not yet wrapped)."""
+    e = min(eps, eps_t)
+    u = math.log(1.0 - e) / math.log(1.0 - eps_t) * (n_u - 1)
+    i = min(int(u), n_u - 2)
+    v = (psi + math.pi) / (2.0 * math.pi) * n_psi
+    k = int(math.floor(v))
+    return i, u - i, k, v - k
+
+
+@njit(cache=True)
 def interpolate_at(eps, psi, p, base):
     """:func:`interpolate` of a table of the same grid (``p[5:8]``) stored from ``p[base]`` on
     (:mod:`.worn_finite` packs a second one)."""
     n_u = int(p[5]); n_psi = int(p[6]); eps_t = p[7]
-    e = min(eps, eps_t)
-    u = math.log(1.0 - e) / math.log(1.0 - eps_t) * (n_u - 1)
-    i = min(int(u), n_u - 2)
-    tu = u - i
-    v = (psi + math.pi) / (2.0 * math.pi) * n_psi
-    k = int(math.floor(v))
-    tv = v - k
+    i, tu, k, tv = table_cell(eps, psi, n_u, n_psi, eps_t)
     wu = _cr(tu); wv = _cr(tv)
     fe = 0.0; ft = 0.0
     off = n_u * n_psi

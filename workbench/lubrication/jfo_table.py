@@ -163,13 +163,7 @@ def interpolate(eps, psi, theta_g, p):
     """Dimensionless ``(f_e, f_t)`` at ``(eps, psi, theta_g)`` from the packed table (tricubic
     Catmull-Rom, periodic in ``psi`` and ``theta_g``; clamped in ``eps``)."""
     n_u = int(p[5]); n_psi = int(p[6]); n_g = int(p[7]); eps_t = p[8]
-    e = min(eps, eps_t)
-    u = math.log(1.0 - e) / math.log(1.0 - eps_t) * (n_u - 1)
-    i = min(int(u), n_u - 2)
-    tu = u - i
-    v = (psi + math.pi) / (2.0 * math.pi) * n_psi
-    k = int(math.floor(v))
-    tv = v - k
+    i, tu, k, tv = fb.table_cell(eps, psi, n_u, n_psi, eps_t)
     g = (theta_g / (2.0 * math.pi)) % 1.0 * n_g
     m = int(math.floor(g))
     tg = g - m

@@ -65,6 +65,46 @@ _DC_D = _dc.D
 
 
 @njit(cache=True)
+def error_norm(K, y, ynew, h, atol, rtol):
+    """scipy's DOP853 error norm of a trial step of size ``h`` from ``y`` to ``ynew`` with the
+    stages ``K`` (its 5th- and 3rd-order estimates combined); a step is accepted below 1."""
+    ny = y.shape[0]
+    e5 = 0.0; e3 = 0.0
+    for i in range(ny):
+        sc = atol + max(abs(y[i]), abs(ynew[i])) * rtol
+        a5 = 0.0; a3 = 0.0
+        for q in range(13):
+            a5 += K[q, i] * _DC_E5[q]
+            a3 += K[q, i] * _DC_E3[q]
+        a5 /= sc; a3 /= sc
+        e5 += a5 * a5; e3 += a3 * a3
+    if e5 == 0.0 and e3 == 0.0:
+        return 0.0
+    return abs(h) * e5 / np.sqrt((e5 + 0.01 * e3) * ny)
+
+
+@njit(cache=True)
+def step_factor(err, exponent, rejected):
+    """scipy's factor on the step size after a trial step with the error norm ``err``: grown at
+    most ``_MAX_FACTOR`` (not at all right after a rejection) when accepted (``err < 1``), shrunk
+    at least to ``_MIN_FACTOR`` when rejected."""
+    if err < 1.0:
+        if err == 0.0:
+            factor = _MAX_FACTOR
+        else:
+            factor = _SAFETY * err ** exponent
+            if not factor < _MAX_FACTOR:
+                factor = _MAX_FACTOR
+        if rejected and factor > 1.0:
+            factor = 1.0
+        return factor
+    factor = _SAFETY * err ** exponent
+    if not factor > _MIN_FACTOR:
+        factor = _MIN_FACTOR
+    return factor
+
+
+@njit(cache=True)
 def deriv(t, Y, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, out, ws):
     """The state's derivative into ``out``; a ``D_*`` status.  The clearance forces
     (:func:`.clearance.compiled_forces.forces`, with ``nq = 2`` the normal forces' and the
@@ -201,7 +241,7 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
     n_steps, nfev, hit)``: the time reached, the next step size, the length of the last step (to
     the event), the next sample, the steps stored, the right-hand side calls and the event's
     point (-1); the state reached in ``y_out``."""
-    A = _DC_A; B = _DC_B; C = _DC_C; E3 = _DC_E3; E5 = _DC_E5; D = _DC_D
+    A = _DC_A; B = _DC_B; C = _DC_C; D = _DC_D
     ny = y.shape[0]
     n = ny - nq
     nout = times.shape[0]
@@ -269,34 +309,10 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
                         return FALLBACK, t, h_abs, last_h, k_out, n_steps, nfev, -1
                     y_out[:] = ytmp
                     return BAD_LAW, t, h_abs, last_h, k_out, n_steps, nfev, -1
-            e5 = 0.0; e3 = 0.0
-            for i in range(ny):
-                sc = atol + max(abs(y[i]), abs(ynew[i])) * rtol
-                a5 = 0.0; a3 = 0.0
-                for q in range(13):
-                    a5 += K[q, i] * E5[q]
-                    a3 += K[q, i] * E3[q]
-                a5 /= sc; a3 /= sc
-                e5 += a5 * a5; e3 += a3 * a3
-            if e5 == 0.0 and e3 == 0.0:
-                err = 0.0
-            else:
-                err = abs(h) * e5 / np.sqrt((e5 + 0.01 * e3) * ny)
+            err = error_norm(K, y, ynew, h, atol, rtol)
+            h_abs *= step_factor(err, exponent, rejected)
             if err < 1.0:
-                if err == 0.0:
-                    factor = _MAX_FACTOR
-                else:
-                    factor = _SAFETY * err ** exponent
-                    if not factor < _MAX_FACTOR:
-                        factor = _MAX_FACTOR
-                if rejected and factor > 1.0:
-                    factor = 1.0
-                h_abs *= factor
                 break
-            factor = _SAFETY * err ** exponent
-            if not factor > _MIN_FACTOR:
-                factor = _MIN_FACTOR
-            h_abs *= factor
             rejected = True
         # the accepted step [t, t_new]: events, dense output, samples
         g_new = gaps(ynew, n, cargs)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..integrate import _DC_A, _DC_B, _DC_C, _DC_D, _DC_E3, _DC_E5, _MAX_FACTOR, _MIN_FACTOR, _SAFETY, dense_eval
+from ..integrate import _DC_A, _DC_B, _DC_C, _DC_D, _DC_E3, _DC_E5, _MAX_FACTOR, _MIN_FACTOR, _SAFETY, dense_eval, error_norm, step_factor  # noqa: F401 - the generated module imports these from here
 
 #: accepted steps per call of :func:`integrate` (then the caller checks the wall-time limit)
 CHUNK = 4096
@@ -27,7 +27,7 @@ def integrate(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, y_out):
     """Integrate ``y' = rhs(t, y)`` from ``(t, y)`` towards ``t1``, first trying the step ``h_abs``
     (at most ``hmax``); the samples at ``times[k_out:]`` reached go into ``Ys``.  Returns
     ``(status, t, h_abs, k_out, nfev)``; the state reached in ``y_out``."""
-    A = _DC_A; B = _DC_B; C = _DC_C; E3 = _DC_E3; E5 = _DC_E5; D = _DC_D
+    A = _DC_A; B = _DC_B; C = _DC_C; D = _DC_D
     ny = y.shape[0]
     nout = times.shape[0]
     K = np.empty((16, ny))
@@ -81,34 +81,10 @@ def integrate(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, y_out):
                     tt = t_new
                 nfev += 1
                 rhs(tt, ytmp, K[s])
-            e5 = 0.0; e3 = 0.0
-            for i in range(ny):
-                sc = atol + max(abs(y[i]), abs(ynew[i])) * rtol
-                a5 = 0.0; a3 = 0.0
-                for q in range(13):
-                    a5 += K[q, i] * E5[q]
-                    a3 += K[q, i] * E3[q]
-                a5 /= sc; a3 /= sc
-                e5 += a5 * a5; e3 += a3 * a3
-            if e5 == 0.0 and e3 == 0.0:
-                err = 0.0
-            else:
-                err = abs(h) * e5 / np.sqrt((e5 + 0.01 * e3) * ny)
+            err = error_norm(K, y, ynew, h, atol, rtol)
+            h_abs *= step_factor(err, exponent, rejected)
             if err < 1.0:
-                if err == 0.0:
-                    factor = _MAX_FACTOR
-                else:
-                    factor = _SAFETY * err ** exponent
-                    if not factor < _MAX_FACTOR:
-                        factor = _MAX_FACTOR
-                if rejected and factor > 1.0:
-                    factor = 1.0
-                h_abs *= factor
                 break
-            factor = _SAFETY * err ** exponent
-            if not factor > _MIN_FACTOR:
-                factor = _MIN_FACTOR
-            h_abs *= factor
             rejected = True
         if k_out < nout and times[k_out] <= t_new:   # the dense output for the samples in the step
             for s in range(13, 16):
