@@ -65,6 +65,44 @@ _DC_D = _dc.D
 
 
 @njit(cache=True)
+def stage_state(s, t, t_new, h, y, K, ytmp, ynew):
+    """The state at which scipy's DOP853 evaluates stage ``s`` of the step ``[t, t_new]`` of size
+    ``h`` (stages 1-11 and the dense output's 13-15 from the stages ``K`` before them; stage 12 the
+    8th-order solution, also written to ``ynew``) into ``ytmp``; returns the stage's time."""
+    ny = y.shape[0]
+    if s == 12:
+        for i in range(ny):
+            acc = 0.0
+            for q in range(12):
+                acc += K[q, i] * _DC_B[q]
+            ynew[i] = y[i] + h * acc
+            ytmp[i] = ynew[i]
+        return t_new
+    for i in range(ny):
+        acc = 0.0
+        for q in range(s):
+            acc += K[q, i] * _DC_A[s, q]
+        ytmp[i] = y[i] + acc * h
+    return t + _DC_C[s] * h
+
+
+@njit(cache=True)
+def dense_coefficients(h, y, ynew, K, F):
+    """scipy's DOP853 dense-output coefficients ``F`` (7, ny) of the step of size ``h`` from ``y`` to
+    ``ynew`` with the 16 stages ``K`` (:func:`dense_eval` evaluates them)."""
+    for i in range(y.shape[0]):
+        dy = ynew[i] - y[i]
+        F[0, i] = dy
+        F[1, i] = h * K[0, i] - dy
+        F[2, i] = 2.0 * dy - h * (K[12, i] + K[0, i])
+        for r in range(4):
+            acc = 0.0
+            for q in range(16):
+                acc += _DC_D[r, q] * K[q, i]
+            F[3 + r, i] = h * acc
+
+
+@njit(cache=True)
 def error_norm(K, y, ynew, h, atol, rtol):
     """scipy's DOP853 error norm of a trial step of size ``h`` from ``y`` to ``ynew`` with the
     stages ``K`` (its 5th- and 3rd-order estimates combined); a step is accepted below 1."""
@@ -241,7 +279,7 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
     n_steps, nfev, hit)``: the time reached, the next step size, the length of the last step (to
     the event), the next sample, the steps stored, the right-hand side calls and the event's
     point (-1); the state reached in ``y_out``."""
-    A = _DC_A; B = _DC_B; C = _DC_C; D = _DC_D
+    C = _DC_C
     ny = y.shape[0]
     n = ny - nq
     nout = times.shape[0]
@@ -286,21 +324,7 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
             h_abs = abs(h)
             K[0] = f
             for s in range(1, 13):
-                if s < 12:
-                    for i in range(ny):
-                        acc = 0.0
-                        for q in range(s):
-                            acc += K[q, i] * A[s, q]
-                        ytmp[i] = y[i] + acc * h
-                    tt = t + C[s] * h
-                else:
-                    for i in range(ny):
-                        acc = 0.0
-                        for q in range(12):
-                            acc += K[q, i] * B[q]
-                        ynew[i] = y[i] + h * acc
-                        ytmp[i] = ynew[i]
-                    tt = t_new
+                tt = stage_state(s, t, t_new, h, y, K, ytmp, ynew)
                 nfev += 1
                 st = deriv(tt, ytmp, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, K[s], ws)
                 if st != 0:
@@ -326,11 +350,7 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
         need = store or active or (k_out < nout and times[k_out] <= t_new)
         if need:
             for s in range(13, 16):
-                for i in range(ny):
-                    acc = 0.0
-                    for q in range(s):
-                        acc += K[q, i] * A[s, q]
-                    ytmp[i] = y[i] + acc * h
+                stage_state(s, t, t_new, h, y, K, ytmp, ynew)
                 nfev += 1
                 st = deriv(t + C[s] * h, ytmp, dm, alpha, beta, rargs, cargs, jargs, nq, cfs, ffs, K[s], ws)
                 if st != 0:      # the step is dropped: the caller goes on from its start
@@ -339,16 +359,7 @@ def segment(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, dm, alpha, beta
                         return FALLBACK, t, h, last_h, k_out, n_steps, nfev, -1
                     y_out[:] = ytmp
                     return BAD_LAW, t, h, last_h, k_out, n_steps, nfev, -1
-            for i in range(ny):
-                dy = ynew[i] - y[i]
-                F[0, i] = dy
-                F[1, i] = h * K[0, i] - dy
-                F[2, i] = 2.0 * dy - h * (K[12, i] + K[0, i])
-                for r in range(4):
-                    acc = 0.0
-                    for q in range(16):
-                        acc += D[r, q] * K[q, i]
-                    F[3 + r, i] = h * acc
+            dense_coefficients(h, y, ynew, K, F)
         t_end = t_new
         hit = -1
         if active:

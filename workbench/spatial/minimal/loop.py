@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..integrate import _DC_A, _DC_B, _DC_C, _DC_D, _DC_E3, _DC_E5, _MAX_FACTOR, _MIN_FACTOR, _SAFETY, dense_eval, error_norm, step_factor  # noqa: F401 - the generated module imports these from here
+from ..integrate import (_DC_A, _DC_B, _DC_C, _DC_D, _DC_E3, _DC_E5, _MAX_FACTOR, _MIN_FACTOR,  # noqa: F401 - the
+                         _SAFETY, dense_coefficients, dense_eval, error_norm, stage_state,  # generated module
+                         step_factor)                                               # imports these from here
 
 #: accepted steps per call of :func:`integrate` (then the caller checks the wall-time limit)
 CHUNK = 4096
@@ -27,7 +29,7 @@ def integrate(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, y_out):
     """Integrate ``y' = rhs(t, y)`` from ``(t, y)`` towards ``t1``, first trying the step ``h_abs``
     (at most ``hmax``); the samples at ``times[k_out:]`` reached go into ``Ys``.  Returns
     ``(status, t, h_abs, k_out, nfev)``; the state reached in ``y_out``."""
-    A = _DC_A; B = _DC_B; C = _DC_C; D = _DC_D
+    C = _DC_C
     ny = y.shape[0]
     nout = times.shape[0]
     K = np.empty((16, ny))
@@ -64,21 +66,7 @@ def integrate(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, y_out):
             h_abs = abs(h)
             K[0] = f
             for s in range(1, 13):
-                if s < 12:
-                    for i in range(ny):
-                        acc = 0.0
-                        for q in range(s):
-                            acc += K[q, i] * A[s, q]
-                        ytmp[i] = y[i] + acc * h
-                    tt = t + C[s] * h
-                else:
-                    for i in range(ny):
-                        acc = 0.0
-                        for q in range(12):
-                            acc += K[q, i] * B[q]
-                        ynew[i] = y[i] + h * acc
-                        ytmp[i] = ynew[i]
-                    tt = t_new
+                tt = stage_state(s, t, t_new, h, y, K, ytmp, ynew)
                 nfev += 1
                 rhs(tt, ytmp, K[s])
             err = error_norm(K, y, ynew, h, atol, rtol)
@@ -88,23 +76,10 @@ def integrate(t, t1, y, h_abs, hmax, rtol, atol, times, k_out, Ys, y_out):
             rejected = True
         if k_out < nout and times[k_out] <= t_new:   # the dense output for the samples in the step
             for s in range(13, 16):
-                for i in range(ny):
-                    acc = 0.0
-                    for q in range(s):
-                        acc += K[q, i] * A[s, q]
-                    ytmp[i] = y[i] + acc * h
+                stage_state(s, t, t_new, h, y, K, ytmp, ynew)
                 nfev += 1
                 rhs(t + C[s] * h, ytmp, K[s])
-            for i in range(ny):
-                dy = ynew[i] - y[i]
-                F[0, i] = dy
-                F[1, i] = h * K[0, i] - dy
-                F[2, i] = 2.0 * dy - h * (K[12, i] + K[0, i])
-                for r in range(4):
-                    acc = 0.0
-                    for q in range(16):
-                        acc += D[r, q] * K[q, i]
-                    F[3 + r, i] = h * acc
+            dense_coefficients(h, y, ynew, K, F)
             while k_out < nout and times[k_out] <= t_new:
                 dense_eval(F, y, (times[k_out] - t) / h, Ys[k_out])
                 k_out += 1
