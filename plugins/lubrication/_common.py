@@ -1,6 +1,8 @@
 """Shared parameters of the built-in lubrication models (not a plugin: no entry point, no hook)."""
 from __future__ import annotations
 
+import numpy as np
+
 from workbench.plugin import StudyError
 from workbench.plugin import ContactGeometry, parameter
 
@@ -37,3 +39,20 @@ def table_range(eps_max: float, eps_table: float) -> str:
                 f"there the force is the table's last value continued by (1 - eps^2)^(-5/2), not a "
                 f"Reynolds solution")
     return ""
+
+
+def scar_validity(geometry, bushing_wear, name: str, depth_limit: float, ld_limit: float | None = None,
+                  what: str = "the reduced worn model") -> str:
+    """A reduced worn film's :meth:`~workbench.models.LubricationModel.worn_validity`: the scar
+    (largest minus least wear depth [m]) deeper than ``depth_limit`` clearances, or (``ld_limit``)
+    a worn bore at an L/D above it, the range ``what``'s error was measured on."""
+    R, L, c = bearing_dimensions(geometry, name)
+    h = np.asarray(bushing_wear, float)
+    depth = float(h.max() - h.min()) if h.size else 0.0
+    out = []
+    if depth > depth_limit * c:
+        out.append(f"the scar is {depth / c:.3g} of the radial clearance deep (largest minus least wear "
+                   f"depth); {what} was measured up to {depth_limit:g}")
+    if ld_limit is not None and depth > 0.0 and L / (2.0 * R) > ld_limit:
+        out.append(f"L/D = {L / (2.0 * R):.3g}; {what} was measured at L/D <= {ld_limit:g}")
+    return "; ".join(out)

@@ -13,7 +13,7 @@ from workbench.plugin import finite_bearing as fb
 from workbench.plugin import worn_finite as wfin
 from workbench.plugin import ContactGeometry, LubricationModel, parameter
 
-from ._common import bearing_dimensions, eps_cap_field, table_range, viscosity_field
+from ._common import bearing_dimensions, eps_cap_field, scar_validity, table_range, viscosity_field
 
 
 class FiniteBearing(LubricationModel):
@@ -66,17 +66,7 @@ class FiniteBearing(LubricationModel):
                 "short/long film, a reduced model: error in docs/lubrication.md)")
 
     def worn_validity(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> str:
-        R, L, c = bearing_dimensions(geometry, self.name)
-        h = np.asarray(bushing_wear, float)
-        depth = float(h.max() - h.min()) if h.size else 0.0
-        out = []
-        if depth > wfin.DEPTH_VALIDATED * c:
-            out.append(f"the scar is {depth / c:.3g} of the radial clearance deep (largest minus least wear "
-                       f"depth); the reduced worn model was measured up to {wfin.DEPTH_VALIDATED:g}")
-        if depth > 0.0 and L / (2.0 * R) > wfin.LD_VALIDATED:
-            out.append(f"L/D = {L / (2.0 * R):.3g}; the reduced worn model was measured at L/D <= "
-                       f"{wfin.LD_VALIDATED:g}")
-        return "; ".join(out)
+        return scar_validity(geometry, bushing_wear, self.name, wfin.DEPTH_VALIDATED, wfin.LD_VALIDATED)
 
     def range_validity(self, eps_max: float) -> str:
         return table_range(eps_max, fb.EPS_TABLE)

@@ -21,7 +21,7 @@ from workbench.plugin import hookimpl
 from workbench.plugin import jfo_table as jt
 from workbench.plugin import ContactGeometry, LubricationModel, parameter
 
-from ._common import bearing_dimensions, eps_cap_field, table_range, viscosity_field
+from ._common import bearing_dimensions, eps_cap_field, scar_validity, table_range, viscosity_field
 
 
 class FiniteBearingJFO(LubricationModel):
@@ -97,13 +97,7 @@ class FiniteBearingJFO(LubricationModel):
                 "short/long film, a reduced model: error in docs/lubrication.md)")
 
     def worn_validity(self, geometry: ContactGeometry, bushing_wear: np.ndarray) -> str:
-        R, L, c = bearing_dimensions(geometry, self.name)
-        h = np.asarray(bushing_wear, float)
-        depth = float(h.max() - h.min()) if h.size else 0.0
-        if depth > jt.DEPTH_VALIDATED * c:
-            return (f"the scar is {depth / c:.3g} of the radial clearance deep (largest minus least wear depth); "
-                    f"the reduced worn JFO model was measured up to {jt.DEPTH_VALIDATED:g}")
-        return ""
+        return scar_validity(geometry, bushing_wear, self.name, jt.DEPTH_VALIDATED, what="the reduced worn JFO model")
 
     def range_validity(self, eps_max: float) -> str:
         return table_range(eps_max, jt.EPS_TABLE)

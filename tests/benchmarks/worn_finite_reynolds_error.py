@@ -10,24 +10,21 @@ import math, sys, time
 import numpy as np
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lubrication"))
 from worn_bore_rig import NODES, PSI, scar
 from workbench.lubrication import reynolds as rey
 from workbench.plugins import build_registry
 from workbench.models import ContactGeometry
 MU, R, C, V = 0.04, 0.01, 5e-4, 300.0
-def state(eps, psq, whirl, alpha):
-    u = np.array([math.cos(alpha), math.sin(alpha)]); t = np.array([-u[1], u[0]])
-    w = V * math.cos(psq); ed = 0.5 * V * math.sin(psq); gd = 0.5 * whirl * V
-    return eps * C * u, C * ed * u + C * eps * gd * t, w + 2.0 * gd
-def dimless(model, p, eps, psq, whirl, alpha):
-    e, v, om = state(eps, psq, whirl, alpha)
-    fx, fy, _ = type(model).kernel(*e, *v, om, p)
-    u = np.array([math.cos(alpha), math.sin(alpha)]); t = np.array([-u[1], u[0]])
-    return np.array([np.dot((fx, fy), u), np.dot((fx, fy), t)]) * C * C / (6.0 * MU * R ** 4 * V)
+from test_worn_finite import _dimless as dimless, _rel as rel   # the Gümbel measurement's scaling  # noqa: E402
+
+
 def fe(cav, ld, depth, eps, psq, whirl, alpha):
-    s = rey.solve_film(eps, ld, psq, cavitation=cav, wear=rey.bushing_wear(PSI, depth, C, alpha), whirl=whirl, n_theta=192, n_y=25)
+    s = rey.solve_film(eps, ld, psq, cavitation=cav, wear=rey.bushing_wear(PSI, depth, C, alpha), whirl=whirl,
+                       n_theta=192, n_y=25)
     return np.array([s.f_e, s.f_t])
-rel = lambda a, b: float(np.linalg.norm(a - b) / np.linalg.norm(b))
+
+
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 60
 for cav in ("reynolds",):
     model = build_registry().create("lubrication", "finite_bearing", {"viscosity": MU, "cavitation": cav})
