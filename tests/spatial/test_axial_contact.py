@@ -67,6 +67,20 @@ def test_the_state_reproduces_the_reaction_with_friction(seed):
         assert np.allclose(n1, n2, atol=1e-9) and abs(n3[1:] @ n1) < 1e-9 and np.linalg.norm(n3) <= 1 + 1e-12
 
 
+def _random_face_loads(rng, n):
+    """``n`` random journal loads for the face solves: ``(A, b0, g3, g4, k_r, c)`` with the
+    radial matrix of a friction coefficient k_r (zero half the time) and face distance c [m], a
+    radial load b0 [N, N m], and an axial load on one face, of order 1 or 100 N."""
+    from workbench.spatial import kernels as K
+    for _ in range(n):
+        c, k_r = rng.uniform(0.02, 0.5), rng.choice([0.0, rng.uniform(-0.3, 0.3)])
+        A = K._radial_matrix(0.0, k_r, 0.05, c)
+        b0 = rng.normal(size=4) * np.array([100.0, 100.0, 10.0, 10.0])
+        g = abs(rng.normal()) * rng.choice([1.0, 100.0])
+        g3, g4 = (g, 0.0) if rng.random() < 0.5 else (0.0, g)
+        yield A, b0, g3, g4, k_r, c
+
+
 def test_the_compiled_flush_solve_is_the_python_one():
     """``kernels._flush`` (what the compiled path and :func:`axial_contact.flush` run) against
     :func:`axial_contact.flush_py` (the same steps in Python, with numpy's polyfit and lstsq) on
@@ -76,12 +90,7 @@ def test_the_compiled_flush_solve_is_the_python_one():
     from workbench.spatial import kernels as K
     rng = np.random.default_rng(1)
     found = 0
-    for _ in range(300):
-        c, k_r = rng.uniform(0.02, 0.5), rng.choice([0.0, rng.uniform(-0.3, 0.3)])
-        A = K._radial_matrix(0.0, k_r, 0.05, c)
-        b0 = rng.normal(size=4) * np.array([100.0, 100.0, 10.0, 10.0])
-        g = abs(rng.normal()) * rng.choice([1.0, 100.0])
-        g3, g4 = (g, 0.0) if rng.random() < 0.5 else (0.0, g)
+    for A, b0, g3, g4, k_r, c in _random_face_loads(rng, 300):
         py = ac.flush_py(A, b0, g3, g4, k_r, 0.05, c)
         ok, u, n3 = K._flush(A, b0, g3, g4, k_r, 0.05, c)
         assert ok == (py is not None)
@@ -100,12 +109,7 @@ def test_the_compiled_tilted_scan_is_the_python_one():
     from workbench.spatial import kernels as K
     rng = np.random.default_rng(2)
     found = worst = 0
-    for _ in range(60):
-        c, k_r = rng.uniform(0.02, 0.5), rng.choice([0.0, rng.uniform(-0.3, 0.3)])
-        A = K._radial_matrix(0.0, k_r, 0.05, c)
-        b0 = rng.normal(size=4) * np.array([100.0, 100.0, 10.0, 10.0])
-        g = abs(rng.normal()) * rng.choice([1.0, 100.0])
-        g3, g4 = (g, 0.0) if rng.random() < 0.5 else (0.0, g)
+    for A, b0, g3, g4, k_r, c in _random_face_loads(rng, 60):
         py = ac._tilted_scan_py(A, b0, g3, g4, k_r, 0.05, c)
         ok, u, n3 = K._tilted_scan(A, b0, g3, g4, k_r, 0.05, c)
         assert ok == (py is not None)

@@ -179,20 +179,13 @@ def simulate(mech: SpatialMechanism, settings, *, initial=None):
     universal joint's journals as two units ``(0, z_k)`` (``extras['bristle_joint_names']``:
     ``<joint>``, ``<joint>/journal_i``, ``<joint>/journal_j``)."""
     from scipy.integrate import solve_ivp
-    from .solver import initial_state, output_times, to_simulation
+    from .solver import initial_state, output_times, to_simulation, wall_guarded
     model = BristleModel(mech)
     t0, t1 = settings.t_start, settings.t_end
     y0 = initial_state(model, t0) if initial is None else np.asarray(initial, float)
     alpha, beta = settings.baumgarte_alpha, settings.baumgarte_beta
     times = output_times(settings)
-    calls = [0]
-    deadline = _time.monotonic() + settings.max_wall_time
-
-    def f(t, y):
-        calls[0] += 1
-        if _time.monotonic() > deadline:
-            raise SolverError(f"the spatial LuGre run reached its wall-time limit at t = {t:.6g} s")
-        return model.dynamics(t, y, alpha, beta)
+    f, calls = wall_guarded(lambda t, y: model.dynamics(t, y, alpha, beta), settings, "the spatial LuGre run")
 
     kw = {"max_step": settings.max_step} if settings.max_step and settings.max_step > 0 else {}
     w0 = _time.perf_counter()

@@ -84,6 +84,20 @@ def output_times(settings) -> np.ndarray:
     return times
 
 
+def wall_guarded(fun, settings, what: str = "the spatial run"):
+    """``(f, calls)``: ``fun(t, y)`` for ``solve_ivp`` counting its calls in ``calls[0]`` and
+    raising :class:`SolverError` once ``settings.max_wall_time`` [s] has passed."""
+    calls = [0]
+    deadline = _time.monotonic() + settings.max_wall_time
+
+    def f(t, y):
+        calls[0] += 1
+        if _time.monotonic() > deadline:
+            raise SolverError(f"{what} reached its wall-time limit at t = {t:.6g} s")
+        return fun(t, y)
+    return f, calls
+
+
 def simulate(mech: SpatialMechanism, settings, *, initial=None, worn=None) -> Simulation:
     """Run ``mech`` with ``settings`` (a :class:`~workbench.mbs.solution.SolverSettings` or the
     spatial engine's settings: ``t_start``, ``t_end``, ``output_step``, ``rtol``, ``atol``,

@@ -100,21 +100,18 @@ def simulate(mech, settings, *, initial=None):
     ``first_step``, ``method``; the Baumgarte factors only enter the records' drift, which is
     round-off here); ``initial``: an absolute state vector to start from."""
     from scipy.integrate import solve_ivp
-    from ..solver import output_times, to_simulation
+    from ..solver import output_times, to_simulation, wall_guarded
     t0, t1 = settings.t_start, settings.t_end
     w0 = _time.perf_counter()
     model, y0, mod, x0, gen = prepare(mech, t0, initial)
     rhs = mod.rhs
-    calls = [0]
-    deadline = _time.monotonic() + settings.max_wall_time
 
-    def f(t, x):
-        calls[0] += 1
-        if _time.monotonic() > deadline:
-            raise SolverError(f"the spatial run reached its wall-time limit at t = {t:.6g} s")
+    def xdot(t, x):
         xd = np.empty_like(x)
         rhs(t, x, xd)
         return xd
+    f, calls = wall_guarded(xdot, settings)
+    deadline = _time.monotonic() + settings.max_wall_time   # the compiled loop's check between its chunks
 
     times = output_times(settings)
     method = getattr(settings, "method", "DOP853") or "DOP853"
